@@ -1,0 +1,118 @@
+#include "CallClassifier.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+
+#include <algorithm>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+bool hasAnnotation(const FunctionDecl *FD, llvm::StringRef Wanted) {
+  for (const FunctionDecl *Redecl : FD->redecls())
+    for (const auto *Attr : Redecl->specific_attrs<AnnotateAttr>())
+      if (Attr->getAnnotation() == Wanted)
+        return true;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
+    for (const CXXMethodDecl *Overridden : Method->overridden_methods())
+      if (hasAnnotation(Overridden, Wanted))
+        return true;
+  return false;
+}
+
+/// The names under which a rule may list \p FD: its qualified name, and for a
+/// method the same method name qualified by every base class, so that
+/// "c10d::ProcessGroup::allreduce" also covers ProcessGroupNCCL::allreduce.
+std::vector<std::string> ruleNames(const FunctionDecl *FD) {
+  std::vector<std::string> Names{FD->getQualifiedNameAsString()};
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  if (!Method || !FD->getDeclName().isIdentifier())
+    return Names;
+  const std::string Suffix = "::" + FD->getName().str();
+  std::vector<const CXXRecordDecl *> Pending{Method->getParent()};
+  while (!Pending.empty()) {
+    const CXXRecordDecl *Record = Pending.back();
+    Pending.pop_back();
+    Names.push_back(Record->getQualifiedNameAsString() + Suffix);
+    if (!Record->hasDefinition())
+      continue;
+    for (const CXXBaseSpecifier &Base : Record->getDefinition()->bases())
+      if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl())
+        Pending.push_back(BaseRecord);
+  }
+  return Names;
+}
+
+bool listed(const std::vector<std::string> &List, const std::vector<std::string> &Names) {
+  return std::any_of(Names.begin(), Names.end(), [&](const std::string &Name) {
+    return std::find(List.begin(), List.end(), Name) != List.end();
+  });
+}
+
+} // namespace
+
+CallClassifier::CallClassifier(const rules::RuleSet &Rules)
+    : Rules(Rules),
+      RankName(Rules.naming.rankPattern, std::regex::ECMAScript | std::regex::icase),
+      WorldSizeName(Rules.naming.worldSizePattern, std::regex::ECMAScript | std::regex::icase) {}
+
+const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {
+  Callee = Callee->getCanonicalDecl();
+  auto It = Cache.find(Callee);
+  if (It == Cache.end())
+    It = Cache.try_emplace(Callee, computeRole(Callee)).first;
+  return It->second;
+}
+
+CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
+  CalleeRole Role;
+  Role.name = FD->getQualifiedNameAsString();
+  const std::vector<std::string> Names = ruleNames(FD);
+  for (const std::string &Name : Names) {
+    if (!Role.collective && (Role.collective = Rules.findCollective(Name)))
+      Role.name = Name;
+    if (!Role.groupMarker)
+      Role.groupMarker = Rules.findGroupMarker(Name);
+    if (!Role.rankSource)
+      Role.rankSource = Rules.findRankSource(Name);
+    if (!Role.uniformSource)
+      Role.uniformSource = Rules.findUniformSource(Name);
+  }
+  Role.environmentReader = listed(Rules.environment.readers, Names);
+  Role.converter = listed(Rules.environment.converters, Names);
+  Role.annotatedCollective = hasAnnotation(FD, "lockstep::collective");
+  Role.annotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
+  Role.annotatedUniform = hasAnnotation(FD, "lockstep::uniform");
+  return Role;
+}
+
+EnvironmentValue CallClassifier::environmentRead(const CallExpr *Call,
+                                                 std::string &Variable) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || Call->getNumArgs() < 1 || !classify(Callee).environmentReader)
+    return EnvironmentValue::None;
+  const auto *Literal = dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
+  if (!Literal || !Literal->isOrdinary())
+    return EnvironmentValue::None;
+  Variable = Literal->getString().str();
+  const auto &Env = Rules.environment;
+  if (std::find(Env.rankVariables.begin(), Env.rankVariables.end(), Variable) !=
+      Env.rankVariables.end())
+    return EnvironmentValue::Rank;
+  if (std::find(Env.worldSizeVariables.begin(), Env.worldSizeVariables.end(), Variable) !=
+      Env.worldSizeVariables.end())
+    return EnvironmentValue::WorldSize;
+  return EnvironmentValue::None;
+}
+
+bool CallClassifier::isRankName(llvm::StringRef Name) const {
+  return !Name.empty() && std::regex_search(Name.str(), RankName);
+}
+
+bool CallClassifier::isWorldSizeName(llvm::StringRef Name) const {
+  return !Name.empty() && std::regex_search(Name.str(), WorldSizeName);
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,63 @@
+// Maps a called function to what the rules say about it: a collective, an
+// NCCL group marker, a rank source, a uniform source, an environment reader.
+// Rules come from rules/*.json and from [[clang::annotate("lockstep::...")]]
+// on the user's own declarations (see include/lockstep/annotations.h).
+#pragma once
+
+#include "../rules/RuleSet.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <regex>
+#include <string>
+
+namespace lockstep::analysis {
+
+struct CalleeRole {
+  const rules::CollectiveRule *collective = nullptr;
+  bool annotatedCollective = false;
+  const rules::GroupMarkerRule *groupMarker = nullptr;
+  const rules::ValueSourceRule *rankSource = nullptr;
+  bool annotatedRankSource = false;
+  const rules::ValueSourceRule *uniformSource = nullptr;
+  bool annotatedUniform = false;
+  bool environmentReader = false;
+  bool converter = false;
+  std::string name; // the rule's name, or the function's qualified name
+
+  bool isCollective() const { return collective || annotatedCollective; }
+  /// Known to the rules: its return value is never an unknown quantity.
+  bool isKnown() const {
+    return isCollective() || groupMarker || rankSource || annotatedRankSource || uniformSource ||
+           annotatedUniform;
+  }
+};
+
+enum class EnvironmentValue { None, Rank, WorldSize };
+
+class CallClassifier {
+public:
+  explicit CallClassifier(const rules::RuleSet &Rules);
+
+  const CalleeRole &classify(const clang::FunctionDecl *Callee) const;
+
+  /// For a call to an environment reader with a literal name: which kind of
+  /// value it reads, and the variable's name in \p Variable.
+  EnvironmentValue environmentRead(const clang::CallExpr *Call, std::string &Variable) const;
+
+  bool isRankName(llvm::StringRef Name) const;
+  bool isWorldSizeName(llvm::StringRef Name) const;
+
+  const rules::RuleSet &rules() const { return Rules; }
+
+private:
+  CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
+
+  const rules::RuleSet &Rules;
+  std::regex RankName, WorldSizeName;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, CalleeRole> Cache;
+};
+
+} // namespace lockstep::analysis

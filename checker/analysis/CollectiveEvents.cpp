@@ -1,0 +1,286 @@
+#include "CollectiveEvents.h"
+#include "RankDependence.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+#include <set>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+constexpr size_t MaxPaths = 32;
+constexpr size_t MaxEvents = 64;
+
+/// The function a CFG element calls: calls, constructions and the implicit
+/// destructors of RAII objects.
+const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,
+                                  SourceLocation &Site, const Stmt *&SiteStmt) {
+  if (auto S = Element.getAs<CFGStmt>()) {
+    SiteStmt = S->getStmt();
+    Site = SiteStmt->getBeginLoc();
+    if (const auto *Call = dyn_cast<CallExpr>(SiteStmt))
+      return resolvedCallee(Call);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(SiteStmt))
+      return Construct->getConstructor();
+    return nullptr;
+  }
+  if (auto Dtor = Element.getAs<CFGImplicitDtor>()) {
+    SiteStmt = nullptr;
+    if (auto Automatic = Element.getAs<CFGAutomaticObjDtor>()) {
+      const Stmt *Trigger = Automatic->getTriggerStmt();
+      Site = Trigger ? Trigger->getEndLoc() : Automatic->getVarDecl()->getLocation();
+    }
+    return Dtor->getDestructorDecl(Context);
+  }
+  return nullptr;
+}
+
+std::string spelled(const Expr *E, ASTContext &Context) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult Result;
+  if (!E->isValueDependent() && E->EvaluateAsInt(Result, Context))
+    return llvm::toString(Result.Val.getInt(), 10);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  E->printPretty(OS, nullptr, Context.getPrintingPolicy());
+  return OS.str();
+}
+
+const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
+  // c10d options such as BroadcastOptions{.rootRank = 1}: a designated or
+  // positional initializer list naming the field.
+  Arg = Arg->IgnoreImplicit();
+  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
+    Arg = Temp->getSubExpr()->IgnoreImplicit();
+  if (const auto *Init = dyn_cast<InitListExpr>(Arg))
+    if (const RecordDecl *Record = Init->getType()->getAsRecordDecl()) {
+      unsigned Index = 0;
+      for (const FieldDecl *F : Record->fields()) {
+        if (F->getName() == Field)
+          return Index < Init->getNumInits() ? Init->getInit(Index) : nullptr;
+        ++Index;
+      }
+    }
+  return nullptr;
+}
+
+} // namespace
+
+std::string EventPath::signature() const {
+  std::string Signature;
+  for (const CollectiveEvent &Event : events)
+    Signature += Event.key + "\x1f";
+  return Signature;
+}
+
+bool PathSet::sameSequencesAs(const PathSet &Other) const {
+  std::set<std::string> Mine, Theirs;
+  for (const EventPath &Path : paths)
+    Mine.insert(Path.signature());
+  for (const EventPath &Path : Other.paths)
+    Theirs.insert(Path.signature());
+  return Mine == Theirs;
+}
+
+CollectiveEvents::CollectiveEvents(
+    const CallClassifier &Classifier,
+    const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions)
+    : Classifier(Classifier), Functions(Functions) {
+  // Which functions perform collectives: direct ones, then their callers,
+  // until nothing changes (recursion converges because the set only grows).
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callees;
+  for (const auto &[Decl, Function] : Functions) {
+    for (const CFGBlock *Block : Function->cfg()) {
+      for (const CFGElement &Element : *Block) {
+        SourceLocation Site;
+        const Stmt *SiteStmt = nullptr;
+        const FunctionDecl *Callee =
+            elementCallee(Element, Function->context(), Site, SiteStmt);
+        if (!Callee)
+          continue;
+        if (Classifier.classify(Callee).isCollective())
+          Performing.insert(Decl);
+        else
+          Callees[Decl].push_back(Callee->getCanonicalDecl());
+      }
+    }
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[Caller, List] : Callees)
+      if (!Performing.count(Caller) &&
+          std::any_of(List.begin(), List.end(),
+                      [&](const FunctionDecl *Callee) { return Performing.count(Callee); }))
+        Changed |= Performing.insert(Caller).second;
+  }
+}
+
+bool CollectiveEvents::performsCollectives(const FunctionDecl *FD) const {
+  return Performing.count(FD->getCanonicalDecl());
+}
+
+const FunctionCFG *CollectiveEvents::cfgOf(const FunctionDecl *FD) const {
+  auto It = Functions.find(FD->getCanonicalDecl());
+  return It == Functions.end() ? nullptr : It->second;
+}
+
+CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
+                                              ASTContext &Context) const {
+  CollectiveEvent Event;
+  Event.collective = Role.name;
+  Event.site = Event.collectiveSite = Call->getBeginLoc();
+  Event.siteStmt = Call;
+  Event.key = Role.name;
+  if (!Role.collective)
+    return Event;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = Member->getImplicitObjectArgument();
+  auto Resolve = [&](const rules::ArgRef &Ref) -> const Expr * {
+    if (Ref.kind == rules::ArgRef::Kind::Receiver)
+      return Object;
+    if (Ref.kind != rules::ArgRef::Kind::Argument || Ref.index >= Args.size())
+      return nullptr;
+    return Ref.field.empty() ? Args[Ref.index] : fieldInitializer(Args[Ref.index], Ref.field);
+  };
+  const rules::CollectiveRule &Rule = *Role.collective;
+  const std::pair<const char *, const rules::ArgRef *> Agreed[] = {
+      {"communicator", &Rule.comm}, {"root", &Rule.root},         {"count", &Rule.count},
+      {"datatype", &Rule.datatype}, {"operator", &Rule.op}};
+  for (const auto &[RoleName, Ref] : Agreed) {
+    const Expr *Arg = Resolve(*Ref);
+    if (!Arg)
+      continue;
+    std::string Text = spelled(Arg, Context);
+    Event.agreedArguments.emplace_back(RoleName, Text);
+    Event.key += std::string("|") + RoleName + "=" + Text;
+    if (Ref == &Rule.comm)
+      Event.communicator = Text;
+  }
+  return Event;
+}
+
+void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation Site,
+                                     const Stmt *SiteStmt, std::vector<CollectiveEvent> &Out) {
+  const PathSet *Inner = summary(Callee);
+  auto Rebase = [&](CollectiveEvent Event) {
+    Event.site = Site;
+    Event.siteStmt = SiteStmt;
+    Event.via = Callee;
+    return Event;
+  };
+  if (Inner && !Inner->overflow && Inner->paths.size() == 1) {
+    for (const CollectiveEvent &Event : Inner->paths.front().events)
+      Out.push_back(Rebase(Event));
+    return;
+  }
+  // Several possible sequences (or recursion): the call is one event that
+  // only matches a call of the same function.
+  CollectiveEvent Event;
+  if (Inner)
+    for (const EventPath &Path : Inner->paths)
+      if (!Path.events.empty()) {
+        Event = Path.events.front();
+        break;
+      }
+  Event = Rebase(Event);
+  Event.key = "call " + Callee->getQualifiedNameAsString();
+  if (Event.collective.empty())
+    Event.collective = Callee->getQualifiedNameAsString();
+  Out.push_back(std::move(Event));
+}
+
+std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Function,
+                                                           const CFGBlock &Block) {
+  std::vector<CollectiveEvent> Events;
+  for (const CFGElement &Element : Block) {
+    SourceLocation Site;
+    const Stmt *SiteStmt = nullptr;
+    const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
+    if (!Callee)
+      continue;
+    const CalleeRole &Role = Classifier.classify(Callee);
+    if (Role.isCollective()) {
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
+        Events.push_back(directEvent(Call, Role, Function.context()));
+    } else if (performsCollectives(Callee)) {
+      addCallEvents(Callee, Site, SiteStmt, Events);
+    }
+  }
+  return Events;
+}
+
+const PathSet *CollectiveEvents::summary(const FunctionDecl *FD) {
+  FD = FD->getCanonicalDecl();
+  if (auto It = Summaries.find(FD); It != Summaries.end())
+    return &It->second;
+  const FunctionCFG *Function = cfgOf(FD);
+  if (!Function || !InProgress.insert(FD).second)
+    return nullptr; // recursion: the caller sees an opaque call
+  PathSet Result = paths(*Function, &Function->cfg().getEntry(), &Function->cfg().getExit());
+  InProgress.erase(FD);
+  return &(Summaries[FD] = std::move(Result));
+}
+
+PathSet CollectiveEvents::paths(const FunctionCFG &Function, const CFGBlock *From,
+                                const CFGBlock *Stop) {
+  llvm::DenseMap<const CFGBlock *, PathSet> Memo;
+  llvm::DenseSet<const CFGBlock *> OnStack;
+
+  std::function<PathSet(const CFGBlock *)> Walk = [&](const CFGBlock *Block) -> PathSet {
+    if (Block == Stop || Block == &Function.cfg().getExit())
+      return PathSet{{EventPath{}}, false};
+    if (auto It = Memo.find(Block); It != Memo.end())
+      return It->second;
+    OnStack.insert(Block);
+    std::vector<CollectiveEvent> Events = blockEvents(Function, *Block);
+    const Stmt *Leaving = leavingStatement(*Block);
+    PathSet Result;
+    std::set<std::string> Seen;
+    auto Add = [&](const EventPath &Tail) {
+      EventPath Path;
+      Path.events = Events;
+      Path.events.insert(Path.events.end(), Tail.events.begin(), Tail.events.end());
+      Path.leaving = Leaving ? Leaving : Tail.leaving;
+      if (Path.events.size() > MaxEvents)
+        Result.overflow = true;
+      else if (Seen.insert(Path.signature()).second)
+        Result.paths.push_back(std::move(Path));
+      if (Result.paths.size() > MaxPaths)
+        Result.overflow = true;
+    };
+    bool AnySuccessor = false;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Next = Succ.getReachableBlock();
+      if (!Next)
+        continue;
+      AnySuccessor = true;
+      if (OnStack.count(Next)) {
+        EventPath Around;
+        CollectiveEvent Back;
+        Back.key = "<loop>";
+        Back.loopBack = true;
+        Around.events.push_back(Back);
+        Add(Around);
+        continue;
+      }
+      PathSet Tail = Walk(Next);
+      Result.overflow |= Tail.overflow;
+      for (const EventPath &Path : Tail.paths)
+        Add(Path);
+    }
+    if (!AnySuccessor)
+      Add(EventPath{});
+    OnStack.erase(Block);
+    return Memo[Block] = Result;
+  };
+  return Walk(From);
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,129 @@
+#include "FunctionCFG.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTContext &Context) {
+  if (!FD->hasBody() || !FD->getBody())
+    return nullptr;
+  std::unique_ptr<FunctionCFG> Result(new FunctionCFG(FD, Context));
+  CFG::BuildOptions Options;
+  Options.AddImplicitDtors = true; // RAII guards: destructors run on every exit
+  Options.AddTemporaryDtors = true;
+  Options.AddInitializers = true; // constructor initializers write fields
+  Options.AddCXXDefaultInitExprInCtors = true;
+  Options.setAllAlwaysAdd();
+  Result->Graph = CFG::buildCFG(FD, FD->getBody(), &Context, Options);
+  if (!Result->Graph)
+    return nullptr;
+  Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
+  Result->Parents = std::make_unique<ParentMap>(FD->getBody());
+  Result->computeControlDependence();
+  return Result;
+}
+
+const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const {
+  auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(Block));
+  if (Node && Node->getIDom() && Node->getIDom()->getBlock())
+    return Node->getIDom()->getBlock();
+  return &Graph->getExit();
+}
+
+// Ferrante-Ottenstein-Warren: for every edge B -> S where S does not
+// post-dominate B, the blocks on the post-dominator tree path from S up to
+// (excluding) ipdom(B) are control dependent on B.
+void FunctionCFG::computeControlDependence() {
+  Controllers.assign(Graph->getNumBlockIDs(), {});
+  Controlled.assign(Graph->getNumBlockIDs(), {});
+  auto &Tree = PostDom->getBase();
+  for (const CFGBlock *Branch : *Graph) {
+    if (Branch->succ_size() < 2)
+      continue;
+    auto *BranchNode = Tree.getNode(const_cast<CFGBlock *>(Branch));
+    if (!BranchNode)
+      continue;
+    auto *Stop = BranchNode->getIDom();
+    for (const CFGBlock::AdjacentBlock &Succ : Branch->succs()) {
+      const CFGBlock *Target = Succ.getReachableBlock();
+      if (!Target)
+        continue;
+      for (auto *Node = Tree.getNode(const_cast<CFGBlock *>(Target)); Node && Node != Stop;
+           Node = Node->getIDom()) {
+        const CFGBlock *Dependent = Node->getBlock();
+        if (!Dependent)
+          break;
+        auto &List = Controllers[Dependent->getBlockID()];
+        if (std::find(List.begin(), List.end(), Branch) == List.end()) {
+          List.push_back(Branch);
+          Controlled[Branch->getBlockID()].push_back(Dependent);
+        }
+      }
+    }
+  }
+}
+
+const Expr *decidingCondition(const CFGBlock &Block) {
+  const Stmt *Terminator = Block.getTerminatorStmt();
+  if (!Terminator)
+    return nullptr;
+  const Expr *Condition =
+      dyn_cast_or_null<Expr>(Block.getTerminatorCondition(/*StripParens=*/true));
+  if (!Condition)
+    return nullptr;
+  // The last block of `a && b` tests only `b`.
+  while (const auto *Logical = dyn_cast<BinaryOperator>(Condition->IgnoreParenImpCasts())) {
+    if (!Logical->isLogicalOp() || Logical == Terminator)
+      break;
+    Condition = Logical->getRHS()->IgnoreParens();
+  }
+  return Condition;
+}
+
+bool isLoopBranch(const CFGBlock &Block) {
+  const Stmt *Terminator = Block.getTerminatorStmt();
+  return Terminator && (isa<ForStmt>(Terminator) || isa<WhileStmt>(Terminator) ||
+                        isa<DoStmt>(Terminator) || isa<CXXForRangeStmt>(Terminator));
+}
+
+const Stmt *leavingStatement(const CFGBlock &Block) {
+  if (const Stmt *Terminator = Block.getTerminatorStmt())
+    if (isa<BreakStmt>(Terminator) || isa<ContinueStmt>(Terminator) || isa<GotoStmt>(Terminator) ||
+        isa<IndirectGotoStmt>(Terminator))
+      return Terminator;
+  for (auto It = Block.rbegin(); It != Block.rend(); ++It) {
+    auto Element = It->getAs<CFGStmt>();
+    if (!Element)
+      continue;
+    const Stmt *S = Element->getStmt();
+    if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S))
+      return S;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->isNoReturn())
+        return S;
+  }
+  return nullptr;
+}
+
+const Stmt *branchStatement(const CFGBlock &Block, const ParentMap &Parents) {
+  const Stmt *S = Block.getTerminatorStmt();
+  if (!S)
+    return nullptr;
+  if (const auto *Logical = dyn_cast<BinaryOperator>(S); !Logical || !Logical->isLogicalOp())
+    return S;
+  // Climb out of the condition to the statement that owns it.
+  const Stmt *Current = S;
+  while (const Stmt *Parent = Parents.getParent(Current)) {
+    Current = Parent;
+    if (!isa<Expr>(Current) || isa<ConditionalOperator>(Current))
+      break;
+  }
+  return Current;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,70 @@
+// One function's control-flow graph with what every analysis needs from it:
+// post-dominators, control dependence, and the statement that makes a path
+// leave (return, throw, break, continue, goto, noreturn call).
+#pragma once
+
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+
+#include <memory>
+#include <vector>
+
+namespace lockstep::analysis {
+
+class FunctionCFG {
+public:
+  /// Returns null when Clang cannot build a CFG for \p FD.
+  static std::unique_ptr<FunctionCFG> build(const clang::FunctionDecl *FD,
+                                            clang::ASTContext &Context);
+
+  const clang::FunctionDecl *decl() const { return Decl; }
+  const clang::CFG &cfg() const { return *Graph; }
+  clang::ASTContext &context() const { return Context; }
+  const clang::ParentMap &parents() const { return *Parents; }
+
+  /// The nearest block every path from \p Block to the exit passes; the exit
+  /// block when the paths only meet there.
+  const clang::CFGBlock *immediatePostDominator(const clang::CFGBlock *Block) const;
+
+  /// Branch blocks that decide whether \p Block runs.
+  const std::vector<const clang::CFGBlock *> &controllers(const clang::CFGBlock *Block) const {
+    return Controllers[Block->getBlockID()];
+  }
+
+  /// Blocks whose execution \p Branch decides (the inverse of controllers).
+  const std::vector<const clang::CFGBlock *> &controlled(const clang::CFGBlock *Branch) const {
+    return Controlled[Branch->getBlockID()];
+  }
+
+private:
+  FunctionCFG(const clang::FunctionDecl *FD, clang::ASTContext &Context)
+      : Decl(FD), Context(Context) {}
+  void computeControlDependence();
+
+  const clang::FunctionDecl *Decl;
+  clang::ASTContext &Context;
+  std::unique_ptr<clang::CFG> Graph;
+  std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  std::unique_ptr<clang::ParentMap> Parents;
+  std::vector<std::vector<const clang::CFGBlock *>> Controllers, Controlled;
+};
+
+/// The value a branch block tests: for `if (a && b)` the block that tests `b`
+/// is decided by `b` alone. Null for blocks without a two-way or switch
+/// terminator.
+const clang::Expr *decidingCondition(const clang::CFGBlock &Block);
+
+/// True for loop headers (for, while, do, range-for): their branches decide
+/// a trip count rather than which arm runs.
+bool isLoopBranch(const clang::CFGBlock &Block);
+
+/// The return, throw, break, continue, goto or noreturn call that makes a
+/// path leave through \p Block, or null.
+const clang::Stmt *leavingStatement(const clang::CFGBlock &Block);
+
+/// The statement a branch belongs to for the user: the if/switch/?: itself,
+/// or the statement enclosing a `&&`/`||` chain.
+const clang::Stmt *branchStatement(const clang::CFGBlock &Block, const clang::ParentMap &Parents);
+
+} // namespace lockstep::analysis

@@ -1,0 +1,601 @@
+#include "RankDependence.h"
+#include "Tautology.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtVisitor.h"
+
+#include <map>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
+  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size())
+    return false;
+  for (size_t I = 0; I < outParams.size(); ++I)
+    if (!outParams[I].sameAs(Other.outParams[I]))
+      return false;
+  return true;
+}
+
+const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
+  const Provenance *&Slot = NameProvenances[D];
+  if (!Slot)
+    Slot = arena.make(Provenance::Kind::RankName, D->getNameAsString(), D->getLocation());
+  return Slot;
+}
+
+const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
+                                                 const FunctionDecl *Function) const {
+  if (Value.source || !Value.params)
+    return Value.source;
+  auto It = seeds.find(Function->getCanonicalDecl());
+  if (It == seeds.end())
+    return nullptr;
+  for (size_t I = 0; I < It->second.size() && I < 64; ++I)
+    if ((Value.params >> I & 1) && It->second[I])
+      return It->second[I];
+  return nullptr;
+}
+
+std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
+  std::vector<const Expr *> Args(Call->arg_begin(), Call->arg_end());
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (isa_and_nonnull<CXXMethodDecl>(Operator->getDirectCallee()) && !Args.empty())
+      Args.erase(Args.begin()); // the object
+  return Args;
+}
+
+const FunctionDecl *resolvedCallee(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const CXXMethodDecl *Method = Member->getMethodDecl(); Method && Method->isVirtual())
+      if (const CXXMethodDecl *Final = Method->getDevirtualizedMethod(
+              Member->getImplicitObjectArgument(), /*IsAppleKext=*/false))
+        Callee = Final;
+  return Callee;
+}
+
+namespace {
+
+// Storage is named by a root (a variable, or `this`) and a path of fields and
+// dereferences: `ctx.rank`, `*out`, `this->rank_`.
+using StorageKey = std::vector<const void *>;
+const char ThisRoot = 0;
+const char DerefStep = 0;
+
+using State = std::map<StorageKey, RankValue>;
+
+bool sameState(const State &A, const State &B) {
+  if (A.size() != B.size())
+    return false;
+  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
+    if (IA->first != IB->first || !IA->second.sameAs(IB->second))
+      return false;
+  return true;
+}
+
+void mergeInto(State &Into, const State &From) {
+  for (const auto &[Key, Value] : From) {
+    auto [It, Inserted] = Into.emplace(Key, Value);
+    if (!Inserted)
+      It->second.merge(Value);
+  }
+}
+
+class Dataflow {
+public:
+  Dataflow(const FunctionCFG &Function, DependenceEnvironment &Env)
+      : Function(Function), Env(Env), Classifier(Env.classifier),
+        Context(Function.context()) {
+    const FunctionDecl *FD = Function.decl();
+    for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
+      ParamIndex[FD->getParamDecl(I)] = I;
+    Result.facts.outParams.resize(FD->getNumParams());
+    collectAliases(FD->getBody());
+  }
+
+  FunctionDependence run();
+
+private:
+  // --- storage ---------------------------------------------------------
+  bool keyOf(const Expr *E, StorageKey &Key) const;
+  bool pointeeKeyOf(const Expr *E, StorageKey &Key) const;
+  RankValue read(const StorageKey &Key) const;
+  RankValue fallback(const StorageKey &Key) const;
+  void write(const StorageKey &Key, RankValue Value);
+  void collectAliases(const Stmt *S);
+
+  // --- values ----------------------------------------------------------
+  RankValue eval(const Expr *E) const;
+  RankValue evalCall(const CallExpr *Call) const;
+  RankValue joinChildren(const Stmt *S) const;
+
+  // --- transfer --------------------------------------------------------
+  void transfer(const CFGElement &Element, const RankValue &Implicit,
+                const RankValue &ImplicitAll);
+  void assign(const Expr *Target, RankValue Value, bool Compound, const RankValue &Implicit);
+  void declare(const VarDecl *Var, const RankValue &Implicit);
+  void applyCallEffects(const CallExpr *Call, const RankValue &Implicit);
+  void recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args);
+  void writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value);
+  RankValue implicitFor(const CFGBlock &Block, bool IncludeExits) const;
+  RankValue conditionValue(const CFGBlock &Block) const;
+
+  const FunctionCFG &Function;
+  DependenceEnvironment &Env;
+  const CallClassifier &Classifier;
+  ASTContext &Context;
+  llvm::DenseMap<const ParmVarDecl *, unsigned> ParamIndex;
+  llvm::DenseMap<const VarDecl *, StorageKey> References; // int &r = x;
+  llvm::DenseMap<const VarDecl *, StorageKey> PointsTo;   // int *p = &x;
+  State Current;
+  bool Recording = false; // only the final pass records calls and writes
+  FunctionDependence Result;
+};
+
+void Dataflow::collectAliases(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+    for (const auto *D : Decl->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      if (!Var || !Var->getInit())
+        continue;
+      StorageKey Key;
+      if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
+        References[Var] = Key;
+      else if (Var->getType()->isPointerType() && !Var->getType()->getPointeeType().isConstQualified() &&
+               pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
+        PointsTo[Var] = Key;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    collectAliases(Child);
+}
+
+bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var)
+      return false;
+    auto Alias = References.find(Var);
+    Key = Alias != References.end() ? Alias->second : StorageKey{Var};
+    return true;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field)
+      return false;
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      Key = StorageKey{&ThisRoot};
+    else if (!(Member->isArrow() ? pointeeKeyOf(Base, Key) : keyOf(Base, Key)))
+      return false;
+    Key.push_back(Field);
+    return true;
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
+    return pointeeKeyOf(Unary->getSubExpr(), Key);
+  return false;
+}
+
+bool Dataflow::pointeeKeyOf(const Expr *E, StorageKey &Key) const {
+  E = E->IgnoreParenCasts();
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
+    return keyOf(Unary->getSubExpr(), Key);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (auto It = PointsTo.find(Var); It != PointsTo.end()) {
+        Key = It->second;
+        return true;
+      }
+  if (!keyOf(E, Key))
+    return false;
+  Key.push_back(&DerefStep);
+  return true;
+}
+
+RankValue Dataflow::read(const StorageKey &Key) const {
+  // The longest recorded prefix holds the value: `s = t` covers `s.f`.
+  for (size_t Length = Key.size(); Length > 0; --Length) {
+    auto It = Current.find(StorageKey(Key.begin(), Key.begin() + Length));
+    if (It != Current.end())
+      return It->second;
+  }
+  return fallback(Key);
+}
+
+RankValue Dataflow::fallback(const StorageKey &Key) const {
+  RankValue Value;
+  const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
+  if (Key.size() > 1 && Last) {
+    const auto *Field = static_cast<const FieldDecl *>(Key.back());
+    if (auto It = Env.shared.find(Field); It != Env.shared.end())
+      return It->second;
+    if (Classifier.isRankName(Field->getName()))
+      return RankValue::rank(Env.rankName(Field));
+    return Value;
+  }
+  if (Key.front() == &ThisRoot)
+    return Value;
+  const auto *Var = static_cast<const VarDecl *>(Key.front());
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
+    if (auto It = ParamIndex.find(Param); It != ParamIndex.end()) {
+      Value.params = uint64_t(1) << It->second;
+      Value.exactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
+      return Value;
+    }
+  }
+  if (auto It = Env.shared.find(Var); It != Env.shared.end())
+    return It->second;
+  if (Classifier.isRankName(Var->getName()))
+    return RankValue::rank(Env.rankName(Var));
+  return Value;
+}
+
+void Dataflow::write(const StorageKey &Key, RankValue Value) {
+  for (auto It = Current.lower_bound(Key); It != Current.end();) {
+    if (It->first.size() < Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+      break;
+    It = Current.erase(It);
+  }
+  Current[Key] = Value;
+  if (!Recording || !Value.dependent())
+    return;
+  const void *Last = Key.back();
+  if (Key.size() > 1 && Last != &DerefStep)
+    Result.sharedWrites.push_back({static_cast<const FieldDecl *>(Last), Value});
+  else if (Key.size() == 1 && Key.front() != &ThisRoot)
+    Result.sharedWrites.push_back({static_cast<const VarDecl *>(Key.front()), Value});
+  // Writes through pointer or reference parameters reach the caller.
+  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+          Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()))) {
+    auto It = ParamIndex.find(Param);
+    bool Through = (Key.size() == 2 && Key.back() == &DerefStep) ||
+                   (Key.size() == 1 && Param->getType()->isReferenceType());
+    if (It != ParamIndex.end() && Through)
+      Result.facts.outParams[It->second].combine(Value);
+  }
+}
+
+RankValue Dataflow::joinChildren(const Stmt *S) const {
+  RankValue Value;
+  for (const Stmt *Child : S->children())
+    if (const auto *E = dyn_cast_or_null<Expr>(Child))
+      Value.combine(eval(E));
+  return Value;
+}
+
+RankValue Dataflow::eval(const Expr *E) const {
+  if (!E)
+    return {};
+  E = E->IgnoreParenCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, StringLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, LambdaExpr, GNUNullExpr>(E))
+    return {};
+  StorageKey Key;
+  if (isa<DeclRefExpr, MemberExpr>(E) ||
+      (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
+    if (keyOf(E, Key))
+      return read(Key);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl()))
+      return {}; // enumerators, functions
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+    RankValue Value = eval(Unary->getSubExpr());
+    if (Unary->getOpcode() != UO_AddrOf)
+      Value.exactRank = Value.exactSize = false;
+    return Value;
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    if (Binary->isAssignmentOp() || Binary->getOpcode() == BO_Comma)
+      return eval(Binary->getRHS());
+    return eval(Binary->getLHS()).combine(eval(Binary->getRHS()));
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return evalCall(Call);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    RankValue Value;
+    for (const Expr *Arg : Construct->arguments())
+      Value.merge(eval(Arg)); // a copy keeps the value it copies
+    if (Construct->getNumArgs() != 1)
+      Value.exactRank = Value.exactSize = false;
+    return Value;
+  }
+  return joinChildren(E);
+}
+
+RankValue Dataflow::evalCall(const CallExpr *Call) const {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  RankValue Value;
+  if (!Callee) { // a call through a pointer: its result depends on what goes in
+    for (const Expr *Arg : Args)
+      Value.combine(eval(Arg));
+    Value.opaque = true;
+    return Value;
+  }
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.rankSource && Role.rankSource->returns)
+    return RankValue::rank(Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+                                          Call->getBeginLoc()));
+  if (Role.annotatedRankSource)
+    return RankValue::rank(Env.arena.make(Provenance::Kind::Annotated, Role.name,
+                                          Call->getBeginLoc()));
+  if (Role.uniformSource && Role.uniformSource->returns)
+    return Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue();
+  if (Role.isKnown())
+    return {}; // error codes and handles agree on every rank
+  std::string Variable;
+  switch (Classifier.environmentRead(Call, Variable)) {
+  case EnvironmentValue::Rank:
+    return RankValue::rank(Env.arena.make(Provenance::Kind::Environment, Variable,
+                                          Call->getBeginLoc()));
+  case EnvironmentValue::WorldSize:
+    return RankValue::worldSize();
+  case EnvironmentValue::None:
+    break;
+  }
+  if (Role.converter && !Args.empty()) {
+    Value = eval(Args.front());
+    Value.opaque = false;
+    return Value;
+  }
+  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
+    const RankValue &Returned = It->second.returnValue;
+    Value.source = Returned.source;
+    Value.exactRank = Returned.exactRank && Returned.source;
+    for (size_t I = 0; I < Args.size() && I < 64; ++I)
+      if (Returned.params >> I & 1)
+        Value.merge(eval(Args[I]));
+    return Value;
+  }
+  // Unknown function: its result may depend on anything it is given.
+  for (const Expr *Arg : Args)
+    Value.combine(eval(Arg));
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Value.combine(eval(Member->getImplicitObjectArgument()));
+  Value.opaque = true;
+  return Value;
+}
+
+void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
+                      const RankValue &Implicit) {
+  StorageKey Key;
+  if (!keyOf(Target, Key))
+    return;
+  if (Compound)
+    Value.combine(read(Key));
+  if (Implicit.dependent())
+    Value.combine(Implicit);
+  write(Key, Value);
+}
+
+void Dataflow::declare(const VarDecl *Var, const RankValue &Implicit) {
+  if (References.count(Var))
+    return; // an alias: reads and writes go to the referenced storage
+  RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
+  if (!Value.dependent() && Value.opaque && Classifier.isRankName(Var->getName()))
+    Value = RankValue::rank(Env.rankName(Var));
+  if (Implicit.dependent())
+    Value.combine(Implicit);
+  if (Var->getInit() || Implicit.dependent())
+    write(StorageKey{Var}, Value);
+}
+
+void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value) {
+  StorageKey Key;
+  bool ByReference = Param ? Param->getType()->isReferenceType()
+                           : !Arg->getType()->isPointerType();
+  if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
+    write(Key, Value);
+}
+
+void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+  if (!Recording || !Callee || !Callee->hasBody())
+    return;
+  CallSiteRecord Record;
+  Record.callee = Callee->getCanonicalDecl();
+  for (const Expr *Arg : Args)
+    Record.args.push_back(eval(Arg));
+  Result.calls.push_back(std::move(Record));
+}
+
+void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit) {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  if (!Callee)
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  auto ParamFor = [&](size_t I) {
+    return I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+  };
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.rankSource && Role.rankSource->outArg && *Role.rankSource->outArg < Args.size()) {
+    unsigned I = *Role.rankSource->outArg;
+    writeOutArgument(Args[I], ParamFor(I),
+                     RankValue::rank(Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+                                                    Call->getBeginLoc())));
+  }
+  if (Role.uniformSource && Role.uniformSource->outArg &&
+      *Role.uniformSource->outArg < Args.size()) {
+    unsigned I = *Role.uniformSource->outArg;
+    writeOutArgument(Args[I], ParamFor(I),
+                     Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue());
+  }
+  if (Role.collective)
+    for (unsigned I : Role.collective->uniformOutputs)
+      if (I < Args.size())
+        writeOutArgument(Args[I], ParamFor(I), RankValue());
+  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
+    const std::vector<RankValue> &Out = It->second.outParams;
+    for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {
+      if (!Out[I].dependent())
+        continue;
+      RankValue Value;
+      Value.source = Out[I].source;
+      for (size_t J = 0; J < Args.size() && J < 64; ++J)
+        if (Out[I].params >> J & 1)
+          Value.combine(eval(Args[J]));
+      Value.combine(Implicit);
+      writeOutArgument(Args[I], ParamFor(I), Value);
+    }
+  }
+  recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
+}
+
+void Dataflow::transfer(const CFGElement &Element, const RankValue &Implicit,
+                        const RankValue &ImplicitAll) {
+  if (auto Init = Element.getAs<CFGInitializer>()) {
+    const CXXCtorInitializer *Initializer = Init->getInitializer();
+    if (const FieldDecl *Field = Initializer->getMember()) {
+      RankValue Value = eval(Initializer->getInit());
+      write(StorageKey{&ThisRoot, Field}, Value.combine(Implicit));
+    }
+    return;
+  }
+  auto StmtElement = Element.getAs<CFGStmt>();
+  if (!StmtElement)
+    return;
+  const Stmt *S = StmtElement->getStmt();
+  if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+    for (const auto *D : Decl->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D))
+        declare(Var, Implicit);
+  } else if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+    if (Binary->isAssignmentOp())
+      assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(), Implicit);
+  } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
+    if (Unary->isIncrementDecrementOp() && Implicit.dependent())
+      assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Implicit);
+  } else if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+    if (Return->getRetValue())
+      Result.facts.returnValue.merge(eval(Return->getRetValue()).combine(ImplicitAll));
+  } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+             Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2) {
+    assign(Operator->getArg(0), eval(Operator->getArg(1)),
+           Operator->getOperator() != OO_Equal, Implicit);
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    applyCallEffects(Call, Implicit);
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    recordCall(Construct->getConstructor(),
+               llvm::ArrayRef<const Expr *>(Construct->getArgs(), Construct->getNumArgs()));
+  }
+}
+
+RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
+  const Expr *Condition = decidingCondition(Block);
+  if (!Condition)
+    return {};
+  TautologyOperands Operands{
+      [this](const Expr *E) { return eval(E); },
+      [this](const Expr *E) {
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+          return Classifier.isWorldSizeName(Ref->getDecl()->getName());
+        if (const auto *Member = dyn_cast<MemberExpr>(E))
+          return Classifier.isWorldSizeName(Member->getMemberDecl()->getName());
+        return false;
+      }};
+  if (isRankTautology(Condition, Context, Operands))
+    return {};
+  RankValue Value = eval(Condition);
+  Value.exactRank = Value.exactSize = false;
+  return Value;
+}
+
+RankValue Dataflow::implicitFor(const CFGBlock &Block, bool IncludeExits) const {
+  RankValue Value;
+  for (const CFGBlock *Branch : Function.controllers(&Block)) {
+    // Paths that leave the function do not meet again: what they assign is
+    // only seen by the ranks that stayed, so it is not divergence.
+    if (!IncludeExits && Function.immediatePostDominator(Branch) == &Function.cfg().getExit())
+      continue;
+    auto It = Result.conditions.find(Branch);
+    if (It == Result.conditions.end() || !It->second.dependent())
+      continue;
+    RankValue Derived;
+    Derived.params = It->second.params;
+    if (It->second.source) {
+      const Expr *Condition = decidingCondition(*Branch);
+      Derived.source = Env.arena.make(Provenance::Kind::Implicit, "",
+                                      Condition ? Condition->getBeginLoc() : SourceLocation(),
+                                      It->second.source);
+    }
+    Value.combine(Derived);
+  }
+  return Value;
+}
+
+FunctionDependence Dataflow::run() {
+  const CFG &Graph = Function.cfg();
+  std::vector<State> Out(Graph.getNumBlockIDs());
+  std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
+  std::vector<bool> Queued(Graph.getNumBlockIDs(), false);
+  Queued[Graph.getEntry().getBlockID()] = true;
+  unsigned Budget = 64 * Graph.getNumBlockIDs() + 64;
+
+  auto ProcessBlock = [&](const CFGBlock &Block) {
+    Current.clear();
+    for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
+      if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
+        mergeInto(Current, Out[P->getBlockID()]);
+    RankValue Implicit = implicitFor(Block, /*IncludeExits=*/false);
+    RankValue ImplicitAll = implicitFor(Block, /*IncludeExits=*/true);
+    for (const CFGElement &Element : Block)
+      transfer(Element, Implicit, ImplicitAll);
+    RankValue Condition = conditionValue(Block);
+    auto [It, Inserted] = Result.conditions.try_emplace(&Block, Condition);
+    bool ConditionChanged = Inserted ? Condition.dependent() : false;
+    if (!Inserted) {
+      RankValue Merged = It->second;
+      Merged.merge(Condition);
+      ConditionChanged = !Merged.sameAs(It->second);
+      It->second = Merged;
+    }
+    return ConditionChanged;
+  };
+
+  while (!Worklist.empty() && Budget-- > 0) {
+    const CFGBlock *Block = Worklist.back();
+    Worklist.pop_back();
+    Queued[Block->getBlockID()] = false;
+    bool ConditionChanged = ProcessBlock(*Block);
+    bool Changed = !Visited[Block->getBlockID()] || !sameState(Current, Out[Block->getBlockID()]);
+    Visited[Block->getBlockID()] = true;
+    Out[Block->getBlockID()] = Current;
+    auto Enqueue = [&](const CFGBlock *Next) {
+      if (Next && !Queued[Next->getBlockID()]) {
+        Queued[Next->getBlockID()] = true;
+        Worklist.push_back(Next);
+      }
+    };
+    if (Changed)
+      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+        Enqueue(Succ.getReachableBlock());
+    if (ConditionChanged)
+      for (const CFGBlock *Dependent : Function.controlled(Block))
+        Enqueue(Dependent);
+  }
+
+  // A last pass over the stable states records calls, shared writes and the
+  // return value.
+  Recording = true;
+  Result.facts = FunctionFacts();
+  Result.facts.outParams.resize(Function.decl()->getNumParams());
+  for (const CFGBlock *Block : Graph)
+    if (Visited[Block->getBlockID()])
+      ProcessBlock(*Block);
+  return std::move(Result);
+}
+
+} // namespace
+
+FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env) {
+  return Dataflow(Function, Env).run();
+}
+
+} // namespace lockstep::analysis

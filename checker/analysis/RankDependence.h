@@ -1,0 +1,76 @@
+// Rank dependence of one function: a forward data flow over its CFG from the
+// rank sources of the rules through assignments, arithmetic, fields,
+// references, pointers to locals, calls and implicit flow (assignments made
+// under a rank-dependent condition). Parameters stay symbolic (a bit per
+// parameter) so that one run per function serves every call site.
+#pragma once
+
+#include "CallClassifier.h"
+#include "FunctionCFG.h"
+#include "RankValue.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace lockstep::analysis {
+
+/// What callers need to know about a function.
+struct FunctionFacts {
+  RankValue returnValue;            // params bits refer to the callee's parameters
+  std::vector<RankValue> outParams; // written through pointer or reference parameters
+
+  bool sameAs(const FunctionFacts &Other) const;
+};
+
+struct CallSiteRecord {
+  const clang::FunctionDecl *callee = nullptr; // canonical declaration
+  std::vector<RankValue> args;                 // in the caller's terms
+};
+
+/// A write to storage that outlives the function: a field or a global.
+struct SharedWrite {
+  const clang::ValueDecl *decl = nullptr;
+  RankValue value;
+};
+
+/// The interprocedural facts one function's analysis reads.
+class DependenceEnvironment {
+public:
+  DependenceEnvironment(const CallClassifier &Classifier, ProvenanceArena &Arena)
+      : classifier(Classifier), arena(Arena) {}
+
+  const CallClassifier &classifier;
+  ProvenanceArena &arena;
+  llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> facts; // by canonical decl
+  llvm::DenseMap<const clang::ValueDecl *, RankValue> shared;       // fields, globals, captures
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> seeds;
+
+  /// The provenance "named as a rank" for \p D (one record per declaration).
+  const Provenance *rankName(const clang::NamedDecl *D);
+
+  /// Why \p Value, computed in \p Function, differs between ranks; null when
+  /// it is uniform on every call of \p Function.
+  const Provenance *resolve(const RankValue &Value, const clang::FunctionDecl *Function) const;
+
+private:
+  llvm::DenseMap<const clang::NamedDecl *, const Provenance *> NameProvenances;
+};
+
+struct FunctionDependence {
+  llvm::DenseMap<const clang::CFGBlock *, RankValue> conditions; // tautologies are clean
+  FunctionFacts facts;
+  std::vector<CallSiteRecord> calls;
+  std::vector<SharedWrite> sharedWrites;
+};
+
+FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);
+
+/// The explicit arguments of a call, without the implicit object.
+std::vector<const clang::Expr *> explicitArguments(const clang::CallExpr *Call);
+
+/// The function a call runs: the direct callee, devirtualized when the
+/// object's dynamic type is known.
+const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);
+
+} // namespace lockstep::analysis

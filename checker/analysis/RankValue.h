@@ -1,0 +1,100 @@
+// The abstract value of the rank-dependence analysis: whether a value can
+// differ between ranks, and why (its provenance, kept for the notes).
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace lockstep::analysis {
+
+/// Why a value differs between ranks. Chains through `via` for values that
+/// were derived (a parameter that received a rank, an assignment made under
+/// a rank-dependent condition).
+struct Provenance {
+  enum class Kind {
+    SourceCall,  // a rank-source function from the rules: MPI_Comm_rank, getRank()
+    Annotated,   // a function annotated lockstep::rank_source
+    Environment, // getenv("RANK") and friends
+    RankName,    // a parameter, field or variable of unknown origin named as a rank
+    Parameter,   // a parameter that receives a rank-dependent argument
+    Implicit,    // assigned under a rank-dependent condition
+  };
+  Kind kind;
+  std::string name;          // function, variable or parameter name; condition text for Implicit
+  clang::SourceLocation loc; // where the value was produced
+  const Provenance *via = nullptr;
+
+  /// The first link of the chain: the real source.
+  const Provenance &root() const {
+    const Provenance *P = this;
+    while (P->via)
+      P = P->via;
+    return *P;
+  }
+};
+
+/// Owns the provenance records of one translation unit; pointers stay valid.
+class ProvenanceArena {
+public:
+  const Provenance *make(Provenance::Kind Kind, std::string Name, clang::SourceLocation Loc,
+                         const Provenance *Via = nullptr) {
+    Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via});
+    return &Storage.back();
+  }
+
+private:
+  std::deque<Provenance> Storage;
+};
+
+struct RankValue {
+  const Provenance *source = nullptr; // non-null: differs between ranks
+  uint64_t params = 0;                // bit i: depends on parameter i of the function
+  bool exactRank = false;             // is the rank itself (for tautologies)
+  bool exactSize = false;             // is the world size itself
+  bool opaque = false;                // came from a function lockstep knows nothing about
+
+  static RankValue rank(const Provenance *Source) {
+    RankValue V;
+    V.source = Source;
+    V.exactRank = true;
+    return V;
+  }
+  static RankValue worldSize() {
+    RankValue V;
+    V.exactSize = true;
+    return V;
+  }
+
+  bool dependent() const { return source || params; }
+
+  /// Combines operands into a derived value (no longer the rank itself).
+  RankValue &combine(const RankValue &Other) {
+    if (!source)
+      source = Other.source;
+    params |= Other.params;
+    opaque = opaque || Other.opaque;
+    exactRank = exactSize = false;
+    return *this;
+  }
+
+  /// Merges the values a storage holds on two incoming paths.
+  RankValue &merge(const RankValue &Other) {
+    if (!source)
+      source = Other.source;
+    params |= Other.params;
+    opaque = opaque || Other.opaque;
+    exactRank = exactRank && Other.exactRank;
+    exactSize = exactSize && Other.exactSize;
+    return *this;
+  }
+
+  bool sameAs(const RankValue &O) const {
+    return (source != nullptr) == (O.source != nullptr) && params == O.params &&
+           exactRank == O.exactRank && exactSize == O.exactSize && opaque == O.opaque;
+  }
+};
+
+} // namespace lockstep::analysis

@@ -1,0 +1,129 @@
+#include "DivergenceNotes.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+
+namespace lockstep::checks {
+using namespace clang;
+using analysis::BranchArm;
+using analysis::Provenance;
+
+std::string quoted(llvm::StringRef Name) { return "'" + Name.str() + "'"; }
+
+std::string calledName(const analysis::CollectiveEvent &Event) {
+  return Event.via ? Event.via->getQualifiedNameAsString() : Event.collective;
+}
+
+std::string namedCollective(const analysis::CollectiveEvent &Event) {
+  if (!Event.via)
+    return quoted(Event.collective);
+  return quoted(calledName(Event)) + " (which calls " + quoted(Event.collective) + ")";
+}
+
+std::string sourceText(const Stmt *S, const ASTContext &Context) {
+  if (!S)
+    return "";
+  const SourceManager &SM = Context.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(S->getSourceRange()), SM, Context.getLangOpts());
+  std::string Text = Lexer::getSourceText(Range, SM, Context.getLangOpts()).str();
+  if (Text.empty()) { // inside a macro body: print the expression instead
+    llvm::raw_string_ostream OS(Text);
+    S->printPretty(OS, nullptr, Context.getPrintingPolicy());
+  }
+  // One line: collapse the whitespace of multi-line conditions.
+  std::string Collapsed;
+  for (char C : Text) {
+    bool Space = C == ' ' || C == '\n' || C == '\t' || C == '\r';
+    if (!Space || (!Collapsed.empty() && Collapsed.back() != ' '))
+      Collapsed += Space ? ' ' : C;
+  }
+  return Collapsed;
+}
+
+std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
+  std::string Condition = quoted(sourceText(D.condition, Context));
+  switch (D.arm.kind) {
+  case BranchArm::Kind::True:
+    return "ranks where " + Condition;
+  case BranchArm::Kind::False:
+    return "ranks where " + Condition + " is false";
+  case BranchArm::Kind::Case:
+    return "ranks where " + Condition + " is " +
+           sourceText(cast<CaseStmt>(D.arm.label)->getLHS(), Context);
+  case BranchArm::Kind::Default:
+    return "ranks where " + Condition + " matches no case";
+  }
+  return "";
+}
+
+std::string leavingVerb(const Stmt *Leaving) {
+  if (!Leaving)
+    return "leave";
+  if (isa<ReturnStmt>(Leaving))
+    return "return";
+  if (isa<BreakStmt>(Leaving))
+    return "break out of the loop";
+  if (isa<ContinueStmt>(Leaving))
+    return "continue with the next iteration";
+  if (isa<CXXThrowExpr>(Leaving))
+    return "throw";
+  if (isa<GotoStmt>(Leaving) || isa<IndirectGotoStmt>(Leaving))
+    return "jump away with goto";
+  if (const auto *Call = dyn_cast<CallExpr>(Leaving))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      return "call " + quoted(Callee->getName()) + ", which does not return";
+  return "leave";
+}
+
+static void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source) {
+  for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
+    switch (Source->kind) {
+    case Provenance::Kind::SourceCall:
+      Check.diag(Source->loc, "the rank comes from %0 here", DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
+    case Provenance::Kind::Annotated:
+      Check.diag(Source->loc, "the rank comes from %0, annotated as a rank source",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
+    case Provenance::Kind::Environment:
+      Check.diag(Source->loc, "the rank comes from the environment variable %0 here",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
+    case Provenance::Kind::RankName:
+      Check.diag(Source->loc,
+                 "%0 is taken to hold the rank because of its name (rank_pattern in the "
+                 "lockstep rules)",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
+    case Provenance::Kind::Parameter:
+      Check.diag(Source->loc, "parameter %0 receives a rank-dependent value from a caller",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
+    case Provenance::Kind::Implicit:
+      Check.diag(Source->loc, "the value is assigned under this rank-dependent condition",
+                 DiagnosticIDs::Note);
+      break;
+    }
+  }
+}
+
+void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
+                    const ASTContext &Context) {
+  if (D.event.via && D.event.collectiveSite.isValid())
+    Check.diag(D.event.collectiveSite, "%0 is called here, inside %1", DiagnosticIDs::Note)
+        << quoted(D.event.collective) << quoted(D.event.via->getQualifiedNameAsString());
+  if (D.condition)
+    Check.diag(D.condition->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
+        << quoted(sourceText(D.condition, Context)) << D.condition->getSourceRange();
+  addSourceNotes(Check, D.source);
+}
+
+} // namespace lockstep::checks

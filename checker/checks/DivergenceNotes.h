@@ -1,0 +1,37 @@
+// Wording shared by the divergence checks: how a condition, an arm, a rank
+// source and a leaving statement read in a diagnostic.
+#pragma once
+
+#include "../analysis/Divergence.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+#include <string>
+
+namespace lockstep::checks {
+
+/// The source text of \p S as the user wrote it (macro uses unexpanded).
+std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Context);
+
+/// "ranks where 'rank == 0'", "ranks where 'rank == 0' is false",
+/// "ranks where 'rank % 4' is 2", ...
+std::string ranksWhere(const analysis::Divergence &D, const clang::ASTContext &Context);
+
+/// "return", "break out of the loop", "throw", "call 'exit'", ...
+std::string leavingVerb(const clang::Stmt *Leaving);
+
+std::string quoted(llvm::StringRef Name);
+
+/// "'MPI_Barrier'", or "'save_checkpoint' (which calls 'MPI_Barrier')" when
+/// the collective runs inside a called function.
+std::string namedCollective(const analysis::CollectiveEvent &Event);
+
+/// What the user calls at the site: the collective or the function around it.
+std::string calledName(const analysis::CollectiveEvent &Event);
+
+/// Notes every divergence carries: the condition, where its rank value comes
+/// from, and the collective inside the called function.
+void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
+                    const clang::ASTContext &Context);
+
+} // namespace lockstep::checks

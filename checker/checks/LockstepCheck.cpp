@@ -1,0 +1,120 @@
+#include "LockstepCheck.h"
+#include "../rules/RulesLoader.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+#include <map>
+#include <memory>
+
+namespace lockstep::checks {
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+struct LoadedRules {
+  std::unique_ptr<rules::RuleSet> rules;
+  std::unique_ptr<analysis::CallClassifier> classifier;
+  std::string error;
+  bool errorReported = false;
+};
+
+/// Rules are loaded once per distinct configuration and kept for the
+/// process; the analysis is shared by the checks of one translation unit.
+struct SharedState {
+  std::map<std::string, LoadedRules> rulesByConfiguration;
+  const ASTContext *analysedContext = nullptr;
+  const LoadedRules *analysedWith = nullptr;
+  std::unique_ptr<analysis::TranslationUnitAnalysis> analysis;
+};
+
+SharedState &shared() {
+  static SharedState State;
+  return State;
+}
+
+LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPattern,
+                       const std::string &SizePattern) {
+  std::string Key = RuleFiles + '\n' + RankPattern + '\n' + SizePattern;
+  auto [It, Inserted] = shared().rulesByConfiguration.try_emplace(Key);
+  LoadedRules &Loaded = It->second;
+  if (!Inserted)
+    return Loaded;
+  auto Rules = std::make_unique<rules::RuleSet>();
+  std::string Error = rules::mergeBuiltinRules(*Rules);
+  llvm::SmallVector<llvm::StringRef, 4> Files;
+  llvm::StringRef(RuleFiles).split(Files, ';', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef File : Files)
+    if (Error.empty())
+      Error = rules::mergeRulesFile(File.trim().str(), *Rules);
+  for (auto [Pattern, Target] : {std::pair{&RankPattern, &Rules->naming.rankPattern},
+                                 std::pair{&SizePattern, &Rules->naming.worldSizePattern}}) {
+    if (!Error.empty() || Pattern->empty())
+      continue;
+    Error = rules::checkPattern(*Pattern);
+    if (!Error.empty())
+      Error = "option '" + std::string(Target == &Rules->naming.rankPattern
+                                           ? "RankNamePattern"
+                                           : "WorldSizeNamePattern") +
+              "': " + Error;
+    else
+      *Target = *Pattern;
+  }
+  if (Error.empty())
+    Error = rules::validateComplete(*Rules);
+  if (!Error.empty()) {
+    Loaded.error = Error;
+    return Loaded;
+  }
+  Loaded.rules = std::move(Rules);
+  Loaded.classifier = std::make_unique<analysis::CallClassifier>(*Loaded.rules);
+  return Loaded;
+}
+
+} // namespace
+
+LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      RuleFiles(Options.getLocalOrGlobal("RuleFiles", "")),
+      RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
+      WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")) {}
+
+void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "RuleFiles", RuleFiles);
+  Options.store(Opts, "RankNamePattern", RankNamePattern);
+  Options.store(Opts, "WorldSizeNamePattern", WorldSizeNamePattern);
+}
+
+void LockstepCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("unit"), this);
+}
+
+void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
+  LoadedRules &Loaded = loadRules(RuleFiles, RankNamePattern, WorldSizeNamePattern);
+  if (!Loaded.error.empty()) {
+    if (!Loaded.errorReported)
+      configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error)
+          << Loaded.error;
+    Loaded.errorReported = true;
+    return;
+  }
+  SharedState &State = shared();
+  if (State.analysedContext != Result.Context || State.analysedWith != &Loaded) {
+    State.analysis.reset();
+    State.analysis =
+        std::make_unique<analysis::TranslationUnitAnalysis>(*Result.Context, *Loaded.classifier);
+    State.analysedContext = Result.Context;
+    State.analysedWith = &Loaded;
+  }
+  report(*State.analysis, *Result.Context);
+}
+
+void LockstepCheck::onEndOfTranslationUnit() {
+  SharedState &State = shared();
+  State.analysis.reset();
+  State.analysedContext = nullptr;
+  State.analysedWith = nullptr;
+}
+
+} // namespace lockstep::checks

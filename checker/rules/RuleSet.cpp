@@ -1,0 +1,28 @@
+#include "RuleSet.h"
+
+#include <algorithm>
+
+namespace lockstep::rules {
+namespace {
+template <typename RuleT, typename Key>
+const RuleT *findBy(const std::vector<RuleT> &Rules, const std::string &Name, Key KeyOf) {
+  auto It = std::find_if(Rules.begin(), Rules.end(),
+                         [&](const RuleT &Rule) { return KeyOf(Rule) == Name; });
+  return It == Rules.end() ? nullptr : &*It;
+}
+} // namespace
+
+const CollectiveRule *RuleSet::findCollective(const std::string &Name) const {
+  return findBy(collectives, Name, [](const CollectiveRule &R) -> const std::string & { return R.name; });
+}
+const GroupMarkerRule *RuleSet::findGroupMarker(const std::string &Name) const {
+  return findBy(groupMarkers, Name, [](const GroupMarkerRule &R) -> const std::string & { return R.name; });
+}
+const ValueSourceRule *RuleSet::findRankSource(const std::string &Name) const {
+  return findBy(rankSources, Name, [](const ValueSourceRule &R) -> const std::string & { return R.function; });
+}
+const ValueSourceRule *RuleSet::findUniformSource(const std::string &Name) const {
+  return findBy(uniformSources, Name, [](const ValueSourceRule &R) -> const std::string & { return R.function; });
+}
+
+} // namespace lockstep::rules

@@ -1,0 +1,80 @@
+// The rules data model: what lockstep knows about collectives, rank sources
+// and uniform sources. Filled only by RulesLoader; read by the engine and by
+// the runtime verifier's wrapper generator. Knows nothing about Clang.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lockstep::rules {
+
+/// Where a value lives in a call: an argument index, the implicit object of
+/// a method call ("receiver"), or a field of an argument ("1.rootRank").
+struct ArgRef {
+  enum class Kind { Absent, Argument, Receiver };
+  Kind kind = Kind::Absent;
+  unsigned index = 0;
+  std::string field;
+
+  bool present() const { return kind != Kind::Absent; }
+};
+
+struct CollectiveRule {
+  std::string name;      // qualified: "MPI_Bcast", "c10d::ProcessGroup::broadcast"
+  std::string api;       // the "api" of the file that declared it
+  std::string operation; // "allreduce", "barrier", "comm_split", ...
+  bool blocking = true;
+  ArgRef comm, root, count, datatype, op, send, recv;
+  std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
+  std::string origin;                   // the rules file
+};
+
+enum class GroupRole { Begin, End };
+
+struct GroupMarkerRule {
+  std::string name;
+  GroupRole role = GroupRole::Begin;
+  std::string origin;
+};
+
+/// A function that produces a rank (rank source) or a value equal on every
+/// rank (uniform source), through an out-parameter or its return value.
+struct ValueSourceRule {
+  std::string function;
+  std::optional<unsigned> outArg;
+  bool returns = false;
+  bool worldSize = false; // uniform sources only: the value is the world size
+  std::string origin;
+};
+
+struct EnvironmentRules {
+  std::vector<std::string> readers;           // getenv and friends
+  std::vector<std::string> rankVariables;     // RANK, LOCAL_RANK, ...
+  std::vector<std::string> worldSizeVariables; // WORLD_SIZE, ...
+  std::vector<std::string> converters; // atoi and friends: keep the value they parse
+};
+
+struct NamingRules {
+  std::string rankPattern;      // ECMAScript regex, matched case-insensitively
+  std::string worldSizePattern; // idem
+  std::string origin;
+};
+
+struct RuleSet {
+  std::vector<CollectiveRule> collectives;
+  std::vector<GroupMarkerRule> groupMarkers;
+  std::vector<ValueSourceRule> rankSources;
+  std::vector<ValueSourceRule> uniformSources;
+  EnvironmentRules environment;
+  NamingRules naming;
+  std::vector<std::string> files; // every file merged, in order
+
+  const CollectiveRule *findCollective(const std::string &name) const;
+  const GroupMarkerRule *findGroupMarker(const std::string &name) const;
+  const ValueSourceRule *findRankSource(const std::string &name) const;
+  const ValueSourceRule *findUniformSource(const std::string &name) const;
+};
+
+} // namespace lockstep::rules

@@ -1,0 +1,384 @@
+#include "RulesLoader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace lockstep::rules {
+namespace {
+
+using nlohmann::json;
+
+const char *typeName(const json &Value) {
+  switch (Value.type()) {
+  case json::value_t::null: return "null";
+  case json::value_t::object: return "an object";
+  case json::value_t::array: return "an array";
+  case json::value_t::string: return "a string";
+  case json::value_t::boolean: return "a boolean";
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned: return "an integer";
+  case json::value_t::number_float: return "a number";
+  default: return "an unsupported value";
+  }
+}
+
+/// Validates one JSON object against a closed set of keys and converts its
+/// fields, collecting the first error with the full context.
+class Reader {
+public:
+  Reader(const json &Object, std::string Context, std::string &Error)
+      : Object(Object), Context(std::move(Context)), Error(Error) {}
+
+  /// Rejects keys outside \p Allowed. Must be called before reading fields.
+  bool onlyKeys(std::initializer_list<const char *> Allowed) {
+    if (!Object.is_object())
+      return fail("", std::string("expected an object, found ") + typeName(Object));
+    std::set<std::string> Known(Allowed.begin(), Allowed.end());
+    for (const auto &Item : Object.items())
+      if (!Known.count(Item.key()))
+        return fail(Item.key(), "unknown key");
+    return true;
+  }
+
+  bool has(const char *Key) const { return Object.contains(Key); }
+
+  bool string(const char *Key, std::string &Out, bool Required = true) {
+    if (!present(Key, Required))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_string())
+      return fail(Key, std::string("expected a string, found ") + typeName(V));
+    Out = V.get<std::string>();
+    if (Out.empty())
+      return fail(Key, "expected a non-empty string");
+    return true;
+  }
+
+  bool boolean(const char *Key, bool &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_boolean())
+      return fail(Key, std::string("expected true or false, found ") + typeName(V));
+    Out = V.get<bool>();
+    return true;
+  }
+
+  bool index(const char *Key, std::optional<unsigned> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_number_unsigned() || V.get<unsigned long long>() > 64)
+      return fail(Key, std::string("expected an argument index from 0 to 64, found ") +
+                           (V.is_number() ? V.dump() : typeName(V)));
+    Out = V.get<unsigned>();
+    return true;
+  }
+
+  bool indexList(const char *Key, std::vector<unsigned> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_array())
+      return fail(Key, std::string("expected an array of argument indices, found ") + typeName(V));
+    for (const json &Item : V) {
+      if (!Item.is_number_unsigned() || Item.get<unsigned long long>() > 64)
+        return fail(Key, "expected argument indices from 0 to 64, found " + Item.dump());
+      Out.push_back(Item.get<unsigned>());
+    }
+    return true;
+  }
+
+  bool stringList(const char *Key, std::vector<std::string> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_array())
+      return fail(Key, std::string("expected an array of strings, found ") + typeName(V));
+    for (const json &Item : V) {
+      if (!Item.is_string() || Item.get<std::string>().empty())
+        return fail(Key, "expected non-empty strings, found " + Item.dump());
+      Out.push_back(Item.get<std::string>());
+    }
+    return true;
+  }
+
+  /// An argument reference: 3, "receiver", or "1.rootRank".
+  bool argRef(const char *Key, ArgRef &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (V.is_number_unsigned() && V.get<unsigned long long>() <= 64) {
+      Out.kind = ArgRef::Kind::Argument;
+      Out.index = V.get<unsigned>();
+      return true;
+    }
+    static const std::regex FieldRef("^([0-9]{1,2})\\.([A-Za-z_][A-Za-z0-9_]*)$");
+    std::smatch Match;
+    if (V.is_string()) {
+      const std::string S = V.get<std::string>();
+      if (S == "receiver") {
+        Out.kind = ArgRef::Kind::Receiver;
+        return true;
+      }
+      if (std::regex_match(S, Match, FieldRef)) {
+        Out.kind = ArgRef::Kind::Argument;
+        Out.index = static_cast<unsigned>(std::stoul(Match[1]));
+        Out.field = Match[2];
+        return true;
+      }
+    }
+    return fail(Key, "expected an argument index, \"receiver\" or \"<index>.<field>\", found " +
+                         V.dump());
+  }
+
+  bool fail(const std::string &Key, const std::string &Message) {
+    if (Error.empty())
+      Error = Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message;
+    return false;
+  }
+
+private:
+  bool present(const char *Key, bool Required) {
+    if (Object.contains(Key))
+      return true;
+    if (Required)
+      fail(Key, "missing required field");
+    return false;
+  }
+  bool ok() const { return Error.empty(); }
+
+  const json &Object;
+  std::string Context;
+  std::string &Error;
+};
+
+std::string entryContext(const std::string &File, const char *Section, size_t Index,
+                         const json &Entry, const char *NameKey) {
+  std::string Context = File + ": " + Section + "[" + std::to_string(Index) + "]";
+  if (Entry.is_object() && Entry.contains(NameKey) && Entry.at(NameKey).is_string())
+    Context += " ('" + Entry.at(NameKey).get<std::string>() + "')";
+  return Context;
+}
+
+bool readCollective(const json &Entry, const std::string &Context, const std::string &Api,
+                    const std::string &File, CollectiveRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs"}) ||
+      !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
+      !R.boolean("blocking", Rule.blocking) || !R.indexList("uniform_outputs", Rule.uniformOutputs))
+    return false;
+  if (!R.has("args"))
+    return R.fail("args", "missing required field");
+  Reader Args(Entry.at("args"), Context + ": args", Error);
+  if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv"}) ||
+      !Args.argRef("comm", Rule.comm) || !Args.argRef("root", Rule.root) ||
+      !Args.argRef("count", Rule.count) || !Args.argRef("datatype", Rule.datatype) ||
+      !Args.argRef("op", Rule.op) || !Args.argRef("send", Rule.send) ||
+      !Args.argRef("recv", Rule.recv))
+    return false;
+  Rule.api = Api;
+  Rule.origin = File;
+  return true;
+}
+
+bool readGroupMarker(const json &Entry, const std::string &Context, const std::string &File,
+                     GroupMarkerRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  std::string Role;
+  if (!R.onlyKeys({"name", "role"}) || !R.string("name", Rule.name) || !R.string("role", Role))
+    return false;
+  if (Role != "begin" && Role != "end")
+    return R.fail("role", "expected \"begin\" or \"end\", found \"" + Role + "\"");
+  Rule.role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
+  Rule.origin = File;
+  return true;
+}
+
+bool readValueSource(const json &Entry, const std::string &Context, const std::string &File,
+                     bool Uniform, ValueSourceRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  bool Ok = Uniform ? R.onlyKeys({"function", "out_arg", "returns", "value"})
+                    : R.onlyKeys({"function", "out_arg", "returns"});
+  if (!Ok || !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
+      !R.boolean("returns", Rule.returns))
+    return false;
+  if (Rule.outArg.has_value() == Rule.returns)
+    return R.fail("", "give exactly one of 'out_arg' and \"returns\": true");
+  if (Uniform) {
+    std::string Value = "uniform";
+    if (!R.string("value", Value, /*Required=*/false))
+      return false;
+    if (Value != "uniform" && Value != "world_size")
+      return R.fail("value", "expected \"uniform\" or \"world_size\", found \"" + Value + "\"");
+    Rule.worldSize = Value == "world_size";
+  }
+  Rule.origin = File;
+  return true;
+}
+
+bool readPattern(Reader &R, const char *Key, std::string &Out) {
+  if (!R.string(Key, Out))
+    return false;
+  if (std::string Problem = checkPattern(Out); !Problem.empty())
+    return R.fail(Key, Problem);
+  return true;
+}
+
+template <typename RuleT, typename NameOf>
+bool rejectDuplicates(const std::vector<RuleT> &Existing, const std::vector<RuleT> &Added,
+                      const char *Section, NameOf Name, std::string &Error) {
+  std::map<std::string, std::string> Seen;
+  for (const RuleT &Rule : Existing)
+    Seen.emplace(Name(Rule), Rule.origin);
+  for (const RuleT &Rule : Added) {
+    auto [It, Inserted] = Seen.emplace(Name(Rule), Rule.origin);
+    if (!Inserted) {
+      Error = Rule.origin + ": " + Section + ": '" + Name(Rule) + "' is already defined in " +
+              It->second;
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename RuleT>
+void append(std::vector<RuleT> &To, std::vector<RuleT> &From) {
+  To.insert(To.end(), std::make_move_iterator(From.begin()), std::make_move_iterator(From.end()));
+}
+
+template <typename RuleT, typename ReadFn>
+bool readSection(const json &Document, const char *Section, const std::string &File,
+                 const char *NameKey, std::vector<RuleT> &Out, std::string &Error, ReadFn Read) {
+  if (!Document.contains(Section))
+    return true;
+  const json &List = Document.at(Section);
+  if (!List.is_array()) {
+    Error = File + ": key '" + Section + "': expected an array, found " + typeName(List);
+    return false;
+  }
+  for (size_t I = 0; I < List.size(); ++I) {
+    RuleT Rule;
+    if (!Read(List[I], entryContext(File, Section, I, List[I], NameKey), Rule))
+      return false;
+    Out.push_back(std::move(Rule));
+  }
+  return true;
+}
+
+} // namespace
+
+std::string checkPattern(const std::string &Pattern) {
+  try {
+    std::regex Compiled(Pattern, std::regex::ECMAScript | std::regex::icase);
+  } catch (const std::regex_error &E) {
+    return std::string("invalid regular expression: ") + E.what();
+  }
+  return "";
+}
+
+std::string mergeRulesText(const std::string &Text, const std::string &File, RuleSet &Rules) {
+  json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (Document.is_discarded())
+    return File + ": not valid JSON";
+  std::string Error;
+  Reader Top(Document, File, Error);
+  std::string Api;
+  std::optional<unsigned> Version;
+  if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
+                     "uniform_sources", "environment", "naming"}) ||
+      !Top.index("version", Version) || !Top.string("api", Api))
+    return Error;
+  if (!Version)
+    return File + ": key 'version': missing required field";
+  if (*Version != 1)
+    return File + ": key 'version': unsupported version " + std::to_string(*Version) +
+           " (this lockstep reads version 1)";
+
+  RuleSet Added;
+  bool Ok =
+      readSection(Document, "collectives", File, "name", Added.collectives, Error,
+                  [&](const json &E, const std::string &C, CollectiveRule &R) {
+                    return readCollective(E, C, Api, File, R, Error);
+                  }) &&
+      readSection(Document, "group_markers", File, "name", Added.groupMarkers, Error,
+                  [&](const json &E, const std::string &C, GroupMarkerRule &R) {
+                    return readGroupMarker(E, C, File, R, Error);
+                  }) &&
+      readSection(Document, "rank_sources", File, "function", Added.rankSources, Error,
+                  [&](const json &E, const std::string &C, ValueSourceRule &R) {
+                    return readValueSource(E, C, File, /*Uniform=*/false, R, Error);
+                  }) &&
+      readSection(Document, "uniform_sources", File, "function", Added.uniformSources, Error,
+                  [&](const json &E, const std::string &C, ValueSourceRule &R) {
+                    return readValueSource(E, C, File, /*Uniform=*/true, R, Error);
+                  });
+  if (!Ok)
+    return Error;
+
+  if (Document.contains("environment")) {
+    Reader Env(Document.at("environment"), File + ": environment", Error);
+    if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables", "converters"}) ||
+        !Env.stringList("readers", Added.environment.readers) ||
+        !Env.stringList("rank_variables", Added.environment.rankVariables) ||
+        !Env.stringList("world_size_variables", Added.environment.worldSizeVariables) ||
+        !Env.stringList("converters", Added.environment.converters))
+      return Error;
+  }
+  if (Document.contains("naming")) {
+    if (!Rules.naming.origin.empty())
+      return File + ": key 'naming': already set by " + Rules.naming.origin +
+             "; set the patterns in one file, or through the check options";
+    Reader Naming(Document.at("naming"), File + ": naming", Error);
+    if (!Naming.onlyKeys({"rank_pattern", "world_size_pattern"}) ||
+        !readPattern(Naming, "rank_pattern", Added.naming.rankPattern) ||
+        !readPattern(Naming, "world_size_pattern", Added.naming.worldSizePattern))
+      return Error;
+    Added.naming.origin = File;
+  }
+
+  auto ByName = [](const auto &Rule) { return Rule.name; };
+  auto ByFunction = [](const ValueSourceRule &Rule) { return Rule.function; };
+  if (!rejectDuplicates(Rules.collectives, Added.collectives, "collectives", ByName, Error) ||
+      !rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName, Error) ||
+      !rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction, Error) ||
+      !rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction,
+                        Error))
+    return Error;
+
+  append(Rules.collectives, Added.collectives);
+  append(Rules.groupMarkers, Added.groupMarkers);
+  append(Rules.rankSources, Added.rankSources);
+  append(Rules.uniformSources, Added.uniformSources);
+  append(Rules.environment.readers, Added.environment.readers);
+  append(Rules.environment.rankVariables, Added.environment.rankVariables);
+  append(Rules.environment.worldSizeVariables, Added.environment.worldSizeVariables);
+  append(Rules.environment.converters, Added.environment.converters);
+  if (!Added.naming.origin.empty())
+    Rules.naming = std::move(Added.naming);
+  Rules.files.push_back(File);
+  return "";
+}
+
+std::string mergeRulesFile(const std::string &Path, RuleSet &Rules) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return Path + ": cannot open the rules file";
+  std::ostringstream Text;
+  Text << In.rdbuf();
+  if (In.bad())
+    return Path + ": cannot read the rules file";
+  return mergeRulesText(Text.str(), Path, Rules);
+}
+
+std::string validateComplete(const RuleSet &Rules) {
+  if (Rules.naming.rankPattern.empty() || Rules.naming.worldSizePattern.empty())
+    return "no rules file sets 'naming' (rank_pattern and world_size_pattern)";
+  return "";
+}
+
+} // namespace lockstep::rules

@@ -1,0 +1,25 @@
+// The clang-tidy front end: registers every lockstep check under its name.
+// The same registry serves the plugin and, later, lockstep-clangd.
+#include "../checks/RankBranchCheck.h"
+#include "../checks/RankExitCheck.h"
+
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace lockstep {
+
+class LockstepTidyModule : public clang::tidy::ClangTidyModule {
+public:
+  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<checks::RankBranchCheck>("lockstep-rank-branch");
+    Factories.registerCheck<checks::RankExitCheck>("lockstep-rank-exit");
+  }
+};
+
+} // namespace lockstep
+
+static clang::tidy::ClangTidyModuleRegistry::Add<lockstep::LockstepTidyModule>
+    LockstepModuleRegistration("lockstep-module",
+                               "Checks for collectives that ranks do not call in lockstep.");
+
+// Referenced by front ends that link the module statically (lockstep-clangd).
+volatile int LockstepTidyModuleAnchorSource = 0;

@@ -1,0 +1,198 @@
+// The rules loader: the shipped rules load, and every kind of bad rules file
+// is rejected with an error naming the file, the entry and the key.
+#include "RulesLoader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+using namespace lockstep::rules;
+
+namespace {
+
+std::string load(const std::string &Text, RuleSet &Rules) {
+  return mergeRulesText(Text, "user.json", Rules);
+}
+
+std::string errorOf(const std::string &Text) {
+  RuleSet Rules;
+  return load(Text, Rules);
+}
+
+} // namespace
+
+TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  EXPECT_EQ(validateComplete(Rules), "");
+  EXPECT_EQ(Rules.files.size(), 4u);
+
+  const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
+  ASSERT_NE(Bcast, nullptr);
+  EXPECT_EQ(Bcast->api, "nccl");
+  EXPECT_EQ(Bcast->root.index, 4u);
+  EXPECT_EQ(Bcast->comm.index, 5u);
+  EXPECT_EQ(Bcast->count.index, 2u);
+
+  const CollectiveRule *PgBcast = Rules.findCollective("c10d::ProcessGroup::broadcast");
+  ASSERT_NE(PgBcast, nullptr);
+  EXPECT_EQ(PgBcast->comm.kind, ArgRef::Kind::Receiver);
+  EXPECT_EQ(PgBcast->root.index, 1u);
+  EXPECT_EQ(PgBcast->root.field, "rootRank");
+
+  EXPECT_NE(Rules.findCollective("MPI_Iallreduce"), nullptr);
+  EXPECT_FALSE(Rules.findCollective("MPI_Iallreduce")->blocking);
+  EXPECT_NE(Rules.findCollective("MPI_Comm_split"), nullptr);
+  EXPECT_NE(Rules.findCollective("ncclCommSplit"), nullptr);
+  EXPECT_EQ(Rules.findCollective("MPI_Send"), nullptr) << "point-to-point is not collective";
+  EXPECT_EQ(Rules.findGroupMarker("ncclGroupStart")->role, GroupRole::Begin);
+  EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->outArg, 1u);
+  EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->returns);
+  EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->worldSize);
+}
+
+TEST(RulesLoader, ShippedFilesLoadFromDisk) {
+  RuleSet Rules;
+  for (const char *Name : {"nccl", "mpi", "c10d", "environment"})
+    EXPECT_EQ(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules),
+              "");
+  EXPECT_EQ(validateComplete(Rules), "");
+}
+
+TEST(RulesLoader, UserFileExtendsBuiltins) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  EXPECT_EQ(load(R"({"version": 1, "api": "mylib", "collectives": [
+      {"name": "mylib::sync_all", "operation": "barrier", "args": {"comm": 0}}]})",
+                 Rules),
+            "");
+  ASSERT_NE(Rules.findCollective("mylib::sync_all"), nullptr);
+  EXPECT_EQ(Rules.findCollective("mylib::sync_all")->origin, "user.json");
+}
+
+TEST(RulesLoader, RejectsInvalidJson) {
+  EXPECT_EQ(errorOf("{\"version\": 1,"), "user.json: not valid JSON");
+}
+
+TEST(RulesLoader, RejectsUnknownTopLevelKey) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "colectives": []})"),
+            "user.json: key 'colectives': unknown key");
+}
+
+TEST(RulesLoader, RejectsMissingAndWrongVersion) {
+  EXPECT_EQ(errorOf(R"({"api": "x"})"), "user.json: key 'version': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 2, "api": "x"})"),
+            "user.json: key 'version': unsupported version 2 (this lockstep reads version 1)");
+  EXPECT_EQ(errorOf(R"({"version": "1", "api": "x"})"),
+            "user.json: key 'version': expected an argument index from 0 to 64, found a string");
+}
+
+TEST(RulesLoader, RejectsUnknownKeyInEntry) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "barrier", "args": {}, "rot": 1}]})"),
+            "user.json: collectives[0] ('f'): key 'rot': unknown key");
+}
+
+TEST(RulesLoader, RejectsMissingField) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "args": {}}]})"),
+            "user.json: collectives[0] ('f'): key 'operation': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "barrier"}]})"),
+            "user.json: collectives[0] ('f'): key 'args': missing required field");
+}
+
+TEST(RulesLoader, RejectsWrongTypes) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": 3, "operation": "barrier", "args": {}}]})"),
+            "user.json: collectives[0]: key 'name': expected a string, found an integer");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "barrier", "blocking": "yes", "args": {}}]})"),
+            "user.json: collectives[0] ('f'): key 'blocking': expected true or false, found a "
+            "string");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": {}})"),
+            "user.json: key 'collectives': expected an array, found an object");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "bcast", "args": {"root": -1}}]})"),
+            "user.json: collectives[0] ('f'): args: key 'root': expected an argument index, "
+            "\"receiver\" or \"<index>.<field>\", found -1");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "bcast", "args": {"root": "1.", "comm": 0}}]})"),
+            "user.json: collectives[0] ('f'): args: key 'root': expected an argument index, "
+            "\"receiver\" or \"<index>.<field>\", found \"1.\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "x", "args": {}, "uniform_outputs": [1, "a"]}]})"),
+            "user.json: collectives[0] ('f'): key 'uniform_outputs': expected argument indices "
+            "from 0 to 64, found \"a\"");
+}
+
+TEST(RulesLoader, RejectsAmbiguousValueSources) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sources": [
+      {"function": "my_rank", "out_arg": 0, "returns": true}]})"),
+            "user.json: rank_sources[0] ('my_rank'): give exactly one of 'out_arg' and "
+            "\"returns\": true");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sources": [{"function": "my_rank"}]})"),
+            "user.json: rank_sources[0] ('my_rank'): give exactly one of 'out_arg' and "
+            "\"returns\": true");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sources": [
+      {"function": "my_rank", "returns": true, "value": "world_size"}]})"),
+            "user.json: rank_sources[0] ('my_rank'): key 'value': unknown key");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "uniform_sources": [
+      {"function": "n", "returns": true, "value": "big"}]})"),
+            "user.json: uniform_sources[0] ('n'): key 'value': expected \"uniform\" or "
+            "\"world_size\", found \"big\"");
+}
+
+TEST(RulesLoader, RejectsBadGroupRole) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "group_markers": [
+      {"name": "g", "role": "open"}]})"),
+            "user.json: group_markers[0] ('g'): key 'role': expected \"begin\" or \"end\", found "
+            "\"open\"");
+}
+
+TEST(RulesLoader, RejectsBadPattern) {
+  EXPECT_NE(errorOf(R"({"version": 1, "api": "x", "naming": {
+      "rank_pattern": "([a-z", "world_size_pattern": "size"}})")
+                .find("user.json: naming: key 'rank_pattern': invalid regular expression"),
+            std::string::npos);
+}
+
+TEST(RulesLoader, RejectsDuplicatesAcrossFiles) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  EXPECT_EQ(load(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "MPI_Barrier", "operation": "barrier", "args": {"comm": 0}}]})",
+                 Rules),
+            "user.json: collectives: 'MPI_Barrier' is already defined in rules/mpi.json");
+  EXPECT_EQ(load(R"({"version": 1, "api": "x", "naming": {
+      "rank_pattern": "r", "world_size_pattern": "s"}})",
+                 Rules),
+            "user.json: key 'naming': already set by rules/environment.json; set the patterns in "
+            "one file, or through the check options");
+}
+
+TEST(RulesLoader, FailedMergeLeavesRulesUnchanged) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  size_t Before = Rules.collectives.size();
+  EXPECT_NE(load(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "ok", "operation": "barrier", "args": {}},
+      {"name": "bad", "operation": "barrier"}]})",
+                 Rules),
+            "");
+  EXPECT_EQ(Rules.collectives.size(), Before);
+  EXPECT_EQ(Rules.findCollective("ok"), nullptr);
+}
+
+TEST(RulesLoader, MissingFileIsAnError) {
+  RuleSet Rules;
+  EXPECT_EQ(mergeRulesFile("/nonexistent/rules.json", Rules),
+            "/nonexistent/rules.json: cannot open the rules file");
+}
+
+TEST(RulesLoader, IncompleteRuleSetIsAnError) {
+  RuleSet Rules;
+  EXPECT_EQ(validateComplete(Rules),
+            "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
+}
