@@ -127,14 +127,17 @@ std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFG
         const bool Mine = K < Path.events.size(), Theirs = K < Closest->events.size();
         if (Mine && Theirs) {
           const CollectiveEvent &A = Path.events[K], &B = Closest->events[K];
-          if (I < J && A.collective == B.collective)
-            Report(Divergence::Kind::Arguments, Arms[I], A, Arms[J], *Closest, &B);
-          else if (I < J && sameCollectives(Path, *Closest))
+          if (I < J && sameCollectives(Path, *Closest))
             Report(Divergence::Kind::Order, Arms[I], A, Arms[J], *Closest, &B);
+          else if (I < J && A.collective == B.collective)
+            Report(Divergence::Kind::Arguments, Arms[I], A, Arms[J], *Closest, &B);
           else if (A.collective != B.collective && !sameCollectives(Path, *Closest))
             Report(Divergence::Kind::OnlySomeRanks, Arms[I], A, Arms[J], *Closest, &B);
         } else if (Mine) {
           Report(Divergence::Kind::OnlySomeRanks, Arms[I], Path.events[K], Arms[J], *Closest,
+                 nullptr);
+        } else if (Theirs) {
+          Report(Divergence::Kind::OnlySomeRanks, Arms[J], Closest->events[K], Arms[I], Path,
                  nullptr);
         }
       }

@@ -1,6 +1,7 @@
 #include "DivergenceNotes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -13,7 +14,17 @@ using analysis::Provenance;
 std::string quoted(llvm::StringRef Name) { return "'" + Name.str() + "'"; }
 
 std::string calledName(const analysis::CollectiveEvent &Event) {
-  return Event.via ? Event.via->getQualifiedNameAsString() : Event.collective;
+  if (!Event.via)
+    return Event.collective;
+  // A lambda is named by the expression that calls it: `sync()` -> 'sync'.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
+      Method && Method->getParent()->isLambda()) {
+    if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.siteStmt))
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreImplicit()))
+        return Ref->getDecl()->getNameAsString();
+    return "lambda";
+  }
+  return Event.via->getQualifiedNameAsString();
 }
 
 std::string namedCollective(const analysis::CollectiveEvent &Event) {
@@ -74,7 +85,7 @@ std::string leavingVerb(const Stmt *Leaving) {
     return "jump away with goto";
   if (const auto *Call = dyn_cast<CallExpr>(Leaving))
     if (const FunctionDecl *Callee = Call->getDirectCallee())
-      return "call " + quoted(Callee->getName()) + ", which does not return";
+      return "call " + quoted(Callee->getName());
   return "leave";
 }
 
@@ -119,7 +130,7 @@ void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
                     const ASTContext &Context) {
   if (D.event.via && D.event.collectiveSite.isValid())
     Check.diag(D.event.collectiveSite, "%0 is called here, inside %1", DiagnosticIDs::Note)
-        << quoted(D.event.collective) << quoted(D.event.via->getQualifiedNameAsString());
+        << quoted(D.event.collective) << quoted(calledName(D.event));
   if (D.condition)
     Check.diag(D.condition->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
         << quoted(sourceText(D.condition, Context)) << D.condition->getSourceRange();

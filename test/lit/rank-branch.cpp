@@ -1,0 +1,257 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// lockstep-rank-branch in C++: MPI and c10d, calls that hide a collective,
+// lambdas, switch, ?:, &&, annotations; every positive has a negative beside it.
+#include <cstdlib>
+#include <mpi.h>
+#include <c10d/ProcessGroup.hpp>
+#include <lockstep/annotations.h>
+
+static int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+void save_checkpoint(MPI_Comm comm) { MPI_Barrier(comm); }
+void write_log(const char *) {}
+
+void classic(MPI_Comm comm) {
+  int rank = world_rank();
+  if (rank == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :13:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: gate the side effect, not the collective.
+void side_effect_gated(MPI_Comm comm) {
+  int rank = world_rank();
+  MPI_Barrier(comm);
+  if (rank == 0)
+    write_log("saved");
+}
+
+void hidden_in_callee(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    save_checkpoint(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :17:39: note: 'MPI_Barrier' is called here, inside 'save_checkpoint'
+}
+
+// Negative: balanced arms perform the same sequence on every rank.
+void balanced(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int v;
+  if (rank == 0) {
+    v = 42;
+    MPI_Bcast(&v, 1, MPI_INT, 0, comm);
+  } else {
+    MPI_Bcast(&v, 1, MPI_INT, 0, comm);
+  }
+  // The broadcast leaves v equal everywhere: this branch is uniform.
+  if (v == 42)
+    MPI_Barrier(comm);
+}
+
+// Negative: balanced arms through a callee and a direct call.
+void balanced_through_call(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    save_checkpoint(comm);
+  else
+    MPI_Barrier(comm);
+}
+
+// Negative: conditions that hold on every rank.
+void tautologies(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank >= 0 && rank < size)
+    MPI_Barrier(comm);
+  if (rank <= size - 1)
+    MPI_Barrier(comm);
+  if (0 <= rank)
+    MPI_Barrier(comm);
+}
+
+void environment_rank(MPI_Comm comm) {
+  int local = std::atoi(std::getenv("LOCAL_RANK"));
+  if (local == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local == 0'
+  // CHECK-MESSAGES: :[[@LINE-4]]:25: note: the rank comes from the environment variable 'LOCAL_RANK' here
+}
+
+// Negative: other environment variables are not ranks.
+void environment_other(MPI_Comm comm) {
+  if (std::getenv("VERBOSE"))
+    MPI_Barrier(comm);
+}
+
+void library_entry(MPI_Comm comm, int my_rank) {
+  if (my_rank == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'my_rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-4]]:39: note: 'my_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+}
+
+static void log_step(MPI_Comm comm, int who) {
+  if (who == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'who == 0'
+  // CHECK-MESSAGES: :[[@LINE-4]]:41: note: parameter 'who' receives a rank-dependent value from a caller
+}
+void calls_log_step(MPI_Comm comm) { log_step(comm, world_rank()); }
+
+// Negative: the same helper with a uniform argument at every call site.
+static void maybe_sync(MPI_Comm comm, int flag) {
+  if (flag)
+    MPI_Barrier(comm);
+}
+void calls_maybe_sync(MPI_Comm comm) { maybe_sync(comm, 1); }
+
+struct Trainer {
+  MPI_Comm comm;
+  int id;
+  Trainer(MPI_Comm c) : comm(c) { MPI_Comm_rank(c, &id); }
+  void step() {
+    if (id == 0)
+      MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'id == 0'
+  }
+};
+
+void implicit_flow(MPI_Comm comm) {
+  int rank = world_rank();
+  int steps = 3;
+  if (rank == 0)
+    steps = 5;
+  if (steps > 4)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'steps > 4'
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+}
+
+// Negative: an allreduce makes the value agree on every rank again.
+void agreed_after_allreduce(MPI_Comm comm) {
+  int rank = world_rank();
+  int local = rank == 0 ? 5 : 3, agreed = 0;
+  MPI_Allreduce(&local, &agreed, 1, MPI_INT, MPI_MAX, comm);
+  if (agreed > 4)
+    MPI_Barrier(comm);
+}
+
+void switch_on_rank(MPI_Comm comm) {
+  switch (world_rank() % 4) {
+  case 0:
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'world_rank() % 4' is 0
+    break;
+  default:
+    break;
+  }
+}
+
+void conditional_operator(MPI_Comm comm) {
+  int rank = world_rank();
+  int err = rank == 1 ? MPI_Barrier(comm) : MPI_SUCCESS;
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'MPI_Barrier' runs only on ranks where 'rank == 1'
+  (void)err;
+}
+
+void short_circuit(MPI_Comm comm, bool verbose) {
+  int rank = world_rank();
+  if (verbose && rank == 0 && MPI_Barrier(comm) == MPI_SUCCESS)
+    write_log("synced");
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'
+}
+
+void lambda_capture(MPI_Comm comm) {
+  int rank = world_rank();
+  auto sync = [&] { MPI_Barrier(comm); };
+  if (rank == 0)
+    sync();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'
+  auto inside = [rank, comm] {
+    if (rank == 1)
+      MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'rank == 1'
+  };
+  inside();
+}
+
+void order_mismatch(MPI_Comm a, MPI_Comm b) {
+  int rank = world_rank(), x = 0;
+  if (rank % 2) {
+    MPI_Bcast(&x, 1, MPI_INT, 0, a);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' on 'a' runs first on ranks where 'rank % 2', but the other ranks run 'MPI_Bcast' on 'b' first; each side waits for the other and the job hangs
+    MPI_Bcast(&x, 1, MPI_INT, 0, b);
+  } else {
+    MPI_Bcast(&x, 1, MPI_INT, 0, b);
+    MPI_Bcast(&x, 1, MPI_INT, 0, a);
+  }
+}
+
+void argument_mismatch(MPI_Comm comm) {
+  int rank = world_rank(), x = 0;
+  if (rank % 2)
+    MPI_Bcast(&x, 1, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root '0' on ranks where 'rank % 2' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage
+  else
+    MPI_Bcast(&x, 1, MPI_INT, 1, comm);
+}
+
+// Negative: point-to-point messages are not collectives.
+void point_to_point(MPI_Comm comm) {
+  int rank = world_rank(), x = 0;
+  if (rank == 0)
+    MPI_Send(&x, 1, MPI_INT, 1, 0, comm);
+  else if (rank == 1)
+    MPI_Recv(&x, 1, MPI_INT, 0, 0, comm, MPI_STATUS_IGNORE);
+}
+
+// Negative: an error-check macro tests the result, not the rank.
+#define MPICHECK(call)                                                         \
+  do {                                                                         \
+    int err_ = (call);                                                         \
+    if (err_ != MPI_SUCCESS)                                                   \
+      std::abort();                                                            \
+  } while (0)
+void error_checked(MPI_Comm comm) {
+  MPICHECK(MPI_Barrier(comm));
+  int x = world_rank();
+  MPICHECK(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, comm));
+}
+
+void c10d_process_group(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
+  if (pg.getRank() == 0)
+    pg.allreduce(t)->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c10d::ProcessGroup::allreduce' runs only on ranks where 'pg.getRank() == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  pg.allreduce(t)->wait();
+  if (pg.getRank() == 0)
+    write_log("reduced");
+}
+
+LOCKSTEP_COLLECTIVE void sync_everyone();
+LOCKSTEP_RANK_SOURCE int node_id();
+void annotated() {
+  if (node_id() == 0)
+    sync_everyone();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_everyone' runs only on ranks where 'node_id() == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the rank comes from 'node_id', annotated as a rank source
+}
+
+void silenced(MPI_Comm comm) {
+  if (world_rank() == 0)
+    MPI_Barrier(comm); // NOLINT(lockstep-rank-branch)
+}

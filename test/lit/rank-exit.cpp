@@ -1,0 +1,124 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// lockstep-rank-exit: ranks that leave before a collective the others reach.
+#include <cstdlib>
+#include <mpi.h>
+#include <stdexcept>
+
+static int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+void load_shard(int) {}
+
+int early_return(MPI_Comm comm) {
+  int rank = world_rank();
+  if (rank == 1)
+    return 1;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 1', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where 'rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 1' differs between ranks
+  // CHECK-MESSAGES: :11:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}
+
+// Negative: every rank leaves at the same point, or after the collective.
+int uniform_return(MPI_Comm comm, int argc) {
+  if (argc < 2)
+    return 1;
+  MPI_Barrier(comm);
+  if (world_rank() == 0)
+    return 2;
+  return 0;
+}
+
+void throws_on_one_rank(MPI_Comm comm) {
+  if (world_rank() == 3)
+    throw std::runtime_error("bad shard");
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'world_rank() == 3', which throw before it
+}
+
+void exits_on_one_rank(MPI_Comm comm) {
+  int rank = world_rank();
+  if (rank != 0)
+    std::exit(0);
+  MPI_Finalize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Finalize' is never reached on ranks where 'rank != 0', which call 'exit' before it
+}
+
+void breaks_out(MPI_Comm comm, int steps) {
+  int rank = world_rank();
+  for (int i = 0; i < steps; ++i) {
+    if (rank == 0 && i == 3)
+      break;
+    MPI_Allreduce(MPI_IN_PLACE, &i, 1, MPI_INT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == 0', which break out of the loop before it
+  }
+}
+
+void continues(MPI_Comm comm, int steps) {
+  int rank = world_rank();
+  for (int i = 0; i < steps; ++i) {
+    if (rank % 2)
+      continue;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'rank % 2', which continue with the next iteration before it
+  }
+}
+
+void jumps(MPI_Comm comm) {
+  if (world_rank() == 0)
+    goto done;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'world_rank() == 0', which jump away with goto before it
+done:
+  return;
+}
+
+void save_checkpoint(MPI_Comm comm) { MPI_Barrier(comm); }
+int hidden_after_return(MPI_Comm comm) {
+  if (world_rank() == 0)
+    return -1;
+  save_checkpoint(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'save_checkpoint' (which calls 'MPI_Barrier') is never reached on ranks where 'world_rank() == 0', which return before it
+  return 0;
+}
+
+// Negative: the leaving arm performs the same collectives before it leaves.
+int balanced_exit(MPI_Comm comm) {
+  if (world_rank() == 0) {
+    MPI_Barrier(comm);
+    return 1;
+  }
+  MPI_Barrier(comm);
+  return 0;
+}
+
+// Negative: a uniform error path leaves on every rank.
+#define NCHECK(call)                                                           \
+  do {                                                                         \
+    if ((call) != MPI_SUCCESS)                                                 \
+      return;                                                                  \
+  } while (0)
+void error_paths(MPI_Comm comm) {
+  NCHECK(MPI_Barrier(comm));
+  NCHECK(MPI_Barrier(comm));
+}
+
+// Negative: a rank-0-only file write followed by a barrier on all ranks.
+void write_then_barrier(MPI_Comm comm) {
+  if (world_rank() == 0)
+    load_shard(0);
+  MPI_Barrier(comm);
+}
+
+void silenced(MPI_Comm comm) {
+  if (world_rank() == 0)
+    return;
+  MPI_Barrier(comm); // NOLINT(lockstep-rank-exit)
+}

@@ -1,0 +1,63 @@
+// Divergence: the kinds the engine reports for unbalanced branches, and the
+// balanced ones it must leave alone.
+#include "AnalysisFixture.h"
+
+using lockstep::analysis::Divergence;
+using lockstep::testing::AnalysisTest;
+
+namespace {
+std::vector<std::pair<Divergence::Kind, std::string>>
+summarize(const std::vector<Divergence> &Found) {
+  std::vector<std::pair<Divergence::Kind, std::string>> Out;
+  for (const Divergence &D : Found)
+    Out.emplace_back(D.kind, D.event.collective);
+  return Out;
+}
+using K = Divergence::Kind;
+} // namespace
+
+TEST_F(AnalysisTest, KindsOfDivergence) {
+  analyze(R"(
+    void only(int rank) { if (rank == 0) MPI_Barrier(MPI_COMM_WORLD); }
+    void skipped(int rank) { if (rank == 0) return; MPI_Barrier(MPI_COMM_WORLD); }
+    void order(int rank, MPI_Comm a, MPI_Comm b) {
+      if (rank) { MPI_Barrier(a); MPI_Barrier(b); } else { MPI_Barrier(b); MPI_Barrier(a); }
+    }
+    void args(int rank, int x) {
+      if (rank) MPI_Bcast(&x, 1, 0, 0, MPI_COMM_WORLD); else MPI_Bcast(&x, 1, 0, 1, MPI_COMM_WORLD);
+    })");
+  auto Found = summarize(Result->divergences());
+  std::sort(Found.begin(), Found.end());
+  EXPECT_EQ(Found, (std::vector<std::pair<K, std::string>>{{K::OnlySomeRanks, "MPI_Barrier"},
+                                                           {K::SkippedAfterExit, "MPI_Barrier"},
+                                                           {K::Order, "MPI_Barrier"},
+                                                           {K::Arguments, "MPI_Bcast"}}));
+}
+
+TEST_F(AnalysisTest, BalancedShapesAreSilent) {
+  analyze(R"(
+    static void hidden() { MPI_Barrier(MPI_COMM_WORLD); }
+    void f(int rank, int n, bool flag) {
+      if (rank == 0) hidden(); else MPI_Barrier(MPI_COMM_WORLD);
+      if (rank == 0) { for (int i = 0; i < n; ++i) MPI_Barrier(MPI_COMM_WORLD); }
+      else { for (int i = 0; i < n; ++i) MPI_Barrier(MPI_COMM_WORLD); }
+      if (rank == 0) { if (flag) MPI_Barrier(MPI_COMM_WORLD); }
+      else { if (flag) MPI_Barrier(MPI_COMM_WORLD); }
+      if (rank == 0) MPI_Send(&n, 1, 0, 1, 0, MPI_COMM_WORLD);
+      switch (rank) { case 0: MPI_Barrier(MPI_COMM_WORLD); break; default: hidden(); }
+    })");
+  EXPECT_TRUE(Result->divergences().empty());
+}
+
+TEST_F(AnalysisTest, SummariesAreTransitiveAndHandleRecursion) {
+  analyze(R"(
+    static void a(int depth);
+    static void b(int depth) { if (depth > 0) a(depth - 1); }
+    static void a(int depth) { MPI_Barrier(MPI_COMM_WORLD); b(depth); }
+    static void quiet(int depth) { if (depth) quiet(depth - 1); }
+    void f(int rank) { if (rank == 0) b(3); if (rank == 1) quiet(2); }
+  )");
+  ASSERT_EQ(Result->divergences().size(), 1u);
+  EXPECT_EQ(Result->divergences()[0].event.via->getName(), "b");
+  EXPECT_EQ(Result->divergences()[0].event.collective, "MPI_Barrier");
+}
