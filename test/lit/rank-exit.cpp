@@ -19,8 +19,8 @@ int early_return(MPI_Comm comm) {
     return 1;
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 1', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where 'rank == 1' return here
-  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 1' differs between ranks
   // CHECK-MESSAGES: :11:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   return 0;

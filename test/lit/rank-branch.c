@@ -1,0 +1,42 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %c_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Both checks on plain C with the real mpi.h.
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void checkpoint(MPI_Comm comm, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (f)
+    fclose(f);
+  MPI_Barrier(comm);
+}
+
+int main(int argc, char **argv) {
+  int rank, size, steps = 10;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  if (rank == 0)
+    checkpoint(MPI_COMM_WORLD, "ckpt.bin");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'checkpoint' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+
+  // Negative: the rank-0 write is gated, the barrier is not.
+  if (rank == 0)
+    printf("step %d\n", steps);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  // Negative: tautologies.
+  if (rank < size)
+    MPI_Barrier(MPI_COMM_WORLD);
+
+  if (rank == size - 1 && argc > 1)
+    exit(2);
+  MPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == size - 1', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+
+  MPI_Finalize();
+  return 0;
+}

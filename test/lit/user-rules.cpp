@@ -1,0 +1,27 @@
+// User rules files extend the shipped rules; a malformed one is a clear
+// error and a nonzero exit, never a crash or a silent skip.
+//
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch' --config="{CheckOptions: {RuleFiles: '%S/Inputs/user-rules.json'}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+// RUN: not %clang_tidy --checks='-*,lockstep-rank-branch' --config="{CheckOptions: {RuleFiles: '%S/Inputs/bad-rules.json'}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BAD
+// RUN: not %clang_tidy --checks='-*,lockstep-rank-branch' --config="{CheckOptions: {RuleFiles: '%S/Inputs/missing.json'}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSING
+// RUN: not %clang_tidy --checks='-*,lockstep-rank-branch' --config="{CheckOptions: {RankNamePattern: '(unclosed'}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PATTERN
+// RUN: not %clang_tidy --checks='-*,lockstep-rank-branch' %S/Inputs/unparsable.cpp -- %cxx_flags 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNPARSABLE
+
+// BAD: error: lockstep cannot load its rules: {{.*}}bad-rules.json: collectives[0] ('sync_all'): args: key 'comm': expected an argument index, "receiver" or "<index>.<field>", found "first" [clang-tidy-config]
+// MISSING: error: lockstep cannot load its rules: {{.*}}missing.json: cannot open the rules file
+// PATTERN: error: lockstep cannot load its rules: option 'RankNamePattern': invalid regular expression
+// UNPARSABLE: unparsable.cpp:{{[0-9]+}}:{{[0-9]+}}: error:
+
+void sync_all();
+int my_rank;
+
+void user_collective() {
+  if (my_rank == 0)
+    sync_all();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'my_rank == 0'
+}
