@@ -54,9 +54,12 @@ std::string spelled(const Expr *E, ASTContext &Context) {
 const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
   // c10d options such as BroadcastOptions{.rootRank = 1}: a designated or
   // positional initializer list naming the field.
-  Arg = Arg->IgnoreImplicit();
-  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
-    Arg = Temp->getSubExpr()->IgnoreImplicit();
+  for (const Expr *Previous = nullptr; Previous != Arg;) {
+    Previous = Arg;
+    Arg = Arg->IgnoreImplicit()->IgnoreCasts();
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
+      Arg = Temp->getSubExpr();
+  }
   if (const auto *Init = dyn_cast<InitListExpr>(Arg))
     if (const RecordDecl *Record = Init->getType()->getAsRecordDecl()) {
       unsigned Index = 0;
