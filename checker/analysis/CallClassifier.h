@@ -50,8 +50,6 @@ public:
   bool isRankName(llvm::StringRef Name) const;
   bool isWorldSizeName(llvm::StringRef Name) const;
 
-  const rules::RuleSet &rules() const { return Rules; }
-
 private:
   CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
 

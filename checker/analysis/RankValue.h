@@ -26,14 +26,6 @@ struct Provenance {
   std::string name;          // function, variable or parameter name; condition text for Implicit
   clang::SourceLocation loc; // where the value was produced
   const Provenance *via = nullptr;
-
-  /// The first link of the chain: the real source.
-  const Provenance &root() const {
-    const Provenance *P = this;
-    while (P->via)
-      P = P->via;
-    return *P;
-  }
 };
 
 /// Owns the provenance records of one translation unit; pointers stay valid.

@@ -52,10 +52,6 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
 
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 
-bool TranslationUnitAnalysis::performsCollectives(const FunctionDecl *FD) const {
-  return Events->performsCollectives(FD);
-}
-
 void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
   FunctionCollector Collector(Context);
   Collector.TraverseDecl(Context.getTranslationUnitDecl());

@@ -32,9 +32,6 @@ public:
   const std::vector<Divergence> &divergences() const { return Divergences; }
   const std::vector<RankDependentBranch> &rankDependentBranches() const { return Branches; }
 
-  /// Whether a function of the translation unit performs collectives.
-  bool performsCollectives(const clang::FunctionDecl *FD) const;
-
 private:
   void collectFunctions(clang::ASTContext &Context);
   void computeDependence();

@@ -17,8 +17,6 @@ struct ArgRef {
   Kind kind = Kind::Absent;
   unsigned index = 0;
   std::string field;
-
-  bool present() const { return kind != Kind::Absent; }
 };
 
 struct CollectiveRule {

@@ -1,5 +1,5 @@
 // The clang-tidy front end: registers every lockstep check under its name.
-// The same registry serves the plugin and, later, lockstep-clangd.
+// Every front end (the plugin today) registers the checks through this module.
 #include "../checks/RankBranchCheck.h"
 #include "../checks/RankExitCheck.h"
 
@@ -20,6 +20,3 @@ public:
 static clang::tidy::ClangTidyModuleRegistry::Add<lockstep::LockstepTidyModule>
     LockstepModuleRegistration("lockstep-module",
                                "Checks for collectives that ranks do not call in lockstep.");
-
-// Referenced by front ends that link the module statically (lockstep-clangd).
-volatile int LockstepTidyModuleAnchorSource = 0;
