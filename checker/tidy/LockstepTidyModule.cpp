@@ -18,5 +18,5 @@ public:
 } // namespace lockstep
 
 static clang::tidy::ClangTidyModuleRegistry::Add<lockstep::LockstepTidyModule>
-    LockstepModuleRegistration("lockstep-module",
+    LockstepModuleRegistration("lockstep",
                                "Checks for collectives that ranks do not call in lockstep.");
