@@ -77,7 +77,6 @@ std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFG
 
   const Stmt *Statement = branchStatement(Branch, Function.parents());
   const SourceManager &SM = Function.context().getSourceManager();
-  std::set<unsigned> Reported;
   auto Report = [&](Divergence::Kind Kind, const Arm &Runs, const CollectiveEvent &Event,
                     const Arm &Other, const EventPath &OtherPath,
                     const CollectiveEvent *OtherEvent) {
@@ -100,8 +99,7 @@ std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFG
       D.kind = Divergence::Kind::SkippedAfterExit;
       D.arm = Other.description;
     }
-    if (Reported.insert(Event.site.getRawEncoding()).second)
-      Found.push_back(std::move(D));
+    Found.push_back(std::move(D)); // the caller keeps one finding per site
   };
 
   for (size_t I = 0; I < Arms.size(); ++I) {

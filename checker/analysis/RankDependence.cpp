@@ -548,14 +548,11 @@ FunctionDependence Dataflow::run() {
     for (const CFGElement &Element : Block)
       transfer(Element, Implicit, ImplicitAll);
     RankValue Condition = conditionValue(Block);
-    auto [It, Inserted] = Result.conditions.try_emplace(&Block, Condition);
-    bool ConditionChanged = Inserted ? Condition.dependent() : false;
-    if (!Inserted) {
-      RankValue Merged = It->second;
-      Merged.merge(Condition);
-      ConditionChanged = !Merged.sameAs(It->second);
-      It->second = Merged;
-    }
+    RankValue &Recorded = Result.conditions[&Block];
+    RankValue Merged = Recorded;
+    Merged.merge(Condition);
+    bool ConditionChanged = !Merged.sameAs(Recorded);
+    Recorded = Merged;
     return ConditionChanged;
   };
 
