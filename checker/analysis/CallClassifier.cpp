@@ -80,6 +80,17 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
     if (!Role.uniformSource)
       Role.uniformSource = Rules.findUniformSource(Name);
   }
+  for (const rules::JoinProtocolRule &Join : Rules.joinProtocols) {
+    if (listed(Join.shadows, Names))
+      Role.shadowedBy.push_back(&Join);
+    const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+    const bool OfGuard =
+        Method && !Join.guard.empty() && Method->getParent()->getQualifiedNameAsString() == Join.guard;
+    if ((OfGuard && isa<CXXConstructorDecl>(FD)) || listed({Join.begin}, Names))
+      Role.joinBegin = &Join;
+    if ((OfGuard && isa<CXXDestructorDecl>(FD)) || listed({Join.end}, Names))
+      Role.joinEnd = &Join;
+  }
   Role.environmentReader = listed(Rules.environment.readers, Names);
   Role.converter = listed(Rules.environment.converters, Names);
   Role.annotatedCollective = hasAnnotation(FD, "lockstep::collective");

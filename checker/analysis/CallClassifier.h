@@ -12,6 +12,7 @@
 
 #include <regex>
 #include <string>
+#include <vector>
 
 namespace lockstep::analysis {
 
@@ -23,6 +24,9 @@ struct CalleeRole {
   bool annotatedRankSource = false;
   const rules::ValueSourceRule *uniformSource = nullptr;
   bool annotatedUniform = false;
+  const rules::JoinProtocolRule *joinBegin = nullptr; // opens the region (guard constructor)
+  const rules::JoinProtocolRule *joinEnd = nullptr;   // closes it (guard destructor)
+  std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
   bool environmentReader = false;
   bool converter = false;
   std::string name; // the rule's name, or the function's qualified name
@@ -31,7 +35,7 @@ struct CalleeRole {
   /// Known to the rules: its return value is never an unknown quantity.
   bool isKnown() const {
     return isCollective() || groupMarker || rankSource || annotatedRankSource || uniformSource ||
-           annotatedUniform;
+           annotatedUniform || joinBegin || joinEnd;
   }
 };
 

@@ -1,5 +1,5 @@
 #include "CollectiveEvents.h"
-#include "RankDependence.h"
+#include "CallSite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -16,30 +16,6 @@ namespace {
 constexpr size_t MaxPaths = 32;
 constexpr size_t MaxEvents = 64;
 
-/// The function a CFG element calls: calls, constructions and the implicit
-/// destructors of RAII objects.
-const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,
-                                  SourceLocation &Site, const Stmt *&SiteStmt) {
-  if (auto S = Element.getAs<CFGStmt>()) {
-    SiteStmt = S->getStmt();
-    Site = SiteStmt->getBeginLoc();
-    if (const auto *Call = dyn_cast<CallExpr>(SiteStmt))
-      return resolvedCallee(Call);
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(SiteStmt))
-      return Construct->getConstructor();
-    return nullptr;
-  }
-  if (auto Dtor = Element.getAs<CFGImplicitDtor>()) {
-    SiteStmt = nullptr;
-    if (auto Automatic = Element.getAs<CFGAutomaticObjDtor>()) {
-      const Stmt *Trigger = Automatic->getTriggerStmt();
-      Site = Trigger ? Trigger->getEndLoc() : Automatic->getVarDecl()->getLocation();
-    }
-    return Dtor->getDestructorDecl(Context);
-  }
-  return nullptr;
-}
-
 std::string spelled(const Expr *E, ASTContext &Context) {
   E = E->IgnoreParenImpCasts();
   Expr::EvalResult Result;
@@ -49,27 +25,6 @@ std::string spelled(const Expr *E, ASTContext &Context) {
   llvm::raw_string_ostream OS(Text);
   E->printPretty(OS, nullptr, Context.getPrintingPolicy());
   return OS.str();
-}
-
-const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
-  // c10d options such as BroadcastOptions{.rootRank = 1}: a designated or
-  // positional initializer list naming the field.
-  for (const Expr *Previous = nullptr; Previous != Arg;) {
-    Previous = Arg;
-    Arg = Arg->IgnoreImplicit()->IgnoreCasts();
-    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
-      Arg = Temp->getSubExpr();
-  }
-  if (const auto *Init = dyn_cast<InitListExpr>(Arg))
-    if (const RecordDecl *Record = Init->getType()->getAsRecordDecl()) {
-      unsigned Index = 0;
-      for (const FieldDecl *F : Record->fields()) {
-        if (F->getName() == Field)
-          return Index < Init->getNumInits() ? Init->getInit(Index) : nullptr;
-        ++Index;
-      }
-    }
-  return nullptr;
 }
 
 } // namespace
@@ -106,7 +61,8 @@ CollectiveEvents::CollectiveEvents(
             elementCallee(Element, Function->context(), Site, SiteStmt);
         if (!Callee)
           continue;
-        if (Classifier.classify(Callee).isCollective())
+        const CalleeRole &Role = Classifier.classify(Callee);
+        if (Role.isCollective() || Role.groupMarker)
           Performing.insert(Decl);
         else
           Callees[Decl].push_back(Callee->getCanonicalDecl());
@@ -139,43 +95,37 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.site = Event.collectiveSite = Call->getBeginLoc();
   Event.siteStmt = Call;
   Event.key = Role.name;
+  Event.groupMarker = Role.groupMarker != nullptr;
+  Event.shadowedBy = Role.shadowedBy;
+  Event.joinBoundary = Role.joinBegin || Role.joinEnd;
   if (!Role.collective)
     return Event;
-  std::vector<const Expr *> Args = explicitArguments(Call);
-  const Expr *Object = nullptr;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    Object = Member->getImplicitObjectArgument();
-  auto Resolve = [&](const rules::ArgRef &Ref) -> const Expr * {
-    if (Ref.kind == rules::ArgRef::Kind::Receiver)
-      return Object;
-    if (Ref.kind != rules::ArgRef::Kind::Argument || Ref.index >= Args.size())
-      return nullptr;
-    return Ref.field.empty() ? Args[Ref.index] : fieldInitializer(Args[Ref.index], Ref.field);
-  };
-  const rules::CollectiveRule &Rule = *Role.collective;
-  const std::pair<const char *, const rules::ArgRef *> Agreed[] = {
-      {"communicator", &Rule.comm}, {"root", &Rule.root},         {"count", &Rule.count},
-      {"datatype", &Rule.datatype}, {"operator", &Rule.op}};
-  for (const auto &[RoleName, Ref] : Agreed) {
-    const Expr *Arg = Resolve(*Ref);
+  for (const auto &[RoleName, Ref] : agreedArguments(*Role.collective)) {
+    const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
     std::string Text = spelled(Arg, Context);
     Event.agreedArguments.emplace_back(RoleName, Text);
     Event.key += std::string("|") + RoleName + "=" + Text;
-    if (Ref == &Rule.comm)
+    if (Ref == &Role.collective->comm) {
       Event.communicator = Text;
+      Event.communicatorDecl = namedStorage(Arg);
+    }
   }
   return Event;
 }
 
 void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation Site,
                                      const Stmt *SiteStmt, std::vector<CollectiveEvent> &Out) {
-  const PathSet *Inner = summary(Callee);
+  const PathSet *Inner = functionSummary(Callee);
+  const CalleeRole &Role = Classifier.classify(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     Event.site = Site;
     Event.siteStmt = SiteStmt;
     Event.via = Callee;
+    Event.shadowedBy.insert(Event.shadowedBy.end(), Role.shadowedBy.begin(),
+                            Role.shadowedBy.end());
+    Event.joinBoundary = Role.joinBegin || Role.joinEnd;
     return Event;
   };
   if (Inner && !Inner->overflow && Inner->paths.size() == 1) {
@@ -209,7 +159,7 @@ std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Fu
     if (!Callee)
       continue;
     const CalleeRole &Role = Classifier.classify(Callee);
-    if (Role.isCollective()) {
+    if (Role.isCollective() || Role.groupMarker) {
       if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
         Events.push_back(directEvent(Call, Role, Function.context()));
     } else if (performsCollectives(Callee)) {
@@ -219,7 +169,7 @@ std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Fu
   return Events;
 }
 
-const PathSet *CollectiveEvents::summary(const FunctionDecl *FD) {
+const PathSet *CollectiveEvents::functionSummary(const FunctionDecl *FD) {
   FD = FD->getCanonicalDecl();
   if (auto It = Summaries.find(FD); It != Summaries.end())
     return &It->second;

@@ -20,12 +20,16 @@ struct CollectiveEvent {
   std::string key;          // what every rank must agree on: operation and arguments
   std::string collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
   std::string communicator; // the communicator as written, when the rules name it
+  const clang::ValueDecl *communicatorDecl = nullptr; // the variable or field holding it
   std::vector<std::pair<std::string, std::string>> agreedArguments; // (role, as written)
   clang::SourceLocation site;                  // in the analysed function
   const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
   clang::SourceLocation collectiveSite;        // the collective call itself
   const clang::FunctionDecl *via = nullptr;    // the function called at site, if any
   bool loopBack = false;                       // marks a path that goes around a loop
+  bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
+  bool joinBoundary = false;                   // a join protocol's own begin or end
+  std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
 };
 
 /// The events on one path, and how the path leaves (return, break, ...).
@@ -48,9 +52,13 @@ public:
   CollectiveEvents(const CallClassifier &Classifier,
                    const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions);
 
-  /// Whether \p FD performs a collective, directly or through the functions
-  /// of the translation unit it calls.
+  /// Whether \p FD performs a collective or a group marker, directly or
+  /// through the functions of the translation unit it calls.
   bool performsCollectives(const clang::FunctionDecl *FD) const;
+
+  /// The sequences \p FD runs from entry to exit; null for a function
+  /// without a CFG here, or one already being summarised (recursion).
+  const PathSet *functionSummary(const clang::FunctionDecl *FD);
 
   /// Every path from \p From up to (excluding) \p Stop.
   PathSet paths(const FunctionCFG &Function, const clang::CFGBlock *From,
@@ -62,7 +70,6 @@ public:
 
 private:
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
-  const PathSet *summary(const clang::FunctionDecl *FD);
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,

@@ -45,15 +45,6 @@ bool sameCollectives(const EventPath &A, const EventPath &B) {
   return KeysA == KeysB;
 }
 
-bool contains(const SourceManager &SM, const Stmt *Outer, SourceLocation Loc) {
-  if (!Outer || Loc.isInvalid())
-    return false;
-  SourceLocation Begin = SM.getExpansionLoc(Outer->getBeginLoc());
-  SourceLocation End = SM.getExpansionLoc(Outer->getEndLoc());
-  Loc = SM.getExpansionLoc(Loc);
-  return !SM.isBeforeInTranslationUnit(Loc, Begin) && !SM.isBeforeInTranslationUnit(End, Loc);
-}
-
 } // namespace
 
 std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFGBlock &Branch,
@@ -95,7 +86,8 @@ std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFG
     if (OtherEvent)
       D.otherEvent = *OtherEvent;
     if (Kind == Divergence::Kind::OnlySomeRanks && OtherPath.leaving &&
-        contains(SM, Statement, OtherPath.leaving->getBeginLoc()) && !contains(SM, Statement, Event.site)) {
+        sourceContains(SM, Statement->getSourceRange(), OtherPath.leaving->getBeginLoc()) &&
+        !sourceContains(SM, Statement->getSourceRange(), Event.site)) {
       D.kind = Divergence::Kind::SkippedAfterExit;
       D.arm = Other.description;
     }

@@ -3,6 +3,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
 
@@ -124,6 +125,15 @@ const Stmt *branchStatement(const CFGBlock &Block, const ParentMap &Parents) {
       break;
   }
   return Current;
+}
+
+bool sourceContains(const SourceManager &SM, SourceRange Range, SourceLocation Loc) {
+  if (Range.isInvalid() || Loc.isInvalid())
+    return false;
+  SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
+  SourceLocation End = SM.getExpansionLoc(Range.getEnd());
+  Loc = SM.getExpansionLoc(Loc);
+  return !SM.isBeforeInTranslationUnit(Loc, Begin) && !SM.isBeforeInTranslationUnit(End, Loc);
 }
 
 } // namespace lockstep::analysis

@@ -67,4 +67,8 @@ const clang::Stmt *leavingStatement(const clang::CFGBlock &Block);
 /// or the statement enclosing a `&&`/`||` chain.
 const clang::Stmt *branchStatement(const clang::CFGBlock &Block, const clang::ParentMap &Parents);
 
+/// Whether \p Loc lies in \p Range, comparing where macros expand.
+bool sourceContains(const clang::SourceManager &SM, clang::SourceRange Range,
+                    clang::SourceLocation Loc);
+
 } // namespace lockstep::analysis

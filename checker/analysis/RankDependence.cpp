@@ -40,24 +40,6 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
   return nullptr;
 }
 
-std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
-  std::vector<const Expr *> Args(Call->arg_begin(), Call->arg_end());
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
-    if (isa_and_nonnull<CXXMethodDecl>(Operator->getDirectCallee()) && !Args.empty())
-      Args.erase(Args.begin()); // the object
-  return Args;
-}
-
-const FunctionDecl *resolvedCallee(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    if (const CXXMethodDecl *Method = Member->getMethodDecl(); Method && Method->isVirtual())
-      if (const CXXMethodDecl *Final = Method->getDevirtualizedMethod(
-              Member->getImplicitObjectArgument(), /*IsAppleKext=*/false))
-        Callee = Final;
-  return Callee;
-}
-
 namespace {
 
 // Storage is named by a root (a variable, or `this`) and a path of fields and
@@ -120,6 +102,9 @@ private:
   void declare(const VarDecl *Var, const RankValue &Implicit);
   void applyCallEffects(const CallExpr *Call, const RankValue &Implicit);
   void recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args);
+  void recordCollective(const CallExpr *Call, const CalleeRole &Role);
+  void flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
+                              const RankValue &Implicit);
   void writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value);
   RankValue implicitFor(const CFGBlock &Block, bool IncludeExits) const;
   RankValue conditionValue(const CFGBlock &Block) const;
@@ -185,6 +170,8 @@ bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
 
 bool Dataflow::pointeeKeyOf(const Expr *E, StorageKey &Key) const {
   E = E->IgnoreParenCasts();
+  if (E->getType()->isArrayType()) // an array decays to a pointer to itself
+    return keyOf(E, Key);
   if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
     return keyOf(Unary->getSubExpr(), Key);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
@@ -405,6 +392,60 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
   Result.calls.push_back(std::move(Record));
 }
 
+void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
+  if (!Recording || !Role.collective)
+    return;
+  const rules::CollectiveRule &Rule = *Role.collective;
+  for (const auto &[RoleName, Ref] : agreedArguments(Rule))
+    if (const Expr *Arg = ruleArgument(Call, *Ref)) {
+      RankValue Value = eval(Arg);
+      if (Value.dependent())
+        Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
+    }
+  const Expr *Color = ruleArgument(Call, Rule.color);
+  const ValueDecl *NewComm = namedStorage(ruleArgument(Call, Rule.newComm));
+  if (Color && NewComm)
+    if (RankValue Value = eval(Color); Value.dependent())
+      Result.splits.push_back({NewComm, Color, Value});
+}
+
+// A function lockstep knows nothing about passes what it is given on to what
+// it writes: `in >> n`, `std::getline(in, line)`, `fscanf(f, "%d", &n)` and
+// `snprintf(path, sizeof path, "shard%d", rank)` make per-rank input.
+void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
+                                      const RankValue &Implicit) {
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver});
+  RankValue In;
+  for (const Expr *Arg : Args)
+    In.combine(eval(Arg));
+  if (Object)
+    In.combine(eval(Object));
+  if (!In.dependent())
+    return;
+  In.combine(Implicit);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    QualType Type = Param ? Param->getType() : Args[I]->getType();
+    bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
+                    !Type->getPointeeType().isConstQualified();
+    if (Writable && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+      writeOutArgument(Args[I], Param, In);
+  }
+  // Only mutators (void, or returning the object itself as streams do) write
+  // the object; accessors such as operator[] or data() do not.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  StorageKey Key;
+  if (Object && Method && !Method->isConst() && keyOf(Object, Key)) {
+    QualType Returned = Method->getReturnType();
+    const CXXRecordDecl *ReturnedRecord = Returned->getPointeeCXXRecordDecl();
+    if (Returned->isVoidType() ||
+        (Returned->isReferenceType() && ReturnedRecord &&
+         ReturnedRecord->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()))
+      write(Key, In);
+  }
+}
+
 void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit) {
   const FunctionDecl *Callee = resolvedCallee(Call);
   if (!Callee)
@@ -430,7 +471,13 @@ void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit)
     for (unsigned I : Role.collective->uniformOutputs)
       if (I < Args.size())
         writeOutArgument(Args[I], ParamFor(I), RankValue());
-  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
+  recordCollective(Call, Role);
+  auto Facts = Env.facts.find(Callee->getCanonicalDecl());
+  std::string Variable;
+  if (Facts == Env.facts.end() && !Callee->hasBody() && !Role.isKnown() && !Role.converter &&
+      Classifier.environmentRead(Call, Variable) == EnvironmentValue::None)
+    flowThroughUnknownCall(Call, Callee, Implicit);
+  if (auto It = Facts; It != Env.facts.end()) {
     const std::vector<RankValue> &Out = It->second.outParams;
     for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {
       if (!Out[I].dependent())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "CallClassifier.h"
+#include "CallSite.h"
 #include "FunctionCFG.h"
 #include "RankValue.h"
 
@@ -57,20 +58,33 @@ private:
   llvm::DenseMap<const clang::NamedDecl *, const Provenance *> NameProvenances;
 };
 
+/// A collective argument every rank must pass identically (root, count,
+/// ...) that may differ between ranks.
+struct AgreedArgument {
+  const clang::CallExpr *call = nullptr;
+  std::string collective;
+  const char *role = "";
+  const clang::Expr *argument = nullptr;
+  RankValue value;
+};
+
+/// A communicator created by a split whose colour differs between ranks:
+/// only the ranks of one colour use each resulting communicator.
+struct RankSplit {
+  const clang::ValueDecl *communicator = nullptr; // where the new handle is stored
+  const clang::Expr *color = nullptr;
+  RankValue value;
+};
+
 struct FunctionDependence {
   llvm::DenseMap<const clang::CFGBlock *, RankValue> conditions; // tautologies are clean
   FunctionFacts facts;
   std::vector<CallSiteRecord> calls;
   std::vector<SharedWrite> sharedWrites;
+  std::vector<AgreedArgument> agreedArguments;
+  std::vector<RankSplit> splits;
 };
 
 FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);
-
-/// The explicit arguments of a call, without the implicit object.
-std::vector<const clang::Expr *> explicitArguments(const clang::CallExpr *Call);
-
-/// The function a call runs: the direct callee, devirtualized when the
-/// object's dynamic type is known.
-const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);
 
 } // namespace lockstep::analysis

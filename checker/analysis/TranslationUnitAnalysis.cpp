@@ -4,6 +4,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace lockstep::analysis {
@@ -47,7 +48,10 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   collectFunctions(Context);
   computeDependence();
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl);
+  collectSplits();
   findDivergences();
+  findRankArguments();
+  findGroupImbalances();
 }
 
 TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
@@ -148,15 +152,18 @@ bool TranslationUnitAnalysis::publishSharedWrites() {
 }
 
 void TranslationUnitAnalysis::findDivergences() {
+  // One finding per site, also across the instantiations of a template.
+  std::set<unsigned> Reported;
   for (const auto &Function : Functions) {
     const FunctionDependence &Result = Dependence[Function.get()];
-    // Inner branches first (Clang numbers blocks from the exit backwards), so
-    // a collective is reported at the branch that decides it most closely.
+    // Inner branches and loops first (Clang numbers blocks from the exit
+    // backwards), so a collective is reported where it is decided most closely.
     std::vector<const CFGBlock *> Blocks(Function->cfg().begin(), Function->cfg().end());
     std::sort(Blocks.begin(), Blocks.end(), [](const CFGBlock *A, const CFGBlock *B) {
       return A->getBlockID() < B->getBlockID();
     });
-    std::set<unsigned> Reported;
+    std::optional<std::vector<CollectiveEvent>> FunctionEvents;
+    std::vector<JoinRegion> Regions;
     for (const CFGBlock *Block : Blocks) {
       auto It = Result.conditions.find(Block);
       if (It == Result.conditions.end())
@@ -164,15 +171,113 @@ void TranslationUnitAnalysis::findDivergences() {
       const Provenance *Source = Env.resolve(It->second, Function->decl());
       if (!Source)
         continue;
-      Branches.push_back({Function->decl(), decidingCondition(*Block), Source,
-                          isLoopBranch(*Block)});
-      if (isLoopBranch(*Block))
-        continue; // trip counts are the rank-loop check's concern
-      for (Divergence &D : branchDivergences(*Function, *Block, Source, *Events))
+      const bool Loop = isLoopBranch(*Block);
+      Branches.push_back({Function->decl(), decidingCondition(*Block), Source, Loop});
+      if (!Loop) {
+        for (Divergence &D : branchDivergences(*Function, *Block, Source, *Events))
+          if (!decidedByMembership(D) && Reported.insert(D.event.site.getRawEncoding()).second)
+            Divergences.push_back(std::move(D));
+        continue;
+      }
+      if (!FunctionEvents) {
+        FunctionEvents.emplace();
+        for (const CFGBlock *B : Function->cfg())
+          for (CollectiveEvent &Event : Events->blockEvents(*Function, *B))
+            FunctionEvents->push_back(std::move(Event));
+        Regions = joinRegions(*Function, Classifier);
+      }
+      for (LoopDivergence &D :
+           analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
         if (Reported.insert(D.event.site.getRawEncoding()).second)
-          Divergences.push_back(std::move(D));
+          LoopDivergences.push_back(std::move(D));
     }
   }
+}
+
+void TranslationUnitAnalysis::findRankArguments() {
+  std::set<std::pair<unsigned, std::string>> Reported;
+  for (const auto &Function : Functions)
+    for (const AgreedArgument &Argument : Dependence[Function.get()].agreedArguments) {
+      const Provenance *Source = Env.resolve(Argument.value, Function->decl());
+      if (Source && Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(),
+                                     Argument.role).second)
+        RankArguments.push_back({Function->decl(), Argument.call, Argument.collective,
+                                 Argument.role, Argument.argument, Source});
+    }
+}
+
+void TranslationUnitAnalysis::findGroupImbalances() {
+  GroupBalance Balance(Classifier, ByDecl, *Events);
+  std::set<unsigned> Reported;
+  for (const auto &Function : Functions)
+    for (GroupImbalance &Problem : Balance.check(*Function))
+      if (Reported.insert(Problem.site.getRawEncoding()).second)
+        GroupImbalances.push_back(std::move(Problem));
+}
+
+void TranslationUnitAnalysis::collectSplits() {
+  for (const auto &Function : Functions)
+    for (const RankSplit &Split : Dependence[Function.get()].splits)
+      if (Env.resolve(Split.value, Function->decl()))
+        SplitColors[Split.communicator].push_back(Split.color);
+}
+
+namespace {
+
+/// An expression as text, independent of spacing and parentheses.
+std::string shape(const Expr *E, const ASTContext &Context) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  E->IgnoreParenImpCasts()->printPretty(OS, nullptr, Context.getPrintingPolicy());
+  std::string Shape;
+  for (char C : OS.str())
+    if (C != ' ' && C != '(' && C != ')')
+      Shape += C;
+  return Shape;
+}
+
+/// What decides membership of a split: the colour, the condition of a
+/// `cond ? colour : MPI_UNDEFINED` colour, and a colour variable's initializer.
+void membershipShapes(const Expr *Color, const ASTContext &Context, std::set<std::string> &Out) {
+  Color = Color->IgnoreParenImpCasts();
+  Out.insert(shape(Color, Context));
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(Color))
+    Out.insert(shape(Choice->getCond(), Context));
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Color))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && Var->getInit())
+      membershipShapes(Var->getInit(), Context, Out);
+}
+
+/// Whether \p Condition tests membership: it contains a membership shape, or
+/// tests the communicator itself (`comm != MPI_COMM_NULL`).
+bool testsMembership(const Stmt *Condition, const ValueDecl *Comm,
+                     const std::set<std::string> &Shapes, const ASTContext &Context) {
+  if (const auto *E = dyn_cast<Expr>(Condition)) {
+    if (namedStorage(E) == Comm || Shapes.count(shape(E, Context)))
+      return true;
+  }
+  for (const Stmt *Child : Condition->children())
+    if (Child && testsMembership(Child, Comm, Shapes, Context))
+      return true;
+  return false;
+}
+
+} // namespace
+
+// A collective on a communicator split by a rank-dependent colour, under a
+// condition that follows the colour, runs on exactly that communicator's
+// members: the "leaders only" pattern.
+bool TranslationUnitAnalysis::decidedByMembership(const Divergence &D) const {
+  const ValueDecl *Comm = D.event.communicatorDecl;
+  auto It = Comm ? SplitColors.find(Comm) : SplitColors.end();
+  if (It == SplitColors.end() || !D.condition ||
+      (D.otherEvent && D.otherEvent->communicatorDecl != Comm))
+    return false;
+  const ASTContext &Context = D.function->getASTContext();
+  std::set<std::string> Shapes;
+  for (const Expr *Color : It->second)
+    membershipShapes(Color, Context, Shapes);
+  return testsMembership(D.condition, Comm, Shapes, Context);
 }
 
 } // namespace lockstep::analysis

@@ -7,6 +7,8 @@
 #include "CollectiveEvents.h"
 #include "Divergence.h"
 #include "FunctionCFG.h"
+#include "GroupBalance.h"
+#include "LoopDivergence.h"
 #include "RankDependence.h"
 
 #include "clang/AST/ASTContext.h"
@@ -24,12 +26,26 @@ struct RankDependentBranch {
   bool loop = false;
 };
 
+/// A collective argument every rank must pass identically that differs
+/// between ranks: `ncclBroadcast(..., /*root=*/rank, ...)`.
+struct RankArgument {
+  const clang::FunctionDecl *function = nullptr;
+  const clang::CallExpr *call = nullptr;
+  std::string collective;
+  std::string role; // "root", "count", ...
+  const clang::Expr *argument = nullptr;
+  const Provenance *source = nullptr;
+};
+
 class TranslationUnitAnalysis {
 public:
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier);
   ~TranslationUnitAnalysis();
 
   const std::vector<Divergence> &divergences() const { return Divergences; }
+  const std::vector<LoopDivergence> &loopDivergences() const { return LoopDivergences; }
+  const std::vector<RankArgument> &rankArguments() const { return RankArguments; }
+  const std::vector<GroupImbalance> &groupImbalances() const { return GroupImbalances; }
   const std::vector<RankDependentBranch> &rankDependentBranches() const { return Branches; }
 
 private:
@@ -38,6 +54,10 @@ private:
   void computeSeeds();
   bool publishSharedWrites();
   void findDivergences();
+  void findRankArguments();
+  void findGroupImbalances();
+  void collectSplits();
+  bool decidedByMembership(const Divergence &D) const;
 
   const CallClassifier &Classifier;
   ProvenanceArena Arena;
@@ -47,7 +67,12 @@ private:
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<CollectiveEvents> Events;
   std::vector<Divergence> Divergences;
+  std::vector<LoopDivergence> LoopDivergences;
+  std::vector<RankArgument> RankArguments;
+  std::vector<GroupImbalance> GroupImbalances;
   std::vector<RankDependentBranch> Branches;
+  // Communicators split with a rank-dependent colour, and the colours.
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::Expr *>> SplitColors;
 };
 
 } // namespace lockstep::analysis

@@ -89,7 +89,7 @@ std::string leavingVerb(const Stmt *Leaving) {
   return "leave";
 }
 
-static void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source) {
+void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source) {
   for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
     switch (Source->kind) {
     case Provenance::Kind::SourceCall:
@@ -126,15 +126,30 @@ static void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source
   }
 }
 
+std::string quotedList(const std::vector<std::string> &Names) {
+  std::string List;
+  for (size_t I = 0; I < Names.size(); ++I) {
+    if (I)
+      List += I + 1 == Names.size() ? " and " : ", ";
+    List += quoted(Names[I]);
+  }
+  return List;
+}
+
+void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
+                    const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
+  if (Event.via && Event.collectiveSite.isValid())
+    Check.diag(Event.collectiveSite, "%0 is called here, inside %1", DiagnosticIDs::Note)
+        << quoted(Event.collective) << quoted(calledName(Event));
+  if (Differing)
+    Check.diag(Differing->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
+        << quoted(sourceText(Differing, Context)) << Differing->getSourceRange();
+  addSourceNotes(Check, Source);
+}
+
 void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
                     const ASTContext &Context) {
-  if (D.event.via && D.event.collectiveSite.isValid())
-    Check.diag(D.event.collectiveSite, "%0 is called here, inside %1", DiagnosticIDs::Note)
-        << quoted(D.event.collective) << quoted(calledName(D.event));
-  if (D.condition)
-    Check.diag(D.condition->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
-        << quoted(sourceText(D.condition, Context)) << D.condition->getSourceRange();
-  addSourceNotes(Check, D.source);
+  addCommonNotes(Check, D.event, D.condition, D.source, Context);
 }
 
 } // namespace lockstep::checks

@@ -7,6 +7,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 
 #include <string>
+#include <vector>
 
 namespace lockstep::checks {
 
@@ -29,9 +30,18 @@ std::string namedCollective(const analysis::CollectiveEvent &Event);
 /// What the user calls at the site: the collective or the function around it.
 std::string calledName(const analysis::CollectiveEvent &Event);
 
-/// Notes every divergence carries: the condition, where its rank value comes
-/// from, and the collective inside the called function.
+/// "'a', 'b' and 'c'".
+std::string quotedList(const std::vector<std::string> &Names);
+
+/// Notes every finding carries: the collective inside the called function,
+/// the expression that differs between ranks, and where its value comes from.
+void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
+                    const clang::Expr *Differing, const analysis::Provenance *Source,
+                    const clang::ASTContext &Context);
 void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
                     const clang::ASTContext &Context);
+
+/// "where the rank comes from" notes, following derived values back.
+void addSourceNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Provenance *Source);
 
 } // namespace lockstep::checks

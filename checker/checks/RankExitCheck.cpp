@@ -10,8 +10,8 @@ using analysis::Divergence;
 void RankExitCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
                            ASTContext &Context) {
   for (const Divergence &D : Analysis.divergences()) {
-    if (D.kind != Divergence::Kind::SkippedAfterExit)
-      continue;
+    if (D.kind != Divergence::Kind::SkippedAfterExit || D.event.groupMarker)
+      continue; // group markers: lockstep-group-balance
     const std::string Ranks = ranksWhere(D, Context);
     const std::string Verb = leavingVerb(D.leaving);
     diag(D.event.site, "%0 is never reached on %1, which %2 before it; the other ranks wait in "

@@ -25,6 +25,7 @@ struct CollectiveRule {
   std::string operation; // "allreduce", "barrier", "comm_split", ...
   bool blocking = true;
   ArgRef comm, root, count, datatype, op, send, recv;
+  ArgRef color, newComm; // communicator creation: the split colour, the new handle
   std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
   std::string origin;                   // the rules file
 };
@@ -47,6 +48,18 @@ struct ValueSourceRule {
   std::string origin;
 };
 
+/// An uneven-input join protocol: inside its region, ranks that run out of
+/// input early shadow the collectives of `shadows` until every rank joins.
+/// The region is the lifetime of a `guard` object, or the code between calls
+/// to `begin` and `end`.
+struct JoinProtocolRule {
+  std::string name;
+  std::string guard;              // qualified class name, or empty
+  std::string begin, end;         // qualified function names, or empty
+  std::vector<std::string> shadows;
+  std::string origin;
+};
+
 struct EnvironmentRules {
   std::vector<std::string> readers;           // getenv and friends
   std::vector<std::string> rankVariables;     // RANK, LOCAL_RANK, ...
@@ -65,6 +78,7 @@ struct RuleSet {
   std::vector<GroupMarkerRule> groupMarkers;
   std::vector<ValueSourceRule> rankSources;
   std::vector<ValueSourceRule> uniformSources;
+  std::vector<JoinProtocolRule> joinProtocols;
   EnvironmentRules environment;
   NamingRules naming;
   std::vector<std::string> files; // every file merged, in order

@@ -175,11 +175,13 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
   if (!R.has("args"))
     return R.fail("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args", Error);
-  if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv"}) ||
+  if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
+                      "new_comm"}) ||
       !Args.argRef("comm", Rule.comm) || !Args.argRef("root", Rule.root) ||
       !Args.argRef("count", Rule.count) || !Args.argRef("datatype", Rule.datatype) ||
       !Args.argRef("op", Rule.op) || !Args.argRef("send", Rule.send) ||
-      !Args.argRef("recv", Rule.recv))
+      !Args.argRef("recv", Rule.recv) || !Args.argRef("color", Rule.color) ||
+      !Args.argRef("new_comm", Rule.newComm))
     return false;
   Rule.api = Api;
   Rule.origin = File;
@@ -195,6 +197,23 @@ bool readGroupMarker(const json &Entry, const std::string &Context, const std::s
   if (Role != "begin" && Role != "end")
     return R.fail("role", "expected \"begin\" or \"end\", found \"" + Role + "\"");
   Rule.role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
+  Rule.origin = File;
+  return true;
+}
+
+bool readJoinProtocol(const json &Entry, const std::string &Context, const std::string &File,
+                      JoinProtocolRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"name", "guard", "begin", "end", "shadows"}) || !R.string("name", Rule.name) ||
+      !R.string("guard", Rule.guard, /*Required=*/false) ||
+      !R.string("begin", Rule.begin, /*Required=*/false) ||
+      !R.string("end", Rule.end, /*Required=*/false) || !R.stringList("shadows", Rule.shadows))
+    return false;
+  const bool Calls = !Rule.begin.empty() || !Rule.end.empty();
+  if (!Rule.guard.empty() == Calls || (Calls && (Rule.begin.empty() || Rule.end.empty())))
+    return R.fail("", "give either 'guard' or both 'begin' and 'end'");
+  if (Rule.shadows.empty())
+    return R.fail("shadows", "expected the collectives the protocol shadows");
   Rule.origin = File;
   return true;
 }
@@ -290,7 +309,7 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   std::string Api;
   std::optional<unsigned> Version;
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "environment", "naming"}) ||
+                     "uniform_sources", "join_protocols", "environment", "naming"}) ||
       !Top.index("version", Version) || !Top.string("api", Api))
     return Error;
   if (!Version)
@@ -316,6 +335,10 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
       readSection(Document, "uniform_sources", File, "function", Added.uniformSources, Error,
                   [&](const json &E, const std::string &C, ValueSourceRule &R) {
                     return readValueSource(E, C, File, /*Uniform=*/true, R, Error);
+                  }) &&
+      readSection(Document, "join_protocols", File, "name", Added.joinProtocols, Error,
+                  [&](const json &E, const std::string &C, JoinProtocolRule &R) {
+                    return readJoinProtocol(E, C, File, R, Error);
                   });
   if (!Ok)
     return Error;
@@ -347,13 +370,15 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
       !rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName, Error) ||
       !rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction, Error) ||
       !rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction,
-                        Error))
+                        Error) ||
+      !rejectDuplicates(Rules.joinProtocols, Added.joinProtocols, "join_protocols", ByName, Error))
     return Error;
 
   append(Rules.collectives, Added.collectives);
   append(Rules.groupMarkers, Added.groupMarkers);
   append(Rules.rankSources, Added.rankSources);
   append(Rules.uniformSources, Added.uniformSources);
+  append(Rules.joinProtocols, Added.joinProtocols);
   append(Rules.environment.readers, Added.environment.readers);
   append(Rules.environment.rankVariables, Added.environment.rankVariables);
   append(Rules.environment.worldSizeVariables, Added.environment.worldSizeVariables);

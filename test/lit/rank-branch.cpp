@@ -201,15 +201,6 @@ void order_mismatch(MPI_Comm a, MPI_Comm b) {
   }
 }
 
-void argument_mismatch(MPI_Comm comm) {
-  int rank = world_rank(), x = 0;
-  if (rank % 2)
-    MPI_Bcast(&x, 1, MPI_INT, 0, comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root '0' on ranks where 'rank % 2' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage
-  else
-    MPI_Bcast(&x, 1, MPI_INT, 1, comm);
-}
-
 // Negative: point-to-point messages are not collectives.
 void point_to_point(MPI_Comm comm) {
   int rank = world_rank(), x = 0;

@@ -196,3 +196,44 @@ TEST(RulesLoader, IncompleteRuleSetIsAnError) {
   EXPECT_EQ(validateComplete(Rules),
             "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
 }
+
+TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  for (const char *Name : {"MPI_Comm_split", "ncclCommSplit"}) {
+    const CollectiveRule *Split = Rules.findCollective(Name);
+    ASSERT_NE(Split, nullptr) << Name;
+    EXPECT_EQ(Split->color.index, 1u) << Name;
+    EXPECT_EQ(Split->newComm.index, 3u) << Name;
+  }
+  // Per-rank send counts of the v-variants legitimately differ.
+  EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->count.kind, ArgRef::Kind::Absent);
+}
+
+TEST(RulesLoader, ReadsJoinProtocols) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "join_protocols": [
+      {"name": "guarded", "guard": "ns::Join", "shadows": ["ns::Model::forward"]},
+      {"name": "calls", "begin": "join_begin", "end": "join_end", "shadows": ["step"]}]})",
+                 Rules),
+            "");
+  ASSERT_EQ(Rules.joinProtocols.size(), 2u);
+  EXPECT_EQ(Rules.joinProtocols[0].guard, "ns::Join");
+  EXPECT_EQ(Rules.joinProtocols[1].end, "join_end");
+  EXPECT_EQ(Rules.joinProtocols[1].shadows, std::vector<std::string>{"step"});
+}
+
+TEST(RulesLoader, RejectsMalformedJoinProtocols) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
+      {"name": "j", "guard": "G", "begin": "b", "end": "e", "shadows": ["s"]}]})"),
+            "user.json: join_protocols[0] ('j'): give either 'guard' or both 'begin' and 'end'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
+      {"name": "j", "begin": "b", "shadows": ["s"]}]})"),
+            "user.json: join_protocols[0] ('j'): give either 'guard' or both 'begin' and 'end'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [{"name": "j", "guard": "G"}]})"),
+            "user.json: join_protocols[0] ('j'): key 'shadows': expected the collectives the "
+            "protocol shadows");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
+      {"name": "j", "guard": "G", "shadows": ["s"], "note": "x"}]})"),
+            "user.json: join_protocols[0] ('j'): key 'note': unknown key");
+}

@@ -1,0 +1,108 @@
+#include "CallSite.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
+  std::vector<const Expr *> Args(Call->arg_begin(), Call->arg_end());
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
+    if (isa_and_nonnull<CXXMethodDecl>(Operator->getDirectCallee()) && !Args.empty())
+      Args.erase(Args.begin()); // the object
+  return Args;
+}
+
+const FunctionDecl *resolvedCallee(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const CXXMethodDecl *Method = Member->getMethodDecl(); Method && Method->isVirtual())
+      if (const CXXMethodDecl *Final = Method->getDevirtualizedMethod(
+              Member->getImplicitObjectArgument(), /*IsAppleKext=*/false))
+        Callee = Final;
+  return Callee;
+}
+
+namespace {
+
+// c10d options such as BroadcastOptions{.rootRank = 1}: a designated or
+// positional initializer list naming the field.
+const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
+  for (const Expr *Previous = nullptr; Previous != Arg;) {
+    Previous = Arg;
+    Arg = Arg->IgnoreImplicit()->IgnoreCasts();
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Arg))
+      Arg = Temp->getSubExpr();
+  }
+  if (const auto *Init = dyn_cast<InitListExpr>(Arg))
+    if (const RecordDecl *Record = Init->getType()->getAsRecordDecl()) {
+      unsigned Index = 0;
+      for (const FieldDecl *F : Record->fields()) {
+        if (F->getName() == Field)
+          return Index < Init->getNumInits() ? Init->getInit(Index) : nullptr;
+        ++Index;
+      }
+    }
+  return nullptr;
+}
+
+} // namespace
+
+const Expr *ruleArgument(const CallExpr *Call, const rules::ArgRef &Ref) {
+  if (Ref.kind == rules::ArgRef::Kind::Receiver) {
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      return Member->getImplicitObjectArgument();
+    if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
+      return Operator->getNumArgs() ? Operator->getArg(0) : nullptr;
+    return nullptr;
+  }
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  if (Ref.kind != rules::ArgRef::Kind::Argument || Ref.index >= Args.size())
+    return nullptr;
+  return Ref.field.empty() ? Args[Ref.index] : fieldInitializer(Args[Ref.index], Ref.field);
+}
+
+std::vector<std::pair<const char *, const rules::ArgRef *>>
+agreedArguments(const rules::CollectiveRule &Rule) {
+  return {{"communicator", &Rule.comm}, {"root", &Rule.root}, {"count", &Rule.count},
+          {"datatype", &Rule.datatype}, {"operator", &Rule.op}};
+}
+
+const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,
+                                  SourceLocation &Site, const Stmt *&SiteStmt) {
+  if (auto S = Element.getAs<CFGStmt>()) {
+    SiteStmt = S->getStmt();
+    Site = SiteStmt->getBeginLoc();
+    if (const auto *Call = dyn_cast<CallExpr>(SiteStmt))
+      return resolvedCallee(Call);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(SiteStmt))
+      return Construct->getConstructor();
+    return nullptr;
+  }
+  if (auto Dtor = Element.getAs<CFGImplicitDtor>()) {
+    SiteStmt = nullptr;
+    if (auto Automatic = Element.getAs<CFGAutomaticObjDtor>()) {
+      const Stmt *Trigger = Automatic->getTriggerStmt();
+      Site = Trigger ? Trigger->getEndLoc() : Automatic->getVarDecl()->getLocation();
+    }
+    return Dtor->getDestructorDecl(Context);
+  }
+  return nullptr;
+}
+
+const ValueDecl *namedStorage(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E);
+      Unary && (Unary->getOpcode() == UO_AddrOf || Unary->getOpcode() == UO_Deref))
+    return namedStorage(Unary->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return dyn_cast<FieldDecl>(Member->getMemberDecl());
+  return nullptr;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,40 @@
+// What a call means to the engine: the function it runs, its explicit
+// arguments, and the arguments a rules entry names (root, count, colour...).
+#pragma once
+
+#include "../rules/RuleSet.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+
+#include <utility>
+#include <vector>
+
+namespace lockstep::analysis {
+
+/// The explicit arguments of a call, without the implicit object.
+std::vector<const clang::Expr *> explicitArguments(const clang::CallExpr *Call);
+
+/// The function a call runs: the direct callee, devirtualized when the
+/// object's dynamic type is known.
+const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);
+
+/// The expression \p Ref names in \p Call: an argument, the implicit object,
+/// or a field of a braced options argument. Null when absent.
+const clang::Expr *ruleArgument(const clang::CallExpr *Call, const rules::ArgRef &Ref);
+
+/// The arguments every rank must pass identically, by role, in rules order.
+std::vector<std::pair<const char *, const rules::ArgRef *>>
+agreedArguments(const rules::CollectiveRule &Rule);
+
+/// The function a CFG element calls: calls, constructions and the implicit
+/// destructors of RAII objects. \p Site and \p SiteStmt say where.
+const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
+                                         clang::ASTContext &Context, clang::SourceLocation &Site,
+                                         const clang::Stmt *&SiteStmt);
+
+/// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
+/// or null.
+const clang::ValueDecl *namedStorage(const clang::Expr *E);
+
+} // namespace lockstep::analysis

@@ -1,0 +1,179 @@
+#include "GroupBalance.h"
+#include "CallSite.h"
+
+#include "clang/AST/DeclCXX.h"
+
+#include <map>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+constexpr int MinDepth = -4, MaxDepth = 8; // bounds keep loops that only open finite
+
+/// What one path knows at a given depth: the call that opened the outermost
+/// group, the end that found nothing open, and the exit taken while open.
+struct DepthInfo {
+  SourceLocation opened;
+  std::string opener;
+  SourceLocation unmatched;
+  std::string closer;
+  const Stmt *leftBy = nullptr;
+};
+using DepthState = std::map<int, DepthInfo>;
+
+void mergeInto(DepthState &Into, const DepthState &From) {
+  for (const auto &[Depth, Info] : From)
+    Into.emplace(Depth, Info);
+}
+
+bool sameDepths(const DepthState &A, const DepthState &B) {
+  if (A.size() != B.size())
+    return false;
+  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
+    if (IA->first != IB->first)
+      return false;
+  return true;
+}
+
+DepthState shift(const DepthState &In, int Delta, SourceLocation Site, const std::string &Name) {
+  DepthState Out;
+  for (auto [Depth, Info] : In) {
+    int Next = std::clamp(Depth + Delta, MinDepth, MaxDepth);
+    if (Depth <= 0 && Next > 0 && Info.opened.isInvalid()) {
+      Info.opened = Site;
+      Info.opener = Name;
+    }
+    if (Next < 0 && Depth >= 0 && Info.unmatched.isInvalid()) {
+      Info.unmatched = Site;
+      Info.closer = Name;
+    }
+    Out.emplace(Next, Info);
+  }
+  return Out;
+}
+
+} // namespace
+
+std::vector<GroupImbalance> GroupBalance::check(const FunctionCFG &Function) {
+  return analyse(Function.decl()).problems;
+}
+
+const GroupBalance::Outcome &GroupBalance::analyse(const FunctionDecl *FD) {
+  static const Outcome Unknown;
+  FD = FD->getCanonicalDecl();
+  if (auto It = Outcomes.find(FD); It != Outcomes.end())
+    return It->second;
+  auto Function = Functions.find(FD);
+  if (Function == Functions.end() || !Events.performsCollectives(FD) ||
+      !InProgress.insert(FD).second)
+    return Unknown; // no body here, or recursion: no group effect assumed
+  Outcome Result = run(*Function->second);
+  InProgress.erase(FD);
+  return Outcomes[FD] = std::move(Result);
+}
+
+bool GroupBalance::isGroupHelper(const FunctionCFG &Function) {
+  if (isa<CXXConstructorDecl, CXXDestructorDecl>(Function.decl()))
+    return true;
+  const PathSet *Summary = Events.functionSummary(Function.decl());
+  if (!Summary)
+    return false;
+  for (const EventPath &Path : Summary->paths)
+    for (const CollectiveEvent &Event : Path.events)
+      if (!Event.groupMarker && !Event.loopBack)
+        return false;
+  return true;
+}
+
+GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
+  const CFG &Graph = Function.cfg();
+  std::vector<DepthState> Out(Graph.getNumBlockIDs());
+  std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
+  bool AnyMarker = false;
+
+  auto Transfer = [&](const CFGBlock &Block) {
+    DepthState State;
+    if (&Block == &Graph.getEntry())
+      State[0] = DepthInfo();
+    for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
+      if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
+        mergeInto(State, Out[P->getBlockID()]);
+    for (const CFGElement &Element : Block) {
+      SourceLocation Site;
+      const Stmt *SiteStmt = nullptr;
+      const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
+      if (!Callee)
+        continue;
+      const CalleeRole &Role = Classifier.classify(Callee);
+      int Delta = Role.groupMarker ? (Role.groupMarker->role == rules::GroupRole::Begin ? 1 : -1)
+                                   : analyse(Callee).delta;
+      if (Delta == 0)
+        continue;
+      AnyMarker = true;
+      State = shift(State, Delta, Site, Role.name);
+    }
+    const Stmt *Leaving = leavingStatement(Block);
+    if (isa_and_nonnull<CallExpr>(Leaving))
+      return DepthState(); // exit() and friends end the process: nothing stays open
+    if (Leaving)
+      for (auto &[Depth, Info] : State)
+        if (Depth > 0 && !Info.leftBy)
+          Info.leftBy = Leaving;
+    return State;
+  };
+
+  unsigned Budget = 16 * Graph.getNumBlockIDs() + 16;
+  while (!Worklist.empty() && Budget-- > 0) {
+    const CFGBlock *Block = Worklist.back();
+    Worklist.pop_back();
+    DepthState State = Transfer(*Block);
+    bool Changed = !Visited[Block->getBlockID()] || !sameDepths(State, Out[Block->getBlockID()]);
+    Visited[Block->getBlockID()] = true;
+    Out[Block->getBlockID()] = std::move(State);
+    if (Changed)
+      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+        if (const CFGBlock *Next = Succ.getReachableBlock())
+          Worklist.push_back(Next);
+  }
+
+  Outcome Result;
+  if (!AnyMarker)
+    return Result;
+  DepthState AtExit = Transfer(Graph.getExit());
+  if (AtExit.empty())
+    return Result;
+  const FunctionDecl *FD = Function.decl();
+  const auto &[Lowest, LowInfo] = *AtExit.begin();
+  const auto &[Highest, HighInfo] = *AtExit.rbegin();
+  GroupImbalance Problem;
+  Problem.function = FD;
+  if (Lowest != Highest) {
+    if (Highest > 0 && HighInfo.opened.isValid()) {
+      Problem.kind = GroupImbalance::Kind::LeftOpen;
+      Problem.site = HighInfo.opened;
+      Problem.marker = HighInfo.opener;
+      Problem.leaving = HighInfo.leftBy;
+    } else {
+      Problem.kind = GroupImbalance::Kind::UnmatchedEnd;
+      Problem.site = LowInfo.unmatched;
+      Problem.marker = LowInfo.closer;
+    }
+    Result.problems.push_back(Problem);
+    return Result; // the callers see no net change: the problem is reported here
+  }
+  if (Lowest == 0 || isGroupHelper(Function)) {
+    Result.delta = Lowest;
+    return Result;
+  }
+  Problem.kind = Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
+  Problem.site = Lowest > 0 ? HighInfo.opened : LowInfo.unmatched;
+  Problem.marker = Lowest > 0 ? HighInfo.opener : LowInfo.closer;
+  if (Problem.site.isValid())
+    Result.problems.push_back(Problem);
+  return Result;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,56 @@
+// Group balance: every ncclGroupStart must meet its ncclGroupEnd on every
+// path. A forward data flow over the possible group depths of each function;
+// calls contribute the net depth change of the callee, so a guard class whose
+// constructor starts and destructor ends the group is balanced.
+#pragma once
+
+#include "CallClassifier.h"
+#include "CollectiveEvents.h"
+#include "FunctionCFG.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace lockstep::analysis {
+
+struct GroupImbalance {
+  enum class Kind {
+    LeftOpen,     // open on some paths out of the function, closed on others
+    NeverClosed,  // open on every path out of a function that is not a group helper
+    UnmatchedEnd, // an end marker with no group open on some path
+  };
+  Kind kind = Kind::LeftOpen;
+  const clang::FunctionDecl *function = nullptr;
+  clang::SourceLocation site;           // the begin (or call) that opens, or the unmatched end
+  std::string marker;                   // what is called there
+  const clang::Stmt *leaving = nullptr; // LeftOpen: the exit that leaves the group open
+};
+
+class GroupBalance {
+public:
+  GroupBalance(const CallClassifier &Classifier,
+               const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
+               CollectiveEvents &Events)
+      : Classifier(Classifier), Functions(Functions), Events(Events) {}
+
+  std::vector<GroupImbalance> check(const FunctionCFG &Function);
+
+private:
+  struct Outcome {
+    std::vector<GroupImbalance> problems;
+    int delta = 0; // net depth change when every path agrees
+  };
+  const Outcome &analyse(const clang::FunctionDecl *FD);
+  Outcome run(const FunctionCFG &Function);
+  bool isGroupHelper(const FunctionCFG &Function);
+
+  const CallClassifier &Classifier;
+  const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
+  CollectiveEvents &Events;
+  llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+};
+
+} // namespace lockstep::analysis

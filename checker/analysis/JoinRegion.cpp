@@ -1,0 +1,63 @@
+#include "JoinRegion.h"
+#include "CallSite.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+/// The end of the scope a guard object lives in: its enclosing block.
+SourceLocation scopeEnd(const Stmt *Construct, const ParentMap &Parents, SourceLocation Fallback) {
+  for (const Stmt *S = Construct; S; S = Parents.getParent(S))
+    if (const auto *Block = dyn_cast<CompoundStmt>(S))
+      return Block->getRBracLoc();
+  return Fallback;
+}
+
+} // namespace
+
+std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClassifier &Classifier) {
+  std::vector<JoinRegion> Regions;
+  const SourceManager &SM = Function.context().getSourceManager();
+  const SourceLocation BodyEnd = Function.decl()->getBody()->getEndLoc();
+  struct Boundary {
+    const rules::JoinProtocolRule *protocol;
+    SourceLocation loc;
+    bool begins;
+    const Stmt *stmt;
+  };
+  std::vector<Boundary> Boundaries;
+  for (const CFGBlock *Block : Function.cfg())
+    for (const CFGElement &Element : *Block) {
+      SourceLocation Site;
+      const Stmt *SiteStmt = nullptr;
+      const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
+      if (!Callee || !SiteStmt) // guard destructors end with their scope
+        continue;
+      const CalleeRole &Role = Classifier.classify(Callee);
+      if (Role.joinBegin)
+        Boundaries.push_back({Role.joinBegin, Site, true, SiteStmt});
+      else if (Role.joinEnd)
+        Boundaries.push_back({Role.joinEnd, Site, false, SiteStmt});
+    }
+  for (const Boundary &Begin : Boundaries) {
+    if (!Begin.begins)
+      continue;
+    SourceLocation End = Begin.protocol->guard.empty()
+                             ? BodyEnd
+                             : scopeEnd(Begin.stmt, Function.parents(), BodyEnd);
+    // A begin/end pair closes at the first end call that follows it.
+    for (const Boundary &Close : Boundaries)
+      if (!Close.begins && Close.protocol == Begin.protocol &&
+          SM.isBeforeInTranslationUnit(Begin.loc, Close.loc) &&
+          SM.isBeforeInTranslationUnit(Close.loc, End))
+        End = Close.loc;
+    Regions.push_back({Begin.protocol, SourceRange(Begin.loc, End)});
+  }
+  return Regions;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,70 @@
+#include "LoopDivergence.h"
+
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+/// The part of a loop that runs once per iteration: everything but a for
+/// statement's init.
+SourceRange iteratedRange(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    if (const Stmt *Init = For->getInit())
+      return SourceRange(Init->getEndLoc().getLocWithOffset(1), For->getEndLoc());
+  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop))
+    return RangeFor->getBody()->getSourceRange();
+  return Loop->getSourceRange();
+}
+
+bool shadows(const JoinRegion &Region, const CollectiveEvent &Event) {
+  return std::find(Event.shadowedBy.begin(), Event.shadowedBy.end(), Region.protocol) !=
+         Event.shadowedBy.end();
+}
+
+} // namespace
+
+std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const CFGBlock &Header,
+                                            const Provenance *Source,
+                                            const std::vector<CollectiveEvent> &FunctionEvents,
+                                            const std::vector<JoinRegion> &Regions) {
+  std::vector<LoopDivergence> Found;
+  const Stmt *Loop = Header.getTerminatorStmt();
+  if (!Loop)
+    return Found;
+  const SourceManager &SM = Function.context().getSourceManager();
+  const SourceRange Iterated = iteratedRange(Loop);
+  const JoinRegion *Join = nullptr;
+  for (const JoinRegion &Region : Regions)
+    if (sourceContains(SM, Region.range, Loop->getBeginLoc()))
+      Join = &Region;
+  for (const CollectiveEvent &Event : FunctionEvents) {
+    if (Event.groupMarker || Event.joinBoundary)
+      continue;
+    const bool Inside = sourceContains(SM, Iterated, Event.site);
+    // In a join region, what runs after the uneven loop is misaligned too:
+    // the ranks that finished early are already shadowing.
+    const bool After = Join && !Inside && SM.isBeforeInTranslationUnit(Loop->getEndLoc(), Event.site) &&
+                       sourceContains(SM, Join->range, Event.site);
+    if ((!Inside && !After) || (Join && shadows(*Join, Event)))
+      continue;
+    LoopDivergence D;
+    D.kind = Join ? LoopDivergence::Kind::Unshadowed : LoopDivergence::Kind::TripCount;
+    D.function = Function.decl();
+    D.event = Event;
+    D.loop = Loop;
+    D.condition = decidingCondition(Header);
+    D.source = Source;
+    if (Join)
+      D.join = *Join;
+    D.afterLoop = After;
+    Found.push_back(std::move(D));
+  }
+  return Found;
+}
+
+} // namespace lockstep::analysis

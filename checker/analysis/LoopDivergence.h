@@ -1,0 +1,37 @@
+// Loops whose trip count differs between ranks: every collective inside runs
+// a different number of times on different ranks, unless a join protocol
+// shadows it for the ranks that finished early.
+#pragma once
+
+#include "CollectiveEvents.h"
+#include "JoinRegion.h"
+#include "RankValue.h"
+
+#include <optional>
+#include <vector>
+
+namespace lockstep::analysis {
+
+struct LoopDivergence {
+  enum class Kind {
+    TripCount,  // the collective runs a rank-dependent number of times
+    Unshadowed, // inside a join region, the protocol does not shadow the collective
+  };
+  Kind kind = Kind::TripCount;
+  const clang::FunctionDecl *function = nullptr;
+  CollectiveEvent event;
+  const clang::Stmt *loop = nullptr;
+  const clang::Expr *condition = nullptr; // the loop condition
+  const Provenance *source = nullptr;     // why the trip count differs
+  std::optional<JoinRegion> join;         // Unshadowed: the region it breaks
+  bool afterLoop = false;                 // Unshadowed: runs after the uneven loop
+};
+
+/// The divergences a rank-dependent loop header causes. \p FunctionEvents
+/// are the collectives of the whole function.
+std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const clang::CFGBlock &Header,
+                                            const Provenance *Source,
+                                            const std::vector<CollectiveEvent> &FunctionEvents,
+                                            const std::vector<JoinRegion> &Regions);
+
+} // namespace lockstep::analysis
