@@ -1,0 +1,65 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// lockstep-rank-argument: arguments every rank must pass identically (root,
+// count, datatype, operator, communicator) that differ between ranks, and
+// balanced arms calling one collective with different arguments.
+#include <mpi.h>
+#include <c10d/ProcessGroup.hpp>
+#include <vector>
+
+static int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+void root_is_rank(MPI_Comm comm) {
+  int x = 0, rank = world_rank();
+  MPI_Bcast(&x, 1, MPI_INT, rank, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'rank' differs between ranks
+  // CHECK-MESSAGES: :13:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:29: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+void count_per_rank(MPI_Comm comm, std::vector<double> &grads) {
+  int rank = world_rank();
+  int n = 1024 + rank % 2;
+  MPI_Allreduce(MPI_IN_PLACE, grads.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: the count of 'MPI_Allreduce' differs between ranks
+}
+
+// Negative: the count agreed first; the v-variant's own count may differ.
+void counts_agreed(MPI_Comm comm, std::vector<int> &out, int *sizes, int *displs) {
+  int rank = world_rank(), n = 0, mine = 10 + rank;
+  MPI_Allreduce(&mine, &n, 1, MPI_INT, MPI_MIN, comm);
+  std::vector<int> in(n);
+  MPI_Reduce(in.data(), out.data(), n, MPI_INT, MPI_SUM, 0, comm);
+  MPI_Gatherv(in.data(), mine, MPI_INT, out.data(), sizes, displs, MPI_INT, 0, comm);
+}
+
+void arms_disagree(MPI_Comm comm) {
+  int rank = world_rank(), x = 0;
+  if (rank % 2)
+    MPI_Bcast(&x, 1, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root '0' on ranks where 'rank % 2' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '1' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Bcast' once, outside the branch
+  else
+    MPI_Bcast(&x, 1, MPI_INT, 1, comm);
+}
+
+void reduce_op(MPI_Comm comm, double *v) {
+  MPI_Op op = world_rank() == 0 ? MPI_MAX : MPI_SUM;
+  MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, op, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: the operator of 'MPI_Allreduce' differs between ranks
+}
+
+// c10d options carry the root: BroadcastOptions{rootRank}.
+void c10d_root(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
+  pg.broadcast(t, c10d::BroadcastOptions{pg.getRank()})->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks
+  pg.broadcast(t, c10d::BroadcastOptions{0})->wait();
+}

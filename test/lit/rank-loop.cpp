@@ -1,0 +1,143 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// lockstep-rank-loop: collectives in loops whose trip count differs between
+// ranks (bound, step, per-rank input); the hard negatives stay silent under
+// every lockstep check.
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+#include <mpi.h>
+
+static int world_rank() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+void uneven_batches(MPI_Comm comm, int total) {
+  int rank, world;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &world);
+  int my_batches = total / world + (rank < total % world);
+  for (int b = 0; b < my_batches; ++b) {
+    double loss = 0;
+    MPI_Allreduce(MPI_IN_PLACE, &loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:19: note: 'b < my_batches' differs between ranks
+    // CHECK-MESSAGES: :21:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  }
+}
+
+// Negative: the usual fix, agreeing on the count with an allreduce (MAX).
+void agreed_batches(MPI_Comm comm, int total) {
+  int rank, world;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &world);
+  int mine = total / world + (rank < total % world), steps = 0;
+  MPI_Allreduce(&mine, &steps, 1, MPI_INT, MPI_MAX, comm);
+  for (int b = 0; b < steps; ++b) {
+    double loss = b < mine ? 1.0 : 0.0;
+    MPI_Allreduce(MPI_IN_PLACE, &loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+void save(MPI_Comm comm) { MPI_Barrier(comm); }
+
+// A strided loop over work items: the step makes the trip count per rank.
+void strided(MPI_Comm comm, int items) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  for (int i = world_rank(); i < items; i += size)
+    save(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'save' (which calls 'MPI_Barrier') runs in a loop whose trip count differs between ranks
+  // CHECK-MESSAGES: :47:28: note: 'MPI_Barrier' is called here, inside 'save'
+}
+
+// Per-rank input: a stream opened under a rank-dependent name.
+void per_rank_stream(MPI_Comm comm) {
+  std::ifstream in("shard_" + std::to_string(world_rank()) + ".txt");
+  std::string line;
+  while (std::getline(in, line))
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'std::getline(in, line)' differs between ranks
+}
+
+// Per-rank input in C style: a count read from a per-rank file.
+void per_rank_file(MPI_Comm comm) {
+  char path[64];
+  std::snprintf(path, sizeof path, "shard%d.bin", world_rank());
+  FILE *f = std::fopen(path, "rb");
+  int n = 0;
+  if (std::fscanf(f, "%d", &n) != 1)
+    n = 0;
+  do {
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
+  } while (--n > 0);
+}
+
+// Negative: the same file name on every rank.
+void shared_file(MPI_Comm comm) {
+  std::ifstream in("config.txt");
+  int steps = 0;
+  in >> steps;
+  for (int i = 0; i < steps; ++i)
+    MPI_Barrier(comm);
+}
+
+// Negative (hard): a loop over all ranks that changes the root each time.
+void every_root(MPI_Comm comm) {
+  int size, x = 0;
+  MPI_Comm_size(comm, &size);
+  for (int r = 0; r < size; ++r)
+    MPI_Bcast(&x, 1, MPI_INT, r, comm);
+}
+
+// Negative (hard): both arms run the same number of barriers in loops.
+void same_number(MPI_Comm comm) {
+  if (world_rank() == 0) {
+    for (int i = 0; i < 3; ++i)
+      MPI_Barrier(comm);
+  } else {
+    for (int j = 0; j < 3; ++j)
+      MPI_Barrier(comm);
+  }
+}
+
+// Negative (hard): a tree-node test that only looks like a rank test.
+struct Node {
+  int id;
+};
+bool IsRoot(int nid);
+void tree(MPI_Comm comm, const std::vector<Node> &nodes) {
+  for (const Node &n : nodes) {
+    int nid = n.id;
+    if (IsRoot(nid))
+      MPI_Barrier(comm);
+  }
+}
+
+// Negative (hard): a rank-0-only file write followed by a barrier on all.
+void rank0_write(MPI_Comm comm) {
+  if (world_rank() == 0) {
+    FILE *f = std::fopen("out.txt", "w");
+    std::fputs("done", f);
+    std::fclose(f);
+  }
+  MPI_Barrier(comm);
+}
+
+// Templates: each instantiation is analysed, the site reported once.
+template <typename T> void generic(MPI_Comm comm, T steps) {
+  for (T i = 0; i < steps + world_rank(); ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
+}
+void instantiate(MPI_Comm c) {
+  generic<int>(c, 3);
+  generic<long>(c, 4);
+}
