@@ -70,6 +70,23 @@ std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context)
   return "";
 }
 
+std::string leavingKeyword(const Stmt *Leaving) {
+  if (isa_and_nonnull<ReturnStmt>(Leaving))
+    return "return";
+  if (isa_and_nonnull<BreakStmt>(Leaving))
+    return "break";
+  if (isa_and_nonnull<ContinueStmt>(Leaving))
+    return "continue";
+  if (isa_and_nonnull<CXXThrowExpr>(Leaving))
+    return "throw";
+  if (isa_and_nonnull<GotoStmt, IndirectGotoStmt>(Leaving))
+    return "goto";
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      return Callee->getName().str();
+  return "exit";
+}
+
 std::string leavingVerb(const Stmt *Leaving) {
   if (!Leaving)
     return "leave";

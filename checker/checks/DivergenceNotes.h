@@ -21,6 +21,9 @@ std::string ranksWhere(const analysis::Divergence &D, const clang::ASTContext &C
 /// "return", "break out of the loop", "throw", "call 'exit'", ...
 std::string leavingVerb(const clang::Stmt *Leaving);
 
+/// "return", "break", "continue", "throw", "goto", or the called function.
+std::string leavingKeyword(const clang::Stmt *Leaving);
+
 std::string quoted(llvm::StringRef Name);
 
 /// "'MPI_Barrier'", or "'save_checkpoint' (which calls 'MPI_Barrier')" when

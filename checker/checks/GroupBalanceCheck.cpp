@@ -19,9 +19,8 @@ void GroupBalanceCheck::report(const analysis::TranslationUnitAnalysis &Analysis
                    "operations queued in it are never launched and the other ranks hang")
           << quoted(P.marker) << Function;
       if (P.leaving)
-        diag(P.leaving->getBeginLoc(), "the group is still open when this path %0",
-             DiagnosticIDs::Note)
-            << (leavingVerb(P.leaving) == "return" ? "returns" : leavingVerb(P.leaving) + "s");
+        diag(P.leaving->getBeginLoc(), "the group is still open at this %0", DiagnosticIDs::Note)
+            << quoted(leavingKeyword(P.leaving));
       diag(P.site, "end the group on every path, or hold it in an RAII guard whose destructor "
                    "ends it",
            DiagnosticIDs::Note);

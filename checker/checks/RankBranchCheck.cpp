@@ -19,8 +19,8 @@ std::string onCommunicator(const analysis::CollectiveEvent &Event) {
 void RankBranchCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
                              ASTContext &Context) {
   for (const Divergence &D : Analysis.divergences()) {
-    if (D.event.groupMarker)
-      continue; // lockstep-group-balance
+    if (D.event.groupMarker || (D.otherEvent && D.otherEvent->groupMarker))
+      continue; // the groups differ: lockstep-group-balance
     const std::string Ranks = ranksWhere(D, Context);
     const analysis::CollectiveEvent &Event = D.event;
     if (D.kind == Divergence::Kind::OnlySomeRanks) {

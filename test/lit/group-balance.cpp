@@ -1,0 +1,109 @@
+// REQUIRES: nccl
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- -x c++ -std=c++17 %nccl_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// lockstep-group-balance against the real nccl.h: groups left open on an
+// early exit, ends without starts, group calls under a rank condition; RAII
+// guards and balanced groups with rank-dependent peers stay silent.
+#include <nccl.h>
+#include <stdexcept>
+
+int step_failed();
+
+void early_return(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
+  ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'early_return'; the operations queued in it are never launched and the other ranks hang [lockstep-group-balance]
+  ncclSend(buf, 16, ncclFloat, peer, comm, s);
+  if (step_failed())
+    return;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'return'
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
+  ncclRecv(buf, 16, ncclFloat, peer, comm, s);
+  ncclGroupEnd();
+}
+
+void thrown(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
+  ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'thrown'
+  if (ncclSend(buf, 16, ncclFloat, peer, comm, s) != ncclSuccess)
+    throw std::runtime_error("send failed");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'throw'
+  ncclGroupEnd();
+}
+
+void broken_loop(float **bufs, int n, ncclComm_t comm, cudaStream_t s) {
+  for (int i = 0; i < n; ++i) {
+    ncclGroupStart();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'broken_loop'
+    if (!bufs[i])
+      break;
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: note: the group is still open at this 'break'
+    ncclAllReduce(bufs[i], bufs[i], 16, ncclFloat, ncclSum, comm, s);
+    ncclGroupEnd();
+  }
+}
+
+void end_without_start(float *buf, bool fused, ncclComm_t comm, cudaStream_t s) {
+  if (fused)
+    ncclGroupStart();
+  ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+  ncclGroupEnd();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupEnd' ends a group that is not open on every path through 'end_without_start'; the group calls no longer pair up [lockstep-group-balance]
+}
+
+void exchange(float *buf, ncclComm_t comm, cudaStream_t s) {
+  ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that 'exchange' never ends
+  ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+}
+
+void rank_dependent_group(float *buf, ncclComm_t comm, cudaStream_t s) {
+  int rank = 0;
+  ncclCommUserRank(comm, &rank);
+  if (rank == 0) {
+    ncclGroupStart();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' runs only on ranks where 'rank == 0'; the ranks group their operations differently and the job can hang [lockstep-group-balance]
+    ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+    ncclGroupEnd();
+  } else {
+    ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+  }
+}
+
+// Negative: an RAII guard ends the group on every path, throws included.
+struct GroupGuard {
+  GroupGuard() { ncclGroupStart(); }
+  ~GroupGuard() { ncclGroupEnd(); }
+};
+void guarded(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
+  GroupGuard group;
+  ncclSend(buf, 16, ncclFloat, peer, comm, s);
+  if (step_failed())
+    return;
+  ncclRecv(buf, 16, ncclFloat, peer, comm, s);
+}
+
+// Negative (hard): send/recv with rank-dependent peers in a balanced group.
+void ring(float *buf, ncclComm_t comm, cudaStream_t s) {
+  int rank = 0, nranks = 1;
+  ncclCommUserRank(comm, &rank);
+  ncclCommCount(comm, &nranks);
+  ncclGroupStart();
+  if (rank % 2 == 0) {
+    ncclSend(buf, 16, ncclFloat, (rank + 1) % nranks, comm, s);
+    ncclRecv(buf, 16, ncclFloat, (rank + nranks - 1) % nranks, comm, s);
+  } else {
+    ncclRecv(buf, 16, ncclFloat, (rank + nranks - 1) % nranks, comm, s);
+    ncclSend(buf, 16, ncclFloat, (rank + 1) % nranks, comm, s);
+  }
+  ncclGroupEnd();
+}
+
+// Negative: helpers that only start or only end a group, used in pairs.
+void begin_batch() { ncclGroupStart(); }
+void end_batch() { ncclGroupEnd(); }
+void batched(float *buf, ncclComm_t comm, cudaStream_t s) {
+  begin_batch();
+  ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+  end_batch();
+}
