@@ -57,7 +57,9 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
     D.function = Function.decl();
     D.event = Event;
     D.loop = Loop;
-    D.condition = decidingCondition(Header);
+    // A range-for differs by its range: `for (x : inputs)` reads as 'inputs'.
+    const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop);
+    D.condition = RangeFor ? RangeFor->getRangeInit() : decidingCondition(Header);
     D.source = Source;
     if (Join)
       D.join = *Join;
