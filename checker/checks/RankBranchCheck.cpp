@@ -28,7 +28,7 @@ void RankBranchCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
           D.otherEvent ? "the other ranks call " + quoted(D.otherEvent->collective) + " instead"
                        : "the other ranks never call it";
       diag(Event.site, "%0 runs only on %1; %2 and the job hangs")
-          << namedCollective(Event) << Ranks << Others;
+          << namedCollective(Event) << Ranks << Others << moveOutOfBranch(D, Context);
       addCommonNotes(*this, D, Context);
       if (D.otherEvent)
         diag(D.otherEvent->site, "the other ranks call %0 here", DiagnosticIDs::Note)
@@ -37,7 +37,7 @@ void RankBranchCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
            "call %0 on every rank: move it out of the branch and keep only the rank-specific "
            "work under the condition",
            DiagnosticIDs::Note)
-          << quoted(calledName(Event)) << moveOutOfBranch(D, Context);
+          << quoted(calledName(Event));
     } else if (D.kind == Divergence::Kind::Order) {
       diag(Event.site, "%0%1 runs first on %2, but the other ranks run %3%4 first; each "
                        "side waits for the other and the job hangs")
