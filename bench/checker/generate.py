@@ -276,8 +276,8 @@ class Gen:
         self.bugs += 1
         return ["int rank = world_rank(st.comm);",
                 "if (rank >= st.world / 2 && st.grads.empty())",
-                "  return; // bug: these ranks skip the collective below",
-                "%s;" % self.sync_call(i)]
+                "  return;",
+                "%s; // bug: the ranks that returned never get here" % self.sync_call(i)]
 
     def step_exit_ok(self, i):
         return ["if (st.grads.empty())",
