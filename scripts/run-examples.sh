@@ -10,8 +10,14 @@ mpi_include=$(mpicc --showme:incdirs | cut -d' ' -f1)
 common=(-I"$mpi_include" -I"$root/test/include" -I"$root/include")
 cuda=(-x cuda --cuda-path=/usr/local/cuda --cuda-host-only -nocudalib -Wno-unknown-cuda-version
       -Xclang -target-sdk-version=12.9 -I/usr/local/cuda/include)
-for file in "$root"/examples/*.c "$root"/examples/*.cpp "$root"/examples/*.cu; do
+for file in "$root"/examples/*.c "$root"/examples/*.cpp "$root"/examples/*.cu \
+            "$root"/examples/join/*.cpp; do
   flags=("${common[@]}")
+  options=()
+  # The join example describes its protocol in its own rules file.
+  [[ "$file" == */join/* ]] &&
+    options=(--config="{CheckOptions: {RuleFiles: '$root/examples/join/ddp_join.json'}}")
+  [[ "$file" == */join/* ]] && flags+=(-I"$root/examples/join")
   case "$file" in
     *.c) flags+=(-x c -std=c11) ;;
     *.cpp) flags+=(-x c++ -std=c++17) ;;
@@ -23,6 +29,6 @@ for file in "$root"/examples/*.c "$root"/examples/*.cpp "$root"/examples/*.cu; d
       flags+=("${cuda[@]}") ;;
   esac
   echo "== ${file#$root/}"
-  clang-tidy-22 --load="$plugin" --checks='-*,lockstep-*' --quiet "$file" -- "${flags[@]}" 2>&1 |
+  clang-tidy-22 --load="$plugin" --checks='-*,lockstep-*' "${options[@]}" --quiet "$file" -- "${flags[@]}" 2>&1 |
     grep -v '^[0-9]* warnings\? generated' || true
 done
