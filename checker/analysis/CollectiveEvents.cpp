@@ -137,11 +137,14 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   // only matches a call of the same function.
   CollectiveEvent Event;
   if (Inner)
-    for (const EventPath &Path : Inner->paths)
-      if (!Path.events.empty()) {
-        Event = Path.events.front();
+    for (const EventPath &Path : Inner->paths) {
+      auto First = std::find_if(Path.events.begin(), Path.events.end(),
+                                [](const CollectiveEvent &E) { return !E.loopBack; });
+      if (First != Path.events.end()) {
+        Event = *First;
         break;
       }
+    }
   Event = Rebase(Event);
   Event.key = "call " + Callee->getQualifiedNameAsString();
   if (Event.collective.empty())
@@ -177,6 +180,19 @@ const PathSet *CollectiveEvents::functionSummary(const FunctionDecl *FD) {
   if (!Function || !InProgress.insert(FD).second)
     return nullptr; // recursion: the caller sees an opaque call
   PathSet Result = paths(*Function, &Function->cfg().getEntry(), &Function->cfg().getExit());
+  // A path that goes around a loop without a collective is one more
+  // iteration of a path that leaves the loop later: it adds no sequence.
+  auto Idle = [](const EventPath &Path) {
+    return std::all_of(Path.events.begin(), Path.events.end(),
+                       [](const CollectiveEvent &E) { return E.loopBack; });
+  };
+  if (std::any_of(Result.paths.begin(), Result.paths.end(),
+                  [&](const EventPath &Path) { return !Idle(Path); }))
+    Result.paths.erase(std::remove_if(Result.paths.begin(), Result.paths.end(),
+                                      [&](const EventPath &Path) {
+                                        return Idle(Path) && !Path.events.empty();
+                                      }),
+                       Result.paths.end());
   InProgress.erase(FD);
   return &(Summaries[FD] = std::move(Result));
 }

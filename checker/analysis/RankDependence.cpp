@@ -427,11 +427,13 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   for (size_t I = 0; I < Args.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : Args[I]->getType();
-    // Handles written by library calls (MPI_Datatype, ncclComm_t, FILE *)
-    // are not data: only values read into plain storage are per-rank input.
+    // Handles (MPI_Datatype, ncclComm_t, FILE *, and Open MPI's predefined
+    // handles, pointers to opaque globals) are not data: only values read
+    // into plain storage are per-rank input.
+    QualType Pointee = Type->getPointeeType();
     bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
-                    !Type->getPointeeType().isConstQualified() &&
-                    !Type->getPointeeType()->isPointerType();
+                    !Pointee.isConstQualified() && !Pointee->isPointerType() &&
+                    !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
     if (Writable && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
       writeOutArgument(Args[I], Param, In);
   }

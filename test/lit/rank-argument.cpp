@@ -63,3 +63,13 @@ void c10d_root(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
   // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks
   pg.broadcast(t, c10d::BroadcastOptions{0})->wait();
 }
+
+// Negative: predefined handles passed to a call lockstep does not know stay
+// the same on every rank, even next to a rank-dependent argument.
+void probe_then_reduce(double *v) {
+  MPI_Status st;
+  MPI_Probe(world_rank() ^ 1, 0, MPI_COMM_WORLD, &st);
+  MPI_Datatype pair;
+  MPI_Type_contiguous(world_rank() + 1, MPI_DOUBLE, &pair);
+  MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}

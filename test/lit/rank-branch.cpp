@@ -246,3 +246,15 @@ void silenced(MPI_Comm comm) {
   if (world_rank() == 0)
     MPI_Barrier(comm); // NOLINT(lockstep-rank-branch)
 }
+
+// A loop before the collective does not hide it inside the callee.
+void scale_then_reduce(double *buf, int n) {
+  for (int k = 0; k < n; ++k)
+    buf[k] *= 2;
+  MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+void wrapper_with_loop(double *buf, int n) {
+  if (world_rank() == 0)
+    scale_then_reduce(buf, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scale_then_reduce' (which calls 'MPI_Allreduce') runs only on ranks where 'world_rank() == 0'
+}

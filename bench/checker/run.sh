@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# Benchmark of the lockstep clang-tidy plugin against a plain parse.
+#
+#   bench/checker/run.sh [-r RUNS] [-k] [N ...]
+#
+#   N ...    function counts of the generated files (default: 500 1000 2000 4000)
+#   -r RUNS  timed runs per tool and file; the median is reported (default 3)
+#   -k       keep the temporary directory with the generated files and logs
+#
+# Environment: LOCKSTEP_PLUGIN (default build/lib/liblockstep-tidy.so),
+# CLANG (clang-22), CLANG_TIDY (clang-tidy-22), TARGET_RATIO (1.25).
+#
+# Exit status: 0 both targets met, 1 a target missed, 2 the benchmark itself
+# failed (a tool crashed or reported an error, the plugin never appeared).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PLUGIN=${LOCKSTEP_PLUGIN:-$ROOT/build/lib/liblockstep-tidy.so}
+CLANG=${CLANG:-clang-22}
+TIDY=${CLANG_TIDY:-clang-tidy-22}
+TARGET=${TARGET_RATIO:-1.25}
+RUNS=3
+KEEP=0
+PLUGIN_WAIT_S=300   # how long to wait for a plugin that is being rebuilt
+
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+while getopts "r:kh" opt; do
+  case $opt in
+    r) RUNS=$OPTARG ;;
+    k) KEEP=1 ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+SIZES=("$@")
+((${#SIZES[@]})) || SIZES=(500 1000 2000 4000)
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r needs a positive integer" >&2; exit 2; }
+for n in "${SIZES[@]}"; do
+  [[ $n =~ ^[0-9]+$ ]] && ((n >= 4)) || { echo "run.sh: bad function count '$n' (need an integer >= 4)" >&2; exit 2; }
+done
+for tool in "$CLANG" "$TIDY" python3; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
+done
+
+MPI_INC=/usr/lib/x86_64-linux-gnu/openmpi/include
+CUDA=/usr/local/cuda
+CXX_FLAGS=(-x c++ -std=c++17 -I"$MPI_INC" -I"$ROOT/test/include" -I"$ROOT/include")
+# The %cuda_flags of test/lit/lit.cfg.py.
+CUDA_FLAGS=(-x cuda --cuda-path="$CUDA" --cuda-host-only -nocudalib -Wno-unknown-cuda-version
+            -Xclang -target-sdk-version=12.9 -I"$CUDA/include" -I"$MPI_INC" -I"$ROOT/test/include")
+CHECKS='-*,lockstep-*'
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-bench.XXXXXX")
+if ((KEEP)); then
+  trap 'echo "kept: $WORK"' EXIT
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
+
+# Peak RSS: GNU time if it is there, else a python wait4 wrapper.
+if /usr/bin/time -f %M -o "$WORK/probe" true 2>/dev/null && [[ $(tail -1 "$WORK/probe") =~ ^[0-9]+$ ]]; then
+  RSS_TOOL=(/usr/bin/time -f %M -o "$WORK/rss")
+  RSS_HOW="GNU time %M"
+else
+  cat >"$WORK/rss.py" <<'EOF'
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%d\n" % ru.ru_maxrss)
+sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+EOF
+  RSS_TOOL=(python3 "$WORK/rss.py" "$WORK/rss")
+  RSS_HOW="python os.wait4 ru_maxrss (GNU time not installed; adds ~20 ms to every run)"
+fi
+
+plugin_stamp() { stat -c '%Y.%s' "$PLUGIN" 2>/dev/null; }
+
+# Wait until the plugin exists and has not changed for 3 s (a concurrent
+# rebuild may remove it or write it in place).
+wait_for_plugin() {
+  local waited=0 s1 s2
+  while :; do
+    s1=$(plugin_stamp)
+    if [[ -n $s1 ]]; then
+      local age=$(( $(date +%s) - $(stat -c %Y "$PLUGIN") ))
+      if ((age >= 3)); then
+        s2=$(plugin_stamp)
+        [[ $s1 == "$s2" ]] && return 0
+      fi
+    fi
+    if ((waited >= PLUGIN_WAIT_S)); then
+      echo "run.sh: plugin $PLUGIN missing or changing for ${PLUGIN_WAIT_S}s" >&2
+      return 1
+    fi
+    ((waited == 0)) && echo "  (plugin missing or being rebuilt, waiting...)" >&2
+    sleep 2
+    waited=$((waited + 2))
+  done
+}
+
+# measure OUT ERR CMD...: runs CMD, sets M_WALL (s), M_RSS (KiB), M_RC.
+measure() {
+  local out=$1 err=$2 t0 t1
+  shift 2
+  rm -f "$WORK/rss"
+  t0=$(date +%s%N)
+  "${RSS_TOOL[@]}" "$@" >"$out" 2>"$err"
+  M_RC=$?
+  t1=$(date +%s%N)
+  M_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
+  M_RSS=$(tail -1 "$WORK/rss" 2>/dev/null)
+  [[ $M_RSS =~ ^[0-9]+$ ]] || M_RSS=NA
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.4f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+maxof() { printf '%s\n' "$@" | grep -v NA | sort -g | tail -1; }
+
+FAILED=0
+PLUGIN_CHANGED=0
+PLUGIN_START=""
+RESULTS="$WORK/results.tsv"   # kind label funcs lines syn tidy rss_syn rss_tidy warnings
+: >"$RESULTS"
+
+fail() { echo "FAIL: $*"; FAILED=1; }
+
+# show_errors FILE...: print the 'error:' lines (at most 10) of the logs.
+show_errors() { grep -h 'error:' "$@" | head -10 | sed 's/^/    | /'; }
+
+# bench KIND LABEL FUNCS FILE FLAGS...   (KIND: startup, gen or lit)
+bench() {
+  local kind=$1 label=$2 funcs=$3 file=$4
+  shift 4
+  local flags=("$@") syn=() tid=() rs=() rt=() r tries lines warn
+  lines=$(wc -l <"$file")
+  echo "  $label: $RUNS x syntax-only + $RUNS x lockstep ..." >&2
+  for ((r = 1; r <= RUNS; r++)); do
+    # (a) plain parse
+    measure "$WORK/syn.out" "$WORK/syn.err" "$CLANG" -fsyntax-only "${flags[@]}" "$file"
+    if ((M_RC != 0)) || grep -q 'error:' "$WORK/syn.err"; then
+      fail "$label: $CLANG -fsyntax-only exited $M_RC"
+      show_errors "$WORK/syn.err"
+      return
+    fi
+    syn+=("$M_WALL"); rs+=("$M_RSS")
+    # (b) clang-tidy with the plugin; a failure while the plugin is being
+    # rebuilt is retried after the rebuild, up to 3 times.
+    for tries in 1 2 3; do
+      wait_for_plugin || { FAILED=1; return; }
+      local before; before=$(plugin_stamp)
+      [[ -z $PLUGIN_START ]] && PLUGIN_START=$before
+      [[ $before != "$PLUGIN_START" ]] && PLUGIN_CHANGED=1
+      measure "$WORK/tidy.out" "$WORK/tidy.err" "$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet \
+        "$file" -- "${flags[@]}"
+      if ((M_RC != 0)) && [[ $(plugin_stamp) != "$before" ]]; then
+        echo "  (plugin changed during the run, retrying)" >&2
+        continue
+      fi
+      break
+    done
+    if ((M_RC != 0)); then
+      fail "$label: $TIDY exited $M_RC (crash or error)"
+      show_errors "$WORK/tidy.out" "$WORK/tidy.err"
+      tail -5 "$WORK/tidy.err" | sed 's/^/    | /'
+      return
+    fi
+    if grep -q 'error:' "$WORK/tidy.out" "$WORK/tidy.err"; then
+      fail "$label: $TIDY reported errors"
+      show_errors "$WORK/tidy.out" "$WORK/tidy.err"
+      return
+    fi
+    tid+=("$M_WALL"); rt+=("$M_RSS")
+  done
+  warn=$(grep -c ': warning: .*\[lockstep-' "$WORK/tidy.out")
+  if ((KEEP)); then cp "$WORK/tidy.out" "$WORK/${label//\//_}.tidy.txt"; fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$label" "$funcs" "$lines" \
+    "$(median "${syn[@]}")" "$(median "${tid[@]}")" \
+    "$(maxof "${rs[@]}")" "$(maxof "${rt[@]}")" "$warn" >>"$RESULTS"
+}
+
+START=$(date +%s)
+echo "lockstep checker benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "  clang:     $($CLANG --version | head -1)"
+echo "  tidy:      $($TIDY --version | grep -i version | head -1 | sed 's/^ *//')"
+echo "  plugin:    $PLUGIN"
+echo "  runs:      $RUNS per tool and file, median reported; peak RSS = max over runs ($RSS_HOW)"
+echo "  checks:    $CHECKS"
+echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+wait_for_plugin || exit 2
+echo "generating:" >&2
+# gen_4.cpp: the prelude and four helpers, i.e. the fixed start-up cost of
+# each tool (process start, plugin load, rules, headers).
+for n in 4 "${SIZES[@]}"; do
+  f="$WORK/gen_$n.cpp"
+  info=$(python3 "$HERE/generate.py" "$n" "$f") || { echo "run.sh: generate.py failed for N=$n" >&2; exit 2; }
+  echo "  gen_$n.cpp: $info" >&2
+done
+
+# One untimed run of each tool to warm the page cache (binaries, headers).
+"$CLANG" -fsyntax-only "${CXX_FLAGS[@]}" "$WORK/gen_4.cpp" >/dev/null 2>&1
+"$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet "$WORK/gen_4.cpp" -- "${CXX_FLAGS[@]}" >/dev/null 2>&1
+
+echo "timing:" >&2
+bench startup "gen_4.cpp" 4 "$WORK/gen_4.cpp" "${CXX_FLAGS[@]}"
+for n in "${SIZES[@]}"; do
+  bench gen "gen_$n.cpp" "$n" "$WORK/gen_$n.cpp" "${CXX_FLAGS[@]}"
+done
+for t in rank-branch.cpp rank-loop.cpp; do
+  bench lit "lit/$t" - "$ROOT/test/lit/$t" "${CXX_FLAGS[@]}"
+done
+if [[ -f $CUDA/include/nccl.h ]]; then
+  bench lit "lit/nccl-rank-branch.cu" - "$ROOT/test/lit/nccl-rank-branch.cu" "${CUDA_FLAGS[@]}"
+else
+  echo "note: $CUDA/include/nccl.h not found, lit/nccl-rank-branch.cu skipped"
+fi
+
+echo
+awk -F'\t' -v target="$TARGET" '
+function mib(k) { return k == "NA" || k == "" ? "NA" : sprintf("%.0f", k / 1024) }
+BEGIN {
+  fmt = "%-24s %6s %7s %9s %10s %6s %12s %12s %8s %8s %6s\n"
+  printf fmt, "file", "funcs", "lines", "syntax s", "lockstep s", "ratio", "ovh ms/1k fn", "marg ms/1k fn", "RSS syn", "RSS tidy", "warns"
+  printf fmt, "", "", "", "(median)", "(median)", "", "", "", "MiB", "MiB", ""
+}
+{
+  kind = $1; f = $2; n = $3; syn = $5; tid = $6
+  ratio = syn > 0 ? tid / syn : 0
+  ovh = "-"; marg = "-"
+  if (kind == "startup") { base_o = tid - syn; base_n = n; have_base = 1 }
+  if (kind == "gen") {
+    o = (tid - syn) * 1e6 / n          # s per function -> ms per 1000 functions
+    ovh = sprintf("%.1f", o)
+    if (have_base && n > base_n) marg = sprintf("%.1f", ((tid - syn) - base_o) * 1e6 / (n - base_n))
+    gen_n[++ng] = n; gen_o[ng] = o
+  }
+  if (kind == "startup") ovh = "(start-up)"
+  printf fmt, f, n, $4, sprintf("%.3f", syn), sprintf("%.3f", tid), sprintf("%.3f", ratio), ovh, marg, mib($7), mib($8), $9
+  if (ratio > worst) { worst = ratio; worst_f = f }
+  if (kind == "gen" && ratio > gworst) { gworst = ratio; gworst_f = f }
+}
+END {
+  if (NR == 0) { print "no results"; exit }
+  print ""
+  if (have_base) printf "fixed start-up overhead of the plugin (gen_4.cpp, lockstep - syntax-only): %.0f ms\n", base_o * 1000
+  rv = worst <= target ? "PASS" : "FAIL"
+  if (ng) printf "worst ratio (generated files): %.3f (%s)\n", gworst, gworst_f
+  printf "worst ratio (all rows):        %.3f (%s)\n", worst, worst_f
+  # smallest and largest N among the generated files
+  lo = hi = 0
+  for (i = 1; i <= ng; i++) {
+    if (!lo || gen_n[i] + 0 < gen_n[lo] + 0) lo = i
+    if (!hi || gen_n[i] + 0 > gen_n[hi] + 0) hi = i
+  }
+  if (ng < 2 || lo == hi) {
+    lin = "n/a (need two sizes)"; lv = "n/a"
+  } else if (gen_o[lo] <= 0 || gen_o[hi] <= 0) {
+    lin = sprintf("n/a (overhead within noise: %.1f / %.1f ms per 1k fn)", gen_o[lo], gen_o[hi]); lv = "n/a"
+  } else {
+    g = gen_o[hi] / gen_o[lo]
+    # Super-linear growth is what this guards against: the per-function
+    # overhead may fall (fixed start-up cost amortised) but not grow past 2x.
+    lv = g <= 2 ? "PASS" : "FAIL"
+    note = g < 0.5 ? ", falls with N: start-up cost amortised" : ""
+    lin = sprintf("overhead %.1f ms/1k fn at N=%d -> %.1f at N=%d, x%.2f (limit 2x%s): %s", gen_o[lo], gen_n[lo], gen_o[hi], gen_n[hi], g, note, lv)
+  }
+  printf "VERDICT: worst ratio %.3f (%s) vs target %s: %s; linearity: %s\n", worst, worst_f, target, rv, lin
+  if (rv == "FAIL" || lv == "FAIL") exit 1
+}' "$RESULTS"
+VERDICT_RC=$?
+
+((PLUGIN_CHANGED)) && echo "WARNING: the plugin was rebuilt during the benchmark; rows may mix two builds, rerun for clean numbers"
+echo "elapsed: $(( $(date +%s) - START )) s"
+if ((FAILED)); then
+  echo "BENCHMARK FAILED: see the FAIL lines above (missing rows were not measured)"
+  exit 2
+fi
+exit $VERDICT_RC
