@@ -118,12 +118,22 @@ EnvironmentValue CallClassifier::environmentRead(const CallExpr *Call,
   return EnvironmentValue::None;
 }
 
+bool CallClassifier::matches(llvm::StringRef Name, const std::regex &Pattern,
+                             llvm::StringMap<bool> &Seen) const {
+  if (Name.empty())
+    return false;
+  auto [It, Inserted] = Seen.try_emplace(Name, false);
+  if (Inserted)
+    It->second = std::regex_search(Name.str(), Pattern);
+  return It->second;
+}
+
 bool CallClassifier::isRankName(llvm::StringRef Name) const {
-  return !Name.empty() && std::regex_search(Name.str(), RankName);
+  return matches(Name, RankName, RankNames);
 }
 
 bool CallClassifier::isWorldSizeName(llvm::StringRef Name) const {
-  return !Name.empty() && std::regex_search(Name.str(), WorldSizeName);
+  return matches(Name, WorldSizeName, WorldSizeNames);
 }
 
 } // namespace lockstep::analysis

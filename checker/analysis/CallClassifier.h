@@ -9,6 +9,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <regex>
 #include <string>
@@ -60,6 +61,8 @@ private:
   const rules::RuleSet &Rules;
   std::regex RankName, WorldSizeName;
   mutable llvm::DenseMap<const clang::FunctionDecl *, CalleeRole> Cache;
+  mutable llvm::StringMap<bool> RankNames, WorldSizeNames; // std::regex is slow: match once
+  bool matches(llvm::StringRef Name, const std::regex &Pattern, llvm::StringMap<bool> &Seen) const;
 };
 
 } // namespace lockstep::analysis
