@@ -118,6 +118,7 @@ private:
   llvm::DenseMap<const VarDecl *, StorageKey> PointsTo;   // int *p = &x;
   State Current;
   bool Recording = false; // only the final pass records calls and writes
+  mutable llvm::DenseSet<const ValueDecl *> SharedReads;
   FunctionDependence Result;
 };
 
@@ -201,6 +202,7 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
   if (Key.size() > 1 && Last) {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
+    SharedReads.insert(Field);
     if (auto It = Env.shared.find(Field); It != Env.shared.end())
       return It->second;
     if (Classifier.isRankName(Field->getName()))
@@ -217,6 +219,7 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       return Value;
     }
   }
+  SharedReads.insert(Var);
   if (auto It = Env.shared.find(Var); It != Env.shared.end())
     return It->second;
   if (Classifier.isRankName(Var->getName()))
@@ -638,6 +641,7 @@ FunctionDependence Dataflow::run() {
   for (const CFGBlock *Block : Graph)
     if (Visited[Block->getBlockID()])
       ProcessBlock(*Block);
+  Result.sharedReads = std::move(SharedReads);
   return std::move(Result);
 }
 

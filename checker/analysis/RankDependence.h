@@ -11,6 +11,7 @@
 #include "RankValue.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <vector>
 
@@ -83,6 +84,7 @@ struct FunctionDependence {
   std::vector<SharedWrite> sharedWrites;
   std::vector<AgreedArgument> agreedArguments;
   std::vector<RankSplit> splits;
+  llvm::DenseSet<const clang::ValueDecl *> sharedReads; // fields and globals consulted
 };
 
 FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);

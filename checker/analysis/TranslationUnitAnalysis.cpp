@@ -72,23 +72,50 @@ void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
 
 // Functions read each other's facts (return values, out-parameters) and the
 // shared facts (fields, globals); parameters are seeded from call sites.
-// Everything only grows, so a few rounds reach the fixed point.
+// Everything only grows, so a few rounds reach the fixed point; after the
+// first, only the functions whose inputs changed are analysed again.
 void TranslationUnitAnalysis::computeDependence() {
-  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
-    bool Changed = false;
-    for (const auto &Function : Functions) {
+  std::vector<const FunctionCFG *> Pending;
+  for (const auto &Function : Functions)
+    Pending.push_back(Function.get());
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionCFG *>> Callers;
+  auto Seeded = [&](const FunctionCFG *Function) {
+    std::vector<bool> Present;
+    for (const Provenance *Seed : Env.seeds.lookup(Function->decl()->getCanonicalDecl()))
+      Present.push_back(Seed != nullptr);
+    return Present;
+  };
+  for (unsigned Round = 0; Round < MaxRounds && !Pending.empty(); ++Round) {
+    llvm::DenseSet<const FunctionDecl *> NewFacts;
+    for (const FunctionCFG *Function : Pending) {
       FunctionDependence Result = analyzeDependence(*Function, Env);
       FunctionFacts &Facts = Env.facts[Function->decl()->getCanonicalDecl()];
       if (!Facts.sameAs(Result.facts)) {
         Facts = Result.facts;
-        Changed = true;
+        NewFacts.insert(Function->decl()->getCanonicalDecl());
       }
-      Dependence[Function.get()] = std::move(Result);
+      if (Round == 0)
+        for (const CallSiteRecord &Call : Result.calls)
+          Callers[Call.callee].push_back(Function);
+      Dependence[Function] = std::move(Result);
     }
+    llvm::DenseMap<const FunctionCFG *, std::vector<bool>> SeededBefore;
+    for (const auto &Function : Functions)
+      SeededBefore[Function.get()] = Seeded(Function.get());
     computeSeeds();
-    Changed |= publishSharedWrites();
-    if (!Changed)
-      break;
+    llvm::DenseSet<const ValueDecl *> NewShared = publishSharedWrites();
+
+    llvm::DenseSet<const FunctionCFG *> Next;
+    for (const FunctionDecl *Changed : NewFacts)
+      for (const FunctionCFG *Caller : Callers.lookup(Changed))
+        Next.insert(Caller);
+    for (const auto &Function : Functions) {
+      const FunctionDependence &Result = Dependence[Function.get()];
+      if (SeededBefore[Function.get()] != Seeded(Function.get()) ||
+          llvm::any_of(NewShared, [&](const ValueDecl *D) { return Result.sharedReads.count(D); }))
+        Next.insert(Function.get());
+    }
+    Pending.assign(Next.begin(), Next.end());
   }
 }
 
@@ -133,8 +160,8 @@ void TranslationUnitAnalysis::computeSeeds() {
   }
 }
 
-bool TranslationUnitAnalysis::publishSharedWrites() {
-  bool Changed = false;
+llvm::DenseSet<const ValueDecl *> TranslationUnitAnalysis::publishSharedWrites() {
+  llvm::DenseSet<const ValueDecl *> Published;
   for (const auto &[Function, Result] : Dependence) {
     for (const SharedWrite &Write : Result.sharedWrites) {
       if (Env.shared.count(Write.decl))
@@ -144,11 +171,11 @@ bool TranslationUnitAnalysis::publishSharedWrites() {
         Value.source = Source;
         Value.exactRank = Write.value.exactRank;
         Env.shared[Write.decl] = Value;
-        Changed = true;
+        Published.insert(Write.decl);
       }
     }
   }
-  return Changed;
+  return Published;
 }
 
 void TranslationUnitAnalysis::findDivergences() {

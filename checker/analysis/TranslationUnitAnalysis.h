@@ -52,7 +52,7 @@ private:
   void collectFunctions(clang::ASTContext &Context);
   void computeDependence();
   void computeSeeds();
-  bool publishSharedWrites();
+  llvm::DenseSet<const clang::ValueDecl *> publishSharedWrites();
   void findDivergences();
   void findRankArguments();
   void findGroupImbalances();
