@@ -193,9 +193,10 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
   };
   const auto &P = D.Points.front();
   std::string Comm = M.label(P.Comm), Number = "#" + std::to_string(P.Seq);
-  std::vector<int> Waiting, Missing;
+  std::vector<int> Waiting;
   for (const auto &C : Calls)
-    (C.What ? Waiting : Missing).push_back(C.Rank);
+    if (C.What)
+      Waiting.push_back(C.Rank);
   Out << "lockstep: error: ";
   switch (D.Kind) {
   case DivergenceKind::Mismatch: {
@@ -245,10 +246,7 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
     const Call *First = nullptr;
     for (const auto &C : Calls)
       First = First ? First : C.What;
-    std::vector<int> Live;
-    for (int R : Missing)
-      if (!M.ranks()[size_t(R)].Departed)
-        Live.push_back(R);
+    const std::vector<int> &Live = D.Culprits; // missing when the stall was found
     std::ostringstream Seconds;
     Seconds << StallTimeoutSeconds;
     Out << "no progress for " << Seconds.str() << " s: " << ranksWord(Waiting) << " wait"

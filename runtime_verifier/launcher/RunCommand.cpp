@@ -253,8 +253,9 @@ int runCommand(const std::vector<std::string> &Args) {
     uint64_t Calls = 0;
     for (const RankState &R : M.ranks())
       Calls += R.Calls;
-    std::fprintf(stderr, "lockstep: %s: %d ranks, %llu collective calls on %zu communicators, no divergence\n",
-                 Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size());
+    std::fprintf(stderr, "lockstep: %s: %d ranks, %llu collective calls on %zu communicator%s, no divergence\n",
+                 Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size(),
+                 M.comms().size() == 1 ? "" : "s");
   }
   for (const auto &[File, Write] : {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
     if (!File.empty())
