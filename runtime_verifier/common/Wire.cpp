@@ -7,8 +7,8 @@ namespace lockstep::wire {
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the wire format is little-endian and copies integers as they are");
 
-Writer::Writer(Type T) {
-  Buf.resize(4);
+Writer::Writer(std::vector<uint8_t> &Out, Type T) : Buf(Out), Start(Out.size()) {
+  Buf.resize(Start + 4);
   Buf.push_back(static_cast<uint8_t>(T));
 }
 
@@ -29,10 +29,9 @@ Writer &Writer::bytes(const uint8_t *P, size_t N) {
   return raw(P, N);
 }
 
-const std::vector<uint8_t> &Writer::finish() {
-  uint32_t Length = static_cast<uint32_t>(Buf.size() - 4);
-  std::memcpy(Buf.data(), &Length, 4);
-  return Buf;
+void Writer::finish() {
+  uint32_t Length = static_cast<uint32_t>(Buf.size() - Start - 4);
+  std::memcpy(Buf.data() + Start, &Length, 4);
 }
 
 void Reader::fail(std::string Message) {
@@ -103,11 +102,11 @@ void Reader::end() {
     fail(std::to_string(End - Cur) + " unexpected trailing bytes");
 }
 
-std::vector<uint8_t> encode(const Hello &M) {
-  Writer W(Type::Hello);
+void encode(const Hello &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Hello);
   W.raw(M.token, kTokenBytes).u16(M.version).u8(static_cast<uint8_t>(M.role));
   W.i32(M.rank).i32(M.worldSize).i32(M.pid).u64(M.clockNs).str(M.host);
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Hello &M) {
@@ -129,10 +128,10 @@ std::string decode(Reader &R, Hello &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(const Comm &M) {
-  Writer W(Type::Comm);
+void encode(const Comm &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Comm);
   W.u64(M.id).u32(M.size).u32(M.rankInComm).u64(M.parent).u64(M.parentSeq).u8(M.api);
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Comm &M) {
@@ -151,10 +150,10 @@ std::string decode(Reader &R, Comm &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(const Def &M) {
-  Writer W(Type::Def);
+void encode(const Def &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Def);
   W.u8(static_cast<uint8_t>(M.kind)).u32(M.id).u64(M.aux).str(M.first).str(M.second);
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Def &M) {
@@ -172,11 +171,11 @@ std::string decode(Reader &R, Def &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(const Event &M) {
-  Writer W(Type::Event);
+void encode(const Event &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Event);
   W.u64(M.comm).u64(M.seq).u32(M.func).u32(M.datatype).u32(M.op).i32(M.root);
   W.i64(M.count).u32(M.site).u32(M.flags).u64(M.timeNs);
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Event &M) {
@@ -202,10 +201,10 @@ std::string decode(Reader &R, Event &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(const Bye &M) {
-  Writer W(Type::Bye);
+void encode(const Bye &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Bye);
   W.u64(M.dropped);
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Bye &M) {
@@ -214,10 +213,10 @@ std::string decode(Reader &R, Bye &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(Type T, const Kv &M) {
-  Writer W(T);
+void encode(Type T, const Kv &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, T);
   W.str(M.key).bytes(M.value.data(), M.value.size());
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Kv &M) {
@@ -229,10 +228,10 @@ std::string decode(Reader &R, Kv &M) {
   return R.error();
 }
 
-std::vector<uint8_t> encode(const Stop &M) {
-  Writer W(Type::Stop);
+void encode(const Stop &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Stop);
   W.str(M.reason.substr(0, kMaxString));
-  return W.finish();
+  W.finish();
 }
 
 std::string decode(Reader &R, Stop &M) {

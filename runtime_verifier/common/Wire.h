@@ -90,10 +90,12 @@ struct Stop {
   std::string reason;
 };
 
-/// Appends fields to a frame; finish() patches the length prefix.
+/// Appends one frame's fields to a buffer; finish() patches the length
+/// prefix. Frames are appended in place: the sender encodes thousands per
+/// millisecond.
 class Writer {
 public:
-  explicit Writer(Type T);
+  Writer(std::vector<uint8_t> &Out, Type T);
   Writer &u8(uint8_t V) { return raw(&V, 1); }
   Writer &u16(uint16_t V) { return raw(&V, 2); }
   Writer &u32(uint32_t V) { return raw(&V, 4); }
@@ -103,11 +105,12 @@ public:
   Writer &str(const std::string &S);              // u16 length + bytes
   Writer &bytes(const uint8_t *P, size_t N);       // u16 length + bytes
   Writer &raw(const void *P, size_t N);
-  /// The complete frame: u32 length, type, payload.
-  const std::vector<uint8_t> &finish();
+  /// Completes the frame: u32 length, type, payload.
+  void finish();
 
 private:
-  std::vector<uint8_t> Buf;
+  std::vector<uint8_t> &Buf;
+  size_t Start;
 };
 
 /// Reads fields from one frame's payload; any overrun or bad value sets
@@ -136,13 +139,21 @@ private:
   std::string Error;
 };
 
-std::vector<uint8_t> encode(const Hello &M);
-std::vector<uint8_t> encode(const Comm &M);
-std::vector<uint8_t> encode(const Def &M);
-std::vector<uint8_t> encode(const Event &M);
-std::vector<uint8_t> encode(const Bye &M);
-std::vector<uint8_t> encode(Type T, const Kv &M); // KvPut, KvGet or KvValue
-std::vector<uint8_t> encode(const Stop &M);
+/// Encoders append one frame to \p Out.
+void encode(const Hello &M, std::vector<uint8_t> &Out);
+void encode(const Comm &M, std::vector<uint8_t> &Out);
+void encode(const Def &M, std::vector<uint8_t> &Out);
+void encode(const Event &M, std::vector<uint8_t> &Out);
+void encode(const Bye &M, std::vector<uint8_t> &Out);
+void encode(Type T, const Kv &M, std::vector<uint8_t> &Out); // KvPut, KvGet or KvValue
+void encode(const Stop &M, std::vector<uint8_t> &Out);
+
+/// One message as a frame of its own.
+template <class... M> std::vector<uint8_t> frame(const M &...Message) {
+  std::vector<uint8_t> Out;
+  encode(Message..., Out);
+  return Out;
+}
 
 /// Decoders: an empty string on success, else what is wrong.
 std::string decode(Reader &R, Hello &M);

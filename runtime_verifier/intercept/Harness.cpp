@@ -21,7 +21,7 @@ int connectHarness(const JobEnv &Env, std::string &Error) {
   H.worldSize = Env.WorldSize;
   H.pid = getpid();
   H.clockNs = net::monotonicNs();
-  auto Frame = wire::encode(H);
+  auto Frame = wire::frame(H);
   if (!net::writeAll(Fd, Frame.data(), Frame.size(), 5000)) {
     Error = "cannot send to the coordinator";
     close(Fd);
@@ -64,7 +64,7 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
     std::fprintf(stderr, "lockstep: harness: %s\n", Error.c_str());
     return -1;
   }
-  auto Frame = wire::encode(T, Message);
+  auto Frame = wire::frame(T, Message);
   int Rc = net::writeAll(Fd, Frame.data(), Frame.size(), 5000) ? 0 : -1;
   if (Rc == 0 && T == wire::Type::KvGet) {
     Rc = -1;

@@ -125,6 +125,17 @@ bool readJobEnv(JobEnv &Env, std::string &Error) {
   return true;
 }
 
+size_t ringCapacity() {
+  const char *Text = getenv("LOCKSTEP_RING_RECORDS");
+  unsigned long N = Text ? strtoul(Text, nullptr, 10) : 0;
+  if (N >= 1024 && N <= (1ul << 22) && (N & (N - 1)) == 0)
+    return N;
+  if (Text)
+    std::fprintf(stderr, "lockstep: warning: LOCKSTEP_RING_RECORDS=%s is not a power of two from "
+                         "1024 to 4194304; using 16384\n", Text);
+  return 1u << 14;
+}
+
 State *state() { return Status.load(std::memory_order_acquire) == 1 ? Global : nullptr; }
 
 bool enabled() {

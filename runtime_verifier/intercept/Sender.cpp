@@ -29,7 +29,6 @@ public:
 private:
   void stream();
   bool connect();
-  void append(const std::vector<uint8_t> &Frame) { Out.insert(Out.end(), Frame.begin(), Frame.end()); }
   void encode(const Record &R);
   uint32_t site(uintptr_t Address);
   void define(wire::DefKind Kind, uint32_t Id);
@@ -71,7 +70,7 @@ bool Sender::connect() {
   char Host[256] = {};
   gethostname(Host, sizeof Host - 1);
   H.host = Host;
-  append(wire::encode(H));
+  wire::encode(H, Out);
   return true;
 }
 
@@ -89,7 +88,7 @@ void Sender::define(wire::DefKind Kind, uint32_t Id) {
   } else {
     D.first = Kind == wire::DefKind::Datatype ? datatypeName(Id) : opName(Id);
   }
-  append(wire::encode(D));
+  wire::encode(D, Out);
 }
 
 /// Call sites travel as (module, offset from its load bias): the offset is
@@ -131,13 +130,13 @@ uint32_t Sender::site(uintptr_t Address) {
   Dl_info Info;
   if (dladdr(reinterpret_cast<void *>(Address), &Info) && Info.dli_sname)
     D.second = Info.dli_sname;
-  append(wire::encode(D));
+  wire::encode(D, Out);
   return It->second;
 }
 
 void Sender::encode(const Record &R) {
   if (R.K == Record::Comm) {
-    append(wire::encode(R.C));
+    wire::encode(R.C, Out);
     return;
   }
   wire::Event E = R.E;
@@ -147,7 +146,7 @@ void Sender::encode(const Record &R) {
   if (E.op != wire::kNone)
     define(wire::DefKind::Op, E.op);
   E.site = site(R.Address);
-  append(wire::encode(E));
+  wire::encode(E, Out);
 }
 
 bool Sender::flush(int TimeoutMs) {
@@ -225,7 +224,7 @@ void Sender::stream() {
     if (poll(&P, 1, Drained ? 0 : 1) > 0) // 1 ms idle latency, no wake-up cost on the hot path
       readOrders();
     if (Stopping && Drained == 0 && !Lost) {
-      append(wire::encode(wire::Bye{S.Dropped.load()}));
+      wire::encode(wire::Bye{S.Dropped.load()}, Out);
       flush(2000);
       shutdown(Fd, SHUT_WR);
       return;

@@ -25,9 +25,13 @@ struct JobEnv {
 /// lockstep job, or with \p Error set when the environment is wrong.
 bool readJobEnv(JobEnv &Env, std::string &Error);
 
+/// Records the ring holds: LOCKSTEP_RING_RECORDS (a power of two from 1024
+/// to 4194304), else 16384 (about 1.3 MiB).
+size_t ringCapacity();
+
 struct State {
   JobEnv Env;
-  Ring<Record> Records{1u << 14}; // 16384 records of 64+16 bytes: about 1.3 MiB
+  Ring<Record> Records{ringCapacity()};
   std::atomic<uint64_t> Dropped{0};
   std::atomic<bool> ShuttingDown{false};
   std::atomic<int> Socket{-1};

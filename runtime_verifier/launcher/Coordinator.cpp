@@ -269,7 +269,7 @@ void Coordinator::answer(const std::string &Key) {
   if (Value == Values.end())
     return;
   // A failed write shows up as the connection's end on the next read.
-  auto Frame = wire::encode(wire::Type::KvValue, wire::Kv{Key, Value->second});
+  auto Frame = wire::frame(wire::Type::KvValue, wire::Kv{Key, Value->second});
   for (auto &[Fd, C] : Connections) {
     auto &W = C->WaitingFor;
     for (auto It = W.begin(); It != W.end();)
@@ -300,7 +300,7 @@ void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
 }
 
 void Coordinator::stopRanks(const std::string &Reason) {
-  auto Frame = wire::encode(wire::Stop{Reason});
+  auto Frame = wire::frame(wire::Stop{Reason});
   for (int Fd : RankFds)
     if (Fd >= 0)
       net::writeAll(Fd, Frame.data(), Frame.size(), 100);

@@ -1,6 +1,7 @@
 #include "Diagnosis.h"
 #include "Report.h"
 
+#include <climits>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -95,6 +96,9 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
   for (uint64_t S = Lo; S <= Hi; ++S)
     Out << "<div>#" << S << "</div>";
   Out << "</div>\n";
+  // Ranks that left before the divergence was found; later exits are the stop.
+  uint64_t DetectedNs = M.divergence() ? M.divergence()->DetectedNs : UINT64_MAX;
+  auto LeftBefore = [&](const RankState &S) { return S.Departed && S.DepartedNs <= DetectedNs; };
   for (const auto &[R, T] : C.Members) {
     const RankState &State = M.ranks()[size_t(R)];
     Out << "<div class=\"lane\" data-rank=\"" << R << "\"><div class=\"lane-label\">rank " << R << "</div>";
@@ -105,8 +109,8 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
         Out << "<div class=\"box" << (Diverged ? " diverged" : "") << "\" title=\""
             << escape(hover(M, Sites, *Made)) << "\"><div class=\"seq\">#" << S << "</div>"
             << escape(M.names().function(Made->Func).Name) << "</div>";
-      } else if (S == T.Count + 1 && (Diverged || State.Departed)) {
-        std::string Why = State.Departed ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
+      } else if (S == T.Count + 1 && (Diverged || LeftBefore(State))) {
+        std::string Why = LeftBefore(State) ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
         Out << "<div class=\"box missing" << (Diverged ? " diverged" : "") << "\" title=\"rank " << R
             << " never called collective #" << S << "\"><div class=\"seq\">#" << S << "</div>("
             << escape(Why) << ")</div>";

@@ -235,6 +235,11 @@ int runCommand(const std::vector<std::string> &Args) {
     Result.ExitCode = Code;
   }
 
+  for (int R = 0; R < O.Ranks; ++R)
+    if (uint64_t Lost = M.ranks()[size_t(R)].Dropped)
+      C.Warn("rank " + std::to_string(R) + " dropped " + std::to_string(Lost) +
+             " of its collective records (they came faster than they could be sent); "
+             "those collectives were not compared");
   bool NeedSites = D || !Findings.empty() || !O.ReportFile.empty() || !O.JsonFile.empty();
   std::vector<Location> Sites = NeedSites ? symbolize(M.names()) : std::vector<Location>{};
   if (D) {

@@ -255,7 +255,10 @@ def report():
         print("skipped: no chromium (scripts/setup.sh installs it)")
         sys.exit(SKIP)
     html = os.path.join(A.work, "report.html")
-    lockstep("rank_branch", [], extra=["--report", html])
+    findings = os.path.join(A.work, "findings.txt")
+    with open(findings, "w") as f:
+        f.write(f"rank_branch.c:{site_lines('rank_branch.c')['checkpoint-barrier']}\n")
+    lockstep("rank_branch", [], extra=["--report", html, "--findings", findings])
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
              f"--user-data-dir={os.path.join(A.work, 'chromium-profile')}"]
     code, dom, err = run([chromium, *flags, "--dump-dom", "file://" + html], timeout=90)
@@ -266,6 +269,8 @@ def report():
         fail(f"lanes in the rendered page: {lanes}")
     if 'class="box diverged"' not in dom or "title=" not in dom:
         fail("no highlighted diverging box with a call site on hover")
+    if "verdict-CONFIRMED" not in dom:
+        fail("the verdicts are not listed")
     shot = os.path.join(A.work, "report.png")
     code, _, err = run([chromium, *flags, "--window-size=1400,900", f"--screenshot={shot}",
                         "file://" + html], timeout=90)
