@@ -16,14 +16,14 @@ template <class H> uintptr_t key(H Handle) {
     return static_cast<uintptr_t>(Handle); // MPICH: integers
 }
 
-#define LOCKSTEP_NAMED(X) {X, #X}
-struct NamedDatatype {
-  MPI_Datatype Handle;
+template <class H> struct Named {
+  H Handle;
   const char *Name;
 };
+#define LOCKSTEP_NAMED(X) {X, #X}
 // Predefined handles are the same on every rank by name, not by value
-// (Open MPI's are addresses): they travel as an index into this table.
-const NamedDatatype Datatypes[] = {
+// (Open MPI's are addresses): they travel as an index into these tables.
+const Named<MPI_Datatype> Datatypes[] = {
     LOCKSTEP_NAMED(MPI_CHAR), LOCKSTEP_NAMED(MPI_SIGNED_CHAR), LOCKSTEP_NAMED(MPI_UNSIGNED_CHAR),
     LOCKSTEP_NAMED(MPI_BYTE), LOCKSTEP_NAMED(MPI_SHORT), LOCKSTEP_NAMED(MPI_UNSIGNED_SHORT),
     LOCKSTEP_NAMED(MPI_INT), LOCKSTEP_NAMED(MPI_UNSIGNED), LOCKSTEP_NAMED(MPI_LONG),
@@ -39,11 +39,7 @@ const NamedDatatype Datatypes[] = {
     LOCKSTEP_NAMED(MPI_LONG_INT), LOCKSTEP_NAMED(MPI_2INT), LOCKSTEP_NAMED(MPI_SHORT_INT),
     LOCKSTEP_NAMED(MPI_LONG_DOUBLE_INT),
 };
-struct NamedOp {
-  MPI_Op Handle;
-  const char *Name;
-};
-const NamedOp Ops[] = {
+const Named<MPI_Op> Ops[] = {
     LOCKSTEP_NAMED(MPI_MAX),  LOCKSTEP_NAMED(MPI_MIN),    LOCKSTEP_NAMED(MPI_SUM),
     LOCKSTEP_NAMED(MPI_PROD), LOCKSTEP_NAMED(MPI_LAND),   LOCKSTEP_NAMED(MPI_BAND),
     LOCKSTEP_NAMED(MPI_LOR),  LOCKSTEP_NAMED(MPI_BOR),    LOCKSTEP_NAMED(MPI_LXOR),
