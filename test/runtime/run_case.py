@@ -101,7 +101,11 @@ def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S)
     argv = [A.lockstep, "run", "-n", str(ranks), "--json", json_path, *extra]
     if mode:
         argv.append(mode)
-    argv += ["--", program(name), *args]
+    argv.append("--")
+    if mode == "--attach":  # another launcher starts the ranks and passes the variables on
+        argv += ["mpirun", "-np", str(ranks), "--oversubscribe", "-x", "LD_PRELOAD", "-x",
+                 "LOCKSTEP_COORDINATOR"]
+    argv += [program(name), *args]
     start = time.time()
     code, out, err = run(argv, timeout)
     elapsed = time.time() - start
@@ -355,6 +359,8 @@ CASES = {
                                        [r"rank 1 exited after 3 collectives"]),
     "stall": lambda: diverged("stall", [], "stall", {0: "barrier"}, [r"no progress for 1 s"],
                               extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
+    "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
+                               mode="--attach"),
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),
