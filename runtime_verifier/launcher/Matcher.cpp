@@ -124,7 +124,7 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
       D.Kind = DivergenceKind::Mismatch;
       D.Points = {{CommId, In.Seq, -1}};
       D.Field = Field;
-      D.Culprits = {P.ReferenceRank, Rank};
+      D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
       D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
       D.CauseNs = std::max(P.FirstNs, In.TimeNs);
       report(D, NowNs);

@@ -167,20 +167,24 @@ void Processes::reap(const std::function<void(const Child &)> &OnExit) {
   }
 }
 
-void Processes::terminate(int GraceMs) {
-  for (const Child &C : Kids)
-    if (!C.Reaped)
-      killpg(C.Pid, SIGTERM);
-  if (!KillAtNs)
-    KillAtNs = net::monotonicNs() + uint64_t(GraceMs) * 1000000;
+void Processes::terminate(int DelayMs, int GraceMs) {
+  if (TermAtNs)
+    return;
+  TermAtNs = net::monotonicNs() + uint64_t(DelayMs) * 1000000;
+  KillAtNs = TermAtNs + uint64_t(GraceMs) * 1000000;
+  escalate(net::monotonicNs());
 }
 
 void Processes::escalate(uint64_t NowNs) {
-  if (!KillAtNs || NowNs < KillAtNs)
+  if (!TermAtNs || NowNs < TermAtNs)
     return;
+  int Signal = NowNs >= KillAtNs ? SIGKILL : SIGTERM;
+  if (Signal == SIGTERM && Termed)
+    return;
+  Termed = true;
   for (const Child &C : Kids)
     if (!C.Reaped)
-      killpg(C.Pid, SIGKILL);
+      killpg(C.Pid, Signal);
 }
 
 bool Processes::allReaped() const {

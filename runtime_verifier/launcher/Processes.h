@@ -39,9 +39,10 @@ public:
   void pollSet(std::vector<pollfd> &Fds, std::vector<std::function<void(short)>> &Handlers);
   /// Reaps exited children; calls \p OnExit for each.
   void reap(const std::function<void(const Child &)> &OnExit);
-  /// SIGTERM to every live process group now, SIGKILL to what is left
-  /// after \p GraceMs (call escalate() from the loop).
-  void terminate(int GraceMs);
+  /// SIGTERM to every live process group after \p DelayMs (time for ranks
+  /// told to stop to exit and their launcher to pass on their last output),
+  /// SIGKILL to what is left \p GraceMs later. escalate() sends them.
+  void terminate(int DelayMs, int GraceMs);
   void escalate(uint64_t NowNs);
   bool allReaped() const;
   /// Writes out partial lines and stops reading.
@@ -64,7 +65,8 @@ private:
 
   std::vector<Child> Kids;
   std::vector<Stream> Streams;
-  uint64_t KillAtNs = 0;
+  uint64_t TermAtNs = 0, KillAtNs = 0;
+  bool Termed = false;
 };
 
 } // namespace lockstep::run

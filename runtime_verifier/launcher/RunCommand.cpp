@@ -203,7 +203,9 @@ int runCommand(const std::vector<std::string> &Args) {
     if (!StopNs && (M.divergence() || Interrupted)) {
       StopNs = Now;
       C.stopRanks(M.divergence() ? stopReason(M) : "interrupted");
-      P.terminate(1000);
+      // Ranks exit on the stop order; a launcher in between (mpirun) gets a
+      // moment to pass on their last output before it is terminated too.
+      P.terminate(O.Mode == LaunchMode::Direct ? 0 : 300, 1000);
     }
     P.escalate(Now);
     bool Started = !P.children().empty();
