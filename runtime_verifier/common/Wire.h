@@ -1,0 +1,190 @@
+// The wire protocol between the interposer (one connection per rank) and
+// the coordinator: length-prefixed binary frames, fixed-width little-endian
+// fields, every field bounds-checked on read. docs/runtime.md documents it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace lockstep::wire {
+
+constexpr uint16_t kVersion = 1;
+constexpr size_t kTokenBytes = 32;       // raw; 64 hex characters in the environment
+constexpr size_t kMaxFrame = 64 * 1024;  // payload bytes, type byte included
+constexpr size_t kMaxString = 4096;      // any string field
+constexpr size_t kMaxKvValue = 4096;     // a shared value (an NCCL unique id is 128 bytes)
+
+/// Frame types. Rank to coordinator unless noted.
+enum class Type : uint8_t {
+  Hello = 1,   // first frame of every connection: the job token and who speaks
+  Comm = 2,    // a communicator this rank belongs to
+  Def = 3,     // names an id used by later events (function, datatype, op, site)
+  Event = 4,   // one collective call
+  Bye = 5,     // orderly exit: nothing follows
+  KvPut = 6,   // harness: publish a value under a key
+  KvGet = 7,   // harness: ask for a key's value (answered when it exists)
+  KvValue = 8, // coordinator to harness: the value
+  Stop = 9,    // coordinator to rank: the job diverged; exit now
+};
+
+enum class Role : uint8_t { Rank = 0, Harness = 1 };
+enum class DefKind : uint8_t { Function = 1, Datatype = 2, Op = 3, Site = 4 };
+
+/// Function flags (Def.aux of a Function).
+constexpr uint64_t kHostBlocking = 1; // returns only when the collective completed
+constexpr uint64_t kNonblockingCall = 2; // an MPI_I* call: matches only its own kind
+
+/// Event flags.
+constexpr uint32_t kInGroup = 1; // issued between ncclGroupStart and ncclGroupEnd
+
+constexpr uint32_t kNone = 0xFFFFFFFFu; // absent datatype, op
+constexpr int32_t kNoRoot = -1;
+constexpr int64_t kNoCount = -1;
+
+struct Hello {
+  uint8_t token[kTokenBytes];
+  uint16_t version = kVersion;
+  Role role = Role::Rank;
+  int32_t rank = -1, worldSize = 0;
+  int32_t pid = 0;
+  uint64_t clockNs = 0; // sender's CLOCK_MONOTONIC at hello
+  std::string host;
+};
+
+struct Comm {
+  uint64_t id = 0;
+  uint32_t size = 0, rankInComm = 0;
+  uint64_t parent = 0, parentSeq = 0; // 0: created from no tracked parent
+  uint8_t api = 0;                    // 1 MPI, 2 NCCL
+};
+
+struct Def {
+  DefKind kind = DefKind::Function;
+  uint32_t id = 0;
+  uint64_t aux = 0; // function: flags; site: offset in the module
+  std::string first, second; // function: name, operation; site: module, symbol; else: name
+};
+
+struct Event {
+  uint64_t comm = 0, seq = 0;
+  uint32_t func = 0, datatype = kNone, op = kNone;
+  int32_t root = kNoRoot;
+  int64_t count = kNoCount;
+  uint32_t site = 0, flags = 0;
+  uint64_t timeNs = 0;
+};
+
+struct Bye {
+  uint64_t dropped = 0; // events lost because the ring was full
+};
+
+struct Kv {
+  std::string key;
+  std::vector<uint8_t> value; // empty for KvGet
+};
+
+struct Stop {
+  std::string reason;
+};
+
+/// Appends one frame's fields to a buffer; finish() patches the length
+/// prefix. Frames are appended in place: the sender encodes thousands per
+/// millisecond.
+class Writer {
+public:
+  Writer(std::vector<uint8_t> &Out, Type T);
+  Writer &u8(uint8_t V) { return raw(&V, 1); }
+  Writer &u16(uint16_t V) { return raw(&V, 2); }
+  Writer &u32(uint32_t V) { return raw(&V, 4); }
+  Writer &u64(uint64_t V) { return raw(&V, 8); }
+  Writer &i32(int32_t V) { return raw(&V, 4); }
+  Writer &i64(int64_t V) { return raw(&V, 8); }
+  Writer &str(const std::string &S);              // u16 length + bytes
+  Writer &bytes(const uint8_t *P, size_t N);       // u16 length + bytes
+  Writer &raw(const void *P, size_t N);
+  /// Completes the frame: u32 length, type, payload.
+  void finish();
+
+private:
+  std::vector<uint8_t> &Buf;
+  size_t Start;
+};
+
+/// Reads fields from one frame's payload; any overrun or bad value sets
+/// an error that names the field, and later reads return zero.
+class Reader {
+public:
+  Reader(const uint8_t *P, size_t N) : Cur(P), End(P + N) {}
+  uint8_t u8(const char *Field);
+  uint16_t u16(const char *Field);
+  uint32_t u32(const char *Field);
+  uint64_t u64(const char *Field);
+  int32_t i32(const char *Field);
+  int64_t i64(const char *Field);
+  std::string str(const char *Field, size_t Max = kMaxString);
+  std::vector<uint8_t> bytes(const char *Field, size_t Max);
+  void raw(void *Out, size_t N, const char *Field);
+  /// Fails unless every byte was consumed.
+  void end();
+  const std::string &error() const { return Error; }
+  bool ok() const { return Error.empty(); }
+  void fail(std::string Message);
+
+private:
+  bool take(size_t N, const char *Field);
+  const uint8_t *Cur, *End;
+  std::string Error;
+};
+
+/// Encoders append one frame to \p Out.
+void encode(const Hello &M, std::vector<uint8_t> &Out);
+void encode(const Comm &M, std::vector<uint8_t> &Out);
+void encode(const Def &M, std::vector<uint8_t> &Out);
+void encode(const Event &M, std::vector<uint8_t> &Out);
+void encode(const Bye &M, std::vector<uint8_t> &Out);
+void encode(Type T, const Kv &M, std::vector<uint8_t> &Out); // KvPut, KvGet or KvValue
+void encode(const Stop &M, std::vector<uint8_t> &Out);
+
+/// One message as a frame of its own.
+template <class... M> std::vector<uint8_t> frame(const M &...Message) {
+  std::vector<uint8_t> Out;
+  encode(Message..., Out);
+  return Out;
+}
+
+/// Decoders: an empty string on success, else what is wrong.
+std::string decode(Reader &R, Hello &M);
+std::string decode(Reader &R, Comm &M);
+std::string decode(Reader &R, Def &M);
+std::string decode(Reader &R, Event &M);
+std::string decode(Reader &R, Bye &M);
+std::string decode(Reader &R, Kv &M);
+std::string decode(Reader &R, Stop &M);
+
+/// Splits a byte stream into frames. feed() appends received bytes; next()
+/// returns true with a frame's type and payload while complete frames are
+/// buffered. A length of zero or above kMaxFrame is an error (the stream
+/// cannot be resynchronised, so the connection must be dropped).
+class FrameSplitter {
+public:
+  void feed(const uint8_t *P, size_t N) { Buf.insert(Buf.end(), P, P + N); }
+  bool next(Type &T, std::vector<uint8_t> &Payload);
+  const std::string &error() const { return Error; }
+  bool pending() const { return !Buf.empty(); }
+
+private:
+  std::vector<uint8_t> Buf;
+  size_t Pos = 0;
+  std::string Error;
+};
+
+/// Token helpers: 64 lowercase hex characters <-> 32 bytes.
+std::string tokenToHex(const uint8_t (&Token)[kTokenBytes]);
+bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[kTokenBytes]);
+/// Constant-time comparison, so a peer cannot learn the token byte by byte.
+bool tokensEqual(const uint8_t (&A)[kTokenBytes], const uint8_t (&B)[kTokenBytes]);
+
+} // namespace lockstep::wire

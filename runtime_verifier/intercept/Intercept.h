@@ -1,0 +1,95 @@
+// The one body of every generated wrapper: record the call's fingerprint,
+// forward to the real function, register any communicator it created. The
+// generator only says, per function, which argument is which (from rules/);
+// what an argument means is read from its C++ type through the API's traits
+// (MpiTraits, NcclTraits).
+#pragma once
+
+#include "Runtime.h"
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+namespace lockstep::rt {
+
+enum class Kind { Collective, Finalize, GroupBegin, GroupEnd };
+
+/// The return and parameter types of a declared function, so that a
+/// wrapper's signature is exactly its header's.
+template <class F> struct Signature;
+template <class R, class... A> struct Signature<R (*)(A...)> {
+  using Ret = R;
+  using Args = std::tuple<A...>;
+};
+template <class F> using Ret = typename Signature<F>::Ret;
+template <class F, size_t I> using ArgT = std::tuple_element_t<I, typename Signature<F>::Args>;
+
+/// Argument positions from the rules (-1: absent).
+template <uint32_t FuncId, Kind K, int CommArg, int RootArg, int CountArg, int DatatypeArg,
+          int OpArg>
+struct Spec {
+  static constexpr uint32_t Func = FuncId;
+  static constexpr Kind Which = K;
+  static constexpr int Comm = CommArg, Root = RootArg, Count = CountArg,
+                       Datatype = DatatypeArg, Op = OpArg;
+};
+
+template <class T> int64_t toCount(T V) {
+  if constexpr (std::is_integral_v<T>)
+    return V < 0 ? wire::kNoCount : int64_t(V);
+  else
+    return wire::kNoCount; // an array of counts (the v-variants): nothing single to compare
+}
+
+template <class Traits, class S, class Real, class... A>
+auto intercept(Real RealFn, const void *ReturnAddress, A... Args) -> decltype(RealFn(Args...)) {
+  Guard G;
+  if (G.nested() || !enabled())
+    return RealFn(Args...);
+  if constexpr (S::Which == Kind::GroupBegin) {
+    ++groupDepth();
+    return RealFn(Args...);
+  } else if constexpr (S::Which == Kind::GroupEnd) {
+    if (groupDepth() > 0)
+      --groupDepth();
+    return RealFn(Args...);
+  } else {
+    auto Tuple = std::tie(Args...);
+    using CommPtr = typename Traits::Comm *;
+    // A function with a communicator out-parameter creates one; when its
+    // rules "comm" is that out-parameter (ncclCommInitRank) it has no parent.
+    constexpr bool Creates = (std::is_same_v<A, CommPtr> || ...);
+    CommSlot *Slot = nullptr;
+    if constexpr (S::Which == Kind::Finalize) {
+      Slot = Traits::world();
+    } else if constexpr (S::Comm >= 0) {
+      using CommArgT = std::tuple_element_t<S::Comm, std::tuple<A...>>;
+      if constexpr (std::is_same_v<CommArgT, typename Traits::Comm>)
+        Slot = Traits::comm(std::get<S::Comm>(Tuple));
+    }
+    uint64_t Seq = 0;
+    if (Slot) {
+      int64_t Count = wire::kNoCount;
+      uint32_t Datatype = wire::kNone, Op = wire::kNone;
+      int32_t Root = wire::kNoRoot;
+      if constexpr (S::Count >= 0)
+        Count = toCount(std::get<S::Count>(Tuple));
+      if constexpr (S::Datatype >= 0)
+        Datatype = Traits::datatype(std::get<S::Datatype>(Tuple));
+      if constexpr (S::Op >= 0)
+        Op = Traits::op(std::get<S::Op>(Tuple));
+      if constexpr (S::Root >= 0)
+        Root = std::get<S::Root>(Tuple) < 0 ? wire::kNoRoot : int32_t(std::get<S::Root>(Tuple));
+      Seq = recordEvent(*Slot, S::Func, Count, Datatype, Op, Root,
+                        groupDepth() > 0 ? wire::kInGroup : 0, ReturnAddress);
+    }
+    auto Result = RealFn(Args...);
+    if constexpr (Creates)
+      if (Traits::succeeded(Result))
+        Traits::created(Slot, Seq, Args...);
+    return Result;
+  }
+}
+
+} // namespace lockstep::rt

@@ -1,0 +1,52 @@
+// Internal to the interposer: the process-wide state shared by the hot path
+// (Runtime.cpp), the background sender (Sender.cpp) and the harness entry
+// points (Harness.cpp).
+#pragma once
+
+#include "../common/Net.h"
+#include "Ring.h"
+#include "Runtime.h"
+
+#include <atomic>
+#include <thread>
+
+namespace lockstep::rt {
+
+/// The job as the environment describes it.
+struct JobEnv {
+  uint8_t Token[wire::kTokenBytes];
+  net::Endpoint Coordinator;
+  int Rank = -1, WorldSize = 0, LocalRank = -1, LocalWorldSize = 0;
+  bool Managed = false; // started by `lockstep run`: quiet stop, exit with it
+};
+
+/// Reads LOCKSTEP_COORDINATOR and the launcher's rank variables. Returns
+/// false with \p Error empty when this process is simply not part of a
+/// lockstep job, or with \p Error set when the environment is wrong.
+bool readJobEnv(JobEnv &Env, std::string &Error);
+
+/// Records the ring holds: LOCKSTEP_RING_RECORDS (a power of two from 1024
+/// to 4194304), else 16384 (about 1.3 MiB).
+size_t ringCapacity();
+
+struct State {
+  JobEnv Env;
+  Ring<Record> Records{ringCapacity()};
+  std::atomic<uint64_t> Dropped{0};
+  std::atomic<bool> ShuttingDown{false};
+  std::atomic<int> Socket{-1};
+  std::thread Sender;
+};
+
+/// The state once enabled() returned true; null otherwise.
+State *state();
+
+/// Starts the sender thread (connects, says hello, streams records).
+void startSender(State &S);
+/// Flushes what is queued, says goodbye and joins the sender (bounded wait).
+void stopSender(State &S);
+
+/// Opens a connection for a harness request (hello with the harness role).
+int connectHarness(const JobEnv &Env, std::string &Error);
+
+} // namespace lockstep::rt

@@ -1,0 +1,316 @@
+#include "Coordinator.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace lockstep::run {
+
+namespace {
+constexpr uint64_t kHelloDeadlineNs = 10'000'000'000ull; // generous: a loaded machine
+constexpr size_t kMaxDefinitions = 1 << 20;               // per connection
+constexpr size_t kMaxValues = 1024;                       // harness keys per job
+} // namespace
+
+struct Coordinator::Connection {
+  int Fd = -1;
+  std::string Peer;
+  enum class Role { AwaitHello, Rank, Harness } Kind = Role::AwaitHello;
+  int Rank = -1;
+  uint64_t OpenedNs = 0;
+  int64_t ClockOffsetNs = 0; // the coordinator's clock minus the rank's
+  bool SaidBye = false;
+  wire::FrameSplitter In;
+  std::unordered_map<uint32_t, uint32_t> Functions, Sites;
+  std::unordered_map<uint64_t, uint32_t> Texts; // kind << 32 | id
+  std::vector<std::string> WaitingFor;          // harness: keys asked for
+};
+
+Coordinator::Coordinator(Matcher &M, const uint8_t (&T)[wire::kTokenBytes])
+    : Jobs(M), RankFds(size_t(M.worldSize()), -1) {
+  std::copy(std::begin(T), std::end(T), Token);
+}
+
+Coordinator::~Coordinator() {
+  for (auto &[Fd, C] : Connections)
+    ::close(Fd);
+  if (ListenFd >= 0)
+    ::close(ListenFd);
+}
+
+std::string Coordinator::listen(net::Endpoint &At) {
+  std::string Error;
+  ListenFd = net::listenOn(At, Error);
+  return Error;
+}
+
+void Coordinator::pollSet(std::vector<pollfd> &Fds,
+                          std::vector<std::function<void(short)>> &Handlers) {
+  Fds.push_back({ListenFd, POLLIN, 0});
+  Handlers.push_back([this](short) { accept(); });
+  for (auto &[Fd, C] : Connections) {
+    Fds.push_back({Fd, POLLIN, 0});
+    Connection *Conn = C.get();
+    Handlers.push_back([this, Conn](short) { read(*Conn); });
+  }
+}
+
+void Coordinator::accept() {
+  for (;;) {
+    sockaddr_storage Addr{};
+    socklen_t Len = sizeof Addr;
+    int Fd = accept4(ListenFd, reinterpret_cast<sockaddr *>(&Addr), &Len,
+                     SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (Fd < 0)
+      return;
+    char Host[INET6_ADDRSTRLEN] = "?";
+    uint16_t Port = 0;
+    if (Addr.ss_family == AF_INET) {
+      auto *In = reinterpret_cast<sockaddr_in *>(&Addr);
+      inet_ntop(AF_INET, &In->sin_addr, Host, sizeof Host);
+      Port = ntohs(In->sin_port);
+    } else if (Addr.ss_family == AF_INET6) {
+      auto *In = reinterpret_cast<sockaddr_in6 *>(&Addr);
+      inet_ntop(AF_INET6, &In->sin6_addr, Host, sizeof Host);
+      Port = ntohs(In->sin6_port);
+    }
+    if (Connections.size() >= size_t(4 * Jobs.worldSize() + 64)) {
+      Warn(std::string("refused a connection from ") + Host + ": too many open connections");
+      ::close(Fd);
+      continue;
+    }
+    auto C = std::make_unique<Connection>();
+    C->Fd = Fd;
+    C->Peer = std::string(Host) + ":" + std::to_string(Port);
+    C->OpenedNs = net::monotonicNs();
+    Connections[Fd] = std::move(C);
+  }
+}
+
+void Coordinator::expire(uint64_t NowNs) {
+  std::vector<Connection *> Late;
+  for (auto &[Fd, C] : Connections)
+    if (C->Kind == Connection::Role::AwaitHello && NowNs - C->OpenedNs > kHelloDeadlineNs)
+      Late.push_back(C.get());
+  for (Connection *C : Late)
+    close(*C, "refused the connection from " + C->Peer + ": no hello within 10 s");
+}
+
+void Coordinator::read(Connection &C) {
+  uint8_t Buf[65536];
+  for (;;) {
+    ssize_t N = recv(C.Fd, Buf, sizeof Buf, 0);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return;
+    if (N <= 0) {
+      std::string Why;
+      if (C.Kind == Connection::Role::AwaitHello)
+        Why = "refused the connection from " + C.Peer + ": closed before a hello";
+      else if (C.In.pending())
+        Why = "the connection of rank " + std::to_string(C.Rank) + " ended inside a message";
+      return close(C, Why);
+    }
+    C.In.feed(Buf, size_t(N));
+    wire::Type T;
+    std::vector<uint8_t> Payload;
+    while (C.In.next(T, Payload))
+      if (std::string Error = handle(C, T, Payload); !Error.empty())
+        return close(C, Error, true);
+    if (!C.In.error().empty()) {
+      std::string Who = C.Kind == Connection::Role::AwaitHello ? "from " + C.Peer
+                                                               : "of rank " + std::to_string(C.Rank);
+      return close(C, "closed the connection " + Who + ": " + C.In.error(), true);
+    }
+  }
+}
+
+std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload) {
+  wire::Reader R(Payload.data(), Payload.size());
+  if (C.Kind == Connection::Role::AwaitHello) {
+    if (T != wire::Type::Hello)
+      return "refused the connection from " + C.Peer + ": the first message is not a hello";
+    return hello(C, R);
+  }
+  std::string Who = (C.Kind == Connection::Role::Rank ? "rank " : "the harness of rank ") +
+                    std::to_string(C.Rank);
+  auto Malformed = [&](const std::string &Error) {
+    return "closed the connection of " + Who + ": malformed message: " + Error;
+  };
+  if (C.Kind == Connection::Role::Harness) {
+    wire::Kv Request;
+    if (T != wire::Type::KvPut && T != wire::Type::KvGet)
+      return Malformed("a harness connection may only put and get values");
+    if (std::string E = wire::decode(R, Request); !E.empty())
+      return Malformed(E);
+    if (T == wire::Type::KvGet) {
+      C.WaitingFor.push_back(Request.key);
+    } else if (!Values.count(Request.key)) {
+      if (Values.size() >= kMaxValues)
+        return Malformed("too many keys");
+      Values[Request.key] = Request.value;
+    }
+    answer(Request.key);
+    return "";
+  }
+  uint64_t Now = net::monotonicNs();
+  std::string Error;
+  switch (T) {
+  case wire::Type::Comm: {
+    wire::Comm M;
+    if (!(Error = wire::decode(R, M)).empty())
+      return Malformed(Error);
+    Error = Jobs.addComm(C.Rank, M, Now);
+    break;
+  }
+  case wire::Type::Def:
+    Error = define(C, R);
+    break;
+  case wire::Type::Event:
+    Error = event(C, R);
+    break;
+  case wire::Type::Bye: {
+    wire::Bye M;
+    if (!(Error = wire::decode(R, M)).empty())
+      return Malformed(Error);
+    C.SaidBye = true;
+    Jobs.setDropped(C.Rank, M.dropped);
+    break;
+  }
+  default:
+    return Malformed("unexpected message type " + std::to_string(int(T)));
+  }
+  return Error.empty() ? "" : Malformed(Error);
+}
+
+std::string Coordinator::hello(Connection &C, wire::Reader &R) {
+  wire::Hello H;
+  std::string Error = wire::decode(R, H);
+  std::string Refused = "refused the connection from " + C.Peer + ": ";
+  if (!Error.empty())
+    return Refused + "malformed hello: " + Error;
+  if (!wire::tokensEqual(H.token, Token))
+    return Refused + "wrong job token";
+  if (H.worldSize != Jobs.worldSize() || H.rank < 0 || H.rank >= H.worldSize)
+    return Refused + "rank " + std::to_string(H.rank) + " of " + std::to_string(H.worldSize) +
+           " does not fit this job of " + std::to_string(Jobs.worldSize()) + " ranks";
+  C.Rank = H.rank;
+  C.ClockOffsetNs = int64_t(net::monotonicNs()) - int64_t(H.clockNs);
+  if (H.role == wire::Role::Harness) {
+    C.Kind = Connection::Role::Harness;
+    return "";
+  }
+  if (Jobs.ranks()[size_t(H.rank)].Connected)
+    return Refused + "rank " + std::to_string(H.rank) + " has already connected";
+  C.Kind = Connection::Role::Rank;
+  RankFds[size_t(H.rank)] = C.Fd;
+  Jobs.connected(H.rank);
+  ++Seen;
+  return "";
+}
+
+std::string Coordinator::define(Connection &C, wire::Reader &R) {
+  wire::Def D;
+  if (std::string E = wire::decode(R, D); !E.empty())
+    return E;
+  if (C.Functions.size() + C.Sites.size() + C.Texts.size() >= kMaxDefinitions)
+    return "too many definitions";
+  switch (D.kind) {
+  case wire::DefKind::Function:
+    if (D.second.empty() || (D.aux & ~(wire::kHostBlocking | wire::kNonblockingCall)))
+      return "function definition without an operation or with unknown flags";
+    C.Functions[D.id] = Jobs.names().function({D.first, D.second, D.aux});
+    return "";
+  case wire::DefKind::Site:
+    C.Sites[D.id] = Jobs.names().site({D.first, D.second, D.aux});
+    return "";
+  case wire::DefKind::Datatype:
+  case wire::DefKind::Op:
+    C.Texts[uint64_t(D.kind) << 32 | D.id] = Jobs.names().text(D.first);
+    return "";
+  }
+  return "unknown definition";
+}
+
+std::string Coordinator::event(Connection &C, wire::Reader &R) {
+  wire::Event E;
+  if (std::string Error = wire::decode(R, E); !Error.empty())
+    return Error;
+  auto Function = C.Functions.find(E.func);
+  auto Site = C.Sites.find(E.site);
+  if (Function == C.Functions.end() || Site == C.Sites.end())
+    return "an event names an undefined function or call site";
+  Call Out;
+  Out.Seq = E.seq;
+  Out.Func = Function->second;
+  Out.Site = Site->second;
+  Out.Root = E.root;
+  Out.Count = E.count;
+  Out.Flags = E.flags;
+  for (auto [Id, Into, Kind] : {std::tuple{E.datatype, &Out.Datatype, wire::DefKind::Datatype},
+                                std::tuple{E.op, &Out.Op, wire::DefKind::Op}}) {
+    if (Id == wire::kNone)
+      continue;
+    auto It = C.Texts.find(uint64_t(Kind) << 32 | Id);
+    if (It == C.Texts.end())
+      return "an event names an undefined datatype or operator";
+    *Into = It->second;
+  }
+  uint64_t Now = net::monotonicNs();
+  Out.TimeNs = std::min<uint64_t>(Now, uint64_t(int64_t(E.timeNs) + C.ClockOffsetNs));
+  return Jobs.addCall(C.Rank, E.comm, Out, Now);
+}
+
+void Coordinator::answer(const std::string &Key) {
+  auto Value = Values.find(Key);
+  if (Value == Values.end())
+    return;
+  // A failed write shows up as the connection's end on the next read.
+  auto Frame = wire::frame(wire::Type::KvValue, wire::Kv{Key, Value->second});
+  for (auto &[Fd, C] : Connections) {
+    auto &W = C->WaitingFor;
+    for (auto It = W.begin(); It != W.end();)
+      if (*It == Key) {
+        net::writeAll(Fd, Frame.data(), Frame.size(), 1000);
+        It = W.erase(It);
+      } else {
+        ++It;
+      }
+  }
+}
+
+void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
+  if (!Why.empty() && Warn)
+    Warn(Why);
+  if (C.Kind == Connection::Role::Rank) {
+    RankFds[size_t(C.Rank)] = -1;
+    // A protocol violation makes the rank's reports worthless; a plain
+    // close is the rank leaving.
+    if (Violation)
+      Jobs.untrack(C.Rank);
+    else
+      Jobs.departed(C.Rank, C.SaidBye, net::monotonicNs());
+  }
+  int Fd = C.Fd;
+  ::close(Fd);
+  Connections.erase(Fd);
+}
+
+void Coordinator::stopRanks(const std::string &Reason) {
+  auto Frame = wire::frame(wire::Stop{Reason});
+  for (int Fd : RankFds)
+    if (Fd >= 0)
+      net::writeAll(Fd, Frame.data(), Frame.size(), 100);
+}
+
+int Coordinator::openRanks() const {
+  int N = 0;
+  for (int Fd : RankFds)
+    N += Fd >= 0;
+  return N;
+}
+
+} // namespace lockstep::run

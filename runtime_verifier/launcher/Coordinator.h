@@ -1,0 +1,66 @@
+// The coordinator's network side: accepts connections, admits only those
+// whose first message carries the job token, validates every frame,
+// translates each rank's ids into job-wide names and feeds the Matcher. It
+// also serves the harness's key-value requests (the NCCL unique id).
+#pragma once
+
+#include "Matcher.h"
+
+#include "../common/Net.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <poll.h>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lockstep::run {
+
+class Coordinator {
+public:
+  Coordinator(Matcher &M, const uint8_t (&Token)[wire::kTokenBytes]);
+  ~Coordinator();
+
+  /// Listens on \p At (port 0: any free port, written back). Empty string
+  /// on success, else the error.
+  std::string listen(net::Endpoint &At);
+
+  /// The sockets to poll, and what to do when one is ready.
+  void pollSet(std::vector<pollfd> &Fds, std::vector<std::function<void(short)>> &Handlers);
+  /// Closes connections that never said hello in time.
+  void expire(uint64_t NowNs);
+
+  /// Orders every connected rank to exit (best effort, never blocks long).
+  void stopRanks(const std::string &Reason);
+
+  /// Ranks whose connection is still open.
+  int openRanks() const;
+  /// Ranks that connected at least once.
+  int ranksSeen() const { return Seen; }
+
+  /// Where rejections and protocol violations are reported.
+  std::function<void(const std::string &)> Warn;
+
+private:
+  struct Connection;
+  void accept();
+  void read(Connection &C);
+  std::string handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload);
+  std::string hello(Connection &C, wire::Reader &R);
+  std::string define(Connection &C, wire::Reader &R);
+  std::string event(Connection &C, wire::Reader &R);
+  void close(Connection &C, const std::string &Why, bool Violation = false);
+  void answer(const std::string &Key);
+
+  Matcher &Jobs;
+  uint8_t Token[wire::kTokenBytes];
+  int ListenFd = -1;
+  std::map<int, std::unique_ptr<Connection>> Connections; // by socket
+  std::vector<int> RankFds;                              // by rank: open socket or -1
+  std::map<std::string, std::vector<uint8_t>> Values;    // harness key-value store
+  int Seen = 0;
+};
+
+} // namespace lockstep::run

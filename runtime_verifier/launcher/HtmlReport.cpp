@@ -1,0 +1,169 @@
+#include "Diagnosis.h"
+#include "Report.h"
+
+#include <climits>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace lockstep::run {
+
+namespace {
+
+std::string escape(const std::string &S) {
+  std::string Out;
+  for (char C : S) {
+    switch (C) {
+    case '&': Out += "&amp;"; break;
+    case '<': Out += "&lt;"; break;
+    case '>': Out += "&gt;"; break;
+    case '"': Out += "&quot;"; break;
+    case '\'': Out += "&#39;"; break;
+    default: Out += C;
+    }
+  }
+  return Out;
+}
+
+const char *const kStyle = R"(
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2330; background: #fafbfc; }
+h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
+.status { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: 600; }
+.status.passed { background: #d8f3dc; color: #1b4332; }
+.status.diverged, .status.stalled, .status.failed { background: #ffd6d6; color: #7a0c0c; }
+pre.diagnosis { background: #fff; border: 1px solid #d0d4dc; padding: 12px; overflow-x: auto; font-size: 12px; }
+.trace { overflow-x: auto; border: 1px solid #d0d4dc; background: #fff; padding: 8px; }
+.lane { display: flex; align-items: stretch; margin: 4px 0; }
+.lane-label { width: 80px; flex: none; font-weight: 600; padding-top: 6px; }
+.box, .gap { width: 170px; flex: none; margin-right: 6px; padding: 4px 6px; border-radius: 6px;
+  font-size: 12px; box-sizing: border-box; min-height: 44px; }
+.box { background: #e7eefc; border: 1px solid #9db4e8; }
+.box .seq { color: #5a6478; font-size: 11px; }
+.box.diverged { background: #ffd6d6; border: 2px solid #d62828; }
+.box.missing { background: repeating-linear-gradient(45deg, #fff, #fff 6px, #f3f3f3 6px, #f3f3f3 12px);
+  border: 1px dashed #999; color: #555; }
+.box.missing.diverged { border: 2px dashed #d62828; }
+.axis { display: flex; margin-left: 80px; color: #5a6478; font-size: 11px; }
+.axis div { width: 170px; margin-right: 6px; flex: none; }
+table.verdicts { border-collapse: collapse; background: #fff; }
+table.verdicts td, table.verdicts th { border: 1px solid #d0d4dc; padding: 4px 8px; text-align: left; }
+.verdict-CONFIRMED { color: #a4161a; font-weight: 600; }
+.verdict-NOT-REPRODUCED { color: #1b4332; font-weight: 600; }
+.verdict-NOT-REACHED { color: #5a6478; font-weight: 600; }
+)";
+
+std::string hover(const Matcher &M, const std::vector<Location> &Sites, const Call &C) {
+  std::string Text = describeCall(M, C) + "\n" + Sites[C.Site].text();
+  for (size_t I = 1; I < Sites[C.Site].Frames.size(); ++I) {
+    const Frame &F = Sites[C.Site].Frames[I];
+    Text += "\ninlined into " + F.Function + " at " + F.File + ":" + std::to_string(F.Line);
+  }
+  return Text;
+}
+
+void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sites, uint64_t CommId) {
+  const CommState &C = M.comms().at(CommId);
+  std::set<uint64_t> Marked;
+  std::set<int> Flagged;
+  if (const auto &D = M.divergence()) {
+    for (const auto &P : D->Points)
+      if (P.Comm == CommId)
+        Marked.insert(P.Seq);
+    Flagged.insert(D->Culprits.begin(), D->Culprits.end());
+  }
+  uint64_t Lo = UINT64_MAX, Hi = 0;
+  for (const auto &[R, T] : C.Members) {
+    for (const Call &Made : T.Recent) {
+      Lo = std::min(Lo, Made.Seq);
+      Hi = std::max(Hi, Made.Seq);
+    }
+    Hi = std::max(Hi, T.Count + 1);
+  }
+  for (uint64_t S : Marked) {
+    Lo = std::min(Lo, S);
+    Hi = std::max(Hi, S);
+  }
+  if (Lo == UINT64_MAX)
+    Lo = 1;
+  constexpr uint64_t kColumns = 24; // ending just after the divergence when there is one
+  if (Hi - Lo + 1 > kColumns) {
+    uint64_t End = Marked.empty() ? Hi : std::min(Hi, *Marked.begin() + 2);
+    Lo = End + 1 > kColumns ? End + 1 - kColumns : 1;
+    Hi = Lo + kColumns - 1;
+  }
+  Out << "<h2>" << escape(M.label(CommId)) << " &middot; " << C.Size << " ranks</h2>\n"
+      << "<div class=\"trace\" data-comm=\"" << escape(M.label(CommId)) << "\">\n<div class=\"axis\">";
+  for (uint64_t S = Lo; S <= Hi; ++S)
+    Out << "<div>#" << S << "</div>";
+  Out << "</div>\n";
+  // Ranks that left before the divergence was found; later exits are the stop.
+  uint64_t DetectedNs = M.divergence() ? M.divergence()->DetectedNs : UINT64_MAX;
+  auto LeftBefore = [&](const RankState &S) { return S.Departed && S.DepartedNs <= DetectedNs; };
+  for (const auto &[R, T] : C.Members) {
+    const RankState &State = M.ranks()[size_t(R)];
+    Out << "<div class=\"lane\" data-rank=\"" << R << "\"><div class=\"lane-label\">rank " << R << "</div>";
+    for (uint64_t S = Lo; S <= Hi; ++S) {
+      bool Diverged = Marked.count(S) > 0;
+      const Call *Made = M.call(CommId, R, S);
+      if (Made) {
+        Out << "<div class=\"box" << (Diverged ? " diverged" : "") << "\" title=\""
+            << escape(hover(M, Sites, *Made)) << "\"><div class=\"seq\">#" << S << "</div>"
+            << escape(M.names().function(Made->Func).Name) << "</div>";
+      } else if (S == T.Count + 1 && (Diverged || LeftBefore(State))) {
+        std::string Why = LeftBefore(State) ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
+        Out << "<div class=\"box missing" << (Diverged ? " diverged" : "") << "\" title=\"rank " << R
+            << " never called collective #" << S << "\"><div class=\"seq\">#" << S << "</div>("
+            << escape(Why) << ")</div>";
+      } else {
+        Out << "<div class=\"gap\"></div>";
+      }
+    }
+    Out << "</div>\n";
+  }
+  Out << "</div>\n";
+}
+
+} // namespace
+
+std::string writeHtml(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
+                      const Outcome &O) {
+  std::ostringstream Out;
+  std::string Command;
+  for (const auto &A : O.Command)
+    Command += (Command.empty() ? "" : " ") + A;
+  Out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      << "<title>lockstep run: " << escape(O.Status) << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"
+      << "<h1>lockstep run <span class=\"status " << escape(O.Status) << "\">" << escape(O.Status)
+      << "</span></h1>\n<p><code>" << escape(Command) << "</code> &middot; " << M.worldSize()
+      << " ranks &middot; exit code " << O.ExitCode << "</p>\n";
+  if (!O.Diagnosis.empty())
+    Out << "<pre class=\"diagnosis\">" << escape(O.Diagnosis) << "</pre>\n";
+  for (uint64_t Id : reportedComms(M))
+    trace(Out, M, Sites, Id);
+  if (!O.Verdicts.empty()) {
+    Out << "<h2>Static findings</h2>\n<table class=\"verdicts\"><tr><th>verdict</th><th>finding</th>"
+        << "<th>check</th><th>detail</th></tr>\n";
+    for (const Judged &V : O.Verdicts) {
+      std::string Name = verdictName(V.Outcome);
+      std::string Class = Name;
+      for (char &Ch : Class)
+        Ch = Ch == ' ' ? '-' : Ch;
+      Out << "<tr class=\"verdict\"><td class=\"verdict-" << Class << "\">" << Name << "</td><td>"
+          << escape(V.What.At.File + ":" + std::to_string(V.What.At.Line)) << "</td><td>"
+          << escape(V.What.Check) << "</td><td>" << escape(V.Detail) << "</td></tr>\n";
+    }
+    Out << "</table>\n";
+  }
+  if (!O.Warnings.empty()) {
+    Out << "<h2>Warnings</h2>\n<ul>";
+    for (const auto &W : O.Warnings)
+      Out << "<li>" << escape(W) << "</li>";
+    Out << "</ul>\n";
+  }
+  Out << "</body></html>\n";
+  std::ofstream File(Path);
+  File << Out.str();
+  return File ? "" : "cannot write '" + Path + "'";
+}
+
+} // namespace lockstep::run

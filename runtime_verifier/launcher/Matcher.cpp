@@ -1,0 +1,330 @@
+#include "Matcher.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace lockstep::run {
+
+namespace {
+constexpr uint64_t kMpiWorldId = 1; // the interposer's identity of a job-wide MPI_COMM_WORLD
+
+template <class T>
+uint32_t intern(std::vector<T> &Items, std::map<std::string, uint32_t> &Ids,
+                const std::string &Key, const T &Item) {
+  auto [It, New] = Ids.emplace(Key, uint32_t(Items.size()));
+  if (New)
+    Items.push_back(Item);
+  return It->second;
+}
+
+/// Operations that no member can finish before every member has entered
+/// them (given a nonzero count): a rank inside one waits for all the others.
+bool waitsForAll(const Function &F, const Call &C) {
+  if (!(F.Flags & wire::kHostBlocking) || (F.Flags & wire::kNonblockingCall))
+    return false;
+  if (F.Operation == "barrier")
+    return true;
+  static const std::set<std::string> Data = {"allreduce", "allgather", "alltoall",
+                                             "reduce_scatter"};
+  return Data.count(F.Operation) && C.Count > 0;
+}
+} // namespace
+
+uint32_t Names::function(const Function &F) {
+  return intern(Functions, FunctionIds,
+                F.Name + '\0' + F.Operation + '\0' + std::to_string(F.Flags), F);
+}
+uint32_t Names::text(const std::string &S) { return intern(Texts, TextIds, S, S); }
+uint32_t Names::site(const Site &S) {
+  return intern(Sites, SiteIds, S.Module + '\0' + std::to_string(S.Offset), S);
+}
+
+Matcher::Matcher(int WorldSize, uint64_t StallTimeoutNs)
+    : Ranks(size_t(WorldSize)), StallNs(StallTimeoutNs) {}
+
+bool Matcher::live(int Rank) const {
+  const RankState &R = Ranks[size_t(Rank)];
+  return !R.Departed && !R.Untracked;
+}
+
+std::string Matcher::label(uint64_t CommId) const {
+  auto It = Comms.find(CommId);
+  if (It == Comms.end())
+    return "communicator ?";
+  const CommState &C = It->second;
+  if (C.Id == kMpiWorldId && C.Api == 1)
+    return "MPI_COMM_WORLD";
+  return std::string(C.Api == 1 ? "MPI" : "NCCL") + " communicator " + std::to_string(C.Ordinal);
+}
+
+std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
+  if (Ranks[size_t(Rank)].Untracked)
+    return "";
+  if (In.id == 0)
+    return "communicator id 0";
+  auto [It, New] = Comms.try_emplace(In.id);
+  CommState &C = It->second;
+  if (New) {
+    C.Id = In.id;
+    C.Size = In.size;
+    C.Api = In.api;
+    C.Parent = In.parent;
+    C.ParentSeq = In.parentSeq;
+    C.Ordinal = NextOrdinal++;
+    // MPI_COMM_WORLD holds every rank, registered or not: a rank that dies
+    // before its first MPI call is still missed by the others.
+    if (In.id == kMpiWorldId && In.api == 1 && int(In.size) == worldSize())
+      for (int R = 0; R < worldSize(); ++R)
+        C.Members[R].RankInComm = uint32_t(R);
+  } else if (C.Size != In.size || C.Api != In.api) {
+    return "communicator " + label(In.id) + " has " + std::to_string(C.Size) +
+           " members for another rank, " + std::to_string(In.size) + " for this one";
+  }
+  MemberTrace &M = C.Members[Rank];
+  if (M.Registered)
+    return M.RankInComm == In.rankInComm ? "" : "communicator " + label(In.id) + " registered twice";
+  for (const auto &[Other, T] : C.Members)
+    if (Other != Rank && T.RankInComm == In.rankInComm)
+      return "rank " + std::to_string(In.rankInComm) + " of " + label(In.id) +
+             " is claimed by job ranks " + std::to_string(Other) + " and " + std::to_string(Rank);
+  if (C.Members.size() > C.Size)
+    return "more members than the size of " + label(In.id);
+  M.Registered = true;
+  M.RankInComm = In.rankInComm;
+  M.LastChangeNs = NowNs;
+  return "";
+}
+
+std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs) {
+  RankState &R = Ranks[size_t(Rank)];
+  if (R.Untracked || Found)
+    return "";
+  auto It = Comms.find(CommId);
+  if (It == Comms.end() || !It->second.Members.count(Rank) ||
+      !It->second.Members[Rank].Registered)
+    return "a call on a communicator this rank has not registered";
+  CommState &C = It->second;
+  MemberTrace &M = C.Members[Rank];
+  if (In.Seq <= M.Count)
+    return "sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
+           std::to_string(M.Count);
+  if (In.Seq - M.Count - 1 > kMaxOpen)
+    C.Overflowed = true; // the rank lost that many calls: too far behind to match
+  if (!C.Overflowed) {
+    for (uint64_t Missing = M.Count + 1; Missing < In.Seq; ++Missing, ++M.Lost)
+      if (++C.Open[Missing].Reported >= C.Size)
+        C.Open.erase(Missing);
+    CommState::Pending &P = C.Open[In.Seq];
+    if (P.ReferenceRank < 0) {
+      P.Reference = In;
+      P.ReferenceRank = Rank;
+      P.FirstNs = In.TimeNs;
+    } else if (std::string Field = difference(P.Reference, In); !Field.empty()) {
+      Divergence D;
+      D.Kind = DivergenceKind::Mismatch;
+      D.Points = {{CommId, In.Seq, -1}};
+      D.Field = Field;
+      D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
+      D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
+      D.CauseNs = std::max(P.FirstNs, In.TimeNs);
+      report(D, NowNs);
+    }
+    if (++P.Reported >= C.Size)
+      C.Open.erase(In.Seq);
+    if (C.Open.size() > kMaxOpen) {
+      C.Overflowed = true;
+      C.Open.clear();
+    }
+  }
+  M.Count = In.Seq;
+  M.LastChangeNs = NowNs;
+  M.Recent.push_back(In);
+  if (M.Recent.size() > kRecent)
+    M.Recent.pop_front();
+  R.Latest = {{CommId, In.Seq}};
+  ++R.Calls;
+  SiteRanks[In.Site].insert(Rank);
+  Changed = true;
+  checkLeft(C, NowNs);
+  return "";
+}
+
+void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
+
+void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
+  RankState &R = Ranks[size_t(Rank)];
+  if (R.Departed)
+    return;
+  R.Departed = true;
+  R.SaidBye = Bye;
+  R.DepartedNs = NowNs;
+  Changed = true;
+  for (auto &[Id, C] : Comms)
+    if (C.Members.count(Rank))
+      checkLeft(C, NowNs);
+}
+
+void Matcher::untrack(int Rank) {
+  Ranks[size_t(Rank)].Untracked = true;
+  Changed = true;
+}
+
+const Call *Matcher::call(uint64_t CommId, int Rank, uint64_t Seq) const {
+  auto It = Comms.find(CommId);
+  if (It == Comms.end())
+    return nullptr;
+  auto M = It->second.Members.find(Rank);
+  if (M == It->second.Members.end())
+    return nullptr;
+  for (const Call &C : M->second.Recent)
+    if (C.Seq == Seq)
+      return &C;
+  return nullptr;
+}
+
+std::string Matcher::difference(const Call &A, const Call &B) const {
+  const Function &FA = Dictionary.function(A.Func), &FB = Dictionary.function(B.Func);
+  if (FA.Operation != FB.Operation)
+    return "operation";
+  if ((FA.Flags ^ FB.Flags) & wire::kNonblockingCall)
+    return "blocking and nonblocking";
+  if (A.Root != wire::kNoRoot && B.Root != wire::kNoRoot && A.Root != B.Root)
+    return "root";
+  if (A.Count != wire::kNoCount && B.Count != wire::kNoCount && A.Count != B.Count)
+    return "count";
+  if (A.Datatype != kNoName && B.Datatype != kNoName && A.Datatype != B.Datatype)
+    return "datatype";
+  if (A.Op != kNoName && B.Op != kNoName && A.Op != B.Op)
+    return "reduction operator";
+  return "";
+}
+
+void Matcher::report(Divergence D, uint64_t NowNs) {
+  if (Found)
+    return;
+  D.DetectedNs = NowNs;
+  for (const auto &P : D.Points) {
+    if (P.Rank >= 0) {
+      if (const Call *C = call(P.Comm, P.Rank, P.Seq))
+        D.Calls.emplace(P.Rank, *C);
+      continue;
+    }
+    for (const auto &[R, _] : Comms.at(P.Comm).Members)
+      if (const Call *C = call(P.Comm, R, P.Seq))
+        D.Calls.emplace(R, *C);
+  }
+  Found = std::move(D);
+}
+
+void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
+  for (const auto &[Gone, Trace] : C.Members) {
+    const RankState &G = Ranks[size_t(Gone)];
+    if (!G.Departed || G.Untracked)
+      continue;
+    uint64_t Next = Trace.Count + 1;
+    for (const auto &[Other, T] : C.Members)
+      if (T.Count >= Next && !Ranks[size_t(Other)].Untracked) {
+        Divergence D;
+        D.Kind = DivergenceKind::Left;
+        D.Points = {{C.Id, Next, -1}};
+        D.Culprits = {Gone};
+        auto Open = C.Open.find(Next);
+        D.CauseNs = std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs);
+        return report(D, NowNs);
+      }
+  }
+}
+
+void Matcher::checkDeadlock(uint64_t NowNs) {
+  // A rank whose latest call waits for all members cannot have finished it
+  // while a member has not entered it; ranks waiting for each other in a
+  // cycle never will (sound even with reports in flight: each rank's
+  // reports arrive in the order it made the calls).
+  std::map<int, std::vector<int>> Waits;
+  for (int R = 0; R < worldSize(); ++R) {
+    if (!live(R) || !Ranks[size_t(R)].Latest)
+      continue;
+    auto [CommId, Seq] = *Ranks[size_t(R)].Latest;
+    const Call *C = call(CommId, R, Seq);
+    if (!C || !waitsForAll(Dictionary.function(C->Func), *C))
+      continue;
+    for (const auto &[M, T] : Comms.at(CommId).Members)
+      if (M != R && T.Count < Seq && live(M))
+        Waits[R].push_back(M);
+  }
+  std::map<int, int> State; // 1: on the path, 2: done
+  std::vector<int> Path;
+  std::function<bool(int)> Visit = [&](int R) {
+    State[R] = 1;
+    Path.push_back(R);
+    auto Edges = Waits.find(R);
+    for (int M : Edges == Waits.end() ? std::vector<int>{} : Edges->second) {
+      if (State[M] == 1) {
+        Path.erase(Path.begin(), std::find(Path.begin(), Path.end(), M));
+        return true;
+      }
+      if (State[M] == 0 && Visit(M))
+        return true;
+    }
+    State[R] = 2;
+    Path.pop_back();
+    return false;
+  };
+  for (const auto &[R, _] : Waits) {
+    if (State[R] != 0 || !Visit(R))
+      continue;
+    Divergence D;
+    D.Kind = DivergenceKind::Deadlock;
+    for (int Member : Path) {
+      auto [CommId, Seq] = *Ranks[size_t(Member)].Latest;
+      D.Points.push_back({CommId, Seq, Member});
+      D.CauseNs = std::max(D.CauseNs, call(CommId, Member, Seq)->TimeNs);
+    }
+    D.Culprits = Path;
+    return report(D, NowNs);
+  }
+}
+
+void Matcher::checkStall(uint64_t NowNs) {
+  if (StallNs == 0)
+    return;
+  for (const auto &[Id, C] : Comms) {
+    if (C.Open.empty() || C.Overflowed)
+      continue;
+    const auto &[Seq, P] = *C.Open.begin();
+    if (NowNs - std::min(NowNs, P.FirstNs) < StallNs)
+      continue;
+    std::vector<int> Missing;
+    bool SomeoneWaits = false, Quiet = true;
+    for (const auto &[R, T] : C.Members) {
+      if (!live(R))
+        continue;
+      if (T.Count >= Seq) {
+        SomeoneWaits = true;
+      } else {
+        Missing.push_back(R);
+        Quiet &= NowNs - std::min(NowNs, T.LastChangeNs) >= StallNs;
+      }
+    }
+    if (!SomeoneWaits || Missing.empty() || !Quiet)
+      continue;
+    Divergence D;
+    D.Kind = DivergenceKind::Stall;
+    D.Points = {{Id, Seq, -1}};
+    D.Culprits = Missing;
+    D.CauseNs = P.FirstNs;
+    return report(D, NowNs);
+  }
+}
+
+void Matcher::tick(uint64_t NowNs) {
+  if (Found)
+    return;
+  if (Changed) {
+    Changed = false;
+    checkDeadlock(NowNs);
+  }
+  checkStall(NowNs);
+}
+
+} // namespace lockstep::run

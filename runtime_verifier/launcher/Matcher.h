@@ -1,0 +1,165 @@
+// The coordinator's model of the job: which ranks belong to which
+// communicator, the k-th collective of each communicator on each member,
+// and the first divergence. Fed with validated messages by the
+// Coordinator; knows nothing about sockets or processes, so it is tested
+// on its own.
+#pragma once
+
+#include "../common/Wire.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace lockstep::run {
+
+/// Job-wide names: every connection's ids are translated into these.
+struct Function {
+  std::string Name, Operation;
+  uint64_t Flags = 0;
+};
+struct Site {
+  std::string Module, Symbol;
+  uint64_t Offset = 0;
+};
+class Names {
+public:
+  uint32_t function(const Function &F);
+  uint32_t text(const std::string &S);
+  uint32_t site(const Site &S);
+  const Function &function(uint32_t Id) const { return Functions[Id]; }
+  const std::string &text(uint32_t Id) const { return Texts[Id]; }
+  const Site &site(uint32_t Id) const { return Sites[Id]; }
+  size_t siteCount() const { return Sites.size(); }
+
+private:
+  std::vector<Function> Functions;
+  std::vector<std::string> Texts;
+  std::vector<Site> Sites;
+  std::map<std::string, uint32_t> FunctionIds, TextIds, SiteIds;
+};
+
+constexpr uint32_t kNoName = wire::kNone;
+
+/// One collective call, with job-wide ids.
+struct Call {
+  uint64_t Seq = 0;
+  uint32_t Func = 0, Datatype = kNoName, Op = kNoName, Site = 0, Flags = 0;
+  int32_t Root = wire::kNoRoot;
+  int64_t Count = wire::kNoCount;
+  uint64_t TimeNs = 0; // when the rank made the call, on the coordinator's clock
+};
+
+struct MemberTrace {
+  uint32_t RankInComm = 0;
+  bool Registered = false; // the member itself reported the communicator
+  uint64_t Count = 0;      // calls so far (the last sequence number)
+  uint64_t LastChangeNs = 0;
+  uint64_t Lost = 0;       // sequence numbers skipped (the rank's ring was full)
+  std::deque<Call> Recent; // the last kRecent calls
+};
+
+struct CommState {
+  uint64_t Id = 0;
+  uint32_t Size = 0;
+  uint8_t Api = 0;
+  uint64_t Parent = 0, ParentSeq = 0;
+  int Ordinal = 0; // order of first registration, for labels
+  std::map<int, MemberTrace> Members; // by job rank
+  struct Pending {
+    Call Reference;
+    int ReferenceRank = -1;
+    uint32_t Reported = 0;
+    uint64_t FirstNs = 0;
+  };
+  std::map<uint64_t, Pending> Open; // collectives not yet reported by every member
+  bool Overflowed = false;          // too many open collectives: matching stopped
+};
+
+struct RankState {
+  bool Connected = false, Departed = false, Untracked = false, SaidBye = false;
+  uint64_t DepartedNs = 0, Dropped = 0, Calls = 0;
+  std::string Exit; // "exited with code 1", "killed by SIGKILL", ...
+  std::optional<std::pair<uint64_t, uint64_t>> Latest; // (communicator, sequence number)
+};
+
+enum class DivergenceKind { Mismatch, Left, Deadlock, Stall };
+
+/// The first divergence. Rows name the collective(s) in question: one for a
+/// mismatch, a departure or a stall, one per rank of a deadlock cycle.
+struct Divergence {
+  DivergenceKind Kind = DivergenceKind::Mismatch;
+  struct Point {
+    uint64_t Comm = 0, Seq = 0;
+    int Rank = -1; // deadlock: the rank waiting at (Comm, Seq)
+  };
+  std::vector<Point> Points;
+  std::string Field;           // mismatch: what differs ("operation", "count", ...)
+  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left; stall: who is missing
+  std::map<int, Call> Calls;   // by rank: its call at the diverging point, when it made one
+  uint64_t CauseNs = 0, DetectedNs = 0;
+};
+
+class Matcher {
+public:
+  static constexpr size_t kRecent = 16;
+  static constexpr size_t kMaxOpen = 1 << 16;
+
+  Matcher(int WorldSize, uint64_t StallTimeoutNs);
+
+  Names &names() { return Dictionary; }
+  const Names &names() const { return Dictionary; }
+
+  /// Each returns an empty string, or why the message breaks the protocol
+  /// (the coordinator then drops the connection). Calls after the first
+  /// divergence are not recorded: the traces stay as they were when it
+  /// was found.
+  std::string addComm(int Rank, const wire::Comm &C, uint64_t NowNs);
+  std::string addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
+
+  void connected(int Rank);
+  /// The rank is gone: \p Bye when it said goodbye first.
+  void departed(int Rank, bool Bye, uint64_t NowNs);
+  /// The rank's reports can no longer be trusted (protocol violation).
+  void untrack(int Rank);
+  void setExit(int Rank, const std::string &How) { Ranks[size_t(Rank)].Exit = How; }
+  void setDropped(int Rank, uint64_t N) { Ranks[size_t(Rank)].Dropped = N; }
+
+  /// Time-based checks: the stall timeout and deadlock cycles.
+  void tick(uint64_t NowNs);
+
+  const std::optional<Divergence> &divergence() const { return Found; }
+  const std::map<uint64_t, CommState> &comms() const { return Comms; }
+  const std::vector<RankState> &ranks() const { return Ranks; }
+  int worldSize() const { return int(Ranks.size()); }
+  /// Job ranks that made at least one call at each site.
+  const std::map<uint32_t, std::set<int>> &siteRanks() const { return SiteRanks; }
+  /// "MPI_COMM_WORLD", "MPI communicator 2", "NCCL communicator 1".
+  std::string label(uint64_t CommId) const;
+  /// What differs between two calls ("" when they match).
+  std::string difference(const Call &A, const Call &B) const;
+  /// The call \p Rank made as collective \p Seq of \p CommId, if still known.
+  const Call *call(uint64_t CommId, int Rank, uint64_t Seq) const;
+
+private:
+  void report(Divergence D, uint64_t NowNs);
+  void checkLeft(CommState &C, uint64_t NowNs);
+  void checkDeadlock(uint64_t NowNs);
+  void checkStall(uint64_t NowNs);
+  bool live(int Rank) const;
+
+  Names Dictionary;
+  std::vector<RankState> Ranks;
+  std::map<uint64_t, CommState> Comms;
+  std::map<uint32_t, std::set<int>> SiteRanks;
+  std::optional<Divergence> Found;
+  uint64_t StallNs;
+  bool Changed = false; // since the last deadlock check
+  int NextOrdinal = 1;
+};
+
+} // namespace lockstep::run

@@ -1,0 +1,112 @@
+#include "Options.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace lockstep::run {
+
+const char *const kRunUsage =
+    "usage: lockstep run -n N [options] -- PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM as N ranks and checks, as it runs, that every rank calls the\n"
+    "same NCCL and MPI collectives in the same order with the same arguments.\n"
+    "\n"
+    "options:\n"
+    "  -n, --nproc N       number of ranks (required)\n"
+    "  --mpi               start the ranks with mpirun (LOCKSTEP_MPIRUN overrides\n"
+    "                      its path) instead of as torchrun-style processes\n"
+    "  --attach            start no ranks: coordinate N ranks started by another\n"
+    "                      launcher; a command after -- is run once with the\n"
+    "                      LOCKSTEP_COORDINATOR variable the ranks need\n"
+    "  --listen HOST:PORT  coordinator address (default 127.0.0.1:0, a free port)\n"
+    "  --timeout SEC       stall timeout: how long ranks may wait in a collective\n"
+    "                      that others have not reached (default 300; 0: never)\n"
+    "  --findings FILE     static findings (JSON of 'lockstep check' or file:line\n"
+    "                      lines) to confirm or refute\n"
+    "  --report FILE       write a self-contained HTML report\n"
+    "  --json FILE         write the outcome as JSON\n"
+    "  -q, --quiet         print nothing of lockstep's own when the job passes\n"
+    "\n"
+    "exit status: the program's when the ranks stayed in lockstep; 97 when they\n"
+    "diverged, 98 when the stall timeout expired, 96 when the job could not be\n"
+    "started, 2 for bad options.\n";
+
+namespace {
+bool parseNumber(const std::string &Text, double &Out) {
+  if (Text.empty())
+    return false;
+  char *End = nullptr;
+  errno = 0;
+  Out = std::strtod(Text.c_str(), &End);
+  return errno == 0 && *End == '\0' && Out >= 0 && Out < 1e9;
+}
+} // namespace
+
+std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out) {
+  size_t I = 0;
+  auto Value = [&](const std::string &Name, std::string &Into) -> std::string {
+    if (I + 1 >= Args.size())
+      return "option '" + Name + "' needs a value";
+    Into = Args[++I];
+    return "";
+  };
+  bool SawRanks = false;
+  for (; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    std::string V, Error;
+    if (A == "--") {
+      ++I;
+      break;
+    }
+    if (A == "-h" || A == "--help")
+      return "help";
+    if (A == "-n" || A == "--nproc") {
+      if (!(Error = Value(A, V)).empty())
+        return Error;
+      double N;
+      if (!parseNumber(V, N) || N < 1 || N > 4096 || N != int(N))
+        return "'" + V + "' is not a number of ranks (1 to 4096)";
+      Out.Ranks = int(N);
+      SawRanks = true;
+    } else if (A == "--mpi") {
+      if (Out.Mode == LaunchMode::Attach)
+        return "--mpi and --attach exclude each other";
+      Out.Mode = LaunchMode::Mpi;
+    } else if (A == "--attach") {
+      if (Out.Mode == LaunchMode::Mpi)
+        return "--mpi and --attach exclude each other";
+      Out.Mode = LaunchMode::Attach;
+    } else if (A == "--listen") {
+      if (!(Error = Value(A, Out.Listen)).empty())
+        return Error;
+    } else if (A == "--timeout") {
+      if (!(Error = Value(A, V)).empty())
+        return Error;
+      if (!parseNumber(V, Out.StallTimeoutSeconds))
+        return "'" + V + "' is not a number of seconds";
+    } else if (A == "--findings") {
+      if (!(Error = Value(A, Out.FindingsFile)).empty())
+        return Error;
+    } else if (A == "--report") {
+      if (!(Error = Value(A, Out.ReportFile)).empty())
+        return Error;
+    } else if (A == "--json") {
+      if (!(Error = Value(A, Out.JsonFile)).empty())
+        return Error;
+    } else if (A == "-q" || A == "--quiet") {
+      Out.Quiet = true;
+    } else if (!A.empty() && A[0] == '-') {
+      return "unknown option '" + A + "'";
+    } else {
+      break; // the program: '--' is optional when it does not start with '-'
+    }
+  }
+  Out.Command.assign(Args.begin() + long(I), Args.end());
+  if (!SawRanks)
+    return "the number of ranks is required (-n N)";
+  if (Out.Command.empty() && Out.Mode != LaunchMode::Attach)
+    return "no program to run (lockstep run -n N -- PROGRAM [ARGS...])";
+  return "";
+}
+
+} // namespace lockstep::run

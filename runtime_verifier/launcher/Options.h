@@ -1,0 +1,37 @@
+// Command-line options of `lockstep run`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lockstep::run {
+
+/// Exit codes of `lockstep run` besides the program's own (docs/runtime.md).
+constexpr int kExitUsage = 2;     // bad options or input files
+constexpr int kExitSetup = 96;    // could not listen, find the interposer, start the job
+constexpr int kExitDiverged = 97; // ranks diverged: mismatch, deadlock, a rank left
+constexpr int kExitStalled = 98;  // the stall timeout expired
+
+enum class LaunchMode {
+  Direct, // lockstep starts the N ranks itself, torchrun-style
+  Mpi,    // lockstep starts mpirun -np N
+  Attach, // ranks come from another launcher (a command after --, or none)
+};
+
+struct RunOptions {
+  int Ranks = 0;
+  LaunchMode Mode = LaunchMode::Direct;
+  std::string Listen = "127.0.0.1:0";
+  double StallTimeoutSeconds = 300;
+  std::string FindingsFile, ReportFile, JsonFile;
+  bool Quiet = false;
+  std::vector<std::string> Command; // PROGRAM ARGS..., or a launcher command in attach mode
+};
+
+/// Parses the arguments after `run`. Returns an empty string on success,
+/// "help" when help was asked for, else the error.
+std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out);
+
+extern const char *const kRunUsage;
+
+} // namespace lockstep::run

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Runs one runtime-verifier test case (ctest calls it once per case).
+
+usage: run_case.py --lockstep BIN --programs DIR --sources DIR --work DIR CASE
+
+Each case runs real programs under `lockstep run` and checks the exit code,
+the diagnosis (kind, ranks, call sites of every rank, detection time against
+the issue's 2 s bound), that correct programs print what they print without
+lockstep, and that no process outlives the run. Exit 77 means skipped.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+SKIP = 77
+DETECTION_BOUND_MS = 2000  # the issue's bound for every hang or mismatch
+RUN_TIMEOUT_S = 120        # generous: a loaded 2-core machine
+
+A = None  # parsed arguments
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def mpi_env():
+    env = dict(os.environ)
+    if os.geteuid() == 0:  # mpirun refuses root without these
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env.pop("LOCKSTEP_COORDINATOR", None)
+    return env
+
+
+def program(name):
+    return os.path.join(A.programs, name)
+
+
+def run(argv, timeout=RUN_TIMEOUT_S):
+    """Runs argv in its own process group; kills the group on timeout."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=mpi_env(), start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        fail(f"timed out after {timeout} s: {' '.join(argv)}\n{out}\n{err}")
+    return p.returncode, out, err
+
+
+def leftovers(marker):
+    """Processes whose command line mentions marker (the programs directory)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split()[2] == "Z":
+                    continue
+        except OSError:
+            continue
+        if marker in cmd and "run_case.py" not in cmd:
+            found.append(f"{pid}: {cmd}")
+    return found
+
+
+def check_nothing_left(name):
+    deadline = time.time() + 5
+    while True:
+        left = leftovers(program(name))
+        if not left:
+            return
+        if time.time() > deadline:
+            fail("processes left behind:\n" + "\n".join(left))
+        time.sleep(0.1)
+
+
+def site_lines(source):
+    """LOCKSTEP-SITE markers: name -> line number."""
+    lines = {}
+    with open(os.path.join(A.sources, source)) as f:
+        for number, text in enumerate(f, 1):
+            m = re.search(r"LOCKSTEP-SITE: ([\w-]+)", text)
+            if m:
+                lines[m.group(1)] = number
+    return lines
+
+
+def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S):
+    json_path = os.path.join(A.work, name + ".json")
+    argv = [A.lockstep, "run", "-n", str(ranks), "--json", json_path, *extra]
+    if mode:
+        argv.append(mode)
+    argv.append("--")
+    if mode == "--attach":  # another launcher starts the ranks and passes the variables on
+        argv += ["mpirun", "-np", str(ranks), "--oversubscribe", "-x", "LD_PRELOAD", "-x",
+                 "LOCKSTEP_COORDINATOR"]
+    argv += [program(name), *args]
+    start = time.time()
+    code, out, err = run(argv, timeout)
+    elapsed = time.time() - start
+    print(f"$ {' '.join(argv)}\nexit {code} after {elapsed:.2f} s\n--- stdout\n{out}--- stderr\n{err}")
+    with open(json_path) as f:
+        result = json.load(f)
+    check_nothing_left(name)
+    return code, out, err, result
+
+
+def per_rank(out, pattern):
+    ranks = {}
+    for line in out.splitlines():
+        m = re.match(pattern, line)
+        if m:
+            ranks.setdefault(int(m.group(1)), []).append(m.group(2))
+    return ranks
+
+
+def diverged(name, args, kind, sites, patterns=(), ranks=2, extra=(), bound_ms=DETECTION_BOUND_MS,
+             mode="--mpi"):
+    """A buggy variant: named divergence, every involved rank's call site."""
+    code, out, err, result = lockstep(name, args, ranks, mode=mode, extra=extra)
+    expected = 98 if kind == "stall" else 97
+    if code != expected:
+        fail(f"exit code {code}, expected {expected}")
+    d = result["divergence"]
+    if not d or d["kind"] != kind:
+        fail(f"divergence {d and d['kind']}, expected {kind}")
+    if d["detected_after_ms"] > bound_ms:
+        fail(f"detected {d['detected_after_ms']:.0f} ms after the divergence (bound {bound_ms} ms)")
+    print(f"detected {d['detected_after_ms']:.1f} ms after the divergence; stop ordered "
+          f"{d['stop_ordered_after_ms']:.1f} ms later")
+    lines = site_lines(name + ".c")
+    made = {c["rank"]: c["made"] for c in d["calls"] if c["made"]}
+    for rank, site in sites.items():
+        if rank not in made:
+            fail(f"rank {rank} has no call at the divergence")
+        frame = made[rank]["site"]["frames"][0] if made[rank]["site"]["frames"] else None
+        if not frame or not frame["file"].endswith(name + ".c") or frame["line"] != lines[site]:
+            fail(f"rank {rank}: call site {made[rank]['site']['location']}, expected {name}.c:{lines[site]}")
+        if f"{name}.c:{lines[site]}:" not in err:
+            fail(f"the diagnosis does not name {name}.c:{lines[site]}")
+    if not re.search(r"^>>\s+\d+ ", err, re.M):
+        fail("no side-by-side trace with the diverging row marked")
+    for p in patterns:
+        if not re.search(p, err):
+            fail(f"the diagnosis lacks /{p}/")
+
+
+def clean(name, args, ranks=2):
+    """A correct variant: no alarm, and each rank prints what it prints under plain mpirun."""
+    code, out, err, result = lockstep(name, args, ranks)
+    if code != 0 or result["divergence"] is not None or "lockstep: error" in err:
+        fail(f"false alarm or failure (exit {code})")
+    argv = ["mpirun", "-np", str(ranks), "--oversubscribe", "--tag-output", program(name), *args]
+    code, plain, _ = run(argv)
+    check_nothing_left(name)
+    if code != 0:
+        fail(f"plain mpirun failed with {code}")
+    with_lockstep = per_rank(out, r"^\[rank (\d+)\] (.*)$")
+    without = per_rank(plain, r"^\[\d+,(\d+)\]<stdout>:(.*)$")
+    if with_lockstep != without:
+        fail(f"output differs from plain mpirun:\n{with_lockstep}\n{without}")
+    print(f"{ranks} ranks, output identical to plain mpirun, no alarm")
+
+
+def probe():
+    code, out, err, _ = lockstep("peer_probe", [], mode=None)
+    if code != 0:
+        fail(f"exit code {code}")
+    for case in ["silent", "garbage", "not-hello", "wrong-token", "oversized"]:
+        if f"[rank 0] probe {case}: refused" not in out:
+            fail(f"connection '{case}' was not refused")
+    for rank in (0, 1):
+        for var in (f"RANK={rank}", "WORLD_SIZE=2", f"LOCAL_RANK={rank}", "LOCAL_WORLD_SIZE=2",
+                    "MASTER_ADDR=127.0.0.1", "MASTER_PORT set: yes"):
+            if f"[rank {rank}] {var}" not in out:
+                fail(f"rank {rank} lacks {var}")
+    for reason in ["no hello", "frame length", "first message is not a hello", "wrong job token"]:
+        if reason not in err:
+            fail(f"the refusal '{reason}' was not reported")
+
+
+def busy_port():
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    port = holder.getsockname()[1]
+    argv = [A.lockstep, "run", "-n", "2", "--listen", f"127.0.0.1:{port}", "--", "/bin/true"]
+    code, out, err = run(argv)
+    print(err)
+    if code != 96 or f"cannot listen on 127.0.0.1:{port}" not in err or "choose another port" not in err:
+        fail(f"busy port: exit {code}")
+    code, out, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/true"])
+    if code != 0:
+        fail(f"a free port was not picked while {port} is busy (exit {code})")
+
+
+def launcher_killed(mode):
+    """lockstep itself is SIGKILLed mid-run: its ranks must not outlive it."""
+    argv = [A.lockstep, "run", "-n", "2", "--timeout", "0"]
+    if mode:
+        argv.append(mode)
+    argv += ["--", program("stall")]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=mpi_env(),
+                         start_new_session=True)
+    deadline = time.time() + 60
+    while len(leftovers(program("stall"))) < 2:  # both ranks running
+        if time.time() > deadline or p.poll() is not None:
+            os.killpg(p.pid, signal.SIGKILL)
+            fail("the ranks did not start")
+        time.sleep(0.1)
+    time.sleep(1)
+    p.kill()
+    p.wait()
+    check_nothing_left("stall")
+    print("no rank outlived the killed launcher")
+
+
+def verdicts():
+    lines = site_lines("rank_branch.c")
+    src = os.path.join(A.sources, "rank_branch.c")
+    findings = os.path.join(A.work, "findings.json")
+    with open(findings, "w") as f:
+        json.dump({"findings": [
+            {"file": src, "line": lines["checkpoint-call"], "check": "lockstep-rank-branch",
+             "notes": [{"file": src, "line": lines["checkpoint-barrier"]}]},
+            {"file": "programs/rank_branch.c", "line": lines["unreached"], "check": "lockstep-rank-branch"},
+        ]}, f)
+    _, _, err, result = lockstep("rank_branch", [], extra=["--findings", findings])
+    got = [v["verdict"] for v in result["verdicts"]]
+    if got != ["CONFIRMED", "NOT REACHED"]:
+        fail(f"verdicts {got}")
+    text = os.path.join(A.work, "findings.txt")
+    with open(text, "w") as f:
+        f.write(f"# clang-style lines work too\nrank_branch.c:{lines['grad-allreduce']}:3: warning: x [lockstep-rank-branch]\n"
+                f"   12 |   MPI_Allreduce(...)\nrank_branch.c:{lines['unreached']}\n")
+    _, _, err, result = lockstep("rank_branch", ["fixed"], extra=["--findings", text])
+    got = [v["verdict"] for v in result["verdicts"]]
+    if got != ["NOT REPRODUCED", "NOT REACHED"]:
+        fail(f"verdicts {got}")
+    if "NOT REPRODUCED" not in err or "lockstep-rank-branch" not in result["verdicts"][0]["check"]:
+        fail("verdicts not printed")
+
+
+def report():
+    chromium = next((c for c in ("chromium", "chromium-browser", "google-chrome")
+                     if subprocess.run(["which", c], capture_output=True).returncode == 0), None)
+    if not chromium:
+        print("skipped: no chromium (scripts/setup.sh installs it)")
+        sys.exit(SKIP)
+    html = os.path.join(A.work, "report.html")
+    findings = os.path.join(A.work, "findings.txt")
+    with open(findings, "w") as f:
+        f.write(f"rank_branch.c:{site_lines('rank_branch.c')['checkpoint-barrier']}\n")
+    lockstep("rank_branch", [], extra=["--report", html, "--findings", findings])
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             f"--user-data-dir={os.path.join(A.work, 'chromium-profile')}"]
+    code, dom, err = run([chromium, *flags, "--dump-dom", "file://" + html], timeout=90)
+    if code != 0:
+        fail(f"chromium --dump-dom failed ({code}): {err}")
+    lanes = re.findall(r'class="lane" data-rank="(\d+)"', dom)
+    if sorted(set(lanes)) != ["0", "1"]:
+        fail(f"lanes in the rendered page: {lanes}")
+    if 'class="box diverged"' not in dom or "title=" not in dom:
+        fail("no highlighted diverging box with a call site on hover")
+    if "verdict-CONFIRMED" not in dom:
+        fail("the verdicts are not listed")
+    shot = os.path.join(A.work, "report.png")
+    code, _, err = run([chromium, *flags, "--window-size=1400,900", f"--screenshot={shot}",
+                        "file://" + html], timeout=90)
+    if code != 0 or not os.path.exists(shot) or os.path.getsize(shot) < 1000:
+        fail(f"no screenshot ({code}): {err}")
+    print(f"rendered {len(lanes)} lanes with the divergence highlighted; screenshot: {shot}")
+
+
+def bad_input():
+    checks = [
+        ([A.lockstep, "run", "--", "/bin/true"], 2, "the number of ranks is required"),
+        ([A.lockstep, "run", "-n", "0", "--", "/bin/true"], 2, "not a number of ranks"),
+        ([A.lockstep, "run", "-n", "2", "--timeout", "soon", "--", "/bin/true"], 2, "not a number of seconds"),
+        ([A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
+        ([A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
+        ([A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
+        ([A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
+    ]
+    bad = os.path.join(A.work, "bad-findings.txt")
+    with open(bad, "w") as f:
+        f.write("a.c:12\nthis is not a location\n")
+    checks.append(([A.lockstep, "run", "-n", "2", "--findings", bad, "--", "/bin/true"], 2,
+                   "bad-findings.txt:2: expected FILE:LINE"))
+    for argv, expected, message in checks:
+        code, out, err = run(argv)
+        if code != expected or message not in err:
+            fail(f"{argv[1:]}: exit {code}, stderr {err!r}; expected {expected} and '{message}'")
+    code, _, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/sh", "-c", 'exit "$RANK"'])
+    if code != 1:
+        fail(f"a rank's exit code did not pass through (exit {code})")
+    print("bad input gives clear errors and the documented exit codes")
+
+
+def nccl(args, kind):
+    probe_bin = program("nccl_probe")
+    if not os.path.exists(probe_bin):
+        print("skipped: built without CUDA and NCCL (no nccl.h, libnccl or libcudart)")
+        sys.exit(SKIP)
+    code, out, err = run([probe_bin])
+    if code != 0:
+        print(f"skipped: no usable CUDA GPU on this machine ({(out + err).strip()})")
+        sys.exit(SKIP)
+    if kind is None:
+        code, out, err, result = lockstep("nccl_allreduce", args, mode=None)
+        if code != 0 or result["divergence"] is not None:
+            fail(f"false alarm or failure (exit {code})")
+    else:
+        sites = {0: "bcast", 1: "allreduce"} if args == ["branch"] else {0: "allreduce", 1: "allreduce"}
+        diverged("nccl_allreduce", args, kind, sites, mode=None)
+
+
+CASES = {
+    "rank_branch.buggy": lambda: diverged("rank_branch", [], "mismatch",
+                                          {0: "checkpoint-barrier", 1: "grad-allreduce"},
+                                          [r"rank 0 calls MPI_Barrier, rank 1 calls MPI_Allreduce"]),
+    "rank_branch.fixed": lambda: clean("rank_branch", ["fixed"]),
+    "early_exit.buggy": lambda: diverged("early_exit", [], "mismatch", {0: "loss-allreduce"},
+                                         [r"rank 1 calls MPI_Finalize"]),
+    "early_exit.fixed": lambda: clean("early_exit", ["fixed"]),
+    "rank_loop.buggy": lambda: diverged("rank_loop", [], "mismatch",
+                                        {0: "epoch-barrier", 1: "batch-allreduce"}),
+    "rank_loop.fixed": lambda: clean("rank_loop", ["fixed"]),
+    "root_mismatch": lambda: diverged("mismatch", ["root"], "mismatch", {0: "bcast-root", 1: "bcast-root"},
+                                      [r"\(root\)", r"root=0", r"root=1"]),
+    "count_mismatch": lambda: diverged("mismatch", ["count"], "mismatch", {0: "bcast-count", 1: "bcast-count"},
+                                       [r"\(count\)", r"count=4", r"count=8"]),
+    "datatype_mismatch": lambda: diverged("mismatch", ["datatype"], "mismatch",
+                                          {0: "reduce-step", 1: "reduce-float"}, [r"MPI_INT", r"MPI_FLOAT"]),
+    "op_mismatch": lambda: diverged("mismatch", ["op"], "mismatch", {0: "reduce-step", 1: "reduce-step"},
+                                    [r"\(reduction operator\)", r"MPI_MAX"]),
+    "mismatch.fixed": lambda: clean("mismatch", ["fixed"]),
+    "two_comms.buggy": lambda: diverged("two_comms", [], "deadlock", {0: "reduce-a", 1: "reduce-b"},
+                                        [r"rank 0 waits in MPI_Allreduce #1 on MPI communicator \d+, "
+                                         r"which rank 1 has not called"]),
+    "two_comms.fixed": lambda: clean("two_comms", ["fixed"], ranks=4),
+    "join_barrier.buggy": lambda: diverged("join_barrier", [], "mismatch", {0: "barrier", 1: "backward"}),
+    "join_barrier.fixed": lambda: clean("join_barrier", ["fixed"]),
+    "kill_rank.sigkill": lambda: diverged("kill_rank", [], "rank-left", {0: "allreduce"},
+                                          [r"rank 1 disconnected without a goodbye \(crashed or killed\) "
+                                           r"after 3 collectives"]),
+    "kill_rank.exit": lambda: diverged("kill_rank", ["exit"], "rank-left", {0: "allreduce"},
+                                       [r"rank 1 exited after 3 collectives"]),
+    "stall": lambda: diverged("stall", [], "stall", {0: "barrier"}, [r"no progress for 1 s"],
+                              extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
+    "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
+                               mode="--attach"),
+    "probe": probe,
+    "busy_port": busy_port,
+    "launcher_killed.direct": lambda: launcher_killed(None),
+    "launcher_killed.mpi": lambda: launcher_killed("--mpi"),
+    "verdicts": verdicts,
+    "report": report,
+    "bad_input": bad_input,
+    "nccl.fixed": lambda: nccl(["fixed"], None),
+    "nccl.count": lambda: nccl(["count"], "mismatch"),
+    "nccl.branch": lambda: nccl(["branch"], "mismatch"),
+}
+
+
+def main():
+    global A
+    parser = argparse.ArgumentParser()
+    for option in ("--lockstep", "--programs", "--sources", "--work"):
+        parser.add_argument(option, required=True)
+    parser.add_argument("case", choices=sorted(CASES))
+    A = parser.parse_args()
+    os.makedirs(A.work, exist_ok=True)
+    CASES[A.case]()
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

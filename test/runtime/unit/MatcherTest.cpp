@@ -1,0 +1,141 @@
+// The matcher on hand-made call streams: each kind of divergence, and no
+// alarm where ranks agree (split communicators included).
+#include "Diagnosis.h"
+#include "Matcher.h"
+
+#include <gtest/gtest.h>
+
+using namespace lockstep;
+using namespace lockstep::run;
+
+namespace {
+
+class MatcherTest : public ::testing::Test {
+protected:
+  Matcher M{2, 1000};
+  uint64_t Now = 1;
+
+  uint32_t fn(const std::string &Name, const std::string &Op, uint64_t Flags = wire::kHostBlocking) {
+    return M.names().function({Name, Op, Flags});
+  }
+  void comm(int Rank, uint64_t Id, uint32_t Size, uint32_t RankInComm) {
+    wire::Comm C;
+    C.id = Id;
+    C.size = Size;
+    C.rankInComm = RankInComm;
+    C.api = 1;
+    ASSERT_EQ(M.addComm(Rank, C, Now), "");
+  }
+  std::string call(int Rank, uint64_t Comm, uint64_t Seq, uint32_t Func, int64_t Count = 1) {
+    Call C;
+    C.Seq = Seq;
+    C.Func = Func;
+    C.Count = Count;
+    C.TimeNs = ++Now;
+    return M.addCall(Rank, Comm, C, Now);
+  }
+  void world() {
+    comm(0, 1, 2, 0);
+    comm(1, 1, 2, 1);
+  }
+  /// The world and two more communicators over both ranks.
+  void threeComms() {
+    world();
+    for (uint64_t Id : {10, 11}) {
+      comm(0, Id, 2, 0);
+      comm(1, Id, 2, 1);
+    }
+  }
+};
+
+TEST_F(MatcherTest, AgreeingRanksPass) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  for (uint64_t Seq = 1; Seq <= 3; ++Seq)
+    for (int R : {0, 1})
+      ASSERT_EQ(call(R, 1, Seq, Ar), "");
+  M.departed(0, true, ++Now);
+  M.departed(1, true, ++Now);
+  M.tick(++Now);
+  EXPECT_FALSE(M.divergence());
+}
+
+TEST_F(MatcherTest, OperationMismatch) {
+  world();
+  call(0, 1, 1, fn("MPI_Barrier", "barrier"));
+  call(1, 1, 1, fn("MPI_Allreduce", "allreduce"));
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Mismatch);
+  EXPECT_EQ(M.divergence()->Field, "operation");
+}
+
+TEST_F(MatcherTest, CountMismatch) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  call(0, 1, 1, Ar, 4);
+  call(1, 1, 1, Ar, 8);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Field, "count");
+}
+
+TEST_F(MatcherTest, RankLeftWhileOthersWait) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  call(0, 1, 1, Ar);
+  call(1, 1, 1, Ar);
+  call(0, 1, 2, Ar);
+  M.departed(1, false, ++Now);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
+}
+
+TEST_F(MatcherTest, OppositeOrderIsADeadlock) {
+  threeComms();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  call(0, 10, 1, Ar);
+  call(1, 11, 1, Ar);
+  M.tick(++Now);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Deadlock);
+}
+
+TEST_F(MatcherTest, NoDeadlockWhenARankMayHaveMovedOn) {
+  threeComms();
+  // A root may leave a broadcast before the others enter it.
+  call(0, 10, 1, fn("MPI_Bcast", "broadcast"));
+  call(1, 11, 1, fn("MPI_Allreduce", "allreduce"));
+  M.tick(++Now);
+  EXPECT_FALSE(M.divergence());
+}
+
+TEST_F(MatcherTest, StallAfterTimeout) {
+  world();
+  call(0, 1, 1, fn("MPI_Barrier", "barrier"));
+  M.tick(Now + 500);
+  EXPECT_FALSE(M.divergence());
+  M.tick(Now + 2000);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Stall);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, RefusesInconsistentReports) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  EXPECT_NE(call(0, 99, 1, Ar), ""); // unregistered communicator
+  ASSERT_EQ(call(0, 1, 2, Ar), "");
+  EXPECT_NE(call(0, 1, 2, Ar), ""); // sequence numbers only grow
+  wire::Comm C;
+  C.id = 1;
+  C.size = 3;
+  C.api = 1;
+  EXPECT_NE(M.addComm(0, C, Now), ""); // another size for the same communicator
+}
+
+TEST(RankList, Ranges) {
+  EXPECT_EQ(rankList({3, 1, 2, 0}), "0-3");
+  EXPECT_EQ(rankList({0, 2}), "0, 2");
+}
+
+} // namespace
