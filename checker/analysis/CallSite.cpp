@@ -2,6 +2,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Index/USRGeneration.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -89,6 +90,13 @@ const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context
     return Dtor->getDestructorDecl(Context);
   }
   return nullptr;
+}
+
+std::string usrOf(const FunctionDecl *FD) {
+  llvm::SmallString<128> Usr;
+  if (clang::index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+    return "";
+  return Usr.str().str();
 }
 
 const ValueDecl *namedStorage(const Expr *E) {

@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,9 @@ agreedArguments(const rules::CollectiveRule &Rule);
 const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
                                          clang::ASTContext &Context, clang::SourceLocation &Site,
                                          const clang::Stmt *&SiteStmt);
+
+/// The USR of \p FD: the name of the same function in every file.
+std::string usrOf(const clang::FunctionDecl *FD);
 
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
 /// or null.

@@ -1,6 +1,8 @@
 #include "CollectiveEvents.h"
 #include "CallSite.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -47,8 +49,9 @@ bool PathSet::sameSequencesAs(const PathSet &Other) const {
 
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
-    const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions)
-    : Classifier(Classifier), Functions(Functions) {
+    const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
+    const ExternalIndex &External, bool KeepPending)
+    : Classifier(Classifier), Functions(Functions), External(External), KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers,
   // until nothing changes (recursion converges because the set only grows).
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callees;
@@ -62,7 +65,7 @@ CollectiveEvents::CollectiveEvents(
         if (!Callee)
           continue;
         const CalleeRole &Role = Classifier.classify(Callee);
-        if (Role.isCollective() || Role.groupMarker)
+        if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
           Performing.insert(Decl);
         else
           Callees[Decl].push_back(Callee->getCanonicalDecl());
@@ -80,7 +83,27 @@ CollectiveEvents::CollectiveEvents(
 }
 
 bool CollectiveEvents::performsCollectives(const FunctionDecl *FD) const {
-  return Performing.count(FD->getCanonicalDecl());
+  return Performing.count(FD->getCanonicalDecl()) || externallyPerforming(FD);
+}
+
+bool CollectiveEvents::externallyPerforming(const FunctionDecl *Callee) const {
+  if (cfgOf(Callee))
+    return false;
+  const ExternalFunction *Summary = External.find(Callee);
+  return Summary ? Summary->performsCollectives() : pendingCandidate(Callee);
+}
+
+// Only the user's own functions can hide collectives in another file: not
+// library functions from system headers, builtins or what the rules know.
+bool CollectiveEvents::pendingCandidate(const FunctionDecl *Callee) const {
+  if (!KeepPending || Callee->hasBody() || Callee->getBuiltinID() ||
+      !Callee->isExternallyVisible() || Classifier.classify(Callee).isKnown())
+    return false;
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.environmentReader || Role.converter)
+    return false;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(Callee->getLocation());
 }
 
 const FunctionCFG *CollectiveEvents::cfgOf(const FunctionDecl *FD) const {
@@ -117,8 +140,32 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
 
 void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation Site,
                                      const Stmt *SiteStmt, std::vector<CollectiveEvent> &Out) {
-  const PathSet *Inner = functionSummary(Callee);
   const CalleeRole &Role = Classifier.classify(Callee);
+  if (!cfgOf(Callee)) { // defined in another file
+    CollectiveEvent Event;
+    Event.site = Site;
+    Event.siteStmt = SiteStmt;
+    Event.via = Callee;
+    Event.shadowedBy = Role.shadowedBy;
+    if (const ExternalFunction *Summary = External.find(Callee)) {
+      for (const ExternalFunction::Collective &C : Summary->collectives) {
+        Event.collective = Event.key = C.name;
+        Event.externalSite = C.site;
+        Out.push_back(Event);
+        if (Summary->severalSequences) {
+          Out.back().key = "call " + External.usr(Callee);
+          return;
+        }
+      }
+      return;
+    }
+    Event.key = "call " + External.usr(Callee);
+    Event.collective = PendingPrefix + External.usr(Callee);
+    Event.pending = true;
+    Out.push_back(std::move(Event));
+    return;
+  }
+  const PathSet *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     Event.site = Site;
     Event.siteStmt = SiteStmt;

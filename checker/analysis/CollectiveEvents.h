@@ -5,6 +5,7 @@
 #pragma once
 
 #include "CallClassifier.h"
+#include "ExternalIndex.h"
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -30,6 +31,8 @@ struct CollectiveEvent {
   bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
   bool joinBoundary = false;                   // a join protocol's own begin or end
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
+  SourcePoint externalSite; // the collective inside a function of another file
+  bool pending = false;     // a call to a function no file has summarised yet
 };
 
 /// The events on one path, and how the path leaves (return, break, ...).
@@ -49,8 +52,11 @@ struct PathSet {
 
 class CollectiveEvents {
 public:
+  /// With \p KeepPending, a call to a user function defined in no analysed
+  /// file is an event named PendingPrefix + its USR, resolved later.
   CollectiveEvents(const CallClassifier &Classifier,
-                   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions);
+                   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
+                   const ExternalIndex &External, bool KeepPending);
 
   /// Whether \p FD performs a collective or a group marker, directly or
   /// through the functions of the translation unit it calls.
@@ -72,11 +78,15 @@ private:
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);
+  bool externallyPerforming(const clang::FunctionDecl *Callee) const;
+  bool pendingCandidate(const clang::FunctionDecl *Callee) const;
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,
                               clang::ASTContext &Context) const;
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
+  const ExternalIndex &External;
+  bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing;
   llvm::DenseMap<const clang::FunctionDecl *, PathSet> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;

@@ -344,6 +344,11 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
         Value.merge(eval(Args[I]));
     return Value;
   }
+  if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
+    return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
+                                                  Summary->rankSite.file,
+                                                  Summary->rankSite.line,
+                                                  Summary->rankSite.column));
   // Unknown function: its result may depend on anything it is given.
   for (const Expr *Arg : Args)
     Value.combine(eval(Arg));

@@ -7,6 +7,7 @@
 
 #include "CallClassifier.h"
 #include "CallSite.h"
+#include "ExternalIndex.h"
 #include "FunctionCFG.h"
 #include "RankValue.h"
 
@@ -39,11 +40,13 @@ struct SharedWrite {
 /// The interprocedural facts one function's analysis reads.
 class DependenceEnvironment {
 public:
-  DependenceEnvironment(const CallClassifier &Classifier, ProvenanceArena &Arena)
-      : classifier(Classifier), arena(Arena) {}
+  DependenceEnvironment(const CallClassifier &Classifier, ProvenanceArena &Arena,
+                        const ExternalIndex &External)
+      : classifier(Classifier), arena(Arena), external(External) {}
 
   const CallClassifier &classifier;
   ProvenanceArena &arena;
+  const ExternalIndex &external; // functions defined in other files
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> shared;       // fields, globals, captures
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> seeds;

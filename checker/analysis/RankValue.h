@@ -21,11 +21,14 @@ struct Provenance {
     RankName,    // a parameter, field or variable of unknown origin named as a rank
     Parameter,   // a parameter that receives a rank-dependent argument
     Implicit,    // assigned under a rank-dependent condition
+    External,    // returned by a function of another file (its summary says so)
   };
   Kind kind;
   std::string name;          // function, variable or parameter name; condition text for Implicit
   clang::SourceLocation loc; // where the value was produced
   const Provenance *via = nullptr;
+  std::string file; // External: where the rank is produced in the other file
+  unsigned line = 0, column = 0;
 };
 
 /// Owns the provenance records of one translation unit; pointers stay valid.
@@ -34,6 +37,12 @@ public:
   const Provenance *make(Provenance::Kind Kind, std::string Name, clang::SourceLocation Loc,
                          const Provenance *Via = nullptr) {
     Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via});
+    return &Storage.back();
+  }
+  const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,
+                                 unsigned Line, unsigned Column) {
+    Storage.push_back(Provenance{Provenance::Kind::External, std::move(Name), Call, nullptr,
+                                 std::move(File), Line, Column});
     return &Storage.back();
   }
 

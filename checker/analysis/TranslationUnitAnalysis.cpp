@@ -43,11 +43,17 @@ private:
 } // namespace
 
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
-                                                 const CallClassifier &Classifier)
-    : Classifier(Classifier), Env(Classifier, Arena) {
+                                                 const CallClassifier &Classifier,
+                                                 const ExternalSummaries *External,
+                                                 bool KeepPending)
+    : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External) {
   collectFunctions(Context);
   computeDependence();
-  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl);
+  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
+                                              /*KeepPending=*/false);
+  if (KeepPending)
+    PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
+                                                       /*KeepPending=*/true);
   collectSplits();
   findDivergences();
   findRankArguments();
@@ -200,22 +206,30 @@ void TranslationUnitAnalysis::findDivergences() {
         continue;
       const bool Loop = isLoopBranch(*Block);
       Branches.push_back({Function->decl(), decidingCondition(*Block), Source, Loop});
+      // The pending pass only adds findings about calls still to resolve:
+      // what the other files do must not change the ones known here.
+      auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
+        return Event.pending == Pending && Reported.insert(Event.site.getRawEncoding()).second;
+      };
       if (!Loop) {
-        for (Divergence &D : branchDivergences(*Function, *Block, Source, *Events))
-          if (!decidedByMembership(D) && Reported.insert(D.event.site.getRawEncoding()).second)
-            Divergences.push_back(std::move(D));
+        for (bool Pending : {false, true})
+          if (CollectiveEvents *With = Pending ? PendingEvents.get() : Events.get())
+            for (Divergence &D : branchDivergences(*Function, *Block, Source, *With))
+              if (!decidedByMembership(D) && Keep(D.event, Pending))
+                Divergences.push_back(std::move(D));
         continue;
       }
       if (!FunctionEvents) {
         FunctionEvents.emplace();
+        CollectiveEvents &With = PendingEvents ? *PendingEvents : *Events;
         for (const CFGBlock *B : Function->cfg())
-          for (CollectiveEvent &Event : Events->blockEvents(*Function, *B))
+          for (CollectiveEvent &Event : With.blockEvents(*Function, *B))
             FunctionEvents->push_back(std::move(Event));
         Regions = joinRegions(*Function, Classifier);
       }
       for (LoopDivergence &D :
            analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
-        if (Reported.insert(D.event.site.getRawEncoding()).second)
+        if (Keep(D.event, D.event.pending))
           LoopDivergences.push_back(std::move(D));
     }
   }
@@ -305,6 +319,48 @@ bool TranslationUnitAnalysis::decidedByMembership(const Divergence &D) const {
   for (const Expr *Color : It->second)
     membershipShapes(Color, Context, Shapes);
   return testsMembership(D.condition, Comm, Shapes, Context);
+}
+
+ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
+  ExternalSummaries Out;
+  for (const auto &Function : Functions) {
+    const FunctionDecl *FD = Function->decl();
+    if (!FD->isExternallyVisible() || isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+      continue;
+    ExternalFunction Summary;
+    Summary.name = FD->getQualifiedNameAsString();
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    auto Point = [&](SourceLocation Loc) {
+      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+      return P.isValid() ? SourcePoint{P.getFilename(), P.getLine(), P.getColumn()} : SourcePoint{};
+    };
+    if (const PathSet *Paths = Events->functionSummary(FD); Paths && !Paths->overflow) {
+      for (const EventPath &Path : Paths->paths)
+        for (const CollectiveEvent &Event : Path.events) {
+          if (Event.loopBack || Event.groupMarker)
+            continue;
+          Summary.collectives.push_back(
+              {Event.collective, Event.externalSite.file.empty() ? Point(Event.collectiveSite)
+                                                                 : Event.externalSite});
+          if (Paths->paths.size() > 1)
+            break;
+        }
+      Summary.severalSequences = Paths->paths.size() > 1 && !Summary.collectives.empty();
+      if (Summary.severalSequences)
+        Summary.collectives.resize(1);
+    }
+    const RankValue &Returned = Env.facts.lookup(FD->getCanonicalDecl()).returnValue;
+    if (const Provenance *Source = Returned.source) {
+      Summary.returnsRank = true;
+      Summary.rankSource = Source->name;
+      Summary.rankSite = Source->kind == Provenance::Kind::External
+                             ? SourcePoint{Source->file, Source->line, Source->column}
+                             : Point(Source->loc);
+    }
+    if (Summary.performsCollectives() || Summary.returnsRank)
+      Out.emplace(usrOf(FD), std::move(Summary));
+  }
+  return Out;
 }
 
 } // namespace lockstep::analysis

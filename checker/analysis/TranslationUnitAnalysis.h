@@ -6,6 +6,7 @@
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
 #include "Divergence.h"
+#include "ExternalIndex.h"
 #include "FunctionCFG.h"
 #include "GroupBalance.h"
 #include "LoopDivergence.h"
@@ -39,7 +40,11 @@ struct RankArgument {
 
 class TranslationUnitAnalysis {
 public:
-  TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier);
+  /// \p External summarises functions defined in other files. With
+  /// \p KeepPending, calls to user functions defined nowhere yet also yield
+  /// findings whose collective is PendingPrefix + USR (pendingDivergences).
+  TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
+                          const ExternalSummaries *External = nullptr, bool KeepPending = false);
   ~TranslationUnitAnalysis();
 
   const std::vector<Divergence> &divergences() const { return Divergences; }
@@ -47,6 +52,9 @@ public:
   const std::vector<RankArgument> &rankArguments() const { return RankArguments; }
   const std::vector<GroupImbalance> &groupImbalances() const { return GroupImbalances; }
   const std::vector<RankDependentBranch> &rankDependentBranches() const { return Branches; }
+
+  /// What this file's functions do, for the callers in other files.
+  ExternalSummaries exportSummaries() const;
 
 private:
   void collectFunctions(clang::ASTContext &Context);
@@ -61,11 +69,13 @@ private:
 
   const CallClassifier &Classifier;
   ProvenanceArena Arena;
+  ExternalIndex External;
   DependenceEnvironment Env;
   std::vector<std::unique_ptr<FunctionCFG>> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> ByDecl;
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<CollectiveEvents> Events;
+  std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions
   std::vector<Divergence> Divergences;
   std::vector<LoopDivergence> LoopDivergences;
   std::vector<RankArgument> RankArguments;

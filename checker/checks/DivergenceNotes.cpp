@@ -106,7 +106,18 @@ std::string leavingVerb(const Stmt *Leaving) {
   return "leave";
 }
 
-void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source) {
+SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Point) {
+  // Loading a file for a note does not change what the AST means.
+  SourceManager &SM = const_cast<ASTContext &>(Context).getSourceManager();
+  auto File = SM.getFileManager().getOptionalFileRef(Point.file);
+  if (!File || Point.line == 0)
+    return {};
+  FileID ID = SM.getOrCreateFileID(*File, SrcMgr::C_User);
+  return SM.translateLineCol(ID, Point.line, std::max(1u, Point.column));
+}
+
+void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source,
+                    const ASTContext &Context) {
   for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
     switch (Source->kind) {
     case Provenance::Kind::SourceCall:
@@ -139,6 +150,14 @@ void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source) {
       Check.diag(Source->loc, "the value is assigned under this rank-dependent condition",
                  DiagnosticIDs::Note);
       break;
+    case Provenance::Kind::External:
+      Check.diag(Source->loc, "the rank comes from %0, defined in another file",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      if (SourceLocation There = locate(Context, {Source->file, Source->line, Source->column});
+          There.isValid())
+        Check.diag(There, "%0 gets the rank here", DiagnosticIDs::Note) << quoted(Source->name);
+      break;
     }
   }
 }
@@ -155,13 +174,16 @@ std::string quotedList(const std::vector<std::string> &Names) {
 
 void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
                     const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
-  if (Event.via && Event.collectiveSite.isValid())
-    Check.diag(Event.collectiveSite, "%0 is called here, inside %1", DiagnosticIDs::Note)
+  SourceLocation Inside = Event.collectiveSite;
+  if (Inside.isInvalid() && !Event.externalSite.file.empty())
+    Inside = locate(Context, Event.externalSite); // the callee is defined in another file
+  if (Event.via && Inside.isValid())
+    Check.diag(Inside, "%0 is called here, inside %1", DiagnosticIDs::Note)
         << quoted(Event.collective) << quoted(calledName(Event));
   if (Differing)
     Check.diag(Differing->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
         << quoted(sourceText(Differing, Context)) << Differing->getSourceRange();
-  addSourceNotes(Check, Source);
+  addSourceNotes(Check, Source, Context);
 }
 
 void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::Divergence &D,

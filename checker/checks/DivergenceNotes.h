@@ -44,7 +44,12 @@ void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Collecti
 void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
                     const clang::ASTContext &Context);
 
+/// The location of a point in another file, loading that file into the
+/// source manager; invalid when the file cannot be read.
+clang::SourceLocation locate(const clang::ASTContext &Context, const analysis::SourcePoint &Point);
+
 /// "where the rank comes from" notes, following derived values back.
-void addSourceNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Provenance *Source);
+void addSourceNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Provenance *Source,
+                    const clang::ASTContext &Context);
 
 } // namespace lockstep::checks

@@ -1,4 +1,5 @@
 #include "LockstepCheck.h"
+#include "../analysis/SummaryFile.h"
 #include "../rules/RulesLoader.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -16,27 +17,30 @@ namespace {
 struct LoadedRules {
   std::unique_ptr<rules::RuleSet> rules;
   std::unique_ptr<analysis::CallClassifier> classifier;
+  analysis::ExternalSummaries summaries;
   std::string error;
   bool errorReported = false;
 };
 
 /// Rules are loaded once per distinct configuration and kept for the
-/// process; the analysis is shared by the checks of one translation unit.
+/// thread; the analysis is shared by the checks of one translation unit.
+/// Per thread, because `lockstep check` analyses files in parallel.
 struct SharedState {
   std::map<std::string, LoadedRules> rulesByConfiguration;
   const ASTContext *analysedContext = nullptr;
   const LoadedRules *analysedWith = nullptr;
   std::unique_ptr<analysis::TranslationUnitAnalysis> analysis;
+  AnalysisObserver observer;
 };
 
 SharedState &shared() {
-  static SharedState State;
+  static thread_local SharedState State;
   return State;
 }
 
 LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPattern,
-                       const std::string &SizePattern) {
-  std::string Key = RuleFiles + '\n' + RankPattern + '\n' + SizePattern;
+                       const std::string &SizePattern, const std::string &SummaryFile) {
+  std::string Key = RuleFiles + '\n' + RankPattern + '\n' + SizePattern + '\n' + SummaryFile;
   auto [It, Inserted] = shared().rulesByConfiguration.try_emplace(Key);
   LoadedRules &Loaded = It->second;
   if (!Inserted)
@@ -63,6 +67,8 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
   }
   if (Error.empty())
     Error = rules::validateComplete(*Rules);
+  if (Error.empty() && !SummaryFile.empty())
+    Error = analysis::mergeSummaryFile(SummaryFile, Loaded.summaries);
   if (!Error.empty()) {
     Loaded.error = Error;
     return Loaded;
@@ -78,12 +84,21 @@ LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Conte
     : ClangTidyCheck(Name, Context),
       RuleFiles(Options.getLocalOrGlobal("RuleFiles", "")),
       RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
-      WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")) {}
+      WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")),
+      SummaryFile(Options.getLocalOrGlobal("SummaryFile", "")),
+      // Read as text: the plugin cannot use clang-tidy's integral option parser.
+      PendingExternalCalls(
+          llvm::StringRef(Options.getLocalOrGlobal("PendingExternalCalls", "false")).trim() ==
+          "true") {}
+
+void setAnalysisObserver(AnalysisObserver Observer) { shared().observer = std::move(Observer); }
 
 void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RuleFiles", RuleFiles);
   Options.store(Opts, "RankNamePattern", RankNamePattern);
   Options.store(Opts, "WorldSizeNamePattern", WorldSizeNamePattern);
+  Options.store(Opts, "SummaryFile", SummaryFile);
+  Options.store(Opts, "PendingExternalCalls", PendingExternalCalls ? "true" : "false");
 }
 
 void LockstepCheck::registerMatchers(MatchFinder *Finder) {
@@ -91,7 +106,7 @@ void LockstepCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
-  LoadedRules &Loaded = loadRules(RuleFiles, RankNamePattern, WorldSizeNamePattern);
+  LoadedRules &Loaded = loadRules(RuleFiles, RankNamePattern, WorldSizeNamePattern, SummaryFile);
   if (!Loaded.error.empty()) {
     if (!Loaded.errorReported)
       configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error)
@@ -102,10 +117,12 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
   SharedState &State = shared();
   if (State.analysedContext != Result.Context || State.analysedWith != &Loaded) {
     State.analysis.reset();
-    State.analysis =
-        std::make_unique<analysis::TranslationUnitAnalysis>(*Result.Context, *Loaded.classifier);
+    State.analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
+        *Result.Context, *Loaded.classifier, &Loaded.summaries, PendingExternalCalls);
     State.analysedContext = Result.Context;
     State.analysedWith = &Loaded;
+    if (State.observer)
+      State.observer(*State.analysis, *Result.Context);
   }
   report(*State.analysis, *Result.Context);
 }

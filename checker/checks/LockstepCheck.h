@@ -7,6 +7,8 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 
+#include <functional>
+
 namespace lockstep::checks {
 
 class LockstepCheck : public clang::tidy::ClangTidyCheck {
@@ -27,6 +29,14 @@ private:
   std::string RuleFiles;        // extra rules files, separated by ';'
   std::string RankNamePattern;  // overrides naming.rank_pattern when set
   std::string WorldSizeNamePattern;
+  std::string SummaryFile;      // merged summaries of the other files (lockstep check)
+  bool PendingExternalCalls;    // keep calls to unsummarised functions for lockstep check
 };
+
+/// Called with every translation unit's analysis before the checks report,
+/// on the thread that analyses it: how `lockstep check` collects summaries.
+using AnalysisObserver =
+    std::function<void(const analysis::TranslationUnitAnalysis &, clang::ASTContext &)>;
+void setAnalysisObserver(AnalysisObserver Observer);
 
 } // namespace lockstep::checks

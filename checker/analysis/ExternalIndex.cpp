@@ -1,0 +1,27 @@
+#include "ExternalIndex.h"
+#include "CallSite.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+const std::string &ExternalIndex::usr(const FunctionDecl *FD) const {
+  FD = FD->getCanonicalDecl();
+  auto It = Usrs.find(FD);
+  if (It == Usrs.end())
+    It = Usrs.try_emplace(FD, usrOf(FD)).first;
+  return It->second;
+}
+
+const ExternalFunction *ExternalIndex::find(const FunctionDecl *FD) const {
+  if (!Summaries || Summaries->empty() || FD->hasBody())
+    return nullptr;
+  FD = FD->getCanonicalDecl();
+  auto It = Found.find(FD);
+  if (It == Found.end()) {
+    auto Summary = Summaries->find(usr(FD));
+    It = Found.try_emplace(FD, Summary == Summaries->end() ? nullptr : &Summary->second).first;
+  }
+  return It->second;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,20 @@
+// The summary file: ExternalSummaries as JSON, read strictly.
+#pragma once
+
+#include "ExternalSummary.h"
+
+#include <string>
+
+namespace lockstep::analysis {
+
+std::string writeSummaries(const ExternalSummaries &Summaries);
+
+/// Parses \p Text (named \p Source in errors) and merges it into \p Into;
+/// a function already present keeps its first summary. Returns an empty
+/// string on success, else the error; on error \p Into is unchanged.
+std::string mergeSummaries(const std::string &Text, const std::string &Source,
+                           ExternalSummaries &Into);
+
+std::string mergeSummaryFile(const std::string &Path, ExternalSummaries &Into);
+
+} // namespace lockstep::analysis
