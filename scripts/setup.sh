@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libopenmpi-dev openmpi-bin libgtest-dev libgmock-dev python3 chromium)
+          nlohmann-json3-dev libopenmpi-dev openmpi-bin libgtest-dev libgmock-dev python3 python3-jsonschema python3-rfc3987 chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -25,6 +25,10 @@ public:
 
 } // namespace lockstep
 
+// Referenced by front ends that link the module statically (lockstep check,
+// lockstep-clangd) so that the linker keeps the registration below.
+volatile int LockstepModuleAnchorSource = 0;
+
 static clang::tidy::ClangTidyModuleRegistry::Add<lockstep::LockstepTidyModule>
     LockstepModuleRegistration("lockstep",
                                "Checks for collectives that ranks do not call in lockstep.");

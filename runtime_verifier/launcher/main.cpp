@@ -1,5 +1,5 @@
 // The lockstep command line: one executable, one subcommand per tool.
-// Subcommands register in the table below (`check` joins `run` there).
+// Subcommands: `run` here, `check` and `merge` when the checker is linked in.
 #include "RunCommand.h"
 
 #include <cstdio>
@@ -15,14 +15,32 @@ struct Subcommand {
   int (*Run)(const std::vector<std::string> &Args);
 };
 
-const Subcommand Subcommands[] = {
-    {"run", "run a job and check, as it runs, that its ranks call collectives in lockstep",
-     lockstep::run::runCommand},
-};
+} // namespace
+
+// Built with the checker, `lockstep` also has `check` and `merge` (defined in
+// checker/cli); weak references keep the runtime buildable without it.
+int lockstepCheckCommand(const std::vector<std::string> &Args) __attribute__((weak));
+int lockstepMergeCommand(const std::vector<std::string> &Args) __attribute__((weak));
+
+namespace {
+
+std::vector<Subcommand> subcommands() {
+  std::vector<Subcommand> List;
+  if (lockstepCheckCommand)
+    List.push_back({"check", "analyse a whole project (compile database) with every lockstep check",
+                    lockstepCheckCommand});
+  if (lockstepMergeCommand)
+    List.push_back({"merge", "join the outputs of `lockstep check --shard` runs",
+                    lockstepMergeCommand});
+  List.push_back({"run",
+                  "run a job and check, as it runs, that its ranks call collectives in lockstep",
+                  lockstep::run::runCommand});
+  return List;
+}
 
 int usage(FILE *To) {
   std::fprintf(To, "usage: lockstep <command> [options]\n\ncommands:\n");
-  for (const Subcommand &S : Subcommands)
+  for (const Subcommand &S : subcommands())
     std::fprintf(To, "  %-8s %s\n", S.Name, S.Summary);
   std::fprintf(To, "\n'lockstep <command> --help' describes a command.\n");
   return To == stdout ? 0 : 2;
@@ -40,7 +58,7 @@ int main(int Argc, char **Argv) {
     std::printf("lockstep 0.1.0\n");
     return 0;
   }
-  for (const Subcommand &S : Subcommands)
+  for (const Subcommand &S : subcommands())
     if (Name == S.Name)
       return S.Run(std::vector<std::string>(Argv + 2, Argv + Argc));
   std::fprintf(stderr, "lockstep: error: unknown command '%s'\n", Name.c_str());

@@ -1,0 +1,215 @@
+// compile_commands.json: strict structure, lenient commands. See
+// CompileDatabase.h.
+#include "CompileDatabase.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+namespace lockstep::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// nlohmann's messages start with "[json.exception.parse_error.101] ": the
+// reader wants the line and column that follow.
+std::string withoutExceptionTag(const std::string &Message) {
+  if (Message.rfind("[json.exception.", 0) == 0) {
+    const std::string::size_type End = Message.find("] ");
+    if (End != std::string::npos)
+      return Message.substr(End + 2);
+  }
+  return Message;
+}
+
+std::string typeName(const json &Value) {
+  const std::string Name = Value.type_name();
+  return (Name == "array" || Name == "object") ? "an " + Name : "a " + Name;
+}
+
+// Checks one entry's structure and returns its command as argv. The file is
+// named in errors once known.
+bool readEntry(const json &Entry, const std::string &Where, std::string &Directory,
+               std::string &File, std::vector<std::string> &Command,
+               std::string &Error) {
+  if (!Entry.is_object()) {
+    Error = Where + ": expected an object, found " + typeName(Entry);
+    return false;
+  }
+  // A string member; errors start with \p Prefix.
+  auto stringField = [&](const std::string &Prefix, const char *Key, std::string &Value,
+                         bool Required) {
+    const auto It = Entry.find(Key);
+    if (It == Entry.end()) {
+      if (Required)
+        Error = Prefix + ": missing \"" + Key + "\"";
+      return !Required;
+    }
+    if (!It->is_string() || (Required && It->get_ref<const std::string &>().empty())) {
+      Error = Prefix + ": \"" + Key + "\" must be a non-empty string, found " +
+              (It->is_string() ? "an empty string" : typeName(*It));
+      return false;
+    }
+    Value = It->get<std::string>();
+    return true;
+  };
+  if (!stringField(Where, "file", File, true))
+    return false;
+  const std::string Named = Where + " (\"" + File + "\")"; // later errors name the file
+  std::string Output;
+  if (!stringField(Named, "directory", Directory, true) ||
+      !stringField(Named, "output", Output, false))
+    return false;
+
+  const auto Arguments = Entry.find("arguments");
+  const auto CommandIt = Entry.find("command");
+  if (CommandIt != Entry.end() && !CommandIt->is_string()) {
+    Error = Named + ": \"command\" must be a string, found " + typeName(*CommandIt);
+    return false;
+  }
+  if (Arguments != Entry.end()) {
+    // "arguments" wins over "command" when both are present (the format's
+    // rule): it needs no shell splitting.
+    if (!Arguments->is_array() || Arguments->empty()) {
+      Error = Named + ": \"arguments\" must be a non-empty array of strings, found " +
+              (Arguments->is_array() ? "an empty array" : typeName(*Arguments));
+      return false;
+    }
+    for (std::size_t I = 0; I < Arguments->size(); ++I) {
+      const json &Arg = (*Arguments)[I];
+      if (!Arg.is_string()) {
+        Error = Named + ": \"arguments\"[" + std::to_string(I) +
+                "] must be a string, found " + typeName(Arg);
+        return false;
+      }
+      Command.push_back(Arg.get<std::string>());
+    }
+    return true;
+  }
+  if (CommandIt == Entry.end()) {
+    Error = Named + ": needs \"arguments\" (an array) or \"command\" (a string)";
+    return false;
+  }
+  std::string SplitError;
+  if (!splitCommandLine(CommandIt->get<std::string>(), Command, SplitError)) {
+    Error = Named + ": \"command\": " + SplitError;
+    return false;
+  }
+  if (Command.empty()) {
+    Error = Named + ": \"command\" is empty";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePath,
+                          std::vector<CompileUnit> &Out, std::string &Error,
+                          LoadReport *Report, const TranslationOptions &Options) {
+  json Doc;
+  try {
+    Doc = json::parse(Text);
+  } catch (const json::exception &E) {
+    Error = DatabasePath + ": not valid JSON: " + withoutExceptionTag(E.what());
+    return false;
+  }
+  if (!Doc.is_array()) {
+    Error = DatabasePath + ": expected an array of compile commands, found " +
+            typeName(Doc);
+    return false;
+  }
+
+  std::error_code EC;
+  fs::path DatabaseDir = fs::absolute(fs::path(DatabasePath), EC).parent_path();
+  LoadReport Local;
+  Local.databasePath = DatabasePath;
+  Local.entries = Doc.size();
+  std::vector<CompileUnit> Units;
+  std::set<std::string> Files;
+  std::set<std::string> Warnings;
+
+  for (std::size_t I = 0; I < Doc.size(); ++I) {
+    const std::string Where = DatabasePath + ": entry " + std::to_string(I);
+    std::string Directory, File;
+    std::vector<std::string> Command;
+    if (!readEntry(Doc[I], Where, Directory, File, Command, Error))
+      return false;
+
+    // The format wants an absolute directory; a relative one can only mean
+    // relative to the database.
+    fs::path Dir(Directory);
+    if (Dir.is_relative())
+      Dir = DatabaseDir / Dir;
+    Dir = Dir.lexically_normal();
+    if (!Dir.has_filename() && Dir != Dir.root_path())
+      Dir = Dir.parent_path(); // "/build/" normalises with a trailing slash
+    fs::path Path(File);
+    if (Path.is_relative())
+      Path = Dir / Path;
+    const std::string Absolute = Path.lexically_normal().string();
+
+    if (!Files.insert(Absolute).second) {
+      ++Local.duplicates;
+      continue;
+    }
+    TranslatedCommand Translated;
+    std::string Reason;
+    if (!translateCommand(Command, Dir.string(), Absolute, Options, Translated, Reason)) {
+      Local.skipped.push_back({I, Absolute, Reason});
+      continue;
+    }
+    for (const std::string &Warning : Translated.warnings)
+      if (Warnings.insert(Warning).second)
+        Local.warnings.push_back(Warning);
+    Units.push_back({Absolute, Dir.string(), std::move(Translated.arguments),
+                     Translated.language});
+  }
+  if (Doc.empty())
+    Local.warnings.push_back(DatabasePath + " lists no compile commands");
+
+  Out = std::move(Units);
+  if (Report)
+    *Report = std::move(Local);
+  return true;
+}
+
+bool loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
+                         std::string &Error, LoadReport *Report,
+                         const TranslationOptions &Options) {
+  const fs::path Given(BuildDir.empty() ? "." : BuildDir);
+  std::error_code EC;
+  const fs::file_status Status = fs::status(Given, EC);
+  if (!fs::exists(Status)) {
+    Error = "build directory '" + Given.string() + "' does not exist";
+    return false;
+  }
+  fs::path Path = Given;
+  if (fs::is_directory(Status)) {
+    Path /= "compile_commands.json";
+    if (!fs::exists(Path, EC)) {
+      Error = "no compile_commands.json in '" + Given.string() +
+              "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
+              "record the build with Bear";
+      return false;
+    }
+  }
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream Text;
+  if (In)
+    Text << In.rdbuf();
+  if (!In || In.bad()) {
+    Error = "cannot read '" + Path.string() + "': " + std::strerror(errno);
+    return false;
+  }
+  return parseCompileDatabase(Text.str(), Path.string(), Out, Error, Report, Options);
+}
+
+} // namespace lockstep::cli

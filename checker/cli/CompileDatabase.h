@@ -1,0 +1,64 @@
+// Strict loading of compile_commands.json (the JSON compilation database
+// format of clang tooling, as CMake, Bear and meson write it), with every
+// command translated for clang 22 (CommandTranslation.h). Pure C++17 and
+// nlohmann_json: no LLVM.
+//
+// A malformed database is an error naming the file and the entry; an entry
+// whose command cannot be translated (a response file that is gone, an
+// assembler source) is skipped and reported, so that one bad entry does not
+// stop the analysis of a whole project.
+#pragma once
+
+#include "CommandTranslation.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace lockstep::cli {
+
+/// One translation unit to analyse.
+struct CompileUnit {
+  std::string file;      // absolute and normalised
+  std::string directory; // the absolute working directory of the compile
+  /// clang arguments without the compiler and without the source file:
+  /// append them after `--` of clang-tidy, or use them as the command line
+  /// of a clang::tooling::FixedCompilationDatabase, then add `file`.
+  std::vector<std::string> arguments;
+  std::string language; // "c", "c++" or "cuda"
+};
+
+/// An entry that was not turned into a unit, and why.
+struct SkippedEntry {
+  std::size_t index = 0; // position in the JSON array, from 0
+  std::string file;
+  std::string reason;
+};
+
+/// What a load did besides the units: for the summary line and warnings.
+struct LoadReport {
+  std::string databasePath;   // the compile_commands.json that was read
+  std::size_t entries = 0;    // entries in the array
+  std::size_t duplicates = 0; // later entries for a file already loaded (kept: first)
+  std::vector<SkippedEntry> skipped;
+  std::vector<std::string> warnings; // each distinct warning once
+};
+
+/// Reads \p BuildDir/compile_commands.json (or \p BuildDir itself when it
+/// names a file). Returns false with \p Error, naming the file and the entry
+/// index, when the database is missing, unreadable, not JSON, not an array,
+/// or has an entry without a string "directory" and "file" and a "command"
+/// string or "arguments" array of strings; \p Out is then left unchanged.
+/// Entries that cannot be translated are skipped and listed in \p Report.
+bool loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
+                         std::string &Error, LoadReport *Report = nullptr,
+                         const TranslationOptions &Options = TranslationOptions());
+
+/// As loadCompileDatabase, from the text of a database. \p DatabasePath names
+/// it in errors and resolves a relative "directory".
+bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePath,
+                          std::vector<CompileUnit> &Out, std::string &Error,
+                          LoadReport *Report = nullptr,
+                          const TranslationOptions &Options = TranslationOptions());
+
+} // namespace lockstep::cli

@@ -1,0 +1,35 @@
+// A finding as the front ends exchange it: one diagnostic of a lockstep
+// check with its notes, in plain data (no Clang types), so that it can be
+// written as text, JSON or SARIF, compared with a baseline and merged across
+// shards.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lockstep::cli {
+
+struct Location {
+  std::string file; // absolute path
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+struct Note {
+  Location location;
+  std::string message;
+};
+
+struct Finding {
+  std::string check;        // "lockstep-rank-branch"
+  Location location;        // where the warning sits
+  std::string message;      // the warning text, without the "[check]" suffix
+  std::string function;     // qualified name of the enclosing function, if known
+  std::string collective;   // "MPI_Barrier", when the finding is about one collective
+  std::string communicator; // as written at the call, when known
+  std::string condition;    // the deciding condition as written, when there is one
+  std::vector<Note> notes;  // in emission order
+  std::string id;           // stable identity: see FindingsOutput.h
+};
+
+} // namespace lockstep::cli

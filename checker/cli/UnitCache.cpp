@@ -1,0 +1,90 @@
+#include "UnitCache.h"
+#include "FindingsOutput.h"
+
+#include "../analysis/SummaryFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lockstep::cli {
+using nlohmann::json;
+
+namespace {
+
+std::string hex(uint64_t Value) {
+  char Text[17];
+  std::snprintf(Text, sizeof Text, "%016llx", static_cast<unsigned long long>(Value));
+  return Text;
+}
+
+/// The content hash of a file, or "" when it cannot be read.
+std::string contentHash(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  return Buffer ? hex(llvm::xxh3_64bits((*Buffer)->getBuffer())) : "";
+}
+
+} // namespace
+
+std::string UnitCache::entryPath(const CompileUnit &Unit) const {
+  std::string Key = Configuration + '\0' + Unit.file + '\0' + Unit.directory;
+  for (const std::string &Argument : Unit.arguments)
+    Key += '\0' + Argument;
+  return Directory + "/" + hex(llvm::xxh3_64bits(Key)) + ".json";
+}
+
+std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
+  if (Directory.empty())
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Unit));
+  if (!Buffer)
+    return std::nullopt;
+  // A damaged or outdated entry is a miss, never an error: it is rewritten.
+  json Entry = json::parse((*Buffer)->getBuffer().str(), nullptr, /*allow_exceptions=*/false);
+  if (!Entry.is_object() || !Entry.contains("inputs") || !Entry["inputs"].is_object() ||
+      !Entry.contains("findings") || !Entry.contains("summaries"))
+    return std::nullopt;
+  UnitResult Result;
+  for (const auto &Input : Entry["inputs"].items()) {
+    if (!Input.value().is_string() || contentHash(Input.key()) != Input.value().get<std::string>())
+      return std::nullopt;
+    Result.inputs.push_back(Input.key());
+  }
+  std::string Error;
+  if (!readFindingsJson(Entry["findings"].dump(), entryPath(Unit), Result.findings, Error) ||
+      !analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit), Result.summaries)
+           .empty())
+    return std::nullopt;
+  for (Finding &F : Result.findings)
+    F.id.clear(); // ids belong to the whole run
+  return Result;
+}
+
+void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
+  if (Directory.empty() || !Result.errors.empty())
+    return;
+  json Inputs = json::object();
+  for (const std::string &Input : Result.inputs)
+    Inputs[Input] = contentHash(Input);
+  std::vector<Finding> Findings = Result.findings;
+  assignIds(Findings, "/"); // the reader wants ids; they are replaced on load
+  json Entry = {{"inputs", std::move(Inputs)},
+                {"findings", json::parse(toJson(Findings, json::object()))},
+                {"summaries", json::parse(analysis::writeSummaries(Result.summaries))}};
+  if (llvm::sys::fs::create_directories(Directory))
+    return; // an unwritable cache only costs time
+  std::string Path = entryPath(Unit), Temporary = Path + ".tmp";
+  {
+    std::error_code Error;
+    llvm::raw_fd_ostream Out(Temporary, Error);
+    if (Error)
+      return;
+    Out << Entry.dump();
+  }
+  llvm::sys::fs::rename(Temporary, Path); // atomic: parallel runs never read half an entry
+}
+
+} // namespace lockstep::cli

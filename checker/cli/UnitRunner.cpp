@@ -1,0 +1,151 @@
+#include "UnitRunner.h"
+
+#include "../checks/DivergenceNotes.h"
+#include "../checks/LockstepCheck.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <map>
+
+namespace lockstep::cli {
+using namespace clang;
+
+namespace {
+
+/// What the engine knows about a finding's site that the diagnostic text
+/// does not carry as data: the collective, communicator, condition, function.
+struct SiteFacts {
+  std::string function, collective, communicator, condition;
+};
+using FactsBySite = std::map<std::pair<std::string, unsigned>, SiteFacts>;
+
+std::pair<std::string, unsigned> siteKey(const SourceManager &SM, SourceLocation Loc) {
+  Loc = SM.getExpansionLoc(Loc);
+  OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(Loc));
+  return {File ? File->getName().str() : "", SM.getFileOffset(Loc)};
+}
+
+void collectFacts(const analysis::TranslationUnitAnalysis &Analysis, ASTContext &Context,
+                  FactsBySite &Out) {
+  const SourceManager &SM = Context.getSourceManager();
+  auto Add = [&](SourceLocation Site, const clang::FunctionDecl *Function,
+                 const analysis::CollectiveEvent *Event, const clang::Stmt *Condition) {
+    SiteFacts &Facts = Out[siteKey(SM, Site)];
+    Facts.function = Function ? Function->getQualifiedNameAsString() : "";
+    if (Event) {
+      Facts.collective = Event->collective;
+      Facts.communicator = Event->communicator;
+    }
+    Facts.condition = checks::sourceText(Condition, Context);
+  };
+  for (const analysis::Divergence &D : Analysis.divergences())
+    Add(D.event.site, D.function, &D.event, D.condition);
+  for (const analysis::LoopDivergence &D : Analysis.loopDivergences())
+    Add(D.event.site, D.function, &D.event, D.condition);
+  for (const analysis::RankArgument &A : Analysis.rankArguments()) {
+    analysis::CollectiveEvent Event;
+    Event.collective = A.collective;
+    Add(A.argument->getBeginLoc(), A.function, &Event, A.argument);
+  }
+  for (const analysis::GroupImbalance &P : Analysis.groupImbalances())
+    Add(P.site, P.function, nullptr, nullptr);
+}
+
+/// Turns file offsets into lines and columns, reading each file once.
+class LineTable {
+public:
+  Location locate(const std::string &File, unsigned Offset) {
+    auto [It, Inserted] = Starts.try_emplace(File);
+    if (Inserted)
+      if (auto Buffer = llvm::MemoryBuffer::getFile(File)) {
+        It->second.push_back(0);
+        llvm::StringRef Text = (*Buffer)->getBuffer();
+        for (size_t I = 0; I < Text.size(); ++I)
+          if (Text[I] == '\n')
+            It->second.push_back(I + 1);
+      }
+    const std::vector<unsigned> &Lines = It->second;
+    auto Line = std::upper_bound(Lines.begin(), Lines.end(), Offset);
+    if (Line == Lines.begin())
+      return {File, 0, 0};
+    return {File, unsigned(Line - Lines.begin()), Offset - *(Line - 1) + 1};
+  }
+
+private:
+  std::map<std::string, std::vector<unsigned>> Starts;
+};
+
+} // namespace
+
+UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
+  UnitResult Result;
+  tidy::ClangTidyOptions Options = tidy::ClangTidyOptions::getDefaults();
+  Options.Checks = "-*,lockstep-*";
+  Options.HeaderFilterRegex = ".*"; // the project's own headers; system headers stay out
+  Options.SystemHeaders = false;
+  Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
+  if (!Config.ruleFiles.empty())
+    Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.ruleFiles);
+  if (!Config.summaryFile.empty())
+    Options.CheckOptions["SummaryFile"] =
+        tidy::ClangTidyOptions::ClangTidyValue(Config.summaryFile);
+  tidy::ClangTidyContext Context(std::make_unique<tidy::DefaultOptionsProvider>(
+      tidy::ClangTidyGlobalOptions(), Options));
+
+  FactsBySite Facts;
+  checks::setAnalysisObserver([&](const analysis::TranslationUnitAnalysis &Analysis,
+                                  ASTContext &AST) {
+    Result.summaries = Analysis.exportSummaries();
+    collectFacts(Analysis, AST, Facts);
+    const SourceManager &SM = AST.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Result.inputs.push_back(It->first.getName().str());
+  });
+  tooling::FixedCompilationDatabase Database(Unit.directory, Unit.arguments);
+  auto FileSystem = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  std::vector<tidy::ClangTidyError> Errors =
+      tidy::runClangTidy(Context, Database, {Unit.file}, FileSystem, /*ApplyAnyFix=*/false,
+                         /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+  checks::setAnalysisObserver(nullptr);
+
+  LineTable Lines;
+  for (const tidy::ClangTidyError &Error : Errors) {
+    const tooling::DiagnosticMessage &Message = Error.Message;
+    if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0 ||
+        Error.DiagLevel == tooling::Diagnostic::Error) {
+      Location Where = Lines.locate(Message.FilePath, Message.FileOffset);
+      Result.errors.push_back(Where.file + ":" + std::to_string(Where.line) + ":" +
+                              std::to_string(Where.column) + ": error: " + Message.Message);
+      continue;
+    }
+    if (Error.DiagnosticName.rfind("lockstep-", 0) != 0)
+      continue;
+    Finding F;
+    F.check = Error.DiagnosticName;
+    F.location = Lines.locate(Message.FilePath, Message.FileOffset);
+    F.message = Message.Message;
+    if (auto It = Facts.find({Message.FilePath, Message.FileOffset}); It != Facts.end()) {
+      F.function = It->second.function;
+      F.collective = It->second.collective;
+      F.communicator = It->second.communicator;
+      F.condition = It->second.condition;
+    }
+    for (const tooling::DiagnosticMessage &Note : Error.Notes)
+      F.notes.push_back({Note.FilePath.empty() ? Location{}
+                                               : Lines.locate(Note.FilePath, Note.FileOffset),
+                         Note.Message});
+    Result.findings.push_back(std::move(F));
+  }
+  if (!Result.errors.empty())
+    Result.findings.clear(); // a unit that does not parse is not analysed
+  return Result;
+}
+
+} // namespace lockstep::cli
