@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""End-to-end test of `lockstep check` and `lockstep merge` on the multi-file
+project in test/cli/project (and on the nvcc project when nvcc is present):
+a cross-file hidden collective, SARIF and JSON outputs, baseline, exit codes,
+shards and merge, the cache, the summary file read by the clang-tidy plugin,
+and clear errors on bad input.
+
+usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+LOCKSTEP, PLUGIN, CLANG_TIDY, MPI_INCLUDE, WORK = sys.argv[1:6]
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = []
+
+
+def run(args, cwd, expect):
+    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
+    if p.returncode != expect:
+        failures.append("%s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s"
+                        % (" ".join(args), p.returncode, expect, p.stdout, p.stderr))
+    return p
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+    return condition
+
+
+def project():
+    root = os.path.join(WORK, "project")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "project"), root)
+    with open(os.path.join(root, "compile_commands.json.in")) as f:
+        text = f.read().replace("@DIR@", root).replace("@MPI@", MPI_INCLUDE)
+    with open(os.path.join(root, "compile_commands.json"), "w") as f:
+        f.write(text)
+    return root
+
+
+root = project()
+train, checkpoint = os.path.join(root, "train.cpp"), os.path.join(root, "checkpoint.cpp")
+
+# Text: the cross-file finding with a note into the other file; the broken
+# file is reported and counted, the others still analysed.
+p = run([LOCKSTEP, "check", "-p", "."], root, 1)
+check("train.cpp:12:5: warning: 'save_checkpoint' (which calls 'MPI_Barrier') runs only on "
+      "ranks where 'rank == 0'" in p.stdout, "cross-file finding missing:\n" + p.stdout)
+check("checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here, inside 'save_checkpoint'"
+      in p.stdout, "note into checkpoint.cpp missing:\n" + p.stdout)
+check("log_line" not in p.stdout, "a call without collectives was reported:\n" + p.stdout)
+check("broken.cpp does not compile; not analysed" in p.stderr, "broken file not reported:\n"
+      + p.stderr)
+check("1 finding in 3 translation units (2 analysed, 0 from cache, 1 failed)" in p.stderr,
+      "summary line:\n" + p.stderr)
+
+# JSON, then the same run against it as a baseline: nothing new, exit 0.
+run([LOCKSTEP, "check", "-p", ".", "-q", "--format", "json", "-o", "out.json"], root, 1)
+with open(os.path.join(root, "out.json")) as f:
+    out = json.load(f)
+findings = out["findings"]
+if check(len(findings) == 1, "expected one finding in JSON: %s" % findings):
+    f0 = findings[0]
+    check(f0["check"] == "lockstep-rank-branch" and f0["collective"] == "MPI_Barrier"
+          and f0["function"] == "train" and f0["condition"] == "rank == 0"
+          and f0["file"] == train and f0["line"] == 12 and len(f0["id"]) == 16,
+          "JSON fields: %s" % f0)
+    check(any(n["file"] == checkpoint for n in f0["notes"]), "JSON note into the other file")
+check(out["summary"] == {"units": 3, "analysed": 2, "failed": 1, "cached": 2},
+      "JSON summary (second run from cache): %s" % out["summary"])
+run([LOCKSTEP, "check", "-p", ".", "-q", "--baseline", "out.json"], root, 0)
+
+# SARIF, validated against the published 2.1.0 schema.
+run([LOCKSTEP, "check", "-p", ".", "-q", "--format", "sarif", "-o", "out.sarif"], root, 1)
+run([sys.executable, os.path.join(HERE, "..", "sarif", "validate_sarif.py"),
+     os.path.join(root, "out.sarif")], root, 0)
+
+# Shards and merge give the run's findings, with the same ids.
+for i in (1, 2):
+    # Shard 2 holds train.cpp: its call stays pending (a finding) until merged.
+    run([LOCKSTEP, "check", "-p", ".", "-q", "--shard", "%d/2" % i, "--format", "json",
+         "-o", "shard%d.json" % i], root, 1 if i == 2 else 0)
+p = run([LOCKSTEP, "merge", "--format", "json", "-o", "merged.json", "shard1.json",
+         "shard2.json"], root, 1)
+with open(os.path.join(root, "merged.json")) as f:
+    merged = json.load(f)["findings"]
+check([m["id"] for m in merged] == [f["id"] for f in findings],
+      "merged shards differ from one run: %s" % merged)
+
+# The summary file lets the clang-tidy plugin see across files too.
+run([LOCKSTEP, "check", "-p", ".", "-q", "--summary-out", "summaries.json"], root, 1)
+p = run([CLANG_TIDY, "--load=" + PLUGIN, "--checks=-*,lockstep-*", "--quiet",
+         "--config={CheckOptions: {SummaryFile: '%s'}}" % os.path.join(root, "summaries.json"),
+         "train.cpp", "--", "-std=c++17", "-I" + MPI_INCLUDE], root, 0)
+check("'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks" in p.stdout
+      and "checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here" in p.stdout,
+      "plugin with SummaryFile:\n" + p.stdout + p.stderr)
+
+# Bad input: clear errors, exit 2.
+for args, message in [
+        (["-p", "/nonexistent/build"], "does not exist"),
+        (["-p", ".", "--format", "xml"], "unknown format 'xml'"),
+        (["-p", ".", "--shard", "3/2"], "--shard expects I/N"),
+        (["-p", ".", "--jobs", "0"], "--jobs expects a positive number"),
+        (["-p", ".", "--rules", "missing.json"], "cannot open the rules file"),
+        (["-p", ".", "--baseline", "missing.json"], "cannot open the baseline")]:
+    p = run([LOCKSTEP, "check"] + args, root, 2)
+    check(message in p.stderr, "%s: expected '%s' in:\n%s" % (args, message, p.stderr))
+os.makedirs(os.path.join(root, "bad"), exist_ok=True)
+with open(os.path.join(root, "bad", "compile_commands.json"), "w") as f:
+    f.write('[{"directory": 3}]')
+p = run([LOCKSTEP, "check", "-p", "bad"], root, 2)
+check("compile_commands.json" in p.stderr and "entry 0" in p.stderr,
+      "malformed database message:\n" + p.stderr)
+p = run([LOCKSTEP, "merge", "out.sarif"], root, 2)
+check("not the JSON output of `lockstep check --shard`" in p.stderr, "merge of a non-shard file")
+
+# An nvcc project: CMake writes the database, lockstep translates it.
+nvcc_build = os.path.join(WORK, "nvcc-build")
+p = subprocess.run(["bash", os.path.join(HERE, "make_nvcc_db.sh"), nvcc_build],
+                   capture_output=True, text=True, timeout=600)
+if p.returncode == 77:
+    print("nvcc project skipped: " + p.stdout.strip())
+elif check(p.returncode == 0, "make_nvcc_db.sh failed:\n" + p.stdout + p.stderr):
+    p = run([LOCKSTEP, "check", "-p", nvcc_build, "--no-cache"], WORK, 1)
+    check("train_step.cu" in p.stdout and "'ncclAllReduce' runs only on ranks" in p.stdout,
+          "nvcc database finding:\n" + p.stdout + p.stderr)
+    check("0 failed" in p.stderr, "nvcc units failed:\n" + p.stderr)
+
+if failures:
+    print("\n\n".join(failures))
+    sys.exit(1)
+print("lockstep check: all end-to-end expectations met")
