@@ -103,8 +103,7 @@ private:
   void applyCallEffects(const CallExpr *Call, const RankValue &Implicit);
   void recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args);
   void recordCollective(const CallExpr *Call, const CalleeRole &Role);
-  void flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
-                              const RankValue &Implicit);
+  void flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee);
   void writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value);
   RankValue implicitFor(const CFGBlock &Block, bool IncludeExits) const;
   RankValue conditionValue(const CFGBlock &Block) const;
@@ -419,19 +418,24 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
 
 // A function lockstep knows nothing about passes what it is given on to what
 // it writes: `in >> n`, `std::getline(in, line)`, `fscanf(f, "%d", &n)` and
-// `snprintf(path, sizeof path, "shard%d", rank)` make per-rank input.
-void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
-                                      const RankValue &Implicit) {
+// `snprintf(path, sizeof path, "shard%d", rank)` make per-rank input. Only a
+// rank that is known here flows (not a parameter's "maybe"), and each output
+// takes the other inputs: a hook that is handed a state object under a rank
+// test is not assumed to change it.
+void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee) {
   std::vector<const Expr *> Args = explicitArguments(Call);
   const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver});
-  RankValue In;
+  std::vector<RankValue> Values;
   for (const Expr *Arg : Args)
-    In.combine(eval(Arg));
-  if (Object)
-    In.combine(eval(Object));
-  if (!In.dependent())
-    return;
-  In.combine(Implicit);
+    Values.push_back(eval(Arg));
+  const RankValue ObjectValue = Object ? eval(Object) : RankValue();
+  auto InputsBut = [&](size_t Skip) {
+    RankValue In = Skip == Args.size() ? RankValue() : ObjectValue;
+    for (size_t I = 0; I < Values.size(); ++I)
+      if (I != Skip)
+        In.combine(Values[I]);
+    return In;
+  };
   for (size_t I = 0; I < Args.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : Args[I]->getType();
@@ -442,14 +446,16 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
     bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
                     !Pointee.isConstQualified() && !Pointee->isPointerType() &&
                     !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
-    if (Writable && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+    RankValue In = InputsBut(I);
+    if (Writable && In.source && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
       writeOutArgument(Args[I], Param, In);
   }
   // Only mutators (void, or returning the object itself as streams do) write
   // the object; accessors such as operator[] or data() do not.
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Key;
-  if (Object && Method && !Method->isConst() && keyOf(Object, Key)) {
+  RankValue In = InputsBut(Args.size());
+  if (In.source && Object && Method && !Method->isConst() && keyOf(Object, Key)) {
     QualType Returned = Method->getReturnType();
     const CXXRecordDecl *ReturnedRecord = Returned->getPointeeCXXRecordDecl();
     if (Returned->isVoidType() ||
@@ -489,7 +495,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit)
   std::string Variable;
   if (Facts == Env.facts.end() && !Callee->hasBody() && !Role.isKnown() && !Role.converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None)
-    flowThroughUnknownCall(Call, Callee, Implicit);
+    flowThroughUnknownCall(Call, Callee);
   if (auto It = Facts; It != Env.facts.end()) {
     const std::vector<RankValue> &Out = It->second.outParams;
     for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {

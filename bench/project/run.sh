@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# Whole-project benchmark of `lockstep check` against a plain parse.
+#
+#   bench/project/run.sh [-f FILES] [-j JOBS] [-r RUNS] [-k]
+#
+#   -f FILES  translation units of the generated project (default 300)
+#   -j JOBS   parallelism of both tools (default 2)
+#   -r RUNS   timed runs of each measurement; the median is reported (default 3)
+#   -k        keep the temporary directory (project, outputs, logs)
+#
+# Environment: LOCKSTEP (default build/bin/lockstep), CLANG (clang-22),
+# TARGET_RATIO (1.3), MPI_INCLUDE (/usr/lib/x86_64-linux-gnu/openmpi/include).
+#
+# Exit status: 0 ratio within the target, 1 ratio above it, 2 the benchmark
+# itself failed (lockstep exited 2 or printed 'error:', a parse failed, the
+# lockstep executable never appeared).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+LOCKSTEP=${LOCKSTEP:-$ROOT/build/bin/lockstep}
+CLANG=${CLANG:-clang-22}
+TARGET=${TARGET_RATIO:-1.3}
+MPI_INC=${MPI_INCLUDE:-/usr/lib/x86_64-linux-gnu/openmpi/include}
+FILES=300
+JOBS=2
+RUNS=3
+KEEP=0
+BIN_WAIT_S=300   # how long to wait for a lockstep executable being rebuilt
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+while getopts "f:j:r:kh" opt; do
+  case $opt in
+    f) FILES=$OPTARG ;;
+    j) JOBS=$OPTARG ;;
+    r) RUNS=$OPTARG ;;
+    k) KEEP=1 ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+(($# == 0)) || { echo "run.sh: unexpected argument '$1'" >&2; usage >&2; exit 2; }
+[[ $FILES =~ ^[0-9]+$ ]] && ((FILES >= 3)) || { echo "run.sh: -f needs an integer >= 3" >&2; exit 2; }
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j needs a positive integer" >&2; exit 2; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r needs a positive integer" >&2; exit 2; }
+for tool in "$CLANG" python3 xargs; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
+done
+[[ -d $MPI_INC ]] || { echo "run.sh: MPI include directory $MPI_INC not found" >&2; exit 2; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-project-bench.XXXXXX")
+PROJ=$WORK/proj
+if ((KEEP)); then
+  trap 'echo "kept: $WORK"' EXIT
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
+
+# Peak RSS and CPU time (user + system, children included): GNU time if it
+# is there, else a python wait4 wrapper. CPU seconds are less sensitive than
+# wall seconds to other load on a shared machine.
+if /usr/bin/time -f '%M %U %S' -o "$WORK/probe" true 2>/dev/null && [[ $(tail -1 "$WORK/probe") =~ ^[0-9]+\ [0-9.]+\ [0-9.]+$ ]]; then
+  RSS_TOOL=(/usr/bin/time -f '%M %U %S' -o "$WORK/rss")
+  RSS_HOW="GNU time %M %U %S"
+else
+  cat >"$WORK/rss.py" <<'EOF'
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%d %.2f %.2f\n" % (ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
+sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+EOF
+  RSS_TOOL=(python3 "$WORK/rss.py" "$WORK/rss")
+  RSS_HOW="python os.wait4 ru_maxrss (GNU time not installed)"
+fi
+
+bin_stamp() { stat -c '%Y.%s' "$LOCKSTEP" 2>/dev/null; }
+
+# Wait until the executable exists and has not changed for 3 s (another
+# engineer may be rebuilding it).
+wait_for_bin() {
+  local waited=0 s1
+  while :; do
+    s1=$(bin_stamp)
+    if [[ -n $s1 && -x $LOCKSTEP ]] && (($(date +%s) - $(stat -c %Y "$LOCKSTEP") >= 3)) && [[ $s1 == "$(bin_stamp)" ]]; then
+      return 0
+    fi
+    if ((waited >= BIN_WAIT_S)); then
+      echo "run.sh: $LOCKSTEP missing or changing for ${BIN_WAIT_S}s" >&2
+      return 1
+    fi
+    ((waited == 0)) && echo "  (lockstep missing or being rebuilt, waiting...)" >&2
+    sleep 2
+    waited=$((waited + 2))
+  done
+}
+
+# measure OUT ERR CMD...: runs CMD in $PROJ, sets M_WALL (s), M_CPU (user +
+# system s), M_RSS (KiB), M_RC.
+measure() {
+  local out=$1 err=$2 t0 t1
+  shift 2
+  rm -f "$WORK/rss"
+  t0=$(date +%s%N)
+  (cd "$PROJ" && "${RSS_TOOL[@]}" "$@") >"$out" 2>"$err"
+  M_RC=$?
+  t1=$(date +%s%N)
+  M_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  local stats
+  stats=$(tail -1 "$WORK/rss" 2>/dev/null)
+  if [[ $stats =~ ^([0-9]+)\ ([0-9.]+)\ ([0-9.]+)$ ]]; then
+    M_RSS=${BASH_REMATCH[1]}
+    M_CPU=$(awk -v u="${BASH_REMATCH[2]}" -v s="${BASH_REMATCH[3]}" 'BEGIN { printf "%.2f", u + s }')
+  else
+    M_RSS=NA; M_CPU=NA
+  fi
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+maxof() { printf '%s\n' "$@" | grep -v NA | sort -g | tail -1; }
+die() { echo "BENCHMARK FAILED: $*"; exit 2; }
+show_errors() { grep -h 'error:' "$@" | head -10 | sed 's/^/    | /'; }
+
+BIN_START=""
+BIN_CHANGED=0
+
+# run_lockstep TAG ARGS...: one timed lockstep run (M_WALL, M_RSS, M_RC);
+# exit 2 or an 'error:' line fails the benchmark. A run that failed while
+# the executable was being replaced is retried (3 tries).
+run_lockstep() {
+  local tag=$1 tries before
+  shift
+  for tries in 1 2 3; do
+    wait_for_bin || die "the lockstep executable is not there"
+    before=$(bin_stamp)
+    [[ -z $BIN_START ]] && BIN_START=$before
+    [[ $before != "$BIN_START" ]] && BIN_CHANGED=1
+    measure "$WORK/$tag.out" "$WORK/$tag.err" "$LOCKSTEP" check -p "$PROJ" --jobs "$JOBS" "$@"
+    if ((M_RC != 0 && M_RC != 1)) && [[ $(bin_stamp) != "$before" ]]; then
+      echo "  (lockstep changed during the run, retrying)" >&2
+      continue
+    fi
+    break
+  done
+  if ((M_RC != 0 && M_RC != 1)); then
+    echo "FAIL: lockstep check ($tag) exited $M_RC"
+    show_errors "$WORK/$tag.out" "$WORK/$tag.err"
+    tail -5 "$WORK/$tag.err" | sed 's/^/    | /'
+    die "lockstep check exited $M_RC (command: $LOCKSTEP check -p $PROJ --jobs $JOBS $*)"
+  fi
+  if grep -q 'error:' "$WORK/$tag.out" "$WORK/$tag.err"; then
+    echo "FAIL: lockstep check ($tag) printed errors"
+    show_errors "$WORK/$tag.out" "$WORK/$tag.err"
+    die "lockstep check printed 'error:' (a unit failed to parse or a configuration error)"
+  fi
+}
+
+START=$(date +%s)
+echo "lockstep whole-project benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "  clang:     $($CLANG --version | head -1)"
+echo "  lockstep:  $LOCKSTEP"
+echo "  project:   $FILES units, jobs $JOBS, $RUNS runs per measurement (median), peak RSS: $RSS_HOW"
+echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- the project ------------------------------------------------------------
+GEN=$(python3 "$HERE/generate.py" "$PROJ" -f "$FILES" --mpi-include "$MPI_INC") || die "generate.py failed"
+echo "  generated: $GEN"
+kv() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<" $GEN"; }
+FUNCS=$(kv functions); LINES=$(kv lines)
+mapfile -t UNITS < <(python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["units"]))' "$PROJ/manifest.json")
+((${#UNITS[@]} == FILES)) || die "generate.py wrote ${#UNITS[@]} units, expected $FILES"
+printf '%s\n' "${UNITS[@]}" >"$WORK/units.txt"
+SYN_FLAGS=(-fsyntax-only -std=c++17 -O2 -Wall -I"$MPI_INC" -I"$PROJ")
+echo
+
+# ---- warm the page cache (binaries, headers): untimed -------------------------
+wait_for_bin || die "the lockstep executable is not there"
+(cd "$PROJ" && "$CLANG" "${SYN_FLAGS[@]}" main.cpp) >/dev/null 2>&1
+(cd "$PROJ" && "$LOCKSTEP" check -p "$PROJ" --jobs 1 --no-cache -q main.cpp) >/dev/null 2>&1
+
+# ---- (a) syntax-only and (b) lockstep --no-cache, interleaved ----------------
+SYN=(); LCK=(); RSS_SYN=(); RSS_LCK=(); CPU_SYN=(); CPU_LCK=()
+for ((r = 1; r <= RUNS; r++)); do
+  echo "  run $r/$RUNS: clang -fsyntax-only x $FILES (xargs -P $JOBS) ..." >&2
+  measure "$WORK/syn.out" "$WORK/syn.err" xargs -a "$WORK/units.txt" -P "$JOBS" -n 1 "$CLANG" "${SYN_FLAGS[@]}"
+  if ((M_RC != 0)) || grep -q 'error:' "$WORK/syn.out" "$WORK/syn.err"; then
+    echo "FAIL: $CLANG -fsyntax-only failed (xargs exit $M_RC)"
+    show_errors "$WORK/syn.out" "$WORK/syn.err"
+    die "the generated project does not parse"
+  fi
+  SYN+=("$M_WALL"); RSS_SYN+=("$M_RSS"); CPU_SYN+=("$M_CPU")
+  echo "  run $r/$RUNS: lockstep check --jobs $JOBS --no-cache ..." >&2
+  run_lockstep nocache --no-cache -q
+  LCK+=("$M_WALL"); RSS_LCK+=("$M_RSS"); CPU_LCK+=("$M_CPU")
+  echo "    syntax-only ${SYN[-1]} s (cpu ${CPU_SYN[-1]}), lockstep ${LCK[-1]} s (cpu ${CPU_LCK[-1]})" >&2
+done
+
+# ---- findings, and a first run with the cache (fills it): once ---------------
+echo "  lockstep check with the cache, cold (fills it; JSON findings) ..." >&2
+rm -rf "$PROJ/.lockstep-cache"
+run_lockstep cold -q --format json --output "$WORK/findings.json"
+COLD=$M_WALL
+# ---- (c) incremental: one unit edited, the others from the cache -------------
+EDITED=${UNITS[$((FILES / 2))]}
+INC=()
+for ((r = 1; r <= RUNS; r++)); do
+  # A content change (the cache is keyed by content hashes, not mtimes).
+  echo "// edited by run.sh, run $r" >>"$PROJ/$EDITED"
+  echo "  run $r/$RUNS: lockstep check with the cache after editing $EDITED ..." >&2
+  run_lockstep cached -q --format json --output "$WORK/cached.json"
+  INC+=("$M_WALL")
+  CACHED=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; print(s["cached"], s["analysed"])' "$WORK/cached.json")
+  [[ $CACHED == "$((FILES - 1)) $FILES" ]] || echo "WARNING: cached rerun: expected $((FILES - 1)) units from the cache, got (cached analysed) = $CACHED"
+done
+
+# ---- findings: totals, and which seeded bugs were found ----------------------
+python3 - "$WORK/findings.json" "$PROJ" >"$WORK/findings.txt" <<'EOF' || die "cannot read the JSON findings"
+import collections, glob, json, os, re, sys
+doc = json.load(open(sys.argv[1]))
+proj = sys.argv[2]
+fs = doc["findings"]
+# a cross-file finding: a note inside another .cpp than the finding's
+cross = [f for f in fs if any(n.get("file", "").endswith(".cpp") and n["file"] != f["file"] for n in f["notes"])]
+print("FINDINGS %d" % len(fs))
+print("CROSS %d" % len(cross))
+print("CHECKS " + ", ".join("%s %d" % kv for kv in sorted(collections.Counter(f["check"] for f in fs).items())))
+# seeded bugs: '// bug[kind]' comments; found when a finding lies in the same function
+by_file = collections.defaultdict(list)
+for f in fs:
+    by_file[f["file"]].append(f["line"])
+seeded = collections.Counter(); found = collections.Counter(); in_tagged = 0
+for path in sorted(glob.glob(os.path.join(proj, "*.cpp"))):
+    lines = open(path).read().split("\n")
+    spans = []  # (first, last, kind or None) of each function definition, 1-based
+    start = None; kind = None
+    for no, text in enumerate(lines, 1):
+        if re.match(r"^\S.*\) \{$", text):
+            start, kind = no, None
+        m = re.search(r"// bug\[(\w+)\]", text)
+        if m and start:
+            kind = m.group(1)
+        if text == "}" and start:
+            spans.append((start, no, kind)); start = None
+    for a, b, k in spans:
+        hits = [l for l in by_file.get(path, []) if a <= l <= b]
+        if k:
+            seeded[k] += 1
+            found[k] += bool(hits)
+            in_tagged += len(hits)
+cross_kinds = sorted(k for k in seeded if k.startswith("x_"))
+local_kinds = sorted(k for k in seeded if not k.startswith("x_"))
+fmt = lambda ks: ", ".join("%s %d/%d" % (k, found[k], seeded[k]) for k in ks)
+print("SEEDED_LOCAL %d/%d (%s)" % (sum(found[k] for k in local_kinds), sum(seeded[k] for k in local_kinds), fmt(local_kinds)))
+print("SEEDED_CROSS %d/%d (%s)" % (sum(found[k] for k in cross_kinds), sum(seeded[k] for k in cross_kinds), fmt(cross_kinds)))
+print("OUTSIDE %d" % (len(fs) - in_tagged))
+EOF
+field() { sed -n "s/^$1 //p" "$WORK/findings.txt"; }
+
+MSYN=$(median "${SYN[@]}"); MLCK=$(median "${LCK[@]}"); MINC=$(median "${INC[@]}")
+RSSL=$(maxof "${RSS_LCK[@]}"); RSSS=$(maxof "${RSS_SYN[@]}")
+mib() { [[ $1 =~ ^[0-9]+$ ]] && awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }' || echo NA; }
+RATIO=$(awk -v a="$MLCK" -v b="$MSYN" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+[[ $RATIO =~ ^[0-9.]+$ ]] && [[ $RATIO != 0.000 ]] || die "no ratio (syntax-only median '$MSYN', lockstep median '$MLCK')"
+
+echo
+fmt="%6s %9s %8s %11s %11s %6s %10s %9s %10s\n"
+printf "$fmt" files functions lines "syntax s" "lockstep s" ratio "cached s" findings "RSS MiB"
+printf "$fmt" "" "" "" "(median)" "(median)" "" "(median)" "" "lockstep"
+printf "$fmt" "$FILES" "$FUNCS" "$LINES" "$MSYN" "$MLCK" "$RATIO" "$MINC" "$(field FINDINGS)" "$(mib "$RSSL")"
+echo
+echo "runs (s):           syntax-only ${SYN[*]} | lockstep --no-cache ${LCK[*]} | cached rerun ${INC[*]}"
+MCS=$(median "${CPU_SYN[@]}"); MCL=$(median "${CPU_LCK[@]}")
+echo "cpu (user+sys s):   syntax-only ${CPU_SYN[*]} | lockstep ${CPU_LCK[*]}; medians $MCS / $MCL = $(awk -v a="$MCL" -v b="$MCS" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }') (less sensitive to other load than wall time)"
+echo "cold run, cache on: $COLD s (analyses every unit and writes the cache; findings from this run)"
+echo "cached rerun:       $EDITED edited (a comment appended) before each run; the other $((FILES - 1)) units from the cache"
+echo "peak RSS:           lockstep $(mib "$RSSL") MiB (one process, $JOBS threads); clang -fsyntax-only $(mib "$RSSS") MiB (largest single process)"
+echo "findings:           $(field FINDINGS) ($(field CHECKS)); $(field CROSS) with a note in another file"
+echo "seeded bugs found:  local $(field SEEDED_LOCAL)"
+echo "                    cross-file $(field SEEDED_CROSS)"
+echo "                    findings outside the seeded functions: $(field OUTSIDE)"
+echo "load average now:   $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
+((BIN_CHANGED)) && echo "WARNING: the lockstep executable was rebuilt during the benchmark; runs may mix two builds, rerun for clean numbers"
+VERDICT=$(awk -v r="$RATIO" -v t="$TARGET" 'BEGIN { print (r <= t ? "PASS" : "FAIL") }')
+echo "VERDICT: lockstep check / syntax-only = $RATIO (target <= $TARGET): $VERDICT;" \
+  "cached rerun after one edit $MINC s = $(awk -v a="$MINC" -v b="$MLCK" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')% of a full run"
+echo "elapsed: $(($(date +%s) - START)) s"
+[[ $VERDICT == PASS ]] || exit 1
+exit 0
