@@ -27,8 +27,8 @@ namespace {
 
 const char *CheckUsage = R"(usage: lockstep check [-p BUILD_DIR] [--jobs N] [--format text|json|sarif]
                       [--output FILE] [--baseline FILE] [--shard I/N]
-                      [--rules FILE]... [--summary-out FILE] [--cache-dir DIR | --no-cache]
-                      [--quiet] [PATHS...]
+                      [--rules FILE]... [--summaries FILE] [--summary-out FILE]
+                      [--cache-dir DIR | --no-cache] [--quiet] [PATHS...]
 
 Runs every lockstep check on the translation units of BUILD_DIR/compile_commands.json
 (default: the current directory), in parallel, with summaries across files.
@@ -112,7 +112,7 @@ private:
 } // namespace
 
 int checkCommand(const std::vector<std::string> &Args) {
-  std::string BuildDir = ".", Jobs, Shard, SummaryOut, CacheDir, Error, Value;
+  std::string BuildDir = ".", Jobs, Shard, SummaryOut, SummaryIn, CacheDir, Error, Value;
   std::vector<std::string> Paths, Rules;
   OutputOptions Output;
   bool Quiet = false, NoCache = false;
@@ -130,6 +130,7 @@ int checkCommand(const std::vector<std::string> &Args) {
         optionValue(Args, I, "--baseline", Output.baseline, Error) ||
         optionValue(Args, I, "--shard", Shard, Error) ||
         optionValue(Args, I, "--summary-out", SummaryOut, Error) ||
+        optionValue(Args, I, "--summaries", SummaryIn, Error) ||
         optionValue(Args, I, "--cache-dir", CacheDir, Error))
       continue;
     if (optionValue(Args, I, "--rules", Value, Error)) {
@@ -194,9 +195,20 @@ int checkCommand(const std::vector<std::string> &Args) {
       return usageError(File + ": cannot open the rules file", CheckUsage);
     Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
   }
+  std::string SummaryText;
+  if (!SummaryIn.empty()) {
+    // A previous run's summaries: functions of other files that return the rank.
+    Config.summaryFile = absolute(SummaryIn);
+    analysis::ExternalSummaries Check;
+    if (std::string Problem = analysis::mergeSummaryFile(Config.summaryFile, Check);
+        !Problem.empty())
+      return usageError(Problem, CheckUsage);
+    SummaryText = analysis::writeSummaries(Check);
+  }
   if (!NoCache && CacheDir.empty())
     CacheDir = llvm::sys::path::parent_path(absolute(Report.databasePath)).str() + "/.lockstep-cache";
-  UnitCache Cache(NoCache ? "" : absolute(CacheDir), "lockstep 0.1.0\n" + Config.ruleFiles);
+  UnitCache Cache(NoCache ? "" : absolute(CacheDir),
+                  "lockstep 0.1.0\n" + Config.ruleFiles + "\n" + SummaryText);
 
   // Analyse in parallel; each worker owns whole units.
   std::vector<UnitResult> Results(Selected.size());

@@ -55,7 +55,7 @@ check("checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here, inside 'save_chec
 check("log_line" not in p.stdout, "a call without collectives was reported:\n" + p.stdout)
 check("broken.cpp does not compile; not analysed" in p.stderr, "broken file not reported:\n"
       + p.stderr)
-check("1 finding in 3 translation units (2 analysed, 0 from cache, 1 failed)" in p.stderr,
+check("1 finding in 4 translation units (3 analysed, 0 from cache, 1 failed)" in p.stderr,
       "summary line:\n" + p.stderr)
 
 # JSON, then the same run against it as a baseline: nothing new, exit 0.
@@ -70,7 +70,7 @@ if check(len(findings) == 1, "expected one finding in JSON: %s" % findings):
           and f0["file"] == train and f0["line"] == 12 and len(f0["id"]) == 16,
           "JSON fields: %s" % f0)
     check(any(n["file"] == checkpoint for n in f0["notes"]), "JSON note into the other file")
-check(out["summary"] == {"units": 3, "analysed": 2, "failed": 1, "cached": 2},
+check(out["summary"] == {"units": 4, "analysed": 3, "failed": 1, "cached": 3},
       "JSON summary (second run from cache): %s" % out["summary"])
 run([LOCKSTEP, "check", "-p", ".", "-q", "--baseline", "out.json"], root, 0)
 
@@ -100,6 +100,13 @@ check("'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks" in p.st
       and "checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here" in p.stdout,
       "plugin with SummaryFile:\n" + p.stdout + p.stderr)
 
+# A previous run's summaries show a function of another file that returns the rank.
+p = run([LOCKSTEP, "check", "-p", ".", "-q", "--summaries", "summaries.json"], root, 1)
+check("train.cpp:21:5: warning: 'MPI_Barrier' runs only on ranks where 'node_rank(comm) == 0'"
+      in p.stdout and "the rank comes from 'node_rank', defined in another file" in p.stdout
+      and "ranks.cpp:7:3: note: 'node_rank' gets the rank here" in p.stdout,
+      "cross-file rank source with --summaries:\n" + p.stdout + p.stderr)
+
 # Bad input: clear errors, exit 2.
 for args, message in [
         (["-p", "/nonexistent/build"], "does not exist"),
@@ -107,7 +114,8 @@ for args, message in [
         (["-p", ".", "--shard", "3/2"], "--shard expects I/N"),
         (["-p", ".", "--jobs", "0"], "--jobs expects a positive number"),
         (["-p", ".", "--rules", "missing.json"], "cannot open the rules file"),
-        (["-p", ".", "--baseline", "missing.json"], "cannot open the baseline")]:
+        (["-p", ".", "--baseline", "missing.json"], "cannot open the baseline"),
+        (["-p", ".", "--summaries", "out.sarif"], "not a lockstep summary file")]:
     p = run([LOCKSTEP, "check"] + args, root, 2)
     check(message in p.stderr, "%s: expected '%s' in:\n%s" % (args, message, p.stderr))
 os.makedirs(os.path.join(root, "bad"), exist_ok=True)
