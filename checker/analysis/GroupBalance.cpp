@@ -3,6 +3,7 @@
 
 #include "clang/AST/DeclCXX.h"
 
+#include <algorithm>
 #include <map>
 
 namespace lockstep::analysis {

@@ -424,7 +424,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
 // test is not assumed to change it.
 void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee) {
   std::vector<const Expr *> Args = explicitArguments(Call);
-  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver});
+  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
   std::vector<RankValue> Values;
   for (const Expr *Arg : Args)
     Values.push_back(eval(Arg));

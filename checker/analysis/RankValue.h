@@ -36,7 +36,7 @@ class ProvenanceArena {
 public:
   const Provenance *make(Provenance::Kind Kind, std::string Name, clang::SourceLocation Loc,
                          const Provenance *Via = nullptr) {
-    Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via});
+    Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via, "", 0, 0});
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,

@@ -325,7 +325,8 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
   ExternalSummaries Out;
   for (const auto &Function : Functions) {
     const FunctionDecl *FD = Function->decl();
-    if (!FD->isExternallyVisible() || isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+    const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+    if (!FD->isExternallyVisible() || (Method && Method->getParent()->isLambda()))
       continue;
     ExternalFunction Summary;
     Summary.name = FD->getQualifiedNameAsString();

@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <algorithm>
 #include <map>
 
 namespace lockstep::cli {
