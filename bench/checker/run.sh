@@ -11,7 +11,7 @@
 # CLANG (clang-22), CLANG_TIDY (clang-tidy-22), TARGET_RATIO (1.25).
 #
 # Exit status: 0 both targets met, 1 a target missed, 2 the benchmark itself
-# failed (a tool crashed or reported an error, the plugin never appeared).
+# failed (a tool crashed or reported an error, the plugin is missing).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,7 +22,6 @@ TIDY=${CLANG_TIDY:-clang-tidy-22}
 TARGET=${TARGET_RATIO:-1.25}
 RUNS=3
 KEEP=0
-PLUGIN_WAIT_S=300   # how long to wait for a plugin that is being rebuilt
 
 usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "r:kh" opt; do
@@ -59,86 +58,21 @@ else
   trap 'rm -rf "$WORK"' EXIT
 fi
 
-# Peak RSS: GNU time if it is there, else a python wait4 wrapper.
-if /usr/bin/time -f %M -o "$WORK/probe" true 2>/dev/null && [[ $(tail -1 "$WORK/probe") =~ ^[0-9]+$ ]]; then
-  RSS_TOOL=(/usr/bin/time -f %M -o "$WORK/rss")
-  RSS_HOW="GNU time %M"
-else
-  cat >"$WORK/rss.py" <<'EOF'
-import os, sys
-pid = os.fork()
-if pid == 0:
-    try:
-        os.execvp(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-with open(sys.argv[1], "w") as f:
-    f.write("%d\n" % ru.ru_maxrss)
-sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
-EOF
-  RSS_TOOL=(python3 "$WORK/rss.py" "$WORK/rss")
-  RSS_HOW="python os.wait4 ru_maxrss (GNU time not installed; adds ~20 ms to every run)"
-fi
-
-plugin_stamp() { stat -c '%Y.%s' "$PLUGIN" 2>/dev/null; }
-
-# Wait until the plugin exists and has not changed for 3 s (a concurrent
-# rebuild may remove it or write it in place).
-wait_for_plugin() {
-  local waited=0 s1 s2
-  while :; do
-    s1=$(plugin_stamp)
-    if [[ -n $s1 ]]; then
-      local age=$(( $(date +%s) - $(stat -c %Y "$PLUGIN") ))
-      if ((age >= 3)); then
-        s2=$(plugin_stamp)
-        [[ $s1 == "$s2" ]] && return 0
-      fi
-    fi
-    if ((waited >= PLUGIN_WAIT_S)); then
-      echo "run.sh: plugin $PLUGIN missing or changing for ${PLUGIN_WAIT_S}s" >&2
-      return 1
-    fi
-    ((waited == 0)) && echo "  (plugin missing or being rebuilt, waiting...)" >&2
-    sleep 2
-    waited=$((waited + 2))
-  done
-}
-
-# measure OUT ERR CMD...: runs CMD, sets M_WALL (s), M_RSS (KiB), M_RC.
-measure() {
-  local out=$1 err=$2 t0 t1
-  shift 2
-  rm -f "$WORK/rss"
-  t0=$(date +%s%N)
-  "${RSS_TOOL[@]}" "$@" >"$out" 2>"$err"
-  M_RC=$?
-  t1=$(date +%s%N)
-  M_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
-  M_RSS=$(tail -1 "$WORK/rss" 2>/dev/null)
-  [[ $M_RSS =~ ^[0-9]+$ ]] || M_RSS=NA
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.4f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-maxof() { printf '%s\n' "$@" | grep -v NA | sort -g | tail -1; }
+source "$HERE/../lib.sh"
+bench_rss_setup "$WORK"
+[[ -f $PLUGIN ]] || { echo "run.sh: plugin $PLUGIN not found: build it first (scripts/build.sh)" >&2; exit 2; }
 
 FAILED=0
-PLUGIN_CHANGED=0
-PLUGIN_START=""
 RESULTS="$WORK/results.tsv"   # kind label funcs lines syn tidy rss_syn rss_tidy warnings
 : >"$RESULTS"
 
 fail() { echo "FAIL: $*"; FAILED=1; }
 
-# show_errors FILE...: print the 'error:' lines (at most 10) of the logs.
-show_errors() { grep -h 'error:' "$@" | head -10 | sed 's/^/    | /'; }
-
 # bench KIND LABEL FUNCS FILE FLAGS...   (KIND: startup, gen or lit)
 bench() {
   local kind=$1 label=$2 funcs=$3 file=$4
   shift 4
-  local flags=("$@") syn=() tid=() rs=() rt=() r tries lines warn
+  local flags=("$@") syn=() tid=() rs=() rt=() r lines warn
   lines=$(wc -l <"$file")
   echo "  $label: $RUNS x syntax-only + $RUNS x lockstep ..." >&2
   for ((r = 1; r <= RUNS; r++)); do
@@ -150,21 +84,9 @@ bench() {
       return
     fi
     syn+=("$M_WALL"); rs+=("$M_RSS")
-    # (b) clang-tidy with the plugin; a failure while the plugin is being
-    # rebuilt is retried after the rebuild, up to 3 times.
-    for tries in 1 2 3; do
-      wait_for_plugin || { FAILED=1; return; }
-      local before; before=$(plugin_stamp)
-      [[ -z $PLUGIN_START ]] && PLUGIN_START=$before
-      [[ $before != "$PLUGIN_START" ]] && PLUGIN_CHANGED=1
-      measure "$WORK/tidy.out" "$WORK/tidy.err" "$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet \
-        "$file" -- "${flags[@]}"
-      if ((M_RC != 0)) && [[ $(plugin_stamp) != "$before" ]]; then
-        echo "  (plugin changed during the run, retrying)" >&2
-        continue
-      fi
-      break
-    done
+    # (b) clang-tidy with the plugin
+    measure "$WORK/tidy.out" "$WORK/tidy.err" "$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet \
+      "$file" -- "${flags[@]}"
     if ((M_RC != 0)); then
       fail "$label: $TIDY exited $M_RC (crash or error)"
       show_errors "$WORK/tidy.out" "$WORK/tidy.err"
@@ -195,7 +117,6 @@ echo "  checks:    $CHECKS"
 echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-wait_for_plugin || exit 2
 echo "generating:" >&2
 # gen_4.cpp: the prelude and four helpers, i.e. the fixed start-up cost of
 # each tool (process start, plugin load, rules, headers).
@@ -277,7 +198,6 @@ END {
 }' "$RESULTS"
 VERDICT_RC=$?
 
-((PLUGIN_CHANGED)) && echo "WARNING: the plugin was rebuilt during the benchmark; rows may mix two builds, rerun for clean numbers"
 echo "elapsed: $(( $(date +%s) - START )) s"
 if ((FAILED)); then
   echo "BENCHMARK FAILED: see the FAIL lines above (missing rows were not measured)"

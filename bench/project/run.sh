@@ -13,7 +13,7 @@
 #
 # Exit status: 0 ratio within the target, 1 ratio above it, 2 the benchmark
 # itself failed (lockstep exited 2 or printed 'error:', a parse failed, the
-# lockstep executable never appeared).
+# lockstep executable is missing).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +26,6 @@ FILES=300
 JOBS=2
 RUNS=3
 KEEP=0
-BIN_WAIT_S=300   # how long to wait for a lockstep executable being rebuilt
 
 usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "f:j:r:kh" opt; do
@@ -57,98 +56,19 @@ else
   trap 'rm -rf "$WORK"' EXIT
 fi
 
-# Peak RSS and CPU time (user + system, children included): GNU time if it
-# is there, else a python wait4 wrapper. CPU seconds are less sensitive than
-# wall seconds to other load on a shared machine.
-if /usr/bin/time -f '%M %U %S' -o "$WORK/probe" true 2>/dev/null && [[ $(tail -1 "$WORK/probe") =~ ^[0-9]+\ [0-9.]+\ [0-9.]+$ ]]; then
-  RSS_TOOL=(/usr/bin/time -f '%M %U %S' -o "$WORK/rss")
-  RSS_HOW="GNU time %M %U %S"
-else
-  cat >"$WORK/rss.py" <<'EOF'
-import os, sys
-pid = os.fork()
-if pid == 0:
-    try:
-        os.execvp(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-with open(sys.argv[1], "w") as f:
-    f.write("%d %.2f %.2f\n" % (ru.ru_maxrss, ru.ru_utime, ru.ru_stime))
-sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
-EOF
-  RSS_TOOL=(python3 "$WORK/rss.py" "$WORK/rss")
-  RSS_HOW="python os.wait4 ru_maxrss (GNU time not installed)"
-fi
+source "$HERE/../lib.sh"
+bench_rss_setup "$WORK"
+[[ -x $LOCKSTEP ]] || { echo "run.sh: $LOCKSTEP not found: build it first (scripts/build.sh)" >&2; exit 2; }
 
-bin_stamp() { stat -c '%Y.%s' "$LOCKSTEP" 2>/dev/null; }
-
-# Wait until the executable exists and has not changed for 3 s (another
-# engineer may be rebuilding it).
-wait_for_bin() {
-  local waited=0 s1
-  while :; do
-    s1=$(bin_stamp)
-    if [[ -n $s1 && -x $LOCKSTEP ]] && (($(date +%s) - $(stat -c %Y "$LOCKSTEP") >= 3)) && [[ $s1 == "$(bin_stamp)" ]]; then
-      return 0
-    fi
-    if ((waited >= BIN_WAIT_S)); then
-      echo "run.sh: $LOCKSTEP missing or changing for ${BIN_WAIT_S}s" >&2
-      return 1
-    fi
-    ((waited == 0)) && echo "  (lockstep missing or being rebuilt, waiting...)" >&2
-    sleep 2
-    waited=$((waited + 2))
-  done
-}
-
-# measure OUT ERR CMD...: runs CMD in $PROJ, sets M_WALL (s), M_CPU (user +
-# system s), M_RSS (KiB), M_RC.
-measure() {
-  local out=$1 err=$2 t0 t1
-  shift 2
-  rm -f "$WORK/rss"
-  t0=$(date +%s%N)
-  (cd "$PROJ" && "${RSS_TOOL[@]}" "$@") >"$out" 2>"$err"
-  M_RC=$?
-  t1=$(date +%s%N)
-  M_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  local stats
-  stats=$(tail -1 "$WORK/rss" 2>/dev/null)
-  if [[ $stats =~ ^([0-9]+)\ ([0-9.]+)\ ([0-9.]+)$ ]]; then
-    M_RSS=${BASH_REMATCH[1]}
-    M_CPU=$(awk -v u="${BASH_REMATCH[2]}" -v s="${BASH_REMATCH[3]}" 'BEGIN { printf "%.2f", u + s }')
-  else
-    M_RSS=NA; M_CPU=NA
-  fi
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-maxof() { printf '%s\n' "$@" | grep -v NA | sort -g | tail -1; }
 die() { echo "BENCHMARK FAILED: $*"; exit 2; }
-show_errors() { grep -h 'error:' "$@" | head -10 | sed 's/^/    | /'; }
 
-BIN_START=""
-BIN_CHANGED=0
 
 # run_lockstep TAG ARGS...: one timed lockstep run (M_WALL, M_RSS, M_RC);
-# exit 2 or an 'error:' line fails the benchmark. A run that failed while
-# the executable was being replaced is retried (3 tries).
+# exit 2 or an 'error:' line fails the benchmark.
 run_lockstep() {
-  local tag=$1 tries before
+  local tag=$1
   shift
-  for tries in 1 2 3; do
-    wait_for_bin || die "the lockstep executable is not there"
-    before=$(bin_stamp)
-    [[ -z $BIN_START ]] && BIN_START=$before
-    [[ $before != "$BIN_START" ]] && BIN_CHANGED=1
-    measure "$WORK/$tag.out" "$WORK/$tag.err" "$LOCKSTEP" check -p "$PROJ" --jobs "$JOBS" "$@"
-    if ((M_RC != 0 && M_RC != 1)) && [[ $(bin_stamp) != "$before" ]]; then
-      echo "  (lockstep changed during the run, retrying)" >&2
-      continue
-    fi
-    break
-  done
+  measure "$WORK/$tag.out" "$WORK/$tag.err" "$LOCKSTEP" check -p "$PROJ" --jobs "$JOBS" "$@"
   if ((M_RC != 0 && M_RC != 1)); then
     echo "FAIL: lockstep check ($tag) exited $M_RC"
     show_errors "$WORK/$tag.out" "$WORK/$tag.err"
@@ -177,13 +97,14 @@ FUNCS=$(kv functions); LINES=$(kv lines)
 mapfile -t UNITS < <(python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["units"]))' "$PROJ/manifest.json")
 ((${#UNITS[@]} == FILES)) || die "generate.py wrote ${#UNITS[@]} units, expected $FILES"
 printf '%s\n' "${UNITS[@]}" >"$WORK/units.txt"
+LOCKSTEP=$(realpath "$LOCKSTEP")
+cd "$PROJ" # the units are relative, and lockstep check runs from the project root
 SYN_FLAGS=(-fsyntax-only -std=c++17 -O2 -Wall -I"$MPI_INC" -I"$PROJ")
 echo
 
 # ---- warm the page cache (binaries, headers): untimed -------------------------
-wait_for_bin || die "the lockstep executable is not there"
-(cd "$PROJ" && "$CLANG" "${SYN_FLAGS[@]}" main.cpp) >/dev/null 2>&1
-(cd "$PROJ" && "$LOCKSTEP" check -p "$PROJ" --jobs 1 --no-cache -q main.cpp) >/dev/null 2>&1
+"$CLANG" "${SYN_FLAGS[@]}" main.cpp >/dev/null 2>&1
+"$LOCKSTEP" check -p "$PROJ" --jobs 1 --no-cache -q main.cpp >/dev/null 2>&1
 
 # ---- (a) syntax-only and (b) lockstep --no-cache, interleaved ----------------
 SYN=(); LCK=(); RSS_SYN=(); RSS_LCK=(); CPU_SYN=(); CPU_LCK=()
@@ -286,7 +207,6 @@ echo "seeded bugs found:  local $(field SEEDED_LOCAL)"
 echo "                    cross-file $(field SEEDED_CROSS)"
 echo "                    findings outside the seeded functions: $(field OUTSIDE)"
 echo "load average now:   $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
-((BIN_CHANGED)) && echo "WARNING: the lockstep executable was rebuilt during the benchmark; runs may mix two builds, rerun for clean numbers"
 VERDICT=$(awk -v r="$RATIO" -v t="$TARGET" 'BEGIN { print (r <= t ? "PASS" : "FAIL") }')
 echo "VERDICT: lockstep check / syntax-only = $RATIO (target <= $TARGET): $VERDICT;" \
   "cached rerun after one edit $MINC s = $(awk -v a="$MINC" -v b="$MLCK" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')% of a full run"
