@@ -1,4 +1,5 @@
 #include "SummaryFile.h"
+#include "JsonReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,74 +12,44 @@ using nlohmann::json;
 namespace {
 
 json pointJson(const SourcePoint &P) {
+  if (P.file.empty())
+    return json::object();
   return {{"file", P.file}, {"line", P.line}, {"column", P.column}};
 }
 
-/// Reads one field with its expected type, or says what is wrong.
-class FieldReader {
-public:
-  FieldReader(const json &Object, std::string Context, std::string &Error)
-      : Object(Object), Context(std::move(Context)), Error(Error) {}
+using json_reader::Reader;
 
-  bool object() { return Object.is_object() || fail("", "expected an object"); }
-  bool string(const char *Key, std::string &Out, bool Required = true) {
-    if (!Object.contains(Key))
-      return !Required || fail(Key, "missing required field");
-    if (!Object.at(Key).is_string())
-      return fail(Key, "expected a string");
-    Out = Object.at(Key).get<std::string>();
+// A place whose file is unknown (a macro from nowhere) is written without one.
+bool point(Reader &R, SourcePoint &Out) {
+  if (!R.has("file"))
     return true;
-  }
-  bool number(const char *Key, unsigned &Out) {
-    if (!Object.contains(Key) || !Object.at(Key).is_number_unsigned())
-      return fail(Key, "expected a non-negative integer");
-    Out = Object.at(Key).get<unsigned>();
-    return true;
-  }
-  bool boolean(const char *Key, bool &Out) {
-    if (!Object.contains(Key))
-      return true;
-    if (!Object.at(Key).is_boolean())
-      return fail(Key, "expected true or false");
-    Out = Object.at(Key).get<bool>();
-    return true;
-  }
-  bool point(SourcePoint &Out) {
-    return string("file", Out.file) && number("line", Out.line) && number("column", Out.column);
-  }
-  bool fail(const std::string &Key, const std::string &Message) {
-    if (Error.empty())
-      Error = Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message;
-    return false;
-  }
-
-private:
-  const json &Object;
-  std::string Context;
-  std::string &Error;
-};
+  return R.string("file", Out.file) && R.count("line", Out.line) &&
+         R.count("column", Out.column);
+}
 
 bool readFunction(const json &Entry, const std::string &Context, ExternalFunction &F,
                   std::string &Error) {
-  FieldReader R(Entry, Context, Error);
-  if (!R.object() || !R.string("name", F.name) ||
-      !R.boolean("several_sequences", F.severalSequences))
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank"}) ||
+      !R.string("name", F.name) || !R.boolean("several_sequences", F.severalSequences))
     return false;
-  if (Entry.contains("collectives")) {
-    const json &List = Entry.at("collectives");
+  if (R.has("collectives")) {
+    const json &List = R.at("collectives");
     if (!List.is_array())
       return R.fail("collectives", "expected an array");
     for (size_t I = 0; I < List.size(); ++I) {
-      FieldReader C(List[I], Context + ": collectives[" + std::to_string(I) + "]", Error);
+      Reader C(List[I], Context + ": collectives[" + std::to_string(I) + "]", Error);
       ExternalFunction::Collective Item;
-      if (!C.object() || !C.string("name", Item.name) || !C.point(Item.site))
+      if (!C.onlyKeys({"name", "file", "line", "column"}) || !C.string("name", Item.name) ||
+          !point(C, Item.site))
         return false;
       F.collectives.push_back(std::move(Item));
     }
   }
-  if (Entry.contains("returns_rank")) {
-    FieldReader Rank(Entry.at("returns_rank"), Context + ": returns_rank", Error);
-    if (!Rank.object() || !Rank.string("source", F.rankSource) || !Rank.point(F.rankSite))
+  if (R.has("returns_rank")) {
+    Reader Rank(R.at("returns_rank"), Context + ": returns_rank", Error);
+    if (!Rank.onlyKeys({"source", "file", "line", "column"}) ||
+        !Rank.string("source", F.rankSource) || !point(Rank, F.rankSite))
       return false;
     F.returnsRank = true;
   }

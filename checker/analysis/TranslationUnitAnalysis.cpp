@@ -352,8 +352,12 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
     }
     const RankValue &Returned = Env.facts.lookup(FD->getCanonicalDecl()).returnValue;
     if (const Provenance *Source = Returned.source) {
+      // The note names where the rank comes from: an assignment under a
+      // condition has no name of its own, what it derives from does.
+      while (Source->name.empty() && Source->via)
+        Source = Source->via;
       Summary.returnsRank = true;
-      Summary.rankSource = Source->name;
+      Summary.rankSource = Source->name.empty() ? Summary.name : Source->name;
       Summary.rankSite = Source->kind == Provenance::Kind::External
                              ? SourcePoint{Source->file, Source->line, Source->column}
                              : Point(Source->loc);

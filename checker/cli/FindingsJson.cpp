@@ -4,6 +4,7 @@
 // must give an error that names the file, the finding and the key, never a
 // crash or a silently wrong baseline.
 #include "FindingsOutput.h"
+#include "JsonReader.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,19 +23,7 @@ ordered_json locationFields(const Location &L) {
   return {{"file", L.file}, {"line", L.line}, {"column", L.column}};
 }
 
-const char *typeName(const json &Value) {
-  switch (Value.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return "an integer";
-  case json::value_t::number_float: return "a number";
-  default: return "an unsupported value";
-  }
-}
+using json_reader::typeName;
 
 // What was found, for an error: the value itself when it is short.
 std::string found(const json &Value) {

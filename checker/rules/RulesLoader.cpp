@@ -1,4 +1,5 @@
 #include "RulesLoader.h"
+#include "JsonReader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,151 +12,37 @@ namespace lockstep::rules {
 namespace {
 
 using nlohmann::json;
+using json_reader::Reader;
+using json_reader::typeName;
 
-const char *typeName(const json &Value) {
-  switch (Value.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return "an integer";
-  case json::value_t::number_float: return "a number";
-  default: return "an unsupported value";
-  }
-}
-
-/// Validates one JSON object against a closed set of keys and converts its
-/// fields, collecting the first error with the full context.
-class Reader {
-public:
-  Reader(const json &Object, std::string Context, std::string &Error)
-      : Object(Object), Context(std::move(Context)), Error(Error) {}
-
-  /// Rejects keys outside \p Allowed. Must be called before reading fields.
-  bool onlyKeys(std::initializer_list<const char *> Allowed) {
-    if (!Object.is_object())
-      return fail("", std::string("expected an object, found ") + typeName(Object));
-    std::set<std::string> Known(Allowed.begin(), Allowed.end());
-    for (const auto &Item : Object.items())
-      if (!Known.count(Item.key()))
-        return fail(Item.key(), "unknown key");
+/// An argument reference: 3, "receiver", or "1.rootRank".
+bool argRef(Reader &R, const char *Key, ArgRef &Out) {
+  if (!R.has(Key))
+    return true;
+  const json &V = R.at(Key);
+  if (V.is_number_unsigned() && V.get<unsigned long long>() <= 64) {
+    Out.kind = ArgRef::Kind::Argument;
+    Out.index = V.get<unsigned>();
     return true;
   }
-
-  bool has(const char *Key) const { return Object.contains(Key); }
-
-  bool string(const char *Key, std::string &Out, bool Required = true) {
-    if (!present(Key, Required))
-      return ok();
-    const json &V = Object.at(Key);
-    if (!V.is_string())
-      return fail(Key, std::string("expected a string, found ") + typeName(V));
-    Out = V.get<std::string>();
-    if (Out.empty())
-      return fail(Key, "expected a non-empty string");
-    return true;
-  }
-
-  bool boolean(const char *Key, bool &Out) {
-    if (!present(Key, false))
-      return ok();
-    const json &V = Object.at(Key);
-    if (!V.is_boolean())
-      return fail(Key, std::string("expected true or false, found ") + typeName(V));
-    Out = V.get<bool>();
-    return true;
-  }
-
-  bool index(const char *Key, std::optional<unsigned> &Out) {
-    if (!present(Key, false))
-      return ok();
-    const json &V = Object.at(Key);
-    if (!V.is_number_unsigned() || V.get<unsigned long long>() > 64)
-      return fail(Key, std::string("expected an argument index from 0 to 64, found ") +
-                           (V.is_number() ? V.dump() : typeName(V)));
-    Out = V.get<unsigned>();
-    return true;
-  }
-
-  bool indexList(const char *Key, std::vector<unsigned> &Out) {
-    if (!present(Key, false))
-      return ok();
-    const json &V = Object.at(Key);
-    if (!V.is_array())
-      return fail(Key, std::string("expected an array of argument indices, found ") + typeName(V));
-    for (const json &Item : V) {
-      if (!Item.is_number_unsigned() || Item.get<unsigned long long>() > 64)
-        return fail(Key, "expected argument indices from 0 to 64, found " + Item.dump());
-      Out.push_back(Item.get<unsigned>());
+  static const std::regex FieldRef("^([0-9]{1,2})\\.([A-Za-z_][A-Za-z0-9_]*)$");
+  std::smatch Match;
+  if (V.is_string()) {
+    const std::string S = V.get<std::string>();
+    if (S == "receiver") {
+      Out.kind = ArgRef::Kind::Receiver;
+      return true;
     }
-    return true;
-  }
-
-  bool stringList(const char *Key, std::vector<std::string> &Out) {
-    if (!present(Key, false))
-      return ok();
-    const json &V = Object.at(Key);
-    if (!V.is_array())
-      return fail(Key, std::string("expected an array of strings, found ") + typeName(V));
-    for (const json &Item : V) {
-      if (!Item.is_string() || Item.get<std::string>().empty())
-        return fail(Key, "expected non-empty strings, found " + Item.dump());
-      Out.push_back(Item.get<std::string>());
-    }
-    return true;
-  }
-
-  /// An argument reference: 3, "receiver", or "1.rootRank".
-  bool argRef(const char *Key, ArgRef &Out) {
-    if (!present(Key, false))
-      return ok();
-    const json &V = Object.at(Key);
-    if (V.is_number_unsigned() && V.get<unsigned long long>() <= 64) {
+    if (std::regex_match(S, Match, FieldRef)) {
       Out.kind = ArgRef::Kind::Argument;
-      Out.index = V.get<unsigned>();
+      Out.index = static_cast<unsigned>(std::stoul(Match[1]));
+      Out.field = Match[2];
       return true;
     }
-    static const std::regex FieldRef("^([0-9]{1,2})\\.([A-Za-z_][A-Za-z0-9_]*)$");
-    std::smatch Match;
-    if (V.is_string()) {
-      const std::string S = V.get<std::string>();
-      if (S == "receiver") {
-        Out.kind = ArgRef::Kind::Receiver;
-        return true;
-      }
-      if (std::regex_match(S, Match, FieldRef)) {
-        Out.kind = ArgRef::Kind::Argument;
-        Out.index = static_cast<unsigned>(std::stoul(Match[1]));
-        Out.field = Match[2];
-        return true;
-      }
-    }
-    return fail(Key, "expected an argument index, \"receiver\" or \"<index>.<field>\", found " +
+  }
+  return R.fail(Key, "expected an argument index, \"receiver\" or \"<index>.<field>\", found " +
                          V.dump());
-  }
-
-  bool fail(const std::string &Key, const std::string &Message) {
-    if (Error.empty())
-      Error = Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message;
-    return false;
-  }
-
-private:
-  bool present(const char *Key, bool Required) {
-    if (Object.contains(Key))
-      return true;
-    if (Required)
-      fail(Key, "missing required field");
-    return false;
-  }
-  bool ok() const { return Error.empty(); }
-
-  const json &Object;
-  std::string Context;
-  std::string &Error;
-};
+}
 
 std::string entryContext(const std::string &File, const char *Section, size_t Index,
                          const json &Entry, const char *NameKey) {
@@ -177,11 +64,11 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
   Reader Args(Entry.at("args"), Context + ": args", Error);
   if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
                       "new_comm"}) ||
-      !Args.argRef("comm", Rule.comm) || !Args.argRef("root", Rule.root) ||
-      !Args.argRef("count", Rule.count) || !Args.argRef("datatype", Rule.datatype) ||
-      !Args.argRef("op", Rule.op) || !Args.argRef("send", Rule.send) ||
-      !Args.argRef("recv", Rule.recv) || !Args.argRef("color", Rule.color) ||
-      !Args.argRef("new_comm", Rule.newComm))
+      !argRef(Args, "comm", Rule.comm) || !argRef(Args, "root", Rule.root) ||
+      !argRef(Args, "count", Rule.count) || !argRef(Args, "datatype", Rule.datatype) ||
+      !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
+      !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
+      !argRef(Args, "new_comm", Rule.newComm))
     return false;
   Rule.api = Api;
   Rule.origin = File;

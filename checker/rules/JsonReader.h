@@ -1,0 +1,148 @@
+// Strict reading of JSON objects: a closed set of keys, typed fields, and the
+// first error with its full context ("file: section[2] ('name'): key 'k':
+// msg"). Shared by the rules loader and the summary file; no Clang here.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace lockstep::json_reader {
+
+using nlohmann::json;
+
+inline const char *typeName(const json &Value) {
+  switch (Value.type()) {
+  case json::value_t::null: return "null";
+  case json::value_t::object: return "an object";
+  case json::value_t::array: return "an array";
+  case json::value_t::string: return "a string";
+  case json::value_t::boolean: return "a boolean";
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned: return "an integer";
+  case json::value_t::number_float: return "a number";
+  default: return "an unsupported value";
+  }
+}
+
+/// Validates one JSON object against a closed set of keys and converts its
+/// fields, collecting the first error with the full context.
+class Reader {
+public:
+  Reader(const json &Object, std::string Context, std::string &Error)
+      : Object(Object), Context(std::move(Context)), Error(Error) {}
+
+  /// Rejects keys outside \p Allowed. Must be called before reading fields.
+  bool onlyKeys(std::initializer_list<const char *> Allowed) {
+    if (!Object.is_object())
+      return fail("", std::string("expected an object, found ") + typeName(Object));
+    std::set<std::string> Known(Allowed.begin(), Allowed.end());
+    for (const auto &Item : Object.items())
+      if (!Known.count(Item.key()))
+        return fail(Item.key(), "unknown key");
+    return true;
+  }
+
+  bool has(const char *Key) const { return Object.contains(Key); }
+
+  bool string(const char *Key, std::string &Out, bool Required = true) {
+    if (!present(Key, Required))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_string())
+      return fail(Key, std::string("expected a string, found ") + typeName(V));
+    Out = V.get<std::string>();
+    if (Out.empty())
+      return fail(Key, "expected a non-empty string");
+    return true;
+  }
+
+  bool boolean(const char *Key, bool &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_boolean())
+      return fail(Key, std::string("expected true or false, found ") + typeName(V));
+    Out = V.get<bool>();
+    return true;
+  }
+
+  bool index(const char *Key, std::optional<unsigned> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_number_unsigned() || V.get<unsigned long long>() > 64)
+      return fail(Key, std::string("expected an argument index from 0 to 64, found ") +
+                           (V.is_number() ? V.dump() : typeName(V)));
+    Out = V.get<unsigned>();
+    return true;
+  }
+
+  bool indexList(const char *Key, std::vector<unsigned> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_array())
+      return fail(Key, std::string("expected an array of argument indices, found ") + typeName(V));
+    for (const json &Item : V) {
+      if (!Item.is_number_unsigned() || Item.get<unsigned long long>() > 64)
+        return fail(Key, "expected argument indices from 0 to 64, found " + Item.dump());
+      Out.push_back(Item.get<unsigned>());
+    }
+    return true;
+  }
+
+  bool stringList(const char *Key, std::vector<std::string> &Out) {
+    if (!present(Key, false))
+      return ok();
+    const json &V = Object.at(Key);
+    if (!V.is_array())
+      return fail(Key, std::string("expected an array of strings, found ") + typeName(V));
+    for (const json &Item : V) {
+      if (!Item.is_string() || Item.get<std::string>().empty())
+        return fail(Key, "expected non-empty strings, found " + Item.dump());
+      Out.push_back(Item.get<std::string>());
+    }
+    return true;
+  }
+
+  /// A non-negative integer that fits an unsigned (a line, a column).
+  bool count(const char *Key, unsigned &Out) {
+    if (!present(Key, true))
+      return false;
+    const json &V = Object.at(Key);
+    if (!V.is_number_unsigned() || V.get<unsigned long long>() > ~0u)
+      return fail(Key, std::string("expected a non-negative integer, found ") +
+                           (V.is_number() ? V.dump() : typeName(V)));
+    Out = V.get<unsigned>();
+    return true;
+  }
+
+  /// The raw value of a present key, for readers of their own formats.
+  const json &at(const char *Key) const { return Object.at(Key); }
+
+  bool fail(const std::string &Key, const std::string &Message) {
+    if (Error.empty())
+      Error = Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message;
+    return false;
+  }
+
+private:
+  bool present(const char *Key, bool Required) {
+    if (Object.contains(Key))
+      return true;
+    if (Required)
+      fail(Key, "missing required field");
+    return false;
+  }
+  bool ok() const { return Error.empty(); }
+
+  const json &Object;
+  std::string Context;
+  std::string &Error;
+};
+
+} // namespace lockstep::json_reader
