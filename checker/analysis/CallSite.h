@@ -34,6 +34,18 @@ const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
                                          clang::ASTContext &Context, clang::SourceLocation &Site,
                                          const clang::Stmt *&SiteStmt);
 
+/// Calls \p Visit(Callee, Site, SiteStmt) for each call a block makes, in
+/// order (SiteStmt is null for destructors).
+template <typename VisitFn>
+void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit) {
+  for (const clang::CFGElement &Element : Block) {
+    clang::SourceLocation Site;
+    const clang::Stmt *SiteStmt = nullptr;
+    if (const clang::FunctionDecl *Callee = elementCallee(Element, Context, Site, SiteStmt))
+      Visit(Callee, Site, SiteStmt);
+  }
+}
+
 /// The USR of \p FD: the name of the same function in every file.
 std::string usrOf(const clang::FunctionDecl *FD);
 

@@ -56,21 +56,15 @@ CollectiveEvents::CollectiveEvents(
   // until nothing changes (recursion converges because the set only grows).
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callees;
   for (const auto &[Decl, Function] : Functions) {
-    for (const CFGBlock *Block : Function->cfg()) {
-      for (const CFGElement &Element : *Block) {
-        SourceLocation Site;
-        const Stmt *SiteStmt = nullptr;
-        const FunctionDecl *Callee =
-            elementCallee(Element, Function->context(), Site, SiteStmt);
-        if (!Callee)
-          continue;
-        const CalleeRole &Role = Classifier.classify(Callee);
-        if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
-          Performing.insert(Decl);
-        else
-          Callees[Decl].push_back(Callee->getCanonicalDecl());
-      }
-    }
+    for (const CFGBlock *Block : Function->cfg())
+      forEachCall(*Block, Function->context(),
+                  [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *) {
+                    const CalleeRole &Role = Classifier.classify(Callee);
+                    if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
+                      Performing.insert(Decl);
+                    else
+                      Callees[Decl].push_back(Callee->getCanonicalDecl());
+                  });
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -202,20 +196,16 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
 std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Function,
                                                            const CFGBlock &Block) {
   std::vector<CollectiveEvent> Events;
-  for (const CFGElement &Element : Block) {
-    SourceLocation Site;
-    const Stmt *SiteStmt = nullptr;
-    const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
-    if (!Callee)
-      continue;
-    const CalleeRole &Role = Classifier.classify(Callee);
-    if (Role.isCollective() || Role.groupMarker) {
-      if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
-        Events.push_back(directEvent(Call, Role, Function.context()));
-    } else if (performsCollectives(Callee)) {
-      addCallEvents(Callee, Site, SiteStmt, Events);
-    }
-  }
+  forEachCall(Block, Function.context(),
+              [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt) {
+                const CalleeRole &Role = Classifier.classify(Callee);
+                if (Role.isCollective() || Role.groupMarker) {
+                  if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
+                    Events.push_back(directEvent(Call, Role, Function.context()));
+                } else if (performsCollectives(Callee)) {
+                  addCallEvents(Callee, Site, SiteStmt, Events);
+                }
+              });
   return Events;
 }
 

@@ -102,20 +102,17 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
       if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
         mergeInto(State, Out[P->getBlockID()]);
-    for (const CFGElement &Element : Block) {
-      SourceLocation Site;
-      const Stmt *SiteStmt = nullptr;
-      const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
-      if (!Callee)
-        continue;
-      const CalleeRole &Role = Classifier.classify(Callee);
-      int Delta = Role.groupMarker ? (Role.groupMarker->role == rules::GroupRole::Begin ? 1 : -1)
-                                   : analyse(Callee).delta;
-      if (Delta == 0)
-        continue;
-      AnyMarker = true;
-      State = shift(State, Delta, Site, Role.name);
-    }
+    forEachCall(Block, Function.context(),
+                [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
+                  const CalleeRole &Role = Classifier.classify(Callee);
+                  int Delta = Role.groupMarker
+                                  ? (Role.groupMarker->role == rules::GroupRole::Begin ? 1 : -1)
+                                  : analyse(Callee).delta;
+                  if (Delta == 0)
+                    return;
+                  AnyMarker = true;
+                  State = shift(State, Delta, Site, Role.name);
+                });
     const Stmt *Leaving = leavingStatement(Block);
     if (isa_and_nonnull<CallExpr>(Leaving))
       return DepthState(); // exit() and friends end the process: nothing stays open

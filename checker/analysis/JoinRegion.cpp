@@ -31,18 +31,16 @@ std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClass
   };
   std::vector<Boundary> Boundaries;
   for (const CFGBlock *Block : Function.cfg())
-    for (const CFGElement &Element : *Block) {
-      SourceLocation Site;
-      const Stmt *SiteStmt = nullptr;
-      const FunctionDecl *Callee = elementCallee(Element, Function.context(), Site, SiteStmt);
-      if (!Callee || !SiteStmt) // guard destructors end with their scope
-        continue;
-      const CalleeRole &Role = Classifier.classify(Callee);
-      if (Role.joinBegin)
-        Boundaries.push_back({Role.joinBegin, Site, true, SiteStmt});
-      else if (Role.joinEnd)
-        Boundaries.push_back({Role.joinEnd, Site, false, SiteStmt});
-    }
+    forEachCall(*Block, Function.context(),
+                [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt) {
+                  if (!SiteStmt) // guard destructors end with their scope
+                    return;
+                  const CalleeRole &Role = Classifier.classify(Callee);
+                  if (Role.joinBegin)
+                    Boundaries.push_back({Role.joinBegin, Site, true, SiteStmt});
+                  else if (Role.joinEnd)
+                    Boundaries.push_back({Role.joinEnd, Site, false, SiteStmt});
+                });
   for (const Boundary &Begin : Boundaries) {
     if (!Begin.begins)
       continue;
