@@ -91,10 +91,10 @@ bool CollectiveEvents::externallyPerforming(const FunctionDecl *Callee) const {
 // library functions from system headers, builtins or what the rules know.
 bool CollectiveEvents::pendingCandidate(const FunctionDecl *Callee) const {
   if (!KeepPending || Callee->hasBody() || Callee->getBuiltinID() ||
-      !Callee->isExternallyVisible() || Classifier.classify(Callee).isKnown())
+      !Callee->isExternallyVisible())
     return false;
   const CalleeRole &Role = Classifier.classify(Callee);
-  if (Role.environmentReader || Role.converter)
+  if (Role.isKnown() || Role.environmentReader || Role.converter)
     return false;
   const SourceManager &SM = Callee->getASTContext().getSourceManager();
   return !SM.isInSystemHeader(Callee->getLocation());
