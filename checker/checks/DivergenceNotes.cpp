@@ -88,22 +88,16 @@ std::string leavingKeyword(const Stmt *Leaving) {
 }
 
 std::string leavingVerb(const Stmt *Leaving) {
-  if (!Leaving)
-    return "leave";
-  if (isa<ReturnStmt>(Leaving))
-    return "return";
-  if (isa<BreakStmt>(Leaving))
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving); Call && Call->getDirectCallee())
+    return "call " + quoted(leavingKeyword(Leaving));
+  const std::string Keyword = leavingKeyword(Leaving);
+  if (Keyword == "break")
     return "break out of the loop";
-  if (isa<ContinueStmt>(Leaving))
+  if (Keyword == "continue")
     return "continue with the next iteration";
-  if (isa<CXXThrowExpr>(Leaving))
-    return "throw";
-  if (isa<GotoStmt>(Leaving) || isa<IndirectGotoStmt>(Leaving))
+  if (Keyword == "goto")
     return "jump away with goto";
-  if (const auto *Call = dyn_cast<CallExpr>(Leaving))
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      return "call " + quoted(Callee->getName());
-  return "leave";
+  return Keyword == "return" || Keyword == "throw" ? Keyword : "leave";
 }
 
 SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Point) {
