@@ -7,6 +7,43 @@ A generator mixes in TrainingPatterns and provides: rng, by_role (role ->
 indices of its functions), names (index -> name), called (a set), and
 bug(kind), called for every seeded bug."""
 
+# The types and helpers the generated steps use; {linkage} is "static" in a
+# single file, "inline" in a shared header.
+TRAINER_TYPES = """\
+#include <mpi.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+struct TrainerState {{
+  MPI_Comm comm;
+  int rank;       // this process's rank in comm
+  int world;
+  int local_rank; // rank within the node
+  int step;
+  std::vector<float> params;
+  std::vector<float> grads;
+}};
+
+struct ShardInfo {{
+  int owner_rank; // the rank that owns the shard
+  int begin;
+  int count;
+}};
+
+{linkage} int world_rank(MPI_Comm comm) {{
+  int r;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}}
+
+{linkage} int world_size(MPI_Comm comm) {{
+  int s;
+  MPI_Comm_size(comm, &s);
+  return s;
+}}
+"""
+
 ROLES = [
     ("sync", 13),   # void fI(MPI_Comm comm, float *buf, int n)     collective
     ("pure", 12),   # double fI(const float *p, int n)              no collective
