@@ -4,11 +4,13 @@
 #   bench/checker/run.sh [-r RUNS] [-k] [N ...]
 #
 #   N ...    function counts of the generated files (default: 500 1000 2000 4000)
-#   -r RUNS  timed runs per tool and file; the median is reported (default 3)
+#   -r RUNS  timed runs per tool and file; the median is reported (default:
+#            $REPS, else 5)
 #   -k       keep the temporary directory with the generated files and logs
 #
-# Environment: LOCKSTEP_PLUGIN (default build/lib/liblockstep-tidy.so),
-# CLANG (clang-22), CLANG_TIDY (clang-tidy-22), TARGET_RATIO (1.25).
+# Environment: REPS (runs, as -r; -r wins), LOCKSTEP_PLUGIN (default
+# build/lib/liblockstep-tidy.so), CLANG (clang-22), CLANG_TIDY (clang-tidy-22),
+# TARGET_RATIO (1.25).
 #
 # Exit status: 0 both targets met, 1 a target missed, 2 the benchmark itself
 # failed (a tool crashed or reported an error, the plugin is missing).
@@ -20,10 +22,10 @@ PLUGIN=${LOCKSTEP_PLUGIN:-$ROOT/build/lib/liblockstep-tidy.so}
 CLANG=${CLANG:-clang-22}
 TIDY=${CLANG_TIDY:-clang-tidy-22}
 TARGET=${TARGET_RATIO:-1.25}
-RUNS=3
+RUNS=${REPS:-5}
 KEEP=0
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "r:kh" opt; do
   case $opt in
     r) RUNS=$OPTARG ;;
@@ -35,7 +37,7 @@ done
 shift $((OPTIND - 1))
 SIZES=("$@")
 ((${#SIZES[@]})) || SIZES=(500 1000 2000 4000)
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r needs a positive integer" >&2; exit 2; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r (or REPS) needs a positive integer" >&2; exit 2; }
 for n in "${SIZES[@]}"; do
   [[ $n =~ ^[0-9]+$ ]] && ((n >= 4)) || { echo "run.sh: bad function count '$n' (need an integer >= 4)" >&2; exit 2; }
 done

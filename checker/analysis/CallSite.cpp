@@ -1,5 +1,9 @@
 #include "CallSite.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Index/USRGeneration.h"
@@ -97,6 +101,21 @@ std::string usrOf(const FunctionDecl *FD) {
   if (clang::index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
     return "";
   return Usr.str().str();
+}
+
+bool spelledAsMacro(const Expr *E, llvm::StringRef Name, const ASTContext &Context) {
+  if (!E)
+    return false;
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation Begin = E->IgnoreParenImpCasts()->getBeginLoc();
+  SourceLocation End = E->IgnoreParenImpCasts()->getEndLoc();
+  // The whole expression comes from one expansion of the macro.
+  if (!Begin.isMacroID() || SM.getExpansionLoc(Begin) != SM.getExpansionLoc(End))
+    return false;
+  for (SourceLocation Loc = Begin; Loc.isMacroID(); Loc = SM.getImmediateMacroCallerLoc(Loc))
+    if (Lexer::getImmediateMacroName(Loc, SM, Context.getLangOpts()) == Name)
+      return true;
+  return false;
 }
 
 const ValueDecl *namedStorage(const Expr *E) {

@@ -49,6 +49,10 @@ void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, Visit
 /// The USR of \p FD: the name of the same function in every file.
 std::string usrOf(const clang::FunctionDecl *FD);
 
+/// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly
+/// or through the macros it expands to.
+bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);
+
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
 /// or null.
 const clang::ValueDecl *namedStorage(const clang::Expr *E);

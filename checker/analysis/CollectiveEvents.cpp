@@ -15,9 +15,6 @@ using namespace clang;
 
 namespace {
 
-constexpr size_t MaxPaths = 32;
-constexpr size_t MaxEvents = 64;
-
 std::string spelled(const Expr *E, ASTContext &Context) {
   E = E->IgnoreParenImpCasts();
   Expr::EvalResult Result;
@@ -31,22 +28,6 @@ std::string spelled(const Expr *E, ASTContext &Context) {
 
 } // namespace
 
-std::string EventPath::signature() const {
-  std::string Signature;
-  for (const CollectiveEvent &Event : events)
-    Signature += Event.key + "\x1f";
-  return Signature;
-}
-
-bool PathSet::sameSequencesAs(const PathSet &Other) const {
-  std::set<std::string> Mine, Theirs;
-  for (const EventPath &Path : paths)
-    Mine.insert(Path.signature());
-  for (const EventPath &Path : Other.paths)
-    Theirs.insert(Path.signature());
-  return Mine == Theirs;
-}
-
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
@@ -54,7 +35,7 @@ CollectiveEvents::CollectiveEvents(
     : Classifier(Classifier), Functions(Functions), External(External), KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers,
   // until nothing changes (recursion converges because the set only grows).
-  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callees;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
     for (const CFGBlock *Block : Function->cfg())
       forEachCall(*Block, Function->context(),
@@ -63,17 +44,38 @@ CollectiveEvents::CollectiveEvents(
                     if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
                       Performing.insert(Decl);
                     else
-                      Callees[Decl].push_back(Callee->getCanonicalDecl());
+                      Calls[Decl].push_back(Callee->getCanonicalDecl());
                   });
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const auto &[Caller, List] : Callees)
+    for (const auto &[Caller, List] : Calls)
       if (!Performing.count(Caller) &&
           std::any_of(List.begin(), List.end(),
                       [&](const FunctionDecl *Callee) { return Performing.count(Callee); }))
         Changed |= Performing.insert(Caller).second;
   }
+  for (const auto &[Caller, List] : Calls)
+    for (const FunctionDecl *Callee : List)
+      if (Performing.count(Callee) && cfgOf(Callee) &&
+          !llvm::is_contained(Callees[Caller], Callee))
+        Callees[Caller].push_back(Callee);
+}
+
+const std::vector<const FunctionDecl *> &
+CollectiveEvents::performingCallees(const FunctionDecl *FD) const {
+  static const std::vector<const FunctionDecl *> None;
+  auto It = Callees.find(FD->getCanonicalDecl());
+  return It == Callees.end() ? None : It->second;
+}
+
+const FunctionSummary *CollectiveEvents::functionSummary(const FunctionDecl *FD) const {
+  auto It = Summaries.find(FD->getCanonicalDecl());
+  return It == Summaries.end() ? nullptr : &It->second;
+}
+
+void CollectiveEvents::setSummary(const FunctionDecl *FD, FunctionSummary Summary) {
+  Summaries[FD->getCanonicalDecl()] = std::move(Summary);
 }
 
 bool CollectiveEvents::performsCollectives(const FunctionDecl *FD) const {
@@ -113,6 +115,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.siteStmt = Call;
   Event.key = Role.name;
   Event.groupMarker = Role.groupMarker != nullptr;
+  Event.groupBegins = Role.groupMarker && Role.groupMarker->role == rules::GroupRole::Begin;
   Event.shadowedBy = Role.shadowedBy;
   Event.joinBoundary = Role.joinBegin || Role.joinEnd;
   if (!Role.collective)
@@ -127,6 +130,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     if (Ref == &Role.collective->comm) {
       Event.communicator = Text;
       Event.communicatorDecl = namedStorage(Arg);
+      Event.selfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
   }
   return Event;
@@ -159,7 +163,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Out.push_back(std::move(Event));
     return;
   }
-  const PathSet *Inner = functionSummary(Callee);
+  const FunctionSummary *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     Event.site = Site;
     Event.siteStmt = SiteStmt;
@@ -169,32 +173,29 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.joinBoundary = Role.joinBegin || Role.joinEnd;
     return Event;
   };
-  if (Inner && !Inner->overflow && Inner->paths.size() == 1) {
-    for (const CollectiveEvent &Event : Inner->paths.front().events)
+  if (Inner && !Inner->several) {
+    for (const CollectiveEvent &Event : Inner->events)
       Out.push_back(Rebase(Event));
     return;
   }
   // Several possible sequences (or recursion): the call is one event that
   // only matches a call of the same function.
   CollectiveEvent Event;
-  if (Inner)
-    for (const EventPath &Path : Inner->paths) {
-      auto First = std::find_if(Path.events.begin(), Path.events.end(),
-                                [](const CollectiveEvent &E) { return !E.loopBack; });
-      if (First != Path.events.end()) {
-        Event = *First;
-        break;
-      }
-    }
+  if (Inner && !Inner->events.empty())
+    Event = Inner->events.front();
   Event = Rebase(Event);
   Event.key = "call " + Callee->getQualifiedNameAsString();
+  Event.groupMarker = Event.groupBegins = false;
   if (Event.collective.empty())
     Event.collective = Callee->getQualifiedNameAsString();
   Out.push_back(std::move(Event));
 }
 
-std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Function,
-                                                           const CFGBlock &Block) {
+const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const FunctionCFG &Function,
+                                                                  const CFGBlock &Block) {
+  auto [It, Inserted] = BlockEvents.try_emplace(&Block);
+  if (!Inserted)
+    return It->second;
   std::vector<CollectiveEvent> Events;
   forEachCall(Block, Function.context(),
               [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt) {
@@ -206,87 +207,7 @@ std::vector<CollectiveEvent> CollectiveEvents::blockEvents(const FunctionCFG &Fu
                   addCallEvents(Callee, Site, SiteStmt, Events);
                 }
               });
-  return Events;
-}
-
-const PathSet *CollectiveEvents::functionSummary(const FunctionDecl *FD) {
-  FD = FD->getCanonicalDecl();
-  if (auto It = Summaries.find(FD); It != Summaries.end())
-    return &It->second;
-  const FunctionCFG *Function = cfgOf(FD);
-  if (!Function || !InProgress.insert(FD).second)
-    return nullptr; // recursion: the caller sees an opaque call
-  PathSet Result = paths(*Function, &Function->cfg().getEntry(), &Function->cfg().getExit());
-  // A path that goes around a loop without a collective is one more
-  // iteration of a path that leaves the loop later: it adds no sequence.
-  auto Idle = [](const EventPath &Path) {
-    return std::all_of(Path.events.begin(), Path.events.end(),
-                       [](const CollectiveEvent &E) { return E.loopBack; });
-  };
-  if (std::any_of(Result.paths.begin(), Result.paths.end(),
-                  [&](const EventPath &Path) { return !Idle(Path); }))
-    Result.paths.erase(std::remove_if(Result.paths.begin(), Result.paths.end(),
-                                      [&](const EventPath &Path) {
-                                        return Idle(Path) && !Path.events.empty();
-                                      }),
-                       Result.paths.end());
-  InProgress.erase(FD);
-  return &(Summaries[FD] = std::move(Result));
-}
-
-PathSet CollectiveEvents::paths(const FunctionCFG &Function, const CFGBlock *From,
-                                const CFGBlock *Stop) {
-  llvm::DenseMap<const CFGBlock *, PathSet> Memo;
-  llvm::DenseSet<const CFGBlock *> OnStack;
-
-  std::function<PathSet(const CFGBlock *)> Walk = [&](const CFGBlock *Block) -> PathSet {
-    if (Block == Stop || Block == &Function.cfg().getExit())
-      return PathSet{{EventPath{}}, false};
-    if (auto It = Memo.find(Block); It != Memo.end())
-      return It->second;
-    OnStack.insert(Block);
-    std::vector<CollectiveEvent> Events = blockEvents(Function, *Block);
-    const Stmt *Leaving = leavingStatement(*Block);
-    PathSet Result;
-    std::set<std::string> Seen;
-    auto Add = [&](const EventPath &Tail) {
-      EventPath Path;
-      Path.events = Events;
-      Path.events.insert(Path.events.end(), Tail.events.begin(), Tail.events.end());
-      Path.leaving = Leaving ? Leaving : Tail.leaving;
-      if (Path.events.size() > MaxEvents)
-        Result.overflow = true;
-      else if (Seen.insert(Path.signature()).second)
-        Result.paths.push_back(std::move(Path));
-      if (Result.paths.size() > MaxPaths)
-        Result.overflow = true;
-    };
-    bool AnySuccessor = false;
-    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
-      const CFGBlock *Next = Succ.getReachableBlock();
-      if (!Next)
-        continue;
-      AnySuccessor = true;
-      if (OnStack.count(Next)) {
-        EventPath Around;
-        CollectiveEvent Back;
-        Back.key = "<loop>";
-        Back.loopBack = true;
-        Around.events.push_back(Back);
-        Add(Around);
-        continue;
-      }
-      PathSet Tail = Walk(Next);
-      Result.overflow |= Tail.overflow;
-      for (const EventPath &Path : Tail.paths)
-        Add(Path);
-    }
-    if (!AnySuccessor)
-      Add(EventPath{});
-    OnStack.erase(Block);
-    return Memo[Block] = Result;
-  };
-  return Walk(From);
+  return BlockEvents[&Block] = std::move(Events);
 }
 
 } // namespace lockstep::analysis

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,27 +28,24 @@ struct CollectiveEvent {
   const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
   clang::SourceLocation collectiveSite;        // the collective call itself
   const clang::FunctionDecl *via = nullptr;    // the function called at site, if any
-  bool loopBack = false;                       // marks a path that goes around a loop
   bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
+  bool groupBegins = false;                    // the marker opens a group
+  bool selfCommunicator = false;               // on MPI_COMM_SELF: no other rank takes part
+  std::string loopTrip;                        // a loop's event: its trip count ("9", or "?")
+  std::string loopBody;                        // a loop's event: what each iteration runs
+  std::optional<uint32_t> loopTripFormula;     // a loop's event: its trip count as a formula
   bool joinBoundary = false;                   // a join protocol's own begin or end
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
   SourcePoint externalSite; // the collective inside a function of another file
   bool pending = false;     // a call to a function no file has summarised yet
 };
 
-/// The events on one path, and how the path leaves (return, break, ...).
-struct EventPath {
-  std::vector<CollectiveEvent> events;
-  const clang::Stmt *leaving = nullptr;
-
-  std::string signature() const;
-};
-
-struct PathSet {
-  std::vector<EventPath> paths; // distinct by signature
-  bool overflow = false;        // too many paths or events: no claim is made
-
-  bool sameSequencesAs(const PathSet &Other) const;
+/// What a function does for its callers: the sequence every path runs, or
+/// the mark that paths run different sequences.
+struct FunctionSummary {
+  std::vector<CollectiveEvent> events; // the sequence; with `several`, the first path's
+  bool several = false;                // paths run different sequences (or too many to say)
+  bool onlyGroupMarkers = true;        // every event of every path opens or closes a group
 };
 
 class CollectiveEvents {
@@ -62,17 +60,18 @@ public:
   /// through the functions of the translation unit it calls.
   bool performsCollectives(const clang::FunctionDecl *FD) const;
 
-  /// The sequences \p FD runs from entry to exit; null for a function
-  /// without a CFG here, or one already being summarised (recursion).
-  const PathSet *functionSummary(const clang::FunctionDecl *FD);
+  /// What \p FD runs from entry to exit; null for a function without a CFG
+  /// here, or one not summarised yet (recursion).
+  const FunctionSummary *functionSummary(const clang::FunctionDecl *FD) const;
+  void setSummary(const clang::FunctionDecl *FD, FunctionSummary Summary);
 
-  /// Every path from \p From up to (excluding) \p Stop.
-  PathSet paths(const FunctionCFG &Function, const clang::CFGBlock *From,
-                const clang::CFGBlock *Stop);
+  /// The functions of the translation unit \p FD calls that perform
+  /// collectives: summarise them first.
+  const std::vector<const clang::FunctionDecl *> &performingCallees(const clang::FunctionDecl *FD) const;
 
-  /// The collectives of one block, in execution order.
-  std::vector<CollectiveEvent> blockEvents(const FunctionCFG &Function,
-                                           const clang::CFGBlock &Block);
+  /// The collectives of one block, in execution order (computed once).
+  const std::vector<CollectiveEvent> &blockEvents(const FunctionCFG &Function,
+                                                  const clang::CFGBlock &Block);
 
 private:
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
@@ -88,8 +87,9 @@ private:
   const ExternalIndex &External;
   bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing;
-  llvm::DenseMap<const clang::FunctionDecl *, PathSet> Summaries;
-  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;
+  llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
+  llvm::DenseMap<const clang::CFGBlock *, std::vector<CollectiveEvent>> BlockEvents;
 };
 
 } // namespace lockstep::analysis

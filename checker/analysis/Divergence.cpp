@@ -1,8 +1,10 @@
 #include "Divergence.h"
+#include "Limits.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <set>
@@ -11,11 +13,6 @@ namespace lockstep::analysis {
 using namespace clang;
 
 namespace {
-
-struct Arm {
-  BranchArm description;
-  PathSet paths;
-};
 
 BranchArm describeArm(const CFGBlock &Branch, unsigned Index, const CFGBlock *Target) {
   BranchArm Arm;
@@ -29,107 +26,259 @@ BranchArm describeArm(const CFGBlock &Branch, unsigned Index, const CFGBlock *Ta
   return Arm;
 }
 
-size_t commonPrefix(const EventPath &A, const EventPath &B) {
-  size_t K = 0;
-  while (K < A.events.size() && K < B.events.size() && A.events[K].key == B.events[K].key)
-    ++K;
-  return K;
-}
-
-bool sameCollectives(const EventPath &A, const EventPath &B) {
-  std::multiset<std::string> KeysA, KeysB;
-  for (const CollectiveEvent &E : A.events)
-    KeysA.insert(E.key);
-  for (const CollectiveEvent &E : B.events)
-    KeysB.insert(E.key);
-  return KeysA == KeysB;
+bool sameCollectives(std::vector<unsigned> A, std::vector<unsigned> B) {
+  std::sort(A.begin(), A.end());
+  std::sort(B.begin(), B.end());
+  return A == B;
 }
 
 } // namespace
 
-std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const CFGBlock &Branch,
-                                          const Provenance *Source, CollectiveEvents &Events) {
-  std::vector<Divergence> Found;
+void DivergenceFinder::limit(FunctionShape &Shape, SourceLocation Where, std::string What) {
+  Limits.push_back({Shape.function().decl(), Where, std::move(What)});
+}
+
+std::vector<DivergenceFinder::Distinct> DivergenceFinder::distinct(const RegionSequences &Region) {
+  std::vector<Distinct> Classes;
+  for (const GuardedSequence &S : Region.sequences) {
+    auto It = std::find_if(Classes.begin(), Classes.end(),
+                           [&](const Distinct &D) { return D.keys == S.keys; });
+    if (It == Classes.end()) {
+      Classes.push_back({S.keys, S.guard, {&S}});
+    } else {
+      It->guard = Arena.disjoin(It->guard, S.guard);
+      It->members.push_back(&S);
+    }
+  }
+  // In the order of the arms, as the user reads the branch.
+  for (Distinct &D : Classes)
+    std::stable_sort(D.members.begin(), D.members.end(),
+                     [](const GuardedSequence *A, const GuardedSequence *B) { return A->arm < B->arm; });
+  auto FirstArm = [](const Distinct &D) { return D.members.front()->arm; };
+  std::stable_sort(Classes.begin(), Classes.end(), [&](const Distinct &A, const Distinct &B) {
+    return FirstArm(A) < FirstArm(B);
+  });
+  return Classes;
+}
+
+// Two sequences differ for two ranks when what they run on the communicators
+// both ranks belong to differs: always for communicators every rank shares,
+// and for a split one only when both ranks are members of the same part.
+// Loops of the same body differ only when their trip counts do.
+FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
+  std::vector<unsigned> KeysA = Table.keys(A), KeysB = Table.keys(B);
+  std::vector<const ValueDecl *> Split;
+  auto Project = [&](const std::vector<unsigned> &Keys, const ValueDecl *Only) {
+    std::vector<unsigned> Kept;
+    for (unsigned Key : Keys) {
+      const CollectiveEvent &Event = Table.representative(Key);
+      if (Event.selfCommunicator)
+        continue;
+      const ValueDecl *Comm = Event.communicatorDecl;
+      if (Comm && Members.shared(Comm)) {
+        if (!llvm::is_contained(Split, Comm))
+          Split.push_back(Comm);
+        if (Comm != Only)
+          continue;
+      }
+      Kept.push_back(Key);
+    }
+    return Kept;
+  };
+  // Truth when the shapes differ, else when some pair of loops runs a
+  // different number of times.
+  auto Compare = [&](const std::vector<unsigned> &X, const std::vector<unsigned> &Y) {
+    if (X.size() != Y.size())
+      return Arena.truth();
+    FormulaRef Trips = Arena.falsity();
+    for (size_t I = 0; I < X.size(); ++I) {
+      if (X[I] == Y[I])
+        continue;
+      const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
+      if (EX.loopBody.empty() || EX.loopBody != EY.loopBody)
+        return Arena.truth();
+      if (EX.loopTripFormula && EY.loopTripFormula)
+        Trips = Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne,
+                                                   Arena.inRank(1, *EX.loopTripFormula),
+                                                   Arena.inRank(2, *EY.loopTripFormula)));
+    }
+    return Trips;
+  };
+  FormulaRef Differs = Compare(Project(KeysA, nullptr), Project(KeysB, nullptr));
+  for (size_t I = 0; I < Split.size(); ++I)
+    Differs = Arena.disjoin(Differs,
+                            Arena.conjoin(*Members.shared(Split[I]),
+                                          Compare(Project(KeysA, Split[I]), Project(KeysB, Split[I]))));
+  return Differs;
+}
+
+std::vector<FormulaRef>
+DivergenceFinder::pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
+                                std::vector<std::pair<size_t, size_t>> &Pairs) {
+  FormulaRef BothReach = Arena.conjoin(Arena.inRank(1, Reach), Arena.inRank(2, Reach));
+  std::vector<FormulaRef> Questions;
+  for (size_t I = 0; I < Classes.size(); ++I)
+    for (size_t J = I + 1; J < Classes.size(); ++J) {
+      FormulaRef Q = Arena.conjoin(BothReach, Arena.conjoin(Arena.inRank(1, Classes[I].guard),
+                                                            Arena.inRank(2, Classes[J].guard)));
+      Questions.push_back(Arena.conjoin(Q, differ(Classes[I].keys, Classes[J].keys)));
+      Pairs.push_back({I, J});
+    }
+  return Questions;
+}
+
+Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
+                                  const CFGBlock *Stop) {
+  GuardedSequence Start;
+  Start.guard = Arena.truth();
+  RegionSequences Region = Builder.region(Shape, {{From, Start}}, Stop);
+  if (Region.overflow)
+    return Answer::Unknown;
+  std::vector<Distinct> Classes = distinct(Region);
+  if (Classes.size() < 2)
+    return Answer::Never;
+  std::vector<std::pair<size_t, size_t>> Pairs;
+  RankWitness Ignored;
+  return Solver.decide(pairQuestions(Classes, Shape.reaching(From), Pairs), Ignored);
+}
+
+std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBlock &Branch,
+                                             const Provenance *Source) {
+  const FunctionCFG &Function = Shape.function();
   const CFGBlock *Stop = Function.immediatePostDominator(&Branch);
-  std::vector<Arm> Arms;
-  std::set<const CFGBlock *> Targets;
+  std::vector<std::pair<const CFGBlock *, GuardedSequence>> Starts;
+  std::vector<BranchArm> Arms;
   unsigned Index = 0;
   for (const CFGBlock::AdjacentBlock &Succ : Branch.succs()) {
     const CFGBlock *Target = Succ.getReachableBlock();
-    if (Target && Targets.insert(Target).second) {
-      Arms.push_back({describeArm(Branch, Index, Target), Events.paths(Function, Target, Stop)});
-      if (Arms.back().paths.overflow)
-        return Found; // too many paths to make a claim without risking a false alarm
+    unsigned EdgeIndex = Index++;
+    if (!Target)
+      continue;
+    FormulaRef Edge = Shape.conditions().edge(Branch, EdgeIndex);
+    auto Known = std::find_if(Starts.begin(), Starts.end(),
+                              [&](const auto &Start) { return Start.first == Target; });
+    if (Known != Starts.end()) { // several cases of a switch share a block
+      Known->second.guard = Arena.disjoin(Known->second.guard, Edge);
+      continue;
     }
-    ++Index;
+    GuardedSequence Start;
+    Start.arm = Arms.size();
+    Start.guard = Edge;
+    Arms.push_back(describeArm(Branch, EdgeIndex, Target));
+    Starts.push_back({Target, Start});
   }
   if (Arms.size() < 2)
-    return Found;
+    return {};
+  RegionSequences Region = Builder.region(Shape, Starts, Stop);
+  if (Region.overflow) {
+    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+          "more than " + std::to_string(limits::MaxSequences) +
+              " distinct collective sequences follow this branch");
+    return {};
+  }
+  std::vector<Distinct> Classes = distinct(Region);
+  if (Classes.size() < 2)
+    return {};
+  std::vector<std::pair<size_t, size_t>> Pairs;
+  std::vector<FormulaRef> Questions = pairQuestions(Classes, Shape.reaching(&Branch), Pairs);
+  RankWitness Witness;
+  Answer Diverges = Solver.decide(Questions, Witness);
+  if (Diverges == Answer::Never)
+    return {};
+  if (Diverges == Answer::Unknown) {
+    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+          "the solver could not decide whether ranks diverge at this branch");
+    return {};
+  }
+  // Branches around this one may balance it: widen the region towards its
+  // dominators and post-dominators before making a claim.
+  for (unsigned Width = 1; Width <= 2 * limits::CorrelationSteps; ++Width)
+    for (unsigned Back = 0; Back <= std::min(Width, limits::CorrelationSteps); ++Back) {
+      unsigned Forward = Width - Back;
+      if (Forward > limits::CorrelationSteps)
+        continue;
+      const CFGBlock *From = &Branch, *To = Stop;
+      for (unsigned I = 0; I < Back && From; ++I)
+        From = Shape.immediateDominator(From);
+      for (unsigned I = 0; I < Forward && To && To != &Function.cfg().getExit(); ++I)
+        To = Function.immediatePostDominator(To);
+      if (From && To && Shape.sameIterations(From, &Branch) &&
+          balanced(Shape, From, To) == Answer::Never)
+        return {};
+    }
 
+  // Report each pair of sequences that two ranks can run, as the arms differ.
+  std::vector<std::pair<size_t, size_t>> Reported;
+  if (Classes.size() <= 4) {
+    for (size_t P = 0; P < Pairs.size(); ++P) {
+      RankWitness Ignored;
+      if (P == Witness.alternative || Solver.decide({Questions[P]}, Ignored) == Answer::Holds)
+        Reported.push_back(Pairs[P]);
+    }
+  } else {
+    Reported.push_back(Pairs[Witness.alternative]);
+  }
+
+  std::vector<Divergence> Found;
   const Stmt *Statement = branchStatement(Branch, Function.parents());
   const SourceManager &SM = Function.context().getSourceManager();
-  auto Report = [&](Divergence::Kind Kind, const Arm &Runs, const CollectiveEvent &Event,
-                    const Arm &Other, const EventPath &OtherPath,
-                    const CollectiveEvent *OtherEvent) {
-    if (Event.loopBack || (OtherEvent && OtherEvent->loopBack))
-      return;
+  auto Report = [&](Divergence::Kind Kind, const GuardedSequence &Runs,
+                    const CollectiveEvent &Event, const GuardedSequence &Other,
+                    const CollectiveEvent *OtherEvent, size_t Pair) {
     Divergence D;
     D.kind = Kind;
     D.function = Function.decl();
     D.event = Event;
     D.condition = decidingCondition(Branch);
     D.branch = Statement;
-    D.arm = Runs.description;
-    D.armCount = Arms.size();
+    D.arm = Arms[Runs.arm];
     D.source = Source;
-    D.leaving = OtherPath.leaving;
+    D.leaving = Other.leaving;
     if (OtherEvent)
       D.otherEvent = *OtherEvent;
-    if (Kind == Divergence::Kind::OnlySomeRanks && OtherPath.leaving &&
-        sourceContains(SM, Statement->getSourceRange(), OtherPath.leaving->getBeginLoc()) &&
+    if (Pairs[Witness.alternative] == Reported[Pair])
+      D.witness = Witness;
+    if (Kind == Divergence::Kind::OnlySomeRanks && Other.leaving && Statement &&
+        sourceContains(SM, Statement->getSourceRange(), Other.leaving->getBeginLoc()) &&
         !sourceContains(SM, Statement->getSourceRange(), Event.site)) {
       D.kind = Divergence::Kind::SkippedAfterExit;
-      D.arm = Other.description;
+      D.arm = Arms[Other.arm];
     }
     Found.push_back(std::move(D)); // the caller keeps one finding per site
   };
-
-  for (size_t I = 0; I < Arms.size(); ++I) {
-    for (size_t J = 0; J < Arms.size(); ++J) {
-      if (I == J || Arms[I].paths.sameSequencesAs(Arms[J].paths))
-        continue;
-      std::set<std::string> OtherSignatures;
-      for (const EventPath &Path : Arms[J].paths.paths)
-        OtherSignatures.insert(Path.signature());
-      for (const EventPath &Path : Arms[I].paths.paths) {
-        if (OtherSignatures.count(Path.signature()))
-          continue;
-        // Compare with the path of the other arm that agrees the longest.
-        const EventPath *Closest = nullptr;
-        size_t K = 0;
-        for (const EventPath &Candidate : Arms[J].paths.paths) {
-          size_t Length = commonPrefix(Path, Candidate);
-          if (!Closest || Length > K) {
-            Closest = &Candidate;
-            K = Length;
-          }
+  for (size_t P = 0; P < Reported.size(); ++P) {
+    for (bool Swapped : {false, true}) {
+      size_t I = Swapped ? Reported[P].second : Reported[P].first;
+      size_t J = Swapped ? Reported[P].first : Reported[P].second;
+      const GuardedSequence &Mine = *Classes[I].members.front();
+      const GuardedSequence *Theirs = Classes[J].members.front();
+      for (const GuardedSequence *Candidate : Classes[J].members)
+        if (Candidate->arm != Mine.arm) {
+          Theirs = Candidate;
+          break;
         }
-        const bool Mine = K < Path.events.size(), Theirs = K < Closest->events.size();
-        if (Mine && Theirs) {
-          const CollectiveEvent &A = Path.events[K], &B = Closest->events[K];
-          if (I < J && sameCollectives(Path, *Closest))
-            Report(Divergence::Kind::Order, Arms[I], A, Arms[J], *Closest, &B);
-          else if (I < J && A.collective == B.collective)
-            Report(Divergence::Kind::Arguments, Arms[I], A, Arms[J], *Closest, &B);
-          else if (A.collective != B.collective && !sameCollectives(Path, *Closest))
-            Report(Divergence::Kind::OnlySomeRanks, Arms[I], A, Arms[J], *Closest, &B);
-        } else if (Mine) {
-          Report(Divergence::Kind::OnlySomeRanks, Arms[I], Path.events[K], Arms[J], *Closest,
-                 nullptr);
-        } else if (Theirs) {
-          Report(Divergence::Kind::OnlySomeRanks, Arms[J], Closest->events[K], Arms[I], Path,
-                 nullptr);
-        }
+      std::vector<unsigned> KeysA = Table.keys(Mine.keys), KeysB = Table.keys(Theirs->keys);
+      std::vector<const CollectiveEvent *> A = Table.events(Mine.events),
+                                           B = Table.events(Theirs->events);
+      size_t K = 0;
+      while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
+        ++K;
+      const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
+      if (MineLonger && TheirsLonger) {
+        bool Permuted = sameCollectives(KeysA, KeysB);
+        bool SameLoop = !A[K]->loopBody.empty() && A[K]->loopBody == B[K]->loopBody;
+        if (!Swapped && SameLoop)
+          Report(Divergence::Kind::TripCount, Mine, *A[K], *Theirs, B[K], P);
+        else if (SameLoop)
+          ; // reported from the other side
+        else if (!Swapped && Permuted)
+          Report(Divergence::Kind::Order, Mine, *A[K], *Theirs, B[K], P);
+        else if (!Swapped && A[K]->collective == B[K]->collective)
+          Report(Divergence::Kind::Arguments, Mine, *A[K], *Theirs, B[K], P);
+        else if (A[K]->collective != B[K]->collective && !Permuted)
+          Report(Divergence::Kind::OnlySomeRanks, Mine, *A[K], *Theirs, B[K], P);
+      } else if (MineLonger) {
+        Report(Divergence::Kind::OnlySomeRanks, Mine, *A[K], *Theirs, nullptr, P);
       }
     }
   }

@@ -1,12 +1,20 @@
-// Divergence: a rank-dependent branch whose ways out do not perform the same
-// ordered sequence of collectives. The results are plain data; the checks
-// turn them into diagnostics.
+// Divergence: two ranks that agree on every uniform value run different
+// collective sequences from a rank-dependent branch on. Decided on the
+// guarded sequences of the branch's region (GuardedSequences) with the rank
+// solver, and widened to neighbouring branches before a claim is made, so
+// branches that balance each other (`if (rank % 2) f(); if (!(rank % 2))
+// f();`) stay quiet. The results are plain data; the checks turn them into
+// diagnostics.
 #pragma once
 
 #include "CollectiveEvents.h"
+#include "GuardedSequences.h"
+#include "Membership.h"
+#include "RankSolver.h"
 #include "RankValue.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace lockstep::analysis {
@@ -20,10 +28,11 @@ struct BranchArm {
 
 struct Divergence {
   enum class Kind {
-    OnlySomeRanks,   // the collective runs only on the ranks of one arm
+    OnlySomeRanks,    // the collective runs only on the ranks of one arm
     SkippedAfterExit, // the ranks of another arm left (return, break, throw, ...) before it
-    Order,           // the arms run the same collectives in different orders
-    Arguments,       // the arms run the same collective with different agreed arguments
+    Order,            // the arms run the same collectives in different orders
+    Arguments,        // the arms run the same collective with different agreed arguments
+    TripCount,        // the arms run the same loop of collectives a different number of times
   };
   Kind kind = Kind::OnlySomeRanks;
   const clang::FunctionDecl *function = nullptr;
@@ -31,14 +40,50 @@ struct Divergence {
   const clang::Expr *condition = nullptr;    // the rank-dependent condition
   const clang::Stmt *branch = nullptr;       // the if, switch, ?: or && / || chain
   BranchArm arm;                             // ranks that run `event` (that leave, for SkippedAfterExit)
-  unsigned armCount = 2;
   const Provenance *source = nullptr;        // why the condition differs between ranks
   const clang::Stmt *leaving = nullptr;      // how the other ranks left, when they did
   std::optional<CollectiveEvent> otherEvent; // what the other ranks run instead
+  std::optional<RankWitness> witness;        // two ranks that diverge, when known
 };
 
-/// The divergences of one rank-dependent branch block.
-std::vector<Divergence> branchDivergences(const FunctionCFG &Function, const clang::CFGBlock &Branch,
-                                          const Provenance *Source, CollectiveEvents &Events);
+/// A bound of limits.h reached while analysing a function: the claims made
+/// about it may be incomplete.
+struct AnalysisLimit {
+  const clang::FunctionDecl *function = nullptr;
+  clang::SourceLocation where;
+  std::string what; // "more than 64 distinct collective sequences", ...
+};
+
+class DivergenceFinder {
+public:
+  DivergenceFinder(SequenceBuilder &Builder, SequenceTable &Table, RankSolver &Solver,
+                   FormulaArena &Arena, Membership &Members, std::vector<AnalysisLimit> &Limits)
+      : Builder(Builder), Table(Table), Solver(Solver), Arena(Arena), Members(Members),
+        Limits(Limits) {}
+
+  /// The divergences of one rank-dependent branch block of \p Shape's function.
+  std::vector<Divergence> at(FunctionShape &Shape, const clang::CFGBlock &Branch,
+                             const Provenance *Source);
+
+private:
+  struct Distinct {
+    uint32_t keys;
+    FormulaRef guard;
+    std::vector<const GuardedSequence *> members;
+  };
+  std::vector<Distinct> distinct(const RegionSequences &Region);
+  FormulaRef differ(uint32_t A, uint32_t B);
+  std::vector<FormulaRef> pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
+                                        std::vector<std::pair<size_t, size_t>> &Pairs);
+  Answer balanced(FunctionShape &Shape, const clang::CFGBlock *From, const clang::CFGBlock *Stop);
+  void limit(FunctionShape &Shape, clang::SourceLocation Where, std::string What);
+
+  SequenceBuilder &Builder;
+  SequenceTable &Table;
+  RankSolver &Solver;
+  FormulaArena &Arena;
+  Membership &Members;
+  std::vector<AnalysisLimit> &Limits;
+};
 
 } // namespace lockstep::analysis

@@ -78,14 +78,8 @@ const GroupBalance::Outcome &GroupBalance::analyse(const FunctionDecl *FD) {
 bool GroupBalance::isGroupHelper(const FunctionCFG &Function) {
   if (isa<CXXConstructorDecl, CXXDestructorDecl>(Function.decl()))
     return true;
-  const PathSet *Summary = Events.functionSummary(Function.decl());
-  if (!Summary)
-    return false;
-  for (const EventPath &Path : Summary->paths)
-    for (const CollectiveEvent &Event : Path.events)
-      if (!Event.groupMarker && !Event.loopBack)
-        return false;
-  return true;
+  const FunctionSummary *Summary = Events.functionSummary(Function.decl());
+  return Summary && Summary->onlyGroupMarkers;
 }
 
 GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {

@@ -47,6 +47,14 @@ namespace {
 using StorageKey = std::vector<const void *>;
 const char ThisRoot = 0;
 const char DerefStep = 0;
+// Written by a collective or a uniform source: the same on every path that
+// reaches it, so merging such writes is no implicit flow.
+const char AgreedByEveryRank = 0;
+
+RankValue agreed(RankValue Value = RankValue()) {
+  Value.definition = &AgreedByEveryRank;
+  return Value;
+}
 
 using State = std::map<StorageKey, RankValue>;
 
@@ -91,21 +99,26 @@ private:
   void collectAliases(const Stmt *S);
 
   // --- values ----------------------------------------------------------
-  RankValue eval(const Expr *E) const;
+  RankValue eval(const Expr *E) const; // records the value in the last pass
+  RankValue evaluate(const Expr *E) const;
   RankValue evalCall(const CallExpr *Call) const;
   RankValue joinChildren(const Stmt *S) const;
 
   // --- transfer --------------------------------------------------------
-  void transfer(const CFGElement &Element, const RankValue &Implicit,
-                const RankValue &ImplicitAll);
-  void assign(const Expr *Target, RankValue Value, bool Compound, const RankValue &Implicit);
-  void declare(const VarDecl *Var, const RankValue &Implicit);
-  void applyCallEffects(const CallExpr *Call, const RankValue &Implicit);
+  void transfer(const CFGElement &Element, const RankValue &ReturnTaint);
+  void assign(const Expr *Target, RankValue Value, bool Compound, const Stmt *Definition);
+  void declare(const VarDecl *Var);
+  void applyCallEffects(const CallExpr *Call);
   void recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args);
   void recordCollective(const CallExpr *Call, const CalleeRole &Role);
   void flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee);
   void writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value);
-  RankValue implicitFor(const CFGBlock &Block, bool IncludeExits) const;
+  RankValue taintOf(const CFGBlock &Branch) const;
+  RankValue returnTaint(const CFGBlock &Block) const;
+  void mergePredecessors(const CFGBlock &Block, const std::vector<State> &Out,
+                         const std::vector<bool> &Visited);
+  bool sameDefinition(const void *A, const void *B) const;
+  const llvm::DenseSet<const void *> &writtenUnder(const CFGBlock &Branch);
   RankValue conditionValue(const CFGBlock &Block) const;
 
   const FunctionCFG &Function;
@@ -115,9 +128,16 @@ private:
   llvm::DenseMap<const ParmVarDecl *, unsigned> ParamIndex;
   llvm::DenseMap<const VarDecl *, StorageKey> References; // int &r = x;
   llvm::DenseMap<const VarDecl *, StorageKey> PointsTo;   // int *p = &x;
+  // Rank-dependent branches by the block where their arms meet again, and
+  // loop headers by themselves: where implicit flow happens.
+  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> GatedAt;
+  llvm::DenseSet<const void *> Blocks; // merges, as definitions
+  llvm::DenseMap<const CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
   State Current;
   bool Recording = false; // only the final pass records calls and writes
+  bool ReturnSeen = false;
   mutable llvm::DenseSet<const ValueDecl *> SharedReads;
+  mutable llvm::DenseMap<const Expr *, RankValue> Values;
   FunctionDependence Result;
 };
 
@@ -260,6 +280,13 @@ RankValue Dataflow::joinChildren(const Stmt *S) const {
 }
 
 RankValue Dataflow::eval(const Expr *E) const {
+  RankValue Value = evaluate(E);
+  if (Recording && E)
+    Values[E->IgnoreParenCasts()] = Value;
+  return Value;
+}
+
+RankValue Dataflow::evaluate(const Expr *E) const {
   if (!E)
     return {};
   E = E->IgnoreParenCasts();
@@ -358,26 +385,24 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
 }
 
 void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
-                      const RankValue &Implicit) {
+                      const Stmt *Definition) {
   StorageKey Key;
   if (!keyOf(Target, Key))
     return;
   if (Compound)
     Value.combine(read(Key));
-  if (Implicit.dependent())
-    Value.combine(Implicit);
+  Value.definition = Definition;
   write(Key, Value);
 }
 
-void Dataflow::declare(const VarDecl *Var, const RankValue &Implicit) {
+void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
   if (!Value.dependent() && Value.opaque && Classifier.isRankName(Var->getName()))
     Value = RankValue::rank(Env.rankName(Var));
-  if (Implicit.dependent())
-    Value.combine(Implicit);
-  if (Var->getInit() || Implicit.dependent())
+  Value.definition = Var->getInit();
+  if (Var->getInit())
     write(StorageKey{Var}, Value);
 }
 
@@ -385,6 +410,8 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   StorageKey Key;
   bool ByReference = Param ? Param->getType()->isReferenceType()
                            : !Arg->getType()->isPointerType();
+  if (!Value.definition)
+    Value.definition = Arg;
   if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
     write(Key, Value);
 }
@@ -465,7 +492,7 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   }
 }
 
-void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit) {
+void Dataflow::applyCallEffects(const CallExpr *Call) {
   const FunctionDecl *Callee = resolvedCallee(Call);
   if (!Callee)
     return;
@@ -476,20 +503,22 @@ void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit)
   const CalleeRole &Role = Classifier.classify(Callee);
   if (Role.rankSource && Role.rankSource->outArg && *Role.rankSource->outArg < Args.size()) {
     unsigned I = *Role.rankSource->outArg;
-    writeOutArgument(Args[I], ParamFor(I),
-                     RankValue::rank(Env.arena.make(Provenance::Kind::SourceCall, Role.name,
-                                                    Call->getBeginLoc())));
+    const Provenance *Source =
+        Env.arena.make(Provenance::Kind::SourceCall, Role.name, Call->getBeginLoc());
+    if (I > 0 && !Args.front()->getType()->isIntegerType())
+      const_cast<Provenance *>(Source)->communicator = Args.front();
+    writeOutArgument(Args[I], ParamFor(I), RankValue::rank(Source));
   }
   if (Role.uniformSource && Role.uniformSource->outArg &&
       *Role.uniformSource->outArg < Args.size()) {
     unsigned I = *Role.uniformSource->outArg;
     writeOutArgument(Args[I], ParamFor(I),
-                     Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue());
+                     agreed(Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue()));
   }
   if (Role.collective)
     for (unsigned I : Role.collective->uniformOutputs)
       if (I < Args.size())
-        writeOutArgument(Args[I], ParamFor(I), RankValue());
+        writeOutArgument(Args[I], ParamFor(I), agreed());
   recordCollective(Call, Role);
   auto Facts = Env.facts.find(Callee->getCanonicalDecl());
   std::string Variable;
@@ -506,20 +535,19 @@ void Dataflow::applyCallEffects(const CallExpr *Call, const RankValue &Implicit)
       for (size_t J = 0; J < Args.size() && J < 64; ++J)
         if (Out[I].params >> J & 1)
           Value.combine(eval(Args[J]));
-      Value.combine(Implicit);
       writeOutArgument(Args[I], ParamFor(I), Value);
     }
   }
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
 }
 
-void Dataflow::transfer(const CFGElement &Element, const RankValue &Implicit,
-                        const RankValue &ImplicitAll) {
+void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint) {
   if (auto Init = Element.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *Initializer = Init->getInitializer();
     if (const FieldDecl *Field = Initializer->getMember()) {
       RankValue Value = eval(Initializer->getInit());
-      write(StorageKey{&ThisRoot, Field}, Value.combine(Implicit));
+      Value.definition = Initializer->getInit();
+      write(StorageKey{&ThisRoot, Field}, Value);
     }
     return;
   }
@@ -530,22 +558,32 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &Implicit,
   if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
     for (const auto *D : Decl->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D))
-        declare(Var, Implicit);
+        declare(Var);
   } else if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
     if (Binary->isAssignmentOp())
-      assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(), Implicit);
+      assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(),
+             Binary->isCompoundAssignmentOp() ? static_cast<const Stmt *>(Binary)
+                                              : Binary->getRHS());
   } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
-    if (Unary->isIncrementDecrementOp() && Implicit.dependent())
-      assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Implicit);
+    if (Unary->isIncrementDecrementOp())
+      assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Unary);
   } else if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
-    if (Return->getRetValue())
-      Result.facts.returnValue.merge(eval(Return->getRetValue()).combine(ImplicitAll));
+    if (Return->getRetValue()) {
+      RankValue Returned = eval(Return->getRetValue());
+      if (ReturnTaint.dependent())
+        Returned.combine(ReturnTaint);
+      if (ReturnSeen)
+        Result.facts.returnValue.merge(Returned);
+      else
+        Result.facts.returnValue = Returned; // the first return: nothing to merge with
+      ReturnSeen = true;
+    }
   } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
              Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2) {
     assign(Operator->getArg(0), eval(Operator->getArg(1)),
-           Operator->getOperator() != OO_Equal, Implicit);
+           Operator->getOperator() != OO_Equal, Operator);
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    applyCallEffects(Call, Implicit);
+    applyCallEffects(Call);
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     recordCall(Construct->getConstructor(),
                llvm::ArrayRef<const Expr *>(Construct->getArgs(), Construct->getNumArgs()));
@@ -572,27 +610,120 @@ RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   return Value;
 }
 
-RankValue Dataflow::implicitFor(const CFGBlock &Block, bool IncludeExits) const {
-  RankValue Value;
-  for (const CFGBlock *Branch : Function.controllers(&Block)) {
-    // Paths that leave the function do not meet again: what they assign is
-    // only seen by the ranks that stayed, so it is not divergence.
-    if (!IncludeExits && Function.immediatePostDominator(Branch) == &Function.cfg().getExit())
-      continue;
-    auto It = Result.conditions.find(Branch);
-    if (It == Result.conditions.end() || !It->second.dependent())
-      continue;
-    RankValue Derived;
-    Derived.params = It->second.params;
-    if (It->second.source) {
-      const Expr *Condition = decidingCondition(*Branch);
-      Derived.source = Env.arena.make(Provenance::Kind::Implicit, "",
-                                      Condition ? Condition->getBeginLoc() : SourceLocation(),
-                                      It->second.source);
-    }
-    Value.combine(Derived);
+// Why values that a rank-dependent branch decides differ between ranks.
+RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
+  auto It = Result.conditions.find(&Branch);
+  if (It == Result.conditions.end() || !It->second.dependent())
+    return {};
+  RankValue Derived;
+  Derived.params = It->second.params;
+  if (It->second.source) {
+    const Expr *Condition = decidingCondition(Branch);
+    Derived.source = Env.arena.make(Provenance::Kind::Implicit, "",
+                                    Condition ? Condition->getBeginLoc() : SourceLocation(),
+                                    It->second.source);
   }
+  return Derived;
+}
+
+// A value returned on the ranks of one arm only differs from what the other
+// ranks return, even when each return is uniform.
+RankValue Dataflow::returnTaint(const CFGBlock &Block) const {
+  RankValue Value;
+  for (const CFGBlock *Branch : Function.controllers(&Block))
+    Value.combine(taintOf(*Branch));
   return Value;
+}
+
+bool Dataflow::sameDefinition(const void *A, const void *B) const {
+  if (A == B)
+    return true;
+  if (A == &AgreedByEveryRank || B == &AgreedByEveryRank || Blocks.count(A) || Blocks.count(B))
+    return false;
+  // Otherwise both are the expressions that were written.
+  const auto *X = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(A));
+  const auto *Y = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(B));
+  Expr::EvalResult VX, VY;
+  return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&
+         X->EvaluateAsInt(VX, Context) && Y->EvaluateAsInt(VY, Context) &&
+         VX.Val.getInt() == VY.Val.getInt();
+}
+
+// Gated implicit flow: where the arms of a rank-dependent branch meet again
+// (and at a loop header whose exit depends on the rank), storage that the
+// incoming paths wrote differently differs between ranks. An assignment that
+// only some ranks execute is the same value on all of them until then.
+void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State> &Out,
+                                 const std::vector<bool> &Visited) {
+  Current.clear();
+  std::vector<const State *> Incoming;
+  for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
+    if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
+      Incoming.push_back(&Out[P->getBlockID()]);
+  for (const State *In : Incoming)
+    mergeInto(Current, *In);
+  auto Gated = GatedAt.find(&Block);
+  if (Incoming.size() < 2 || Gated == GatedAt.end())
+    return;
+  RankValue Taint;
+  llvm::DenseSet<const void *> Written;
+  for (const CFGBlock *Branch : Gated->second) {
+    RankValue BranchTaint = taintOf(*Branch);
+    if (!BranchTaint.dependent())
+      continue;
+    Taint.combine(BranchTaint);
+    const llvm::DenseSet<const void *> &ByBranch = writtenUnder(*Branch);
+    Written.insert(ByBranch.begin(), ByBranch.end());
+  }
+  if (!Taint.dependent())
+    return;
+  for (auto &[Key, Value] : Current) {
+    const void *Root = Key.front() == &ThisRoot ? Key.back() : Key.front();
+    if (!Written.count(Root))
+      continue;
+    bool Differs = false;
+    for (const State *In : Incoming) {
+      auto It = In->find(Key);
+      const void *Definition = It == In->end() ? nullptr : It->second.definition;
+      Differs |= !sameDefinition(Definition, Value.definition);
+    }
+    if (Differs) {
+      Value.combine(Taint);
+      Value.definition = &Block; // no single write: the merge itself
+    }
+  }
+}
+
+// The variables and fields a branch's arms (a loop's body) write.
+const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branch) {
+  auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
+  if (!Inserted)
+    return It->second;
+  llvm::DenseSet<const void *> Written;
+  auto Mark = [&](const Expr *E) {
+    if (const ValueDecl *D = namedStorage(E))
+      Written.insert(D);
+  };
+  for (const CFGBlock *Block : Function.controlled(&Branch))
+    for (const CFGElement &Element : *Block) {
+      auto S = Element.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      if (const auto *Decl = dyn_cast<DeclStmt>(S->getStmt())) {
+        for (const auto *D : Decl->decls())
+          Written.insert(D);
+      } else if (const auto *Binary = dyn_cast<BinaryOperator>(S->getStmt())) {
+        if (Binary->isAssignmentOp())
+          Mark(Binary->getLHS());
+      } else if (const auto *Unary = dyn_cast<UnaryOperator>(S->getStmt())) {
+        if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
+          Mark(Unary->getSubExpr());
+      } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S->getStmt())) {
+        if (Operator->isAssignmentOp())
+          Mark(Operator->getArg(0));
+      }
+    }
+  return WrittenUnder[&Branch] = std::move(Written);
 }
 
 FunctionDependence Dataflow::run() {
@@ -604,15 +735,20 @@ FunctionDependence Dataflow::run() {
   Queued[Graph.getEntry().getBlockID()] = true;
   unsigned Budget = 64 * Graph.getNumBlockIDs() + 64;
 
+  for (const CFGBlock *Block : Graph)
+    Blocks.insert(Block);
+  for (const CFGBlock *Branch : Graph)
+    if (Branch->succ_size() >= 2) {
+      GatedAt[Function.immediatePostDominator(Branch)].push_back(Branch);
+      if (isLoopBranch(*Branch))
+        GatedAt[Branch].push_back(Branch);
+    }
+
   auto ProcessBlock = [&](const CFGBlock &Block) {
-    Current.clear();
-    for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
-      if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
-        mergeInto(Current, Out[P->getBlockID()]);
-    RankValue Implicit = implicitFor(Block, /*IncludeExits=*/false);
-    RankValue ImplicitAll = implicitFor(Block, /*IncludeExits=*/true);
+    mergePredecessors(Block, Out, Visited);
+    RankValue ReturnTaint = returnTaint(Block);
     for (const CFGElement &Element : Block)
-      transfer(Element, Implicit, ImplicitAll);
+      transfer(Element, ReturnTaint);
     RankValue Condition = conditionValue(Block);
     RankValue &Recorded = Result.conditions[&Block];
     RankValue Merged = Recorded;
@@ -639,20 +775,25 @@ FunctionDependence Dataflow::run() {
     if (Changed)
       for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
         Enqueue(Succ.getReachableBlock());
-    if (ConditionChanged)
+    if (ConditionChanged) {
       for (const CFGBlock *Dependent : Function.controlled(Block))
         Enqueue(Dependent);
+      Enqueue(Function.immediatePostDominator(Block));
+      Enqueue(Block);
+    }
   }
 
   // A last pass over the stable states records calls, shared writes and the
   // return value.
   Recording = true;
+  ReturnSeen = false;
   Result.facts = FunctionFacts();
   Result.facts.outParams.resize(Function.decl()->getNumParams());
   for (const CFGBlock *Block : Graph)
     if (Visited[Block->getBlockID()])
       ProcessBlock(*Block);
   Result.sharedReads = std::move(SharedReads);
+  Result.values = std::move(Values);
   return std::move(Result);
 }
 

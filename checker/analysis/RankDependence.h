@@ -88,6 +88,7 @@ struct FunctionDependence {
   std::vector<AgreedArgument> agreedArguments;
   std::vector<RankSplit> splits;
   llvm::DenseSet<const clang::ValueDecl *> sharedReads; // fields and globals consulted
+  llvm::DenseMap<const clang::Expr *, RankValue> values; // each expression where it is read
 };
 
 FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);

@@ -4,6 +4,10 @@
 
 #include "clang/Basic/SourceLocation.h"
 
+namespace clang {
+class Expr;
+}
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -29,6 +33,9 @@ struct Provenance {
   const Provenance *via = nullptr;
   std::string file; // External: where the rank is produced in the other file
   unsigned line = 0, column = 0;
+  // SourceCall through an out-argument: the communicator whose rank it is
+  // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
+  const clang::Expr *communicator = nullptr;
 };
 
 /// Owns the provenance records of one translation unit; pointers stay valid.
@@ -56,6 +63,7 @@ struct RankValue {
   bool exactRank = false;             // is the rank itself (for tautologies)
   bool exactSize = false;             // is the world size itself
   bool opaque = false;                // came from a function lockstep knows nothing about
+  const void *definition = nullptr;   // the write (or merge block) that produced it
 
   static RankValue rank(const Provenance *Source) {
     RankValue V;
@@ -94,7 +102,8 @@ struct RankValue {
 
   bool sameAs(const RankValue &O) const {
     return (source != nullptr) == (O.source != nullptr) && params == O.params &&
-           exactRank == O.exactRank && exactSize == O.exactSize && opaque == O.opaque;
+           exactRank == O.exactRank && exactSize == O.exactSize && opaque == O.opaque &&
+           definition == O.definition;
   }
 };
 

@@ -1,4 +1,6 @@
 #include "TranslationUnitAnalysis.h"
+#include "Limits.h"
+#include "TripCount.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -46,15 +48,22 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
                                                  const CallClassifier &Classifier,
                                                  const ExternalSummaries *External,
                                                  bool KeepPending)
-    : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External) {
+    : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
+      Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
   computeDependence();
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
                                               /*KeepPending=*/false);
-  if (KeepPending)
+  Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events);
+  if (KeepPending) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
                                                        /*KeepPending=*/true);
+    PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents);
+  }
   collectSplits();
+  summarize(*Events, *Builder);
+  if (PendingEvents)
+    summarize(*PendingEvents, *PendingBuilder);
   findDivergences();
   findRankArguments();
   findGroupImbalances();
@@ -184,9 +193,98 @@ llvm::DenseSet<const ValueDecl *> TranslationUnitAnalysis::publishSharedWrites()
   return Published;
 }
 
+FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function) {
+  std::unique_ptr<FunctionShape> &Slot = Shapes[&Function];
+  if (!Slot) {
+    const FunctionDependence &Result = Dependence[&Function];
+    const FunctionDecl *FD = Function.decl();
+    ConditionFacts Facts{
+        [&Result](const Expr *E) -> const RankValue * {
+          auto It = Result.values.find(E);
+          return It == Result.values.end() ? nullptr : &It->second;
+        },
+        [this, FD](const RankValue &Value) { return Env.resolve(Value, FD) != nullptr; },
+        [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
+        [this](const ValueDecl *Comm) { return Members.isSplit(Comm); }};
+    Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
+  }
+  return *Slot;
+}
+
+// Callees first, with an explicit stack: call chains can be thousands deep.
+// A function met again while its callees are summarised (recursion) is an
+// opaque call for them.
+void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder &Walker) {
+  llvm::DenseSet<const FunctionDecl *> Started;
+  for (const auto &Root : Functions) {
+    const FunctionDecl *RootDecl = Root->decl()->getCanonicalDecl();
+    if (!With.performsCollectives(RootDecl) || !Started.insert(RootDecl).second)
+      continue;
+    std::vector<std::pair<const FunctionDecl *, size_t>> Stack{{RootDecl, 0}};
+    while (!Stack.empty()) {
+      auto &[FD, Next] = Stack.back();
+      const std::vector<const FunctionDecl *> &Callees = With.performingCallees(FD);
+      if (Next < Callees.size()) {
+        const FunctionDecl *Callee = Callees[Next++];
+        if (Started.insert(Callee).second)
+          Stack.push_back({Callee, 0});
+        continue;
+      }
+      const FunctionDecl *Done = FD;
+      Stack.pop_back();
+      auto Function = ByDecl.find(Done);
+      if (Function == ByDecl.end())
+        continue;
+      FunctionShape &Shape = shapeOf(*Function->second);
+      const CFG &Graph = Function->second->cfg();
+      GuardedSequence Start;
+      Start.guard = Formulas.truth();
+      RegionSequences Region = Walker.region(Shape, {{&Graph.getEntry(), Start}}, &Graph.getExit());
+      FunctionSummary Summary;
+      for (const GuardedSequence &S : Region.sequences) {
+        Summary.several |= S.keys != Region.sequences.front().keys;
+        for (const CollectiveEvent *Event : Table.events(S.events))
+          Summary.onlyGroupMarkers &= Event->groupMarker;
+      }
+      if (Region.overflow) {
+        Summary.several = true;
+        Limits.push_back({Done, Done->getLocation(),
+                          "more than " + std::to_string(limits::MaxSequences) +
+                              " distinct collective sequences; its callers see one opaque call"});
+      }
+      for (const GuardedSequence &S : Region.sequences)
+        if (S.events || !Summary.several) {
+          for (const CollectiveEvent *Event : Table.events(S.events))
+            Summary.events.push_back(*Event);
+          break;
+        }
+      With.setSummary(Done, std::move(Summary));
+    }
+  }
+}
+
+bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &Header) {
+  const Stmt *Loop = Header.getTerminatorStmt();
+  std::optional<FormulaRef> Trip =
+      Loop ? tripCount(Loop, Shape.function().parents(), Shape.conditions(), Formulas)
+           : std::nullopt;
+  if (!Trip)
+    return false;
+  FormulaRef Reach = Shape.reaching(&Header);
+  FormulaRef Question = Formulas.conjoin(
+      Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
+      Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, *Trip), Formulas.inRank(2, *Trip)));
+  RankWitness Ignored;
+  return Solver.decide({Question}, Ignored) == Answer::Never;
+}
+
 void TranslationUnitAnalysis::findDivergences() {
   // One finding per site, also across the instantiations of a template.
   std::set<unsigned> Reported;
+  DivergenceFinder Finder(*Builder, Table, Solver, Formulas, Members, Limits);
+  std::optional<DivergenceFinder> PendingFinder;
+  if (PendingBuilder)
+    PendingFinder.emplace(*PendingBuilder, Table, Solver, Formulas, Members, Limits);
   for (const auto &Function : Functions) {
     const FunctionDependence &Result = Dependence[Function.get()];
     // Inner branches and loops first (Clang numbers blocks from the exit
@@ -211,20 +309,23 @@ void TranslationUnitAnalysis::findDivergences() {
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
         return Event.pending == Pending && Reported.insert(Event.site.getRawEncoding()).second;
       };
+      FunctionShape &Shape = shapeOf(*Function);
       if (!Loop) {
         for (bool Pending : {false, true})
-          if (CollectiveEvents *With = Pending ? PendingEvents.get() : Events.get())
-            for (Divergence &D : branchDivergences(*Function, *Block, Source, *With))
-              if (!decidedByMembership(D) && Keep(D.event, Pending))
+          if (DivergenceFinder *With = Pending ? (PendingFinder ? &*PendingFinder : nullptr) : &Finder)
+            for (Divergence &D : With->at(Shape, *Block, Source))
+              if (Keep(D.event, Pending))
                 Divergences.push_back(std::move(D));
         continue;
       }
+      if (tripAgreed(Shape, *Block))
+        continue;
       if (!FunctionEvents) {
         FunctionEvents.emplace();
         CollectiveEvents &With = PendingEvents ? *PendingEvents : *Events;
         for (const CFGBlock *B : Function->cfg())
-          for (CollectiveEvent &Event : With.blockEvents(*Function, *B))
-            FunctionEvents->push_back(std::move(Event));
+          for (const CollectiveEvent &Event : With.blockEvents(*Function, *B))
+            FunctionEvents->push_back(Event);
         Regions = joinRegions(*Function, Classifier);
       }
       for (LoopDivergence &D :
@@ -256,69 +357,13 @@ void TranslationUnitAnalysis::findGroupImbalances() {
         GroupImbalances.push_back(std::move(Problem));
 }
 
+// A split's colour, as a formula over the rank: who shares each part.
 void TranslationUnitAnalysis::collectSplits() {
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].splits)
       if (Env.resolve(Split.value, Function->decl()))
-        SplitColors[Split.communicator].push_back(Split.color);
-}
-
-namespace {
-
-/// An expression as text, independent of spacing and parentheses.
-std::string shape(const Expr *E, const ASTContext &Context) {
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  E->IgnoreParenImpCasts()->printPretty(OS, nullptr, Context.getPrintingPolicy());
-  std::string Shape;
-  for (char C : OS.str())
-    if (C != ' ' && C != '(' && C != ')')
-      Shape += C;
-  return Shape;
-}
-
-/// What decides membership of a split: the colour, the condition of a
-/// `cond ? colour : MPI_UNDEFINED` colour, and a colour variable's initializer.
-void membershipShapes(const Expr *Color, const ASTContext &Context, std::set<std::string> &Out) {
-  Color = Color->IgnoreParenImpCasts();
-  Out.insert(shape(Color, Context));
-  if (const auto *Choice = dyn_cast<ConditionalOperator>(Color))
-    Out.insert(shape(Choice->getCond(), Context));
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Color))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && Var->getInit())
-      membershipShapes(Var->getInit(), Context, Out);
-}
-
-/// Whether \p Condition tests membership: it contains a membership shape, or
-/// tests the communicator itself (`comm != MPI_COMM_NULL`).
-bool testsMembership(const Stmt *Condition, const ValueDecl *Comm,
-                     const std::set<std::string> &Shapes, const ASTContext &Context) {
-  if (const auto *E = dyn_cast<Expr>(Condition)) {
-    if (namedStorage(E) == Comm || Shapes.count(shape(E, Context)))
-      return true;
-  }
-  for (const Stmt *Child : Condition->children())
-    if (Child && testsMembership(Child, Comm, Shapes, Context))
-      return true;
-  return false;
-}
-
-} // namespace
-
-// A collective on a communicator split by a rank-dependent colour, under a
-// condition that follows the colour, runs on exactly that communicator's
-// members: the "leaders only" pattern.
-bool TranslationUnitAnalysis::decidedByMembership(const Divergence &D) const {
-  const ValueDecl *Comm = D.event.communicatorDecl;
-  auto It = Comm ? SplitColors.find(Comm) : SplitColors.end();
-  if (It == SplitColors.end() || !D.condition ||
-      (D.otherEvent && D.otherEvent->communicatorDecl != Comm))
-    return false;
-  const ASTContext &Context = D.function->getASTContext();
-  std::set<std::string> Shapes;
-  for (const Expr *Color : It->second)
-    membershipShapes(Color, Context, Shapes);
-  return testsMembership(D.condition, Comm, Shapes, Context);
+        Members.addSplit(Split.communicator,
+                         shapeOf(*Function).conditions().expression(Split.color));
 }
 
 ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
@@ -335,20 +380,17 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
       PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
       return P.isValid() ? SourcePoint{P.getFilename(), P.getLine(), P.getColumn()} : SourcePoint{};
     };
-    if (const PathSet *Paths = Events->functionSummary(FD); Paths && !Paths->overflow) {
-      for (const EventPath &Path : Paths->paths)
-        for (const CollectiveEvent &Event : Path.events) {
-          if (Event.loopBack || Event.groupMarker)
-            continue;
-          Summary.collectives.push_back(
-              {Event.collective, Event.externalSite.file.empty() ? Point(Event.collectiveSite)
-                                                                 : Event.externalSite});
-          if (Paths->paths.size() > 1)
-            break;
-        }
-      Summary.severalSequences = Paths->paths.size() > 1 && !Summary.collectives.empty();
-      if (Summary.severalSequences)
-        Summary.collectives.resize(1);
+    if (const FunctionSummary *Sequences = Events->functionSummary(FD)) {
+      for (const CollectiveEvent &Event : Sequences->events) {
+        if (Event.groupMarker)
+          continue;
+        Summary.collectives.push_back(
+            {Event.collective, Event.externalSite.file.empty() ? Point(Event.collectiveSite)
+                                                               : Event.externalSite});
+        if (Sequences->several)
+          break;
+      }
+      Summary.severalSequences = Sequences->several && !Summary.collectives.empty();
     }
     const RankValue &Returned = Env.facts.lookup(FD->getCanonicalDecl()).returnValue;
     if (const Provenance *Source = Returned.source) {

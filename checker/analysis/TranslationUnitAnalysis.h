@@ -6,6 +6,10 @@
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
 #include "Divergence.h"
+#include "Formula.h"
+#include "GuardedSequences.h"
+#include "Membership.h"
+#include "RankSolver.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
 #include "GroupBalance.h"
@@ -52,6 +56,10 @@ public:
   const std::vector<RankArgument> &rankArguments() const { return RankArguments; }
   const std::vector<GroupImbalance> &groupImbalances() const { return GroupImbalances; }
   const std::vector<RankDependentBranch> &rankDependentBranches() const { return Branches; }
+  /// Bounds of limits.h that were reached: claims about those functions may
+  /// be incomplete.
+  const std::vector<AnalysisLimit> &limits() const { return Limits; }
+  const SolverStatistics &solverStatistics() const { return Solver.statistics(); }
 
   /// What this file's functions do, for the callers in other files.
   ExternalSummaries exportSummaries() const;
@@ -61,11 +69,13 @@ private:
   void computeDependence();
   void computeSeeds();
   llvm::DenseSet<const clang::ValueDecl *> publishSharedWrites();
+  FunctionShape &shapeOf(const FunctionCFG &Function);
+  void summarize(CollectiveEvents &With, SequenceBuilder &Walker);
+  bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
   void findDivergences();
   void findRankArguments();
   void findGroupImbalances();
   void collectSplits();
-  bool decidedByMembership(const Divergence &D) const;
 
   const CallClassifier &Classifier;
   ProvenanceArena Arena;
@@ -81,8 +91,13 @@ private:
   std::vector<RankArgument> RankArguments;
   std::vector<GroupImbalance> GroupImbalances;
   std::vector<RankDependentBranch> Branches;
-  // Communicators split with a rank-dependent colour, and the colours.
-  llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::Expr *>> SplitColors;
+  std::vector<AnalysisLimit> Limits;
+  FormulaArena Formulas;
+  RankSolver Solver;
+  Membership Members;
+  SequenceTable Table;
+  std::unique_ptr<SequenceBuilder> Builder, PendingBuilder;
+  llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes;
 };
 
 } // namespace lockstep::analysis

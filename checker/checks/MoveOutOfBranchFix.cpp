@@ -1,5 +1,7 @@
 #include "MoveOutOfBranchFix.h"
 
+#include "clang/AST/ParentMapContext.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -64,6 +66,10 @@ std::vector<FixItHint> moveOutOfBranch(const analysis::Divergence &D, const ASTC
       D.arm.kind != analysis::BranchArm::Kind::True || If->getElse() || If->getInit() ||
       If->getConditionVariable() || If->isConsteval() || D.condition != If->getCond())
     return {};
+  // In an `else if`, the other arms would still not run it.
+  for (const DynTypedNode &Parent : const_cast<ASTContext &>(Context).getParents(*If))
+    if (Parent.get<IfStmt>())
+      return {};
   const SourceManager &SM = Context.getSourceManager();
   const LangOptions &Lang = Context.getLangOpts();
   if (If->getBeginLoc().isMacroID() || If->getEndLoc().isMacroID() ||

@@ -5,6 +5,7 @@
 
 namespace lockstep::checks {
 using namespace clang;
+using analysis::Divergence;
 using analysis::LoopDivergence;
 
 void RankLoopCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
@@ -22,6 +23,27 @@ void RankLoopCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
          "under a join protocol that shadows %0",
          DiagnosticIDs::Note)
         << quoted(calledName(D.event));
+  }
+  // Arms that run the same loop a different number of times.
+  for (const Divergence &D : Analysis.divergences()) {
+    if (D.kind != Divergence::Kind::TripCount)
+      continue;
+    auto Times = [](const std::string &Trip) {
+      return llvm::all_of(Trip, ::isdigit) && !Trip.empty() ? Trip + " times" : std::string();
+    };
+    std::string Mine = Times(D.event.loopTrip), Theirs = Times(D.otherEvent->loopTrip);
+    if (!Mine.empty() && !Theirs.empty())
+      diag(D.event.site, "%0 runs %1 on %2 but %3 on the other ranks; the ranks that finish "
+                         "first stop calling it and the others hang in it")
+          << namedCollective(D.event) << Mine << ranksWhere(D, Context) << Theirs;
+    else
+      diag(D.event.site, "%0 runs a different number of times on %1 than on the other ranks; "
+                         "the ranks that finish first stop calling it and the others hang in it")
+          << namedCollective(D.event) << ranksWhere(D, Context);
+    addCommonNotes(*this, D, Context);
+    diag(D.otherEvent->site, "the other ranks run their loop of %0 here", DiagnosticIDs::Note)
+        << quoted(D.otherEvent->collective);
+    diag(D.event.site, "run the same number of iterations on every rank", DiagnosticIDs::Note);
   }
 }
 

@@ -57,6 +57,8 @@ void exchange(float *buf, ncclComm_t comm, cudaStream_t s) {
   ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
 }
 
+// Rank 0 fuses two operations into one group; the others issue them apart.
+// (A group of one operation is that operation: see engine-nccl-group.cpp.)
 void rank_dependent_group(float *buf, ncclComm_t comm, cudaStream_t s) {
   int rank = 0;
   ncclCommUserRank(comm, &rank);
@@ -64,9 +66,11 @@ void rank_dependent_group(float *buf, ncclComm_t comm, cudaStream_t s) {
     ncclGroupStart();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' runs only on ranks where 'rank == 0'; the ranks group their operations differently and the job can hang [lockstep-group-balance]
     ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+    ncclBroadcast(buf, buf, 16, ncclFloat, 0, comm, s);
     ncclGroupEnd();
   } else {
     ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
+    ncclBroadcast(buf, buf, 16, ncclFloat, 0, comm, s);
   }
 }
 

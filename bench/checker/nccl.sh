@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# CUDA/NCCL benchmark: the lockstep plugin and `lockstep check` on a large
+# generated .cu file (NCCLCHECK- and CUDACHECK-wrapped calls in functions of
+# 200+ lines), parsed host-side, against a plain parse of the same file.
+#
+#   bench/checker/nccl.sh [-n LINES] [-k]
+#
+#   -n LINES  size of the generated file (default 3500)
+#   -k        keep the temporary directory
+#
+# Needs /usr/local/cuda with include/nccl.h; without it the benchmark prints
+# SKIPPED and exits 0.
+#
+# Environment: REPS (runs per tool, interleaved, median reported; default 3),
+# TARGET_RATIO (2), TARGET_MB (2048), TIME_LIMIT (seconds per run, default
+# 300), MEM_LIMIT_MB (address space per run, default 4096), LOCKSTEP_PLUGIN,
+# LOCKSTEP, CLANG, CLANG_TIDY, MPI_INCLUDE.
+#
+# Exit status: 0 both targets met (or skipped); 1 a target missed, or a tool
+# crashed, timed out or ran out of memory; 2 the benchmark itself failed.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+LINES=3500
+KEEP=0
+REPS=${REPS:-3}
+TARGET=${TARGET_RATIO:-2}
+TARGET_MB=${TARGET_MB:-2048}
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+while getopts "n:kh" opt; do
+  case $opt in
+    n) LINES=$OPTARG ;;
+    k) KEEP=1 ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+(($# == 0)) || { echo "nccl.sh: unexpected argument '$1'" >&2; usage >&2; exit 2; }
+[[ $LINES =~ ^[0-9]+$ ]] && ((LINES >= 400)) || { echo "nccl.sh: -n needs an integer >= 400" >&2; exit 2; }
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "nccl.sh: REPS must be a positive integer" >&2; exit 2; }
+if [[ ! -f /usr/local/cuda/include/nccl.h || ! -f /usr/local/cuda/include/cuda_runtime.h ]]; then
+  echo "SKIPPED: the CUDA/NCCL benchmark needs /usr/local/cuda/include/cuda_runtime.h and nccl.h (CUDA toolkit with NCCL), not found here"
+  exit 0
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-nccl.XXXXXX")
+if ((KEEP)); then
+  trap 'echo "kept: $WORK"' EXIT
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
+source "$HERE/shapes_lib.sh"
+shapes_setup "$WORK"
+
+START=$(date +%s)
+echo "lockstep CUDA/NCCL benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+shapes_header
+echo "  flags:     ${FLAGS_cuda[*]}"
+echo "             (lockstep check gets an nvcc command: nvcc -std=c++17 -I<mpi> -c FILE -o FILE.o)"
+echo "  runs:      $REPS per tool, interleaved, median wall, max RSS"
+echo "  targets:   wall <= ${TARGET}x clang -fsyntax-only, peak RSS <= $TARGET_MB MB"
+
+file="$WORK/nccl_big.cu"
+info=$(python3 "$HERE/generate_shapes.py" nccl "$file" -n "$LINES") || { echo "nccl.sh: generate_shapes.py failed" >&2; exit 2; }
+lines=$(sed -n 's/.* lines=\([0-9]*\).*/\1/p' <<<"$info")
+write_cdb "$WORK" "$file" cuda
+echo "  generated: $info"
+echo
+
+TOOLS=(syntax plugin check)
+declare -A walls=() rss=() cpus=() status=() finds=()
+for t in "${TOOLS[@]}"; do walls[$t]=""; rss[$t]=""; cpus[$t]=""; status[$t]=ok; finds[$t]=-; done
+for ((r = 1; r <= REPS; r++)); do
+  for t in "${TOOLS[@]}"; do
+    [[ ${status[$t]} == ok ]] || continue
+    echo "  run $r/$REPS: $t ..." >&2
+    run_tool "$t" "$file" cuda
+    if [[ $T_STATUS != ok ]]; then
+      status[$t]=$T_STATUS; walls[$t]=$M_WALL; rss[$t]=$M_RSS; cpus[$t]=$M_CPU
+      continue
+    fi
+    walls[$t]+=" $M_WALL"; rss[$t]+=" $M_RSS"; cpus[$t]+=" $M_CPU"; finds[$t]=$T_FINDINGS
+  done
+done
+if ((KEEP)); then cp "$WORK/plugin.out" "$WORK/plugin.txt" 2>/dev/null; fi
+
+if [[ ${status[syntax]} != ok ]]; then
+  echo "BENCHMARK FAILED: clang -fsyntax-only on the generated file: ${status[syntax]}"
+  grep -h 'error:' "$WORK/syntax.err" | head -5 | sed 's/^/    | /'
+  exit 2
+fi
+# shellcheck disable=SC2086
+SYN=$(median ${walls[syntax]}); SYNCPU=$(median ${cpus[syntax]})
+fmt="%-12s %6s  %-15s %8s %8s %8s %7s %7s  %-20s %s\n"
+printf "$fmt" file lines tool "wall s" ratio "RSS MB" "cpu s" ratio "found/seeded +other" status
+printf "$fmt" "" "" "" "(median)" "(<=${TARGET}x)" "(<=$TARGET_MB)" "(median)" "(cpu)" "" ""
+RC=0
+for t in "${TOOLS[@]}"; do
+  # shellcheck disable=SC2086
+  w=$(median ${walls[$t]}); m=$(mib "$(maxof ${rss[$t]})"); c=$(median ${cpus[$t]}); c=$([[ $c =~ ^[0-9.]+$ ]] && printf '%.2f' "$c" || echo NA)
+  rt=$(ratio "$w" "$SYN"); rc=$(ratio "$c" "$SYNCPU")
+  name=$(case $t in syntax) echo syntax-only ;; plugin) echo plugin ;; check) echo "lockstep check" ;; esac)
+  if [[ $t == syntax ]]; then
+    printf "$fmt" "$(basename "$file")" "$lines" "$name" "$(w3 "$w")" "1.00" "$m" "$c" "1.00" "" ""
+    continue
+  fi
+  if [[ ${status[$t]} != ok ]]; then
+    printf "$fmt" "" "" "$name" "$(w3 "$w")" "$rt" "$m" "$c" "$rc" - "FAIL: ${status[$t]}"
+    RC=1
+    continue
+  fi
+  v=$(awk -v r="$rt" -v t="$TARGET" -v m="$m" -v tm="$TARGET_MB" 'BEGIN {
+    s = ""; if (r > t) s = s " time"; if (m == "NA" || m > tm) s = s " memory"
+    print s == "" ? "PASS" : "FAIL:" s }')
+  [[ $v == PASS ]] || RC=1
+  printf "$fmt" "" "" "$name" "$(w3 "$w")" "$rt" "$m" "$c" "$rc" "${finds[$t]}" "$v"
+done
+echo
+for t in "${TOOLS[@]}"; do
+  # shellcheck disable=SC2086
+  printf "runs: %-7s wall s %s | cpu s %s\n" "$t" "$(echo ${walls[$t]})" "$(echo ${cpus[$t]})"
+done
+echo "cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
+echo "found/seeded +other: seeded bugs (lines marked // bug[: a rank-0-only broadcast, an early return on"
+echo "  some ranks, a root taken from the rank) with a finding on their line, and findings elsewhere: the rest"
+echo "  of the file (grouped send/recv with rank-based peers, balanced broadcasts whose rank-0 arm has a"
+echo "  CUDACHECK, rank-0 logging and metrics) is correct, so 'other' counts false positives"
+echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
+echo "VERDICT: $([[ $RC == 0 ]] && echo PASS || echo FAIL) (targets: <= ${TARGET}x the parse, <= $TARGET_MB MB)"
+echo "elapsed: $(($(date +%s) - START)) s"
+exit $RC

@@ -1,0 +1,296 @@
+#include "ConditionFormula.h"
+#include "CallSite.h"
+#include "Limits.h"
+#include "Membership.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+bool isInteger(const Expr *E) {
+  QualType T = E->getType();
+  return T->isIntegralOrEnumerationType() || T->isBooleanType();
+}
+
+/// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
+bool isNullHandle(const Expr *E, ASTContext &Context) {
+  return spelledAsMacro(E, "MPI_COMM_NULL", Context) ||
+         (E->getType()->isPointerType() &&
+          E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull));
+}
+
+/// `MPI_UNDEFINED` or `NCCL_SPLIT_NOCOLOR`, the colour of no communicator.
+bool isUndefinedColour(const Expr *E, ASTContext &Context) {
+  return spelledAsMacro(E, "MPI_UNDEFINED", Context) ||
+         spelledAsMacro(E, "NCCL_SPLIT_NOCOLOR", Context);
+}
+
+/// The communicator a rank belongs to when it is not the whole job: a local
+/// handle made in the function (`MPI_Comm_rank(node, &local_rank)`).
+const ValueDecl *subCommunicator(const Provenance *Source) {
+  while (Source && Source->via)
+    Source = Source->via;
+  if (!Source || !Source->communicator)
+    return nullptr;
+  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Source->communicator));
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+    return nullptr;
+  bool World = spelledAsMacro(Var->getInit(), "MPI_COMM_WORLD", Var->getASTContext());
+  return World ? nullptr : Var;
+}
+
+FormulaOp comparison(BinaryOperatorKind Op, bool &Swap, bool &Negate) {
+  Swap = Negate = false;
+  switch (Op) {
+  case BO_EQ: return FormulaOp::Eq;
+  case BO_NE: return FormulaOp::Ne;
+  case BO_LT: return FormulaOp::Lt;
+  case BO_LE: return FormulaOp::Le;
+  case BO_GT: Swap = true; return FormulaOp::Lt;
+  default: Swap = true; return FormulaOp::Le; // BO_GE
+  }
+}
+
+} // namespace
+
+ConditionFormula::ConditionFormula(const FunctionCFG &Function, FormulaArena &Arena,
+                                   ConditionFacts Facts)
+    : Function(Function), Arena(Arena), Facts(std::move(Facts)) {
+  collectWrites(Function.decl()->getBody());
+}
+
+// `MPI_Send(&n, ...)`: an address handed to a pointer-to-const parameter is
+// only read through.
+bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
+  const Stmt *Child = AddressOf;
+  const Stmt *Parent =
+      Function.parents().getParentIgnoreParenImpCasts(const_cast<Stmt *>(Child));
+  const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee)
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+    if (Call->getArg(I)->IgnoreParenImpCasts() == AddressOf) {
+      QualType T = Callee->getParamDecl(I)->getType();
+      return T->isPointerType() && T->getPointeeType().isConstQualified();
+    }
+  return false;
+}
+
+void ConditionFormula::collectWrites(const Stmt *Body) {
+  auto Mark = [&](const Expr *E) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Written.insert(Var);
+  };
+  std::vector<const Stmt *> Stack{Body};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+      Mark(Binary->getLHS());
+    else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+             Unary && (Unary->isIncrementDecrementOp() ||
+                       (Unary->getOpcode() == UO_AddrOf && !readOnlyArgument(Unary))))
+      Mark(Unary->getSubExpr());
+    else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+             Operator && Operator->isAssignmentOp())
+      Mark(Operator->getArg(0));
+    else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      // Arguments bound to non-const references may be written.
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
+          QualType T = Callee->getParamDecl(I)->getType();
+          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+            Mark(Call->getArg(I));
+        }
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
+FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
+  auto [It, Inserted] = Conditions.try_emplace(&Block, Arena.truth());
+  if (Inserted)
+    if (const Expr *Condition = decidingCondition(Block)) {
+      Budget = 0;
+      It->second = translate(Condition, /*WantBoolean=*/true);
+    }
+  return It->second;
+}
+
+FormulaRef ConditionFormula::expression(const Expr *E) {
+  Budget = 0;
+  return translate(E, /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
+}
+
+FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
+  const Stmt *Terminator = Block.getTerminatorStmt();
+  if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Terminator)) {
+    Budget = 0;
+    FormulaRef Value = translate(Switch->getCond(), /*WantBoolean=*/false);
+    auto CaseValue = [&](const CaseStmt *Case) -> FormulaRef {
+      FormulaRef Low = translate(Case->getLHS(), false);
+      if (!Case->getRHS()) // GNU case ranges: low ... high
+        return Arena.compare(FormulaOp::Eq, Value, Low);
+      return Arena.conjoin(Arena.compare(FormulaOp::Le, Low, Value),
+                           Arena.compare(FormulaOp::Le, Value, translate(Case->getRHS(), false)));
+    };
+    const CFGBlock *Target = (Block.succ_begin() + Index)->getReachableBlock();
+    if (const auto *Case = dyn_cast_or_null<CaseStmt>(Target ? Target->getLabel() : nullptr))
+      return CaseValue(Case);
+    FormulaRef None = Arena.truth(); // default: no case matched
+    for (const SwitchCase *Case = Switch->getSwitchCaseList(); Case; Case = Case->getNextSwitchCase())
+      if (const auto *C = dyn_cast<CaseStmt>(Case))
+        None = Arena.conjoin(None, Arena.negate(CaseValue(C)));
+    return None;
+  }
+  if (Block.succ_size() != 2 || !decidingCondition(Block))
+    return Arena.truth();
+  FormulaRef Condition = condition(Block);
+  return Index == 0 ? Condition : Arena.negate(Condition);
+}
+
+FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
+  auto Sorted = [&](FormulaRef F) {
+    return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F);
+  };
+  if (++Budget > limits::MaxExpressionNodes) {
+    Truncated = true;
+    return Sorted(Arena.unknownPerRank());
+  }
+  E = E->IgnoreParenImpCasts();
+  if (isUndefinedColour(E, Function.context()))
+    return Sorted(Arena.constant(UndefinedColour));
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && isInteger(Cast->getSubExpr()))
+    return Sorted(translate(Cast->getSubExpr(), WantBoolean));
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = Binary->getOpcode();
+    const Expr *L = Binary->getLHS(), *R = Binary->getRHS();
+    if (Op == BO_LAnd || Op == BO_LOr) {
+      FormulaRef A = translate(L, true), B = translate(R, true);
+      return Sorted(Op == BO_LAnd ? Arena.conjoin(A, B) : Arena.disjoin(A, B));
+    }
+    if (Op == BO_Comma)
+      return translate(R, WantBoolean);
+    if (Binary->isComparisonOp()) {
+      if (std::optional<FormulaRef> Test = communicatorTest(Binary))
+        return Sorted(*Test);
+      if (isInteger(L) && isInteger(R)) {
+        bool Swap, Negate;
+        FormulaOp Kind = comparison(Op, Swap, Negate);
+        FormulaRef A = translate(L, false), B = translate(R, false);
+        return Sorted(Swap ? Arena.compare(Kind, B, A) : Arena.compare(Kind, A, B));
+      }
+    }
+    if (isInteger(L) && isInteger(R) && !Binary->isAssignmentOp()) {
+      FormulaOp Kind;
+      switch (Op) {
+      case BO_Add: Kind = FormulaOp::Add; break;
+      case BO_Sub: Kind = FormulaOp::Sub; break;
+      case BO_Mul: Kind = FormulaOp::Mul; break;
+      case BO_Div: Kind = FormulaOp::Div; break;
+      case BO_Rem: Kind = FormulaOp::Rem; break;
+      default: return leaf(E, WantBoolean);
+      }
+      return Sorted(Arena.arithmetic(Kind, translate(L, false), translate(R, false)));
+    }
+    return leaf(E, WantBoolean);
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+    if (Unary->getOpcode() == UO_LNot)
+      return Sorted(Arena.negate(translate(Unary->getSubExpr(), true)));
+    if (isInteger(Unary->getSubExpr())) {
+      if (Unary->getOpcode() == UO_Minus)
+        return Sorted(Arena.negative(translate(Unary->getSubExpr(), false)));
+      if (Unary->getOpcode() == UO_Plus)
+        return translate(Unary->getSubExpr(), WantBoolean);
+    }
+    return leaf(E, WantBoolean);
+  }
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
+    bool Boolean = WantBoolean && !isInteger(E);
+    FormulaRef Cond = translate(Choice->getCond(), true);
+    FormulaRef Then = translate(Choice->getTrueExpr(), Boolean);
+    FormulaRef Else = translate(Choice->getFalseExpr(), Boolean);
+    return Sorted(Arena.choose(Cond, Then, Else));
+  }
+  if (WantBoolean && E->getType()->isPointerType())
+    if (const ValueDecl *Handle = namedStorage(E); Handle && Facts.isSplit(Handle))
+      return Arena.negate(Facts.isNull(Handle)); // `if (comm)`
+  return leaf(E, WantBoolean);
+}
+
+FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
+  auto Sorted = [&](FormulaRef F) {
+    return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F);
+  };
+  ASTContext &Context = Function.context();
+  if (!E->isValueDependent() && isInteger(E) && !isa<CallExpr>(E)) {
+    Expr::EvalResult Result;
+    if (E->EvaluateAsInt(Result, Context))
+      return Sorted(Arena.constant(Result.Val.getInt().getExtValue()));
+  }
+  const RankValue *Value = Facts.valueAt(E->IgnoreParenCasts());
+  if (Value && Value->exactRank) {
+    if (const ValueDecl *Part = subCommunicator(Value->source))
+      return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
+    return Sorted(Arena.rank());
+  }
+  if (Value && Value->exactSize)
+    return Sorted(Arena.size_());
+  const ValueDecl *Named = nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && !Written.count(Var)) {
+      Named = Var;
+      // A local computed once from other values is that computation:
+      // `int color = rank % 2;`.
+      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && Var->getInit() &&
+          Var->getDeclContext() == Function.decl() && isInteger(Var->getInit()) &&
+          !Var->getType()->isReferenceType() && Expanding.insert(Var).second) {
+        FormulaRef F = translate(Var->getInit(), WantBoolean);
+        Expanding.erase(Var);
+        return Sorted(F);
+      }
+    }
+  }
+  bool PerRank = Value && Facts.differs(*Value);
+  return Sorted(symbolFor(E, Named, PerRank, !isInteger(E) || E->getType()->isBooleanType()));
+}
+
+FormulaRef ConditionFormula::symbolFor(const Expr *E, const ValueDecl *Named, bool PerRank,
+                                       bool Boolean) {
+  const void *Key = Named ? static_cast<const void *>(Named) : static_cast<const void *>(E);
+  return PerRank ? Arena.perRank(Key, Boolean) : Arena.uniform(Key, Boolean);
+}
+
+std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperator *Compare) {
+  if (Compare->getOpcode() != BO_EQ && Compare->getOpcode() != BO_NE)
+    return std::nullopt;
+  ASTContext &Context = Function.context();
+  const Expr *L = Compare->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = Compare->getRHS()->IgnoreParenImpCasts();
+  if (isNullHandle(L, Context))
+    std::swap(L, R);
+  if (!isNullHandle(R, Context) || isInteger(L))
+    return std::nullopt;
+  const ValueDecl *Handle = namedStorage(L);
+  if (!Handle)
+    return std::nullopt;
+  FormulaRef Test = Facts.isNull(Handle);
+  return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,66 @@
+// Turns the conditions of one function into formulas over the rank, the size
+// and uniform or per-rank symbols, using what rank dependence found about
+// each operand: `rank % 2 == 0`, `rank == src && rank != dst`,
+// `!(rank >= size)`, `comm != MPI_COMM_NULL`. What cannot be expressed
+// becomes a symbol of the right kind (uniform or per-rank), so the answer
+// stays sound: a per-rank unknown can differ between any two ranks.
+#pragma once
+
+#include "Formula.h"
+#include "FunctionCFG.h"
+#include "RankValue.h"
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+
+namespace lockstep::analysis {
+
+/// What the translator needs to know about the function's values.
+struct ConditionFacts {
+  /// The value an operand had where it was read; null if never evaluated.
+  std::function<const RankValue *(const clang::Expr *)> valueAt;
+  /// Whether a value computed in this function differs between ranks.
+  std::function<bool(const RankValue &)> differs;
+  /// The formula `comm == MPI_COMM_NULL` for a communicator (Membership).
+  std::function<FormulaRef(const clang::ValueDecl *Comm)> isNull;
+  /// Whether a handle is a communicator made by a rank-dependent split.
+  std::function<bool(const clang::ValueDecl *Comm)> isSplit;
+};
+
+class ConditionFormula {
+public:
+  ConditionFormula(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts);
+
+  /// The condition \p Block's terminator tests, as a boolean formula.
+  FormulaRef condition(const clang::CFGBlock &Block);
+  /// The formula of an arbitrary expression of the function (boolean or
+  /// integer, as its type says).
+  FormulaRef expression(const clang::Expr *E);
+  /// The guard of the edge from \p Block to its \p Index'th successor.
+  FormulaRef edge(const clang::CFGBlock &Block, unsigned Index);
+  /// Whether some expression was too large to follow (limits::MaxExpressionNodes).
+  bool truncated() const { return Truncated; }
+
+private:
+  FormulaRef translate(const clang::Expr *E, bool WantBoolean);
+  FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
+  FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
+                       bool Boolean);
+  std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);
+  void collectWrites(const clang::Stmt *Body);
+  bool readOnlyArgument(const clang::Expr *AddressOf) const;
+
+  const FunctionCFG &Function;
+  FormulaArena &Arena;
+  ConditionFacts Facts;
+  llvm::DenseSet<const clang::VarDecl *> Written; // assigned after initialization
+  llvm::DenseMap<const clang::CFGBlock *, FormulaRef> Conditions;
+  llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
+  unsigned Budget = 0;
+  bool Truncated = false;
+};
+
+} // namespace lockstep::analysis

@@ -1,0 +1,313 @@
+#include "Formula.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+
+namespace lockstep::analysis {
+
+namespace {
+
+// C's int: arithmetic wraps at 32 bits, as the solver's bit-vectors do.
+int64_t wrap32(int64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)); }
+
+bool isLeaf(FormulaOp Op) {
+  switch (Op) {
+  case FormulaOp::True:
+  case FormulaOp::False:
+  case FormulaOp::Const:
+  case FormulaOp::Rank:
+  case FormulaOp::Size:
+  case FormulaOp::Uniform:
+  case FormulaOp::PerRank:
+    return true;
+  default:
+    return false;
+  }
+}
+
+unsigned arity(FormulaOp Op) {
+  switch (Op) {
+  case FormulaOp::Not:
+  case FormulaOp::Neg:
+  case FormulaOp::InRank1:
+  case FormulaOp::InRank2:
+    return 1;
+  case FormulaOp::Ite:
+    return 3;
+  default:
+    return isLeaf(Op) ? 0 : 2;
+  }
+}
+
+} // namespace
+
+FormulaArena::FormulaArena() {
+  TrueRef = make({FormulaOp::True, true});
+  FalseRef = make({FormulaOp::False, true});
+}
+
+FormulaRef FormulaArena::make(FormulaNode Node) {
+  NodeKey Key{static_cast<uint8_t>(Node.op), Node.boolean, Node.value, Node.a, Node.b, Node.c};
+  auto [It, Inserted] = Unique.try_emplace(Key, static_cast<FormulaRef>(Nodes.size()));
+  if (Inserted)
+    Nodes.push_back(Node);
+  return It->second;
+}
+
+FormulaRef FormulaArena::constant(int64_t Value) {
+  return make({FormulaOp::Const, false, wrap32(Value)});
+}
+FormulaRef FormulaArena::rank() { return make({FormulaOp::Rank, false}); }
+FormulaRef FormulaArena::size_() { return make({FormulaOp::Size, false}); }
+
+FormulaRef FormulaArena::symbol(FormulaOp Op, const void *Key, bool Boolean) {
+  unsigned Kind = (Op == FormulaOp::Uniform ? 2 : 0) | (Boolean ? 1 : 0);
+  auto [It, Inserted] = SymbolIds.try_emplace({Key, Kind}, NextSymbol);
+  if (Inserted)
+    ++NextSymbol;
+  return make({Op, Boolean, It->second});
+}
+
+FormulaRef FormulaArena::uniform(const void *Key, bool Boolean) {
+  return symbol(FormulaOp::Uniform, Key, Boolean);
+}
+FormulaRef FormulaArena::perRank(const void *Key, bool Boolean) {
+  return symbol(FormulaOp::PerRank, Key, Boolean);
+}
+FormulaRef FormulaArena::unknownPerRank() { return make({FormulaOp::PerRank, true, NextSymbol++}); }
+
+FormulaRef FormulaArena::negate(FormulaRef F) {
+  const FormulaNode &N = Nodes[F];
+  if (F == TrueRef)
+    return FalseRef;
+  if (F == FalseRef)
+    return TrueRef;
+  if (N.op == FormulaOp::Not)
+    return N.a;
+  if (N.op == FormulaOp::Eq)
+    return make({FormulaOp::Ne, true, 0, N.a, N.b});
+  if (N.op == FormulaOp::Ne)
+    return make({FormulaOp::Eq, true, 0, N.a, N.b});
+  return make({FormulaOp::Not, true, 0, F});
+}
+
+FormulaRef FormulaArena::conjoin(FormulaRef A, FormulaRef B) {
+  if (A == FalseRef || B == FalseRef)
+    return FalseRef;
+  if (A == TrueRef || A == B)
+    return B;
+  if (B == TrueRef)
+    return A;
+  if (A > B)
+    std::swap(A, B);
+  return make({FormulaOp::And, true, 0, A, B});
+}
+
+FormulaRef FormulaArena::disjoin(FormulaRef A, FormulaRef B) {
+  if (A == TrueRef || B == TrueRef)
+    return TrueRef;
+  if (A == FalseRef || A == B)
+    return B;
+  if (B == FalseRef)
+    return A;
+  if (A > B)
+    std::swap(A, B);
+  return make({FormulaOp::Or, true, 0, A, B});
+}
+
+FormulaRef FormulaArena::compare(FormulaOp Op, FormulaRef A, FormulaRef B) {
+  const FormulaNode &X = Nodes[A], &Y = Nodes[B];
+  if (X.op == FormulaOp::Const && Y.op == FormulaOp::Const) {
+    bool Holds = Op == FormulaOp::Eq   ? X.value == Y.value
+                 : Op == FormulaOp::Ne ? X.value != Y.value
+                 : Op == FormulaOp::Lt ? X.value < Y.value
+                                       : X.value <= Y.value;
+    return Holds ? TrueRef : FalseRef;
+  }
+  if (A == B)
+    return (Op == FormulaOp::Eq || Op == FormulaOp::Le) ? TrueRef : FalseRef;
+  return make({Op, true, 0, A, B});
+}
+
+FormulaRef FormulaArena::arithmetic(FormulaOp Op, FormulaRef A, FormulaRef B) {
+  const FormulaNode &X = Nodes[A], &Y = Nodes[B];
+  if (X.op == FormulaOp::Const && Y.op == FormulaOp::Const) {
+    int64_t L = X.value, R = Y.value;
+    switch (Op) {
+    case FormulaOp::Add:
+      return constant(L + R);
+    case FormulaOp::Sub:
+      return constant(L - R);
+    case FormulaOp::Mul:
+      return constant(L * R);
+    case FormulaOp::Div:
+      if (R != 0 && !(L == INT32_MIN && R == -1))
+        return constant(L / R);
+      break;
+    case FormulaOp::Rem:
+      if (R != 0 && !(L == INT32_MIN && R == -1))
+        return constant(L % R);
+      break;
+    default:
+      break;
+    }
+  }
+  if (Y.op == FormulaOp::Const && Y.value == 0 && (Op == FormulaOp::Add || Op == FormulaOp::Sub))
+    return A;
+  return make({Op, false, 0, A, B});
+}
+
+FormulaRef FormulaArena::negative(FormulaRef A) {
+  if (Nodes[A].op == FormulaOp::Const)
+    return constant(-Nodes[A].value);
+  return make({FormulaOp::Neg, false, 0, A});
+}
+
+FormulaRef FormulaArena::choose(FormulaRef Cond, FormulaRef Then, FormulaRef Else) {
+  if (Cond == TrueRef || Then == Else)
+    return Then;
+  if (Cond == FalseRef)
+    return Else;
+  return make({FormulaOp::Ite, Nodes[Then].boolean, 0, Cond, Then, Else});
+}
+
+FormulaRef FormulaArena::inRank(unsigned Which, FormulaRef F) {
+  switch (Nodes[F].op) {
+  case FormulaOp::True:
+  case FormulaOp::False:
+  case FormulaOp::Const:
+  case FormulaOp::Size:
+  case FormulaOp::Uniform:
+  case FormulaOp::InRank1:
+  case FormulaOp::InRank2:
+    return F; // the same on both ranks, or already pinned
+  default:
+    break;
+  }
+  return make({Which == 1 ? FormulaOp::InRank1 : FormulaOp::InRank2, Nodes[F].boolean, 0, F});
+}
+
+FormulaRef FormulaArena::asBoolean(FormulaRef F) {
+  return Nodes[F].boolean ? F : compare(FormulaOp::Ne, F, constant(0));
+}
+
+FormulaRef FormulaArena::asInteger(FormulaRef F) {
+  return Nodes[F].boolean ? choose(F, constant(1), constant(0)) : F;
+}
+
+bool FormulaArena::onlyRankAndSize(FormulaRef F) const {
+  llvm::DenseSet<FormulaRef> Seen;
+  std::vector<FormulaRef> Stack{F};
+  while (!Stack.empty()) {
+    const FormulaNode &N = Nodes[Stack.back()];
+    Stack.pop_back();
+    if (N.op == FormulaOp::Uniform || N.op == FormulaOp::PerRank)
+      return false;
+    const FormulaRef Children[] = {N.a, N.b, N.c};
+    for (unsigned I = 0; I < arity(N.op); ++I)
+      if (Seen.insert(Children[I]).second)
+        Stack.push_back(Children[I]);
+  }
+  return true;
+}
+
+std::optional<int64_t> FormulaArena::evaluate(FormulaRef Root, int64_t Rank1, int64_t Rank2,
+                                              int64_t Size) const {
+  // Post-order over (node, rank) pairs with an explicit stack: formulas can
+  // be as deep as the program's expressions.
+  llvm::DenseMap<std::pair<FormulaRef, unsigned>, int64_t> Value;
+  std::vector<std::pair<FormulaRef, unsigned>> Stack{{Root, 1}};
+  bool Failed = false;
+  while (!Stack.empty() && !Failed) {
+    auto [F, Which] = Stack.back();
+    if (Value.count({F, Which})) {
+      Stack.pop_back();
+      continue;
+    }
+    const FormulaNode &N = Nodes[F];
+    unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
+    bool Ready = true;
+    const FormulaRef Children[] = {N.a, N.b, N.c};
+    for (unsigned I = 0; I < arity(N.op); ++I)
+      if (!Value.count({Children[I], Inner})) {
+        Stack.push_back({Children[I], Inner});
+        Ready = false;
+      }
+    if (!Ready)
+      continue;
+    Stack.pop_back();
+    auto Get = [&](FormulaRef Child) { return Value.lookup({Child, Inner}); };
+    int64_t Result = 0;
+    switch (N.op) {
+    case FormulaOp::True: Result = 1; break;
+    case FormulaOp::False: Result = 0; break;
+    case FormulaOp::Const: Result = N.value; break;
+    case FormulaOp::Rank: Result = Which == 1 ? Rank1 : Rank2; break;
+    case FormulaOp::Size: Result = Size; break;
+    case FormulaOp::Uniform:
+    case FormulaOp::PerRank: Failed = true; break;
+    case FormulaOp::Not: Result = !Get(N.a); break;
+    case FormulaOp::And: Result = Get(N.a) && Get(N.b); break;
+    case FormulaOp::Or: Result = Get(N.a) || Get(N.b); break;
+    case FormulaOp::Eq: Result = Get(N.a) == Get(N.b); break;
+    case FormulaOp::Ne: Result = Get(N.a) != Get(N.b); break;
+    case FormulaOp::Lt: Result = Get(N.a) < Get(N.b); break;
+    case FormulaOp::Le: Result = Get(N.a) <= Get(N.b); break;
+    case FormulaOp::Add: Result = wrap32(Get(N.a) + Get(N.b)); break;
+    case FormulaOp::Sub: Result = wrap32(Get(N.a) - Get(N.b)); break;
+    case FormulaOp::Mul: Result = wrap32(Get(N.a) * Get(N.b)); break;
+    case FormulaOp::Div:
+    case FormulaOp::Rem:
+      if (Get(N.b) == 0 || (Get(N.a) == INT32_MIN && Get(N.b) == -1))
+        Failed = true; // undefined in C: leave it to the solver
+      else
+        Result = N.op == FormulaOp::Div ? Get(N.a) / Get(N.b) : Get(N.a) % Get(N.b);
+      break;
+    case FormulaOp::Neg: Result = wrap32(-Get(N.a)); break;
+    case FormulaOp::Ite: Result = Get(N.a) ? Get(N.b) : Get(N.c); break;
+    case FormulaOp::InRank1:
+    case FormulaOp::InRank2: Result = Get(N.a); break;
+    }
+    Value[{F, Which}] = Result;
+  }
+  if (Failed)
+    return std::nullopt;
+  return Value.lookup({Root, 1});
+}
+
+std::string FormulaArena::print(FormulaRef F) const {
+  const FormulaNode &N = Nodes[F];
+  auto Binary = [&](const char *Op) {
+    return "(" + print(N.a) + " " + Op + " " + print(N.b) + ")";
+  };
+  switch (N.op) {
+  case FormulaOp::True: return "true";
+  case FormulaOp::False: return "false";
+  case FormulaOp::Const: return std::to_string(N.value);
+  case FormulaOp::Rank: return "rank";
+  case FormulaOp::Size: return "size";
+  case FormulaOp::Uniform: return "u" + std::to_string(N.value);
+  case FormulaOp::PerRank: return "p" + std::to_string(N.value);
+  case FormulaOp::Not: return "!" + print(N.a);
+  case FormulaOp::And: return Binary("&&");
+  case FormulaOp::Or: return Binary("||");
+  case FormulaOp::Eq: return Binary("==");
+  case FormulaOp::Ne: return Binary("!=");
+  case FormulaOp::Lt: return Binary("<");
+  case FormulaOp::Le: return Binary("<=");
+  case FormulaOp::Add: return Binary("+");
+  case FormulaOp::Sub: return Binary("-");
+  case FormulaOp::Mul: return Binary("*");
+  case FormulaOp::Div: return Binary("/");
+  case FormulaOp::Rem: return Binary("%");
+  case FormulaOp::Neg: return "-" + print(N.a);
+  case FormulaOp::Ite: return "(" + print(N.a) + " ? " + print(N.b) + " : " + print(N.c) + ")";
+  case FormulaOp::InRank1: return "@1" + print(N.a);
+  case FormulaOp::InRank2: return "@2" + print(N.a);
+  }
+  return "?";
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,115 @@
+// Conditions over the ranks of one job as plain, hash-consed formulas: the
+// divergence core's language, free of Clang types. Integer terms are 32-bit
+// values (C's `int`), built over three kinds of symbols:
+//   - the rank and the size of the job (0 <= rank < size);
+//   - uniform symbols: one value that every rank sees (a bound read from the
+//     command line, a loop counter of a uniform loop);
+//   - per-rank symbols: a value each rank may see differently (a flag read
+//     from a per-rank file, a rank-dependent value lockstep cannot express).
+// A query about two ranks instantiates the rank and per-rank symbols once per
+// rank and shares the uniform ones: `InRank1`/`InRank2` pin a subformula to
+// one rank, for conditions that compare the two (same colour of a split).
+#pragma once
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lockstep::analysis {
+
+using FormulaRef = uint32_t;
+
+enum class FormulaOp : uint8_t {
+  True, False, Const,          // leaves
+  Rank, Size, Uniform, PerRank, // symbols (Uniform and PerRank: boolean or integer)
+  Not, And, Or,                 // boolean
+  Eq, Ne, Lt, Le,               // signed comparisons
+  Add, Sub, Mul, Div, Rem, Neg, // integer arithmetic (Div and Rem truncate, as in C)
+  Ite,                          // Ite(cond, then, else)
+  InRank1, InRank2,             // the operand seen by one rank of the pair
+};
+
+struct FormulaNode {
+  FormulaOp op;
+  bool boolean;         // the sort: boolean or integer
+  int64_t value = 0;    // Const: the value; symbols: the symbol's id
+  FormulaRef a = 0, b = 0, c = 0;
+};
+
+/// Owns the formulas of one translation unit; equal formulas share one node.
+class FormulaArena {
+public:
+  FormulaArena();
+
+  const FormulaNode &node(FormulaRef F) const { return Nodes[F]; }
+  size_t size() const { return Nodes.size(); }
+
+  FormulaRef truth() const { return TrueRef; }
+  FormulaRef falsity() const { return FalseRef; }
+  FormulaRef constant(int64_t Value);
+  FormulaRef rank();
+  FormulaRef size_();
+  /// The symbol named by \p Key (an address that identifies it, such as a
+  /// declaration or an expression); one node per key, kind and sort.
+  FormulaRef uniform(const void *Key, bool Boolean);
+  FormulaRef perRank(const void *Key, bool Boolean);
+  /// A fresh per-rank boolean: a condition lockstep cannot express.
+  FormulaRef unknownPerRank();
+
+  FormulaRef negate(FormulaRef F);
+  FormulaRef conjoin(FormulaRef A, FormulaRef B);
+  FormulaRef disjoin(FormulaRef A, FormulaRef B);
+  FormulaRef compare(FormulaOp Op, FormulaRef A, FormulaRef B);
+  FormulaRef arithmetic(FormulaOp Op, FormulaRef A, FormulaRef B);
+  FormulaRef negative(FormulaRef A);
+  FormulaRef choose(FormulaRef Cond, FormulaRef Then, FormulaRef Else);
+  FormulaRef inRank(unsigned Which, FormulaRef F);
+  /// An integer as a condition (`if (x)`): x != 0.
+  FormulaRef asBoolean(FormulaRef F);
+  /// A condition as an integer (`int b = x < y`): 1 or 0.
+  FormulaRef asInteger(FormulaRef F);
+
+  /// Whether \p F mentions only the rank, the size and constants.
+  bool onlyRankAndSize(FormulaRef F) const;
+  /// The value of \p F for the ranks \p Rank1, \p Rank2 of a job of
+  /// \p Size; only for formulas onlyRankAndSize accepts.
+  std::optional<int64_t> evaluate(FormulaRef F, int64_t Rank1, int64_t Rank2, int64_t Size) const;
+
+  /// Readable form, for tests and debugging.
+  std::string print(FormulaRef F) const;
+
+private:
+  FormulaRef make(FormulaNode Node);
+  FormulaRef symbol(FormulaOp Op, const void *Key, bool Boolean);
+
+  struct NodeKey {
+    uint8_t op;
+    bool boolean;
+    int64_t value;
+    FormulaRef a, b, c;
+    bool operator==(const NodeKey &O) const {
+      return op == O.op && boolean == O.boolean && value == O.value && a == O.a && b == O.b &&
+             c == O.c;
+    }
+  };
+  struct NodeKeyInfo {
+    static NodeKey getEmptyKey() { return {255, false, 0, 0, 0, 0}; }
+    static NodeKey getTombstoneKey() { return {254, false, 0, 0, 0, 0}; }
+    static unsigned getHashValue(const NodeKey &K) {
+      return static_cast<unsigned>(llvm::hash_combine(K.op, K.boolean, K.value, K.a, K.b, K.c));
+    }
+    static bool isEqual(const NodeKey &A, const NodeKey &B) { return A == B; }
+  };
+
+  std::vector<FormulaNode> Nodes;
+  llvm::DenseMap<NodeKey, FormulaRef, NodeKeyInfo> Unique;
+  llvm::DenseMap<std::pair<const void *, unsigned>, int64_t> SymbolIds;
+  int64_t NextSymbol = 0;
+  FormulaRef TrueRef = 0, FalseRef = 0;
+};
+
+} // namespace lockstep::analysis

@@ -1,0 +1,396 @@
+#include "GuardedSequences.h"
+#include "Limits.h"
+#include "TripCount.h"
+
+#include "clang/AST/Expr.h"
+
+#include <queue>
+
+namespace lockstep::analysis {
+using namespace clang;
+
+// --- SequenceTable -------------------------------------------------------
+
+SequenceTable::SequenceTable() {
+  KeyNodes.push_back({0, 0});
+  EventNodes.push_back({0, 0});
+}
+
+unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
+  auto [It, Inserted] = KeyIds.try_emplace(Event.key, KeyTexts.size());
+  if (Inserted) {
+    KeyTexts.push_back(Event.key);
+    Events.push_back(Event);
+    Representatives.push_back(&Events.back());
+  }
+  return It->second;
+}
+
+uint32_t SequenceTable::appendKey(uint32_t Sequence, unsigned Key) {
+  auto [It, Inserted] = KeyChildren.try_emplace({Sequence, Key}, KeyNodes.size());
+  if (Inserted)
+    KeyNodes.push_back({Sequence, Key});
+  return It->second;
+}
+
+uint32_t SequenceTable::appendEvent(uint32_t Sequence, const CollectiveEvent &Event) {
+  // Occurrences are told apart by where they are reported.
+  uint64_t Where = uint64_t(Event.site.getRawEncoding()) << 32 | keyOf(Event);
+  auto [It, Inserted] = EventChildren.try_emplace({Sequence, Where}, EventNodes.size());
+  if (Inserted) {
+    EventNodes.push_back({Sequence, static_cast<unsigned>(Events.size())});
+    Events.push_back(Event);
+  }
+  return It->second;
+}
+
+std::vector<unsigned> SequenceTable::keys(uint32_t Sequence) const {
+  std::vector<unsigned> Out;
+  for (; Sequence; Sequence = KeyNodes[Sequence].parent)
+    Out.push_back(KeyNodes[Sequence].item);
+  return {Out.rbegin(), Out.rend()};
+}
+
+std::vector<const CollectiveEvent *> SequenceTable::events(uint32_t Sequence) const {
+  std::vector<const CollectiveEvent *> Out;
+  for (; Sequence; Sequence = EventNodes[Sequence].parent)
+    Out.push_back(&Events[EventNodes[Sequence].item]);
+  return {Out.rbegin(), Out.rend()};
+}
+
+uint32_t SequenceTable::parentKey(uint32_t Sequence) const { return KeyNodes[Sequence].parent; }
+uint32_t SequenceTable::parentEvent(uint32_t Sequence) const { return EventNodes[Sequence].parent; }
+unsigned SequenceTable::lastKey(uint32_t Sequence) const { return KeyNodes[Sequence].item; }
+const CollectiveEvent &SequenceTable::lastEvent(uint32_t Sequence) const {
+  return Events[EventNodes[Sequence].item];
+}
+
+// --- merging ---------------------------------------------------------------
+
+bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &Entry,
+                   FormulaArena &Arena) {
+  for (GuardedSequence &Existing : Into)
+    if (Existing.arm == Entry.arm && Existing.keys == Entry.keys) {
+      Existing.guard = Arena.disjoin(Existing.guard, Entry.guard);
+      if (!Existing.leaving)
+        Existing.leaving = Entry.leaving;
+      return true;
+    }
+  Into.push_back(Entry);
+  return Into.size() <= limits::MaxSequences;
+}
+
+// --- FunctionShape -----------------------------------------------------------
+
+FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts)
+    : Function(Function), Arena(Arena), Conditions(Function, Arena, std::move(Facts)),
+      Dominators(const_cast<CFG *>(&Function.cfg())),
+      PostDominators(const_cast<CFG *>(&Function.cfg())) {
+  const CFG &Graph = Function.cfg();
+  unsigned N = Graph.getNumBlockIDs();
+  Order.assign(N, ~0u);
+  // Reverse post-order by an explicit depth-first walk.
+  std::vector<const CFGBlock *> PostOrder;
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  std::vector<bool> Seen(N, false);
+  Stack.push_back({&Graph.getEntry(), Graph.getEntry().succ_begin()});
+  Seen[Graph.getEntry().getBlockID()] = true;
+  while (!Stack.empty()) {
+    auto &[Block, Next] = Stack.back();
+    if (Next == Block->succ_end()) {
+      PostOrder.push_back(Block);
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = (Next++)->getReachableBlock();
+    if (Succ && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  for (unsigned I = 0; I < PostOrder.size(); ++I)
+    Order[PostOrder[PostOrder.size() - 1 - I]->getBlockID()] = I;
+  // Natural loops: the blocks that reach a back edge without passing its header.
+  for (const CFGBlock *Latch : PostOrder)
+    for (const CFGBlock::AdjacentBlock &Succ : Latch->succs()) {
+      const CFGBlock *Header = Succ.getReachableBlock();
+      if (!Header || !isBackEdge(Latch, Header))
+        continue;
+      llvm::BitVector &Body = LoopBodies.try_emplace(Header, N).first->second;
+      Body.set(Header->getBlockID());
+      std::vector<const CFGBlock *> Work{Latch};
+      while (!Work.empty()) {
+        const CFGBlock *B = Work.back();
+        Work.pop_back();
+        if (Body.test(B->getBlockID()))
+          continue;
+        Body.set(B->getBlockID());
+        for (const CFGBlock::AdjacentBlock &Pred : B->preds())
+          if (const CFGBlock *P = Pred.getReachableBlock(); P && reachable(P))
+            Work.push_back(P);
+      }
+    }
+}
+
+bool FunctionShape::isBackEdge(const CFGBlock *From, const CFGBlock *To) const {
+  return reachable(From) && reachable(To) && order(To) <= order(From);
+}
+
+bool FunctionShape::inLoop(const CFGBlock *Header, const CFGBlock *Block) const {
+  auto It = LoopBodies.find(Header);
+  return It != LoopBodies.end() && It->second.test(Block->getBlockID());
+}
+
+bool FunctionShape::sameIterations(const CFGBlock *Outer, const CFGBlock *Inner) const {
+  for (const auto &[Header, Body] : LoopBodies)
+    if (Body.test(Inner->getBlockID()) && (Outer == Header || !Body.test(Outer->getBlockID())))
+      return false;
+  return true;
+}
+
+std::vector<const CFGBlock *> FunctionShape::loopExits(const CFGBlock *Header) const {
+  std::vector<const CFGBlock *> Exits;
+  auto It = LoopBodies.find(Header);
+  if (It == LoopBodies.end())
+    return Exits;
+  for (const CFGBlock *B : Function.cfg())
+    if (It->second.test(B->getBlockID()))
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+          if (const CFGBlock *T = Succ.getReachableBlock();
+              T && !It->second.test(T->getBlockID()) &&
+              std::find(Exits.begin(), Exits.end(), T) == Exits.end())
+            Exits.push_back(T);
+  return Exits;
+}
+
+const CFGBlock *FunctionShape::immediateDominator(const CFGBlock *Block) const {
+  auto *Node = const_cast<CFGDomTree &>(Dominators).getBase().getNode(const_cast<CFGBlock *>(Block));
+  return Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+}
+
+bool FunctionShape::postDominates(const CFGBlock *A, const CFGBlock *B) const {
+  return const_cast<CFGPostDomTree &>(PostDominators).dominates(A, B);
+}
+
+FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
+  if (Reaching.empty()) {
+    const CFG &Graph = Function.cfg();
+    Reaching.assign(Graph.getNumBlockIDs(), Arena.falsity());
+    std::vector<const CFGBlock *> Blocks;
+    for (const CFGBlock *B : Graph)
+      if (reachable(B))
+        Blocks.push_back(B);
+    std::sort(Blocks.begin(), Blocks.end(),
+              [&](const CFGBlock *A, const CFGBlock *B) { return order(A) < order(B); });
+    for (const CFGBlock *Block : Blocks) {
+      FormulaRef &Slot = Reaching[Block->getBlockID()];
+      if (Block == &Graph.getEntry()) {
+        Slot = Arena.truth();
+        continue;
+      }
+      // Control-equivalent to its dominator: reached exactly when it is.
+      const CFGBlock *Dominator = immediateDominator(Block);
+      if (Dominator && postDominates(Block, Dominator)) {
+        Slot = Reaching[Dominator->getBlockID()];
+        continue;
+      }
+      for (const CFGBlock::AdjacentBlock &Pred : Block->preds()) {
+        const CFGBlock *P = Pred.getReachableBlock();
+        if (!P || !reachable(P) || isBackEdge(P, Block))
+          continue;
+        unsigned Index = 0;
+        for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
+          if (Succ.getReachableBlock() == Block)
+            Slot = Arena.disjoin(Slot, Arena.conjoin(Reaching[P->getBlockID()],
+                                                     Conditions.edge(*P, Index)));
+          ++Index;
+        }
+      }
+    }
+  }
+  return Reaching[Target->getBlockID()];
+}
+
+// --- SequenceBuilder ---------------------------------------------------------
+
+namespace {
+
+/// `assert(x)` failing stops every rank: a path through it is no divergence.
+bool failsAnAssertion(const CFGBlock &Block) {
+  for (const CFGElement &Element : Block)
+    if (auto S = Element.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (Callee->getIdentifier() &&
+              llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn",
+                                  "_wassert", "__assert2", "__assert"},
+                                 Callee->getName()))
+            return true;
+  return false;
+}
+
+} // namespace
+
+GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const CollectiveEvent &Event) {
+  // A group of one operation is that operation: Start, X, End -> X.
+  if (Event.groupMarker && !Event.groupBegins && Sequence.keys) {
+    uint32_t Inner = Sequence.keys, Opening = Table.parentKey(Inner);
+    if (Opening) {
+      const CollectiveEvent &First = Table.representative(Table.lastKey(Opening));
+      const CollectiveEvent &Only = Table.lastEvent(Sequence.events);
+      if (First.groupMarker && First.groupBegins && !Only.groupMarker) {
+        CollectiveEvent Kept = Only;
+        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Kept));
+        Sequence.events =
+            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Kept);
+        return Sequence;
+      }
+    }
+  }
+  Sequence.keys = Table.appendKey(Sequence.keys, Table.keyOf(Event));
+  Sequence.events = Table.appendEvent(Sequence.events, Event);
+  return Sequence;
+}
+
+RegionSequences SequenceBuilder::region(
+    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
+    const CFGBlock *Stop) {
+  return walk(Shape, Starts, Stop, nullptr);
+}
+
+RegionSequences SequenceBuilder::walk(
+    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
+    const CFGBlock *Stop, const CFGBlock *Loop) {
+  const FunctionCFG &Function = Shape.function();
+  const CFGBlock *Exit = &Function.cfg().getExit();
+  RegionSequences Result;
+  llvm::DenseMap<const CFGBlock *, std::vector<GuardedSequence>> Pending;
+  using Item = std::pair<unsigned, const CFGBlock *>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> Queue;
+  auto Finish = [&](const GuardedSequence &S) {
+    if (!mergeSequence(Result.sequences, S, Arena))
+      Result.overflow = true;
+  };
+  auto Send = [&](const CFGBlock *To, const GuardedSequence &S) {
+    if (S.guard == Arena.falsity())
+      return;
+    std::vector<GuardedSequence> &List = Pending[To];
+    if (List.empty())
+      Queue.push({Shape.order(To), To});
+    if (!mergeSequence(List, S, Arena))
+      Result.overflow = true;
+  };
+  for (const auto &[Block, Sequence] : Starts)
+    if (Shape.reachable(Block))
+      Send(Block, Sequence);
+
+  while (!Queue.empty() && !Result.overflow) {
+    const CFGBlock *Block = Queue.top().second;
+    Queue.pop();
+    auto Found = Pending.find(Block);
+    if (Found == Pending.end())
+      continue;
+    std::vector<GuardedSequence> In = std::move(Found->second);
+    Pending.erase(Found);
+    if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
+      for (const GuardedSequence &S : In)
+        Finish(S);
+      continue;
+    }
+    if (Block != Loop && Shape.isLoopHeader(Block)) {
+      const CollectiveEvent *Event = loopEvent(Shape, Block);
+      for (const CFGBlock *Target : Shape.loopExits(Block))
+        for (const GuardedSequence &S : In)
+          Send(Target, Event ? append(S, *Event) : S);
+      continue;
+    }
+    if (failsAnAssertion(*Block))
+      continue;
+    const std::vector<CollectiveEvent> &BlockEvents = Events.blockEvents(Function, *Block);
+    const Stmt *Leaving = leavingStatement(*Block);
+    for (GuardedSequence &S : In) {
+      for (const CollectiveEvent &Event : BlockEvents)
+        S = append(S, Event);
+      if (!S.leaving)
+        S.leaving = Leaving;
+    }
+    unsigned Index = 0;
+    bool AnySuccessor = false;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Target = Succ.getReachableBlock();
+      unsigned EdgeIndex = Index++;
+      if (!Target || !Shape.reachable(Target))
+        continue;
+      if (Block == Loop && !Shape.inLoop(Loop, Target))
+        continue; // the loop ends: its iterations are what it runs
+      AnySuccessor = true;
+      FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
+      for (GuardedSequence S : In) {
+        S.guard = Arena.conjoin(S.guard, Edge);
+        if (Shape.isBackEdge(Block, Target)) // one iteration ends here
+          Finish(S);
+        else
+          Send(Target, S);
+      }
+    }
+    if (!AnySuccessor)
+      for (const GuardedSequence &S : In)
+        Finish(S);
+  }
+  return Result;
+}
+
+const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CFGBlock *Header) {
+  if (auto Known = Loops.find(Header); Known != Loops.end())
+    return Known->second.get(); // null while being summarised: a loop reached from itself
+  Loops[Header] = nullptr;
+  GuardedSequence Start;
+  Start.guard = Arena.truth();
+  RegionSequences Body = walk(Shape, {{Header, Start}}, nullptr, Header);
+  std::vector<uint32_t> Distinct;
+  for (const GuardedSequence &S : Body.sequences)
+    if (std::find(Distinct.begin(), Distinct.end(), S.keys) == Distinct.end())
+      Distinct.push_back(S.keys);
+  if (!Body.overflow && Distinct.size() == 1 && Distinct.front() == 0)
+    return nullptr; // no collective in the loop
+  // The loop's event stands for its first collective in reports.
+  const CollectiveEvent *First = nullptr;
+  for (const GuardedSequence &S : Body.sequences)
+    if (S.events) {
+      First = Table.events(S.events).front();
+      break;
+    }
+  if (!First)
+    return nullptr;
+  auto Event = std::make_unique<CollectiveEvent>(*First);
+  Event->groupMarker = false;
+  if (Body.overflow || Distinct.size() > 1) {
+    // Ranks may run different iterations; each iteration's branches are
+    // judged where they are. The loop matches only itself.
+    Event->key = "loop@" + std::to_string(Shape.order(Header)) + "{?}";
+  } else {
+    const Stmt *Loop = Header->getTerminatorStmt();
+    Event->loopTripFormula =
+        Loop ? analysis::tripCount(Loop, Shape.function().parents(), Shape.conditions(), Arena)
+             : std::nullopt;
+    Event->loopTrip = tripText(Event->loopTripFormula);
+    for (unsigned Key : Table.keys(Distinct.front())) {
+      const CollectiveEvent &Inner = Table.representative(Key);
+      Event->loopBody += Table.keyText(Key) + ";";
+      if (Inner.communicatorDecl != Event->communicatorDecl)
+        Event->communicatorDecl = nullptr;
+      Event->selfCommunicator &= Inner.selfCommunicator;
+    }
+    Event->key = "loop[" + Event->loopTrip + "]{" + Event->loopBody + "}";
+  }
+  return (Loops[Header] = std::move(Event)).get();
+}
+
+std::string SequenceBuilder::tripText(std::optional<FormulaRef> Count) const {
+  if (!Count)
+    return "?";
+  const FormulaNode &Node = Arena.node(*Count);
+  return Node.op == FormulaOp::Const ? std::to_string(Node.value) : "f" + std::to_string(*Count);
+}
+
+} // namespace lockstep::analysis

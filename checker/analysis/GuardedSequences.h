@@ -1,0 +1,136 @@
+// Guarded collective sequences: which sequence of collectives a region of a
+// function runs, under which condition. Paths with equal sequences merge (the
+// conditions are joined with `or`), so the cost follows the number of
+// distinct sequences, not the number of paths. Loops are one event each:
+// their body's sequence with the trip count (`loop[9]{MPI_Barrier}`).
+#pragma once
+
+#include "CollectiveEvents.h"
+#include "ConditionFormula.h"
+#include "Formula.h"
+#include "FunctionCFG.h"
+
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lockstep::analysis {
+
+/// Sequences of collective events as two tries: by what ranks must agree on
+/// (the keys: what is compared) and by occurrence (the events: what is
+/// reported). Id 0 is the empty sequence in both.
+class SequenceTable {
+public:
+  SequenceTable();
+
+  unsigned keyOf(const CollectiveEvent &Event); // interns the event's key
+  uint32_t appendKey(uint32_t Sequence, unsigned Key);
+  uint32_t appendEvent(uint32_t Sequence, const CollectiveEvent &Event);
+  std::vector<unsigned> keys(uint32_t Sequence) const;
+  std::vector<const CollectiveEvent *> events(uint32_t Sequence) const;
+  const CollectiveEvent &representative(unsigned Key) const { return *Representatives[Key]; }
+  const std::string &keyText(unsigned Key) const { return KeyTexts[Key]; }
+  uint32_t parentKey(uint32_t Sequence) const;
+  uint32_t parentEvent(uint32_t Sequence) const;
+  unsigned lastKey(uint32_t Sequence) const;
+  const CollectiveEvent &lastEvent(uint32_t Sequence) const;
+
+private:
+  struct Node {
+    uint32_t parent;
+    unsigned item;
+  };
+  std::vector<Node> KeyNodes, EventNodes;
+  llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> KeyChildren;
+  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint32_t> EventChildren; // by site and key
+  llvm::StringMap<unsigned> KeyIds;
+  std::vector<std::string> KeyTexts;
+  std::vector<const CollectiveEvent *> Representatives;
+  std::deque<CollectiveEvent> Events; // owned copies, stable addresses
+};
+
+/// One path class through a region: the arm it took at the region's branch,
+/// its sequence, its guard, and how it left the function (if it did).
+struct GuardedSequence {
+  unsigned arm = 0;
+  uint32_t keys = 0, events = 0;
+  FormulaRef guard = 0;
+  const clang::Stmt *leaving = nullptr;
+};
+
+struct RegionSequences {
+  std::vector<GuardedSequence> sequences;
+  bool overflow = false; // more than limits::MaxSequences distinct sequences
+};
+
+/// What region walks need to know about one function, computed once.
+class FunctionShape {
+public:
+  FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts);
+
+  const FunctionCFG &function() const { return Function; }
+  ConditionFormula &conditions() { return Conditions; }
+  unsigned order(const clang::CFGBlock *Block) const { return Order[Block->getBlockID()]; }
+  bool reachable(const clang::CFGBlock *Block) const { return Order[Block->getBlockID()] != ~0u; }
+  bool isBackEdge(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
+  bool isLoopHeader(const clang::CFGBlock *Block) const { return LoopBodies.count(Block); }
+  bool inLoop(const clang::CFGBlock *Header, const clang::CFGBlock *Block) const;
+  /// Whether every loop around \p Inner has \p Outer in its body, below its
+  /// header: a region from Outer sees Inner's iterations one by one.
+  bool sameIterations(const clang::CFGBlock *Outer, const clang::CFGBlock *Inner) const;
+  /// The blocks outside the loop of \p Header that its body jumps to.
+  std::vector<const clang::CFGBlock *> loopExits(const clang::CFGBlock *Header) const;
+  const clang::CFGBlock *immediateDominator(const clang::CFGBlock *Block) const;
+  bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const;
+  /// The condition under which a rank reaches \p Block from the entry.
+  FormulaRef reaching(const clang::CFGBlock *Block);
+
+private:
+  const FunctionCFG &Function;
+  FormulaArena &Arena;
+  ConditionFormula Conditions;
+  std::vector<unsigned> Order; // reverse post-order index, ~0u if unreachable
+  llvm::DenseMap<const clang::CFGBlock *, llvm::BitVector> LoopBodies;
+  clang::CFGDomTree Dominators;
+  clang::CFGPostDomTree PostDominators;
+  std::vector<FormulaRef> Reaching; // computed on first use
+};
+
+/// Walks regions of functions and builds their guarded sequences.
+class SequenceBuilder {
+public:
+  SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events)
+      : Arena(Arena), Table(Table), Events(Events) {}
+
+  /// The sequences from \p Starts (a block and the path class entering it)
+  /// up to \p Stop (excluded), or to the function's exit.
+  RegionSequences region(FunctionShape &Shape,
+                         const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
+                         const clang::CFGBlock *Stop);
+
+private:
+  GuardedSequence append(GuardedSequence Sequence, const CollectiveEvent &Event);
+  RegionSequences walk(FunctionShape &Shape,
+                       const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
+                       const clang::CFGBlock *Stop, const clang::CFGBlock *Loop);
+  const CollectiveEvent *loopEvent(FunctionShape &Shape, const clang::CFGBlock *Header);
+  std::string tripText(std::optional<FormulaRef> Count) const;
+
+  FormulaArena &Arena;
+  SequenceTable &Table;
+  CollectiveEvents &Events;
+  llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>> Loops; // null: no collective
+};
+
+/// Joins \p Entry into \p Into: a path class with the same arm and sequence
+/// as one already there widens that one's guard. False when the bound on
+/// distinct sequences is exceeded.
+bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &Entry,
+                   FormulaArena &Arena);
+
+} // namespace lockstep::analysis

@@ -1,0 +1,32 @@
+// Every bound the engine keeps, in one place. Hitting one is never silent:
+// the engine records an AnalysisLimit for the function, the checks report it
+// as a remark, and `lockstep check` counts it in its summary.
+#pragma once
+
+#include <cstdint>
+
+namespace lockstep::analysis::limits {
+
+/// Distinct collective sequences one region of a function may run (paths
+/// with equal sequences merge, so this bounds divergent behaviours, not
+/// paths).
+constexpr unsigned MaxSequences = 64;
+
+/// Dominator / post-dominator steps tried around a divergent branch to find
+/// branches that balance it (`if (rank % 2) f(); if (!(rank % 2)) f();`).
+constexpr unsigned CorrelationSteps = 3;
+
+/// Job sizes tried by evaluation before asking the solver.
+constexpr int64_t EvaluatedJobSize = 6;
+
+/// The largest job the solver considers (keeps `rank + 1` from wrapping).
+constexpr int64_t LargestJob = int64_t(1) << 24;
+
+/// Time the solver may take for one question.
+constexpr unsigned SolverMillisecondsPerQuestion = 2000;
+
+/// Operands followed when an expression is turned into a formula; deeper
+/// expressions become an unknown per-rank condition.
+constexpr unsigned MaxExpressionNodes = 4096;
+
+} // namespace lockstep::analysis::limits

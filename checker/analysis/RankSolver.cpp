@@ -1,0 +1,193 @@
+#include "RankSolver.h"
+#include "Limits.h"
+
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <chrono>
+#include <string>
+
+namespace lockstep::analysis {
+
+namespace {
+
+constexpr unsigned Width = 32;
+
+} // namespace
+
+bool RankSolver::haveSolver() {
+#ifdef LOCKSTEP_HAVE_Z3
+  return true;
+#else
+  return false;
+#endif
+}
+
+RankSolver::RankSolver(FormulaArena &Arena) : Arena(Arena) {}
+RankSolver::~RankSolver() = default;
+
+bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
+                                   RankWitness &Witness) {
+  std::vector<size_t> Evaluable;
+  for (size_t I = 0; I < Alternatives.size(); ++I)
+    if (Arena.onlyRankAndSize(Alternatives[I]))
+      Evaluable.push_back(I);
+  for (int64_t Size = 2; Size <= limits::EvaluatedJobSize && !Evaluable.empty(); ++Size)
+    for (int64_t R1 = 0; R1 < Size; ++R1)
+      for (int64_t R2 = 0; R2 < Size; ++R2) {
+        if (R1 == R2)
+          continue;
+        for (size_t I : Evaluable)
+          if (Arena.evaluate(Alternatives[I], R1, R2, Size).value_or(0)) {
+            Witness = {I, R1, R2, Size};
+            return true;
+          }
+      }
+  return false;
+}
+
+Answer RankSolver::decide(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness) {
+  ++Stats.questions;
+  std::vector<FormulaRef> Live;
+  std::vector<size_t> Index;
+  for (size_t I = 0; I < Alternatives.size(); ++I)
+    if (Alternatives[I] != Arena.falsity()) {
+      Live.push_back(Alternatives[I]);
+      Index.push_back(I);
+    }
+  if (Live.empty())
+    return Answer::Never;
+  if (evaluateSmallJobs(Live, Witness)) {
+    ++Stats.byEvaluation;
+    Witness.alternative = Index[Witness.alternative];
+    return Answer::Holds;
+  }
+#ifndef LOCKSTEP_HAVE_Z3
+  ++Stats.undecided;
+  return Answer::Unknown;
+#else
+  if (!Solver) {
+    Solver = llvm::CreateZ3Solver();
+    Solver->setUnsignedParam("timeout", limits::SolverMillisecondsPerQuestion);
+  }
+  ++Stats.solverCalls;
+  auto Start = std::chrono::steady_clock::now();
+  Solver->push();
+  llvm::SMTSortRef Int = Solver->getBitvectorSort(Width);
+  auto Constant = [&](int64_t V) {
+    return Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, V, /*isSigned=*/true), false),
+                               Width);
+  };
+  llvm::SMTExprRef R1 = Solver->mkSymbol("rank@1", Int), R2 = Solver->mkSymbol("rank@2", Int);
+  llvm::SMTExprRef Size = Solver->mkSymbol("size", Int);
+  llvm::SMTExprRef Choice = Solver->mkSymbol("choice", Int);
+  Solver->addConstraint(Solver->mkBVSle(Constant(1), Size));
+  Solver->addConstraint(Solver->mkBVSle(Size, Constant(limits::LargestJob)));
+  for (const llvm::SMTExprRef &R : {R1, R2}) {
+    Solver->addConstraint(Solver->mkBVSle(Constant(0), R));
+    Solver->addConstraint(Solver->mkBVSlt(R, Size));
+  }
+  Solver->addConstraint(Solver->mkNot(Solver->mkEqual(R1, R2)));
+  llvm::SMTExprRef Any = Solver->mkBoolean(false);
+  for (size_t I = 0; I < Live.size(); ++I)
+    Any = Solver->mkOr(Any, Solver->mkAnd(Solver->mkEqual(Choice, Constant(I)), translate(Live[I])));
+  Solver->addConstraint(Any);
+  std::optional<bool> Satisfiable = Solver->check();
+  Answer Result = !Satisfiable ? Answer::Unknown : *Satisfiable ? Answer::Holds : Answer::Never;
+  if (Result == Answer::Holds) {
+    auto Read = [&](const llvm::SMTExprRef &Symbol) -> std::optional<int64_t> {
+      llvm::APSInt Value(Width, /*isUnsigned=*/false);
+      if (!Solver->getInterpretation(Symbol, Value))
+        return std::nullopt;
+      return Value.getSExtValue();
+    };
+    Witness = {Index[static_cast<size_t>(Read(Choice).value_or(0)) % Live.size()], Read(R1),
+               Read(R2), Read(Size)};
+  } else if (Result == Answer::Unknown) {
+    ++Stats.undecided;
+  }
+  Solver->pop();
+  Stats.solverSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  return Result;
+#endif
+}
+
+#ifdef LOCKSTEP_HAVE_Z3
+// Post-order with an explicit stack: formulas are as deep as expressions.
+llvm::SMTExprRef RankSolver::translate(FormulaRef Root) {
+  llvm::SMTSortRef Int = Solver->getBitvectorSort(Width), Bool = Solver->getBoolSort();
+  llvm::DenseMap<std::pair<FormulaRef, unsigned>, llvm::SMTExprRef> Done;
+  std::vector<std::pair<FormulaRef, unsigned>> Stack{{Root, 1}};
+  while (!Stack.empty()) {
+    auto [F, Which] = Stack.back();
+    if (Done.count({F, Which})) {
+      Stack.pop_back();
+      continue;
+    }
+    const FormulaNode &N = Arena.node(F);
+    unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
+    std::vector<FormulaRef> Children;
+    switch (N.op) {
+    case FormulaOp::Not: case FormulaOp::Neg: case FormulaOp::InRank1: case FormulaOp::InRank2:
+      Children = {N.a};
+      break;
+    case FormulaOp::Ite:
+      Children = {N.a, N.b, N.c};
+      break;
+    case FormulaOp::True: case FormulaOp::False: case FormulaOp::Const: case FormulaOp::Rank:
+    case FormulaOp::Size: case FormulaOp::Uniform: case FormulaOp::PerRank:
+      break;
+    default:
+      Children = {N.a, N.b};
+    }
+    bool Ready = true;
+    for (FormulaRef Child : Children)
+      if (!Done.count({Child, Inner})) {
+        Stack.push_back({Child, Inner});
+        Ready = false;
+      }
+    if (!Ready)
+      continue;
+    Stack.pop_back();
+    auto Get = [&](size_t I) { return Done.lookup({Children[I], Inner}); };
+    auto Name = [&](const char *Prefix, bool PerRank) {
+      return std::string(Prefix) + std::to_string(N.value) +
+             (PerRank ? "@" + std::to_string(Which) : std::string());
+    };
+    llvm::SMTExprRef E;
+    switch (N.op) {
+    case FormulaOp::True: E = Solver->mkBoolean(true); break;
+    case FormulaOp::False: E = Solver->mkBoolean(false); break;
+    case FormulaOp::Const:
+      E = Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, N.value, true), false), Width);
+      break;
+    case FormulaOp::Rank: E = Solver->mkSymbol(Which == 1 ? "rank@1" : "rank@2", Int); break;
+    case FormulaOp::Size: E = Solver->mkSymbol("size", Int); break;
+    case FormulaOp::Uniform: E = Solver->mkSymbol(Name("u", false).c_str(), N.boolean ? Bool : Int); break;
+    case FormulaOp::PerRank: E = Solver->mkSymbol(Name("p", true).c_str(), N.boolean ? Bool : Int); break;
+    case FormulaOp::Not: E = Solver->mkNot(Get(0)); break;
+    case FormulaOp::And: E = Solver->mkAnd(Get(0), Get(1)); break;
+    case FormulaOp::Or: E = Solver->mkOr(Get(0), Get(1)); break;
+    case FormulaOp::Eq: E = Solver->mkEqual(Get(0), Get(1)); break;
+    case FormulaOp::Ne: E = Solver->mkNot(Solver->mkEqual(Get(0), Get(1))); break;
+    case FormulaOp::Lt: E = Solver->mkBVSlt(Get(0), Get(1)); break;
+    case FormulaOp::Le: E = Solver->mkBVSle(Get(0), Get(1)); break;
+    case FormulaOp::Add: E = Solver->mkBVAdd(Get(0), Get(1)); break;
+    case FormulaOp::Sub: E = Solver->mkBVSub(Get(0), Get(1)); break;
+    case FormulaOp::Mul: E = Solver->mkBVMul(Get(0), Get(1)); break;
+    case FormulaOp::Div: E = Solver->mkBVSDiv(Get(0), Get(1)); break;
+    case FormulaOp::Rem: E = Solver->mkBVSRem(Get(0), Get(1)); break;
+    case FormulaOp::Neg: E = Solver->mkBVNeg(Get(0)); break;
+    case FormulaOp::Ite: E = Solver->mkIte(Get(0), Get(1), Get(2)); break;
+    case FormulaOp::InRank1: case FormulaOp::InRank2: E = Get(0); break;
+    }
+    Done[{F, Which}] = E;
+  }
+  return Done.lookup({Root, 1});
+}
+#else
+llvm::SMTExprRef RankSolver::translate(FormulaRef) { return nullptr; }
+#endif
+
+} // namespace lockstep::analysis

@@ -1,0 +1,55 @@
+// Decides questions about two ranks of one job: can ranks r1 != r2 in
+// [0, size), agreeing on every uniform symbol, make one of several formulas
+// hold? Small jobs are tried by evaluation first (most findings are settled
+// by ranks 0 and 1 of 2); what evaluation cannot settle goes to Z3 through
+// LLVM's SMT API, one solver per translation unit, push/pop per question.
+#pragma once
+
+#include "Formula.h"
+
+#include "llvm/Support/SMTAPI.h"
+
+#include <optional>
+#include <vector>
+
+namespace lockstep::analysis {
+
+struct RankWitness {
+  size_t alternative = 0;     // which of the formulas holds
+  std::optional<int64_t> rank1, rank2, size; // known when read off a model or evaluation
+};
+
+struct SolverStatistics {
+  unsigned questions = 0;      // asked of the solver object
+  unsigned byEvaluation = 0;   // settled by evaluating small jobs
+  unsigned solverCalls = 0;    // sent to Z3
+  unsigned undecided = 0;      // Z3 gave up (time limit), or no Z3 in this LLVM
+  double solverSeconds = 0;
+};
+
+enum class Answer { Holds, Never, Unknown };
+
+class RankSolver {
+public:
+  explicit RankSolver(FormulaArena &Arena);
+  ~RankSolver();
+
+  /// Whether some pair of ranks satisfies one of \p Alternatives; unpinned
+  /// parts of a formula are read on the first rank of the pair.
+  Answer decide(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness);
+
+  const SolverStatistics &statistics() const { return Stats; }
+  /// False when LLVM was built without Z3: questions evaluation cannot
+  /// settle are then Unknown.
+  static bool haveSolver();
+
+private:
+  bool evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness);
+  llvm::SMTExprRef translate(FormulaRef Root);
+
+  FormulaArena &Arena;
+  llvm::SMTSolverRef Solver;
+  SolverStatistics Stats;
+};
+
+} // namespace lockstep::analysis

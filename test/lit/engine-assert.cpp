@@ -1,0 +1,63 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Engine v2, assertions: a failed assert aborts the process, and the MPI
+// launcher then takes the whole job down; no rank is left waiting in a
+// collective. An assert under a rank condition is therefore no early exit,
+// and an assert on a condition that holds on every rank (0 <= rank) never
+// fails at all. A plain return under the same condition leaves the others
+// waiting and is still reported.
+#include <cassert>
+#include <mpi.h>
+
+// Negative: rank 0 validates the input before everyone synchronises.
+void validate_on_root(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    assert(x > 0);
+  MPI_Barrier(comm);
+}
+
+// Positive: the same check written as an early return: rank 0 leaves and the
+// others wait in the barrier.
+void validate_on_root_return(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && x < 0)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where {{.*}}, which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where {{.*}} return here
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: an assertion on the rank that holds on every rank.
+void rank_in_range(MPI_Comm comm, double *v, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  assert(rank >= 0);
+  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Negative: the assertion names the rank in its condition.
+void last_rank_owns_tail(MPI_Comm comm, int tail) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  assert(rank != size - 1 || tail >= 0);
+  MPI_Bcast(&tail, 1, MPI_INT, size - 1, comm);
+}
+
+// Positive: the validation spelled out with a return inside the rank branch.
+void validate_nested_return(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    if (!(x > 0))
+      return;
+  }
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where {{.*}}, which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: {{.*}} return here
+}

@@ -1,0 +1,151 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-loop' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Engine v2, loops: what matters is how many times each rank calls the
+// collective, not how the loop is written. Two arms of a rank branch whose
+// loops run the same number of iterations are balanced, even when their
+// counters, starts and bounds differ; a loop whose bound moves with the rank
+// but whose trip count does not is uniform. Arms whose loops run different
+// numbers of iterations hang: the extra calls on one side find no partner.
+//
+// Where a count mismatch between two arms is reported: once, at the
+// collective in the first arm, with a note at the collective of the other
+// arm (as lockstep-rank-argument reports arms that disagree). Either check may
+// own it (rank-branch or rank-loop); the wording is v2's choice.
+#include <mpi.h>
+
+void load_batch(int step);
+
+// Positive: an off-by-one start on rank 0: 9 barriers against 10.
+void warmup_off_by_one(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    int i = 1;
+    while (i < 10) {
+      MPI_Barrier(comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
+      // CHECK-MESSAGES: :[[@LINE+6]]:7: note: {{.*}}
+      i++;
+    }
+  } else {
+    int j = 10;
+    while (j < 20) {
+      MPI_Barrier(comm);
+      j++;
+    }
+  }
+}
+
+// Negative: the same while loops, both running 10 iterations.
+void warmup_equal(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    int i = 0;
+    while (i < 10) {
+      MPI_Barrier(comm);
+      i++;
+    }
+  } else {
+    int j = 10;
+    while (j < 20) {
+      MPI_Barrier(comm);
+      j++;
+    }
+  }
+}
+
+// Positive: 3 allreduces on rank 0, 4 on the others.
+void three_against_four(MPI_Comm comm, double *loss) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    for (int i = 0; i < 3; ++i)
+      MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
+    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: {{.*}}
+  } else {
+    for (int i = 0; i < 4; ++i)
+      MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+// Negative: 10 iterations in each arm, counted over different ranges.
+void ten_each(MPI_Comm comm, double *loss) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    for (int i = 0; i < 10; ++i)
+      MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+  } else {
+    for (int j = 10; j < 20; ++j)
+      MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+// Negative: counting down against counting up, 8 iterations each.
+void eight_each(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2) {
+    for (int k = 8; k > 0; --k)
+      MPI_Barrier(comm);
+  } else {
+    for (int k = 0; k < 16; k += 2)
+      MPI_Barrier(comm);
+  }
+}
+
+// Negative: the bound moves with the rank, the trip count (4) does not.
+void window_per_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = rank; i < rank + 4; ++i) {
+    load_batch(i);
+    MPI_Barrier(comm);
+  }
+}
+
+// Positive: the start moves with the rank and the bound does not: rank r
+// runs 4 - r iterations.
+void window_from_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = rank; i < 4; ++i) {
+    load_batch(i);
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'i < 4' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  }
+}
+
+// Negative: a bound n that is the same on every rank, n iterations in each
+// arm, counted from 0 and from 1.
+void n_each(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    for (int i = 0; i < n; ++i)
+      MPI_Barrier(comm);
+  } else {
+    for (int j = 1; j <= n; ++j)
+      MPI_Barrier(comm);
+  }
+}
+
+// Positive: '<=' on rank 0 runs one more iteration than '<' elsewhere.
+void n_plus_one(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    for (int i = 0; i <= n; ++i)
+      MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
+    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: {{.*}}
+  } else {
+    for (int j = 0; j < n; ++j)
+      MPI_Barrier(comm);
+  }
+}

@@ -1,0 +1,251 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit,lockstep-rank-argument,lockstep-rank-loop' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Engine v2, communicator membership: a collective only involves the members
+// of its communicator. v2 tracks, for each communicator, which ranks belong to
+// it (a split by colour, MPI_UNDEFINED giving MPI_COMM_NULL, MPI_COMM_SELF
+// holding the caller alone) and requires agreement only among those members:
+// halves split by parity may order their own collectives differently from
+// each other, and a condition that selects exactly the members is no
+// divergence. A condition that selects some members but not all, or a
+// different order on communicators that span every rank, still hangs.
+#include <mpi.h>
+
+// Negative: each half reduces on its own communicator; the odd half does so
+// before the world barrier and the even half after it. No rank waits for a
+// rank of the other half inside a reduce, so both orders complete.
+void halves_in_either_order(double *v, double *sum) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  if (rank % 2) {
+    MPI_Reduce(v, sum, 1, MPI_DOUBLE, MPI_SUM, 0, half);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Reduce(v, sum, 1, MPI_DOUBLE, MPI_SUM, 0, half);
+  }
+  MPI_Comm_free(&half);
+}
+
+// Positive: the same two orders on two communicators that both span every
+// rank: odd ranks wait in the first barrier, even ranks in the other.
+void world_in_either_order(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm world2;
+  MPI_Comm_dup(world, &world2);
+  if (rank % 2) {
+    MPI_Barrier(world);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' on 'world' runs first on ranks where 'rank % 2', but the other ranks run 'MPI_Barrier' on 'world2' first; each side waits for the other and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks start with 'MPI_Barrier' on 'world2' here
+    MPI_Barrier(world2);
+  } else {
+    MPI_Barrier(world2);
+    MPI_Barrier(world);
+  }
+  MPI_Comm_free(&world2);
+}
+
+// Positive: rank 0 is in the even half, but so are ranks 2, 4, ...; they never
+// call the barrier that rank 0 waits in.
+void one_member_of_half(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm half;
+  MPI_Comm_split(world, rank % 2, rank, &half);
+  if (rank == 0)
+    MPI_Barrier(half);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  MPI_Comm_free(&half);
+}
+
+// Negative: the colour 'rank < P' puts the first P ranks in one communicator
+// (colour 1) and the rest in another (colour 0); only the first P scatter,
+// on the communicator that holds exactly them.
+void scatter_to_workers(int P, const int *all, int *mine, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm workers;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < P, rank, &workers);
+  if (rank < P)
+    MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, workers);
+  MPI_Comm_free(&workers);
+}
+
+// Positive: 'rank < P - 1' leaves the last worker out of the scatter.
+void scatter_to_workers_but_last(int P, const int *all, int *mine, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm workers;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < P, rank, &workers);
+  if (rank < P - 1)
+    MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, workers);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Scatter' runs only on ranks where 'rank < P - 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  MPI_Comm_free(&workers);
+}
+
+// Negative: ranks 0 and 1 get a communicator, the others MPI_COMM_NULL; the
+// null test selects exactly the members.
+void pair_barrier(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm pair;
+  MPI_Comm_split(world, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+  if (pair != MPI_COMM_NULL) {
+    MPI_Barrier(pair);
+    MPI_Comm_free(&pair);
+  }
+}
+
+// Negative: a window on MPI_COMM_SELF involves the calling rank alone.
+void self_window(double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Win win;
+    MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_SELF, &win);
+    MPI_Win_free(&win);
+  }
+}
+
+// Positive: the same window on MPI_COMM_WORLD needs every rank.
+void world_window_on_root(double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Win win;
+    MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Win_create' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    MPI_Win_free(&win);
+  }
+}
+
+// Negative: a two-rank communicator (colour 'rank < 2'); rank 0 exposes its
+// buffer, rank 1 an empty window. Both members create the window.
+void pair_window(MPI_Comm world, double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm pair;
+  MPI_Comm_split(world, rank < 2, rank, &pair);
+  MPI_Win win;
+  if (rank == 0) {
+    MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, pair, &win);
+    MPI_Win_free(&win);
+  } else if (rank == 1) {
+    MPI_Win_create(nullptr, 0, sizeof(double), MPI_INFO_NULL, pair, &win);
+    MPI_Win_free(&win);
+  }
+  MPI_Comm_free(&pair);
+}
+
+// Positive: colour 'rank < 3' makes a three-rank communicator, but only
+// ranks 0 and 1 create the window on it; rank 2 never does. Each arm is
+// reported at its first collective, as in engine-partitions.cpp.
+void trio_window(MPI_Comm world, double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm trio;
+  MPI_Comm_split(world, rank < 3, rank, &trio);
+  MPI_Win win;
+  if (rank == 0) {
+    MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, trio, &win);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    MPI_Win_free(&win);
+  } else if (rank == 1) {
+    MPI_Win_create(nullptr, 0, sizeof(double), MPI_INFO_NULL, trio, &win);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    MPI_Win_free(&win);
+  }
+  MPI_Comm_free(&trio);
+}
+
+// Hands out the communicators a test runs on, one per call, as MPICH's
+// MTestGetIntracomm does: the world, a duplicate, halves by parity, and one
+// that only ranks 0 and 1 belong to (MPI_COMM_NULL elsewhere). Every rank
+// makes the same calls, in the same order, and gets 0 after the last.
+static int next_comm(MPI_Comm *comm) {
+  static int which = 0;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  switch (which++) {
+  case 0:
+    *comm = MPI_COMM_WORLD;
+    return 1;
+  case 1:
+    MPI_Comm_dup(MPI_COMM_WORLD, comm);
+    return 1;
+  case 2:
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, comm);
+    return 1;
+  case 3:
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 1 : MPI_UNDEFINED, rank, comm);
+    return 1;
+  default:
+    which = 0;
+    *comm = MPI_COMM_NULL;
+    return 0;
+  }
+}
+
+static void free_comm(MPI_Comm *comm) {
+  if (*comm != MPI_COMM_WORLD && *comm != MPI_COMM_NULL)
+    MPI_Comm_free(comm);
+}
+
+// Negative: the MPICH test-suite idiom (coll/allgather2.c). Ranks outside the
+// current communicator skip to the next one; the members all run the same
+// message-size sweep on it (count doubles up to N). The send arguments are
+// ignored with MPI_IN_PLACE, and the result check is local.
+void allgather_sweep(int N) {
+  MPI_Comm comm;
+  int errs = 0;
+  while (next_comm(&comm)) {
+    if (comm == MPI_COMM_NULL)
+      continue;
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    for (int count = 1; count < N; count *= 2) {
+      double *vecout = new double[size * count];
+      for (int i = 0; i < count; i++)
+        vecout[rank * count + i] = rank * count + i;
+      MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, vecout, count, MPI_DOUBLE, comm);
+      for (int i = 0; i < count * size; i++)
+        if (vecout[i] != i)
+          errs++;
+      delete[] vecout;
+    }
+    free_comm(&comm);
+  }
+}
+
+// Positive: skipping by world rank instead of by membership: on the world,
+// its duplicate and the halves, ranks 2 and up skip the allgather that ranks
+// 0 and 1 wait in. Reported once, at the first collective they skip.
+void allgather_sweep_first_two(int N) {
+  int wrank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm comm;
+  while (next_comm(&comm)) {
+    if (comm == MPI_COMM_NULL || wrank >= 2)
+      continue;
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    for (int count = 1; count < N; count *= 2) {
+      double *vecout = new double[size * count];
+      for (int i = 0; i < count; i++)
+        vecout[rank * count + i] = rank * count + i;
+      MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, vecout, count, MPI_DOUBLE, comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allgather' is never reached on ranks where 'wrank >= 2', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-10]]:7: note: ranks where 'wrank >= 2' continue with the next iteration here
+      delete[] vecout;
+    }
+    free_comm(&comm);
+  }
+}

@@ -1,0 +1,241 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Engine v2, partitions: branches that together make every rank call the
+// same collectives in the same order are correct however they are written,
+// and stay quiet. v2 decides this over a symbolic rank and size
+// (0 <= rank < size, size >= 1), not by comparing the shapes of CFG paths;
+// most negatives here are correct programs that v1 warns about.
+//
+// Each positive beside a negative differs from it slightly and really leaves
+// some rank out (or makes it call twice). Where it is reported (as v1 reports
+// a single branch): each branch arm that takes part in the gap gets one
+// warning, at its first collective; so n partial branches give n warnings.
+// The wording of these new findings is v2's choice ({{.*}}); a branch that
+// alone excludes ranks keeps the v1 message word for word.
+#include <cstdlib>
+#include <mpi.h>
+
+void pack(double *buf, int n);
+void unpack(double *buf, int n);
+void read_config(int *cfg, int n);
+
+// Negative: odd ranks take the first barrier, even ranks the second; every
+// rank calls MPI_Barrier exactly once.
+void parity_halves(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2)
+    MPI_Barrier(comm);
+  if (!(rank % 2))
+    MPI_Barrier(comm);
+}
+
+// Negative: the same halves tested as 'rank % 2 == 1' and 'rank % 2 == 0';
+// complementary only because a rank is never negative.
+void parity_halves_compared(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2 == 0)
+    MPI_Barrier(comm);
+  if (rank % 2 == 1)
+    MPI_Barrier(comm);
+}
+
+// Positive: 'rank % 3 == 0' is not the complement of 'rank % 2': rank 2 calls
+// no barrier and rank 3 calls two.
+void parity_not_partition(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  if (rank % 3 == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+}
+
+// Negative: the job insists on exactly four ranks (the size test is the same
+// on every rank), and the two branches cover ranks 0-1 and 2-3.
+void four_ranks(MPI_Comm comm, double *grad, int n) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (size != 4)
+    return;
+  if (rank == 0 || rank == 1)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  if (rank == 2 || rank == 3)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Positive: rank 3 of the four takes neither branch.
+void four_ranks_missing_one(MPI_Comm comm, double *grad, int n) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (size != 4)
+    return;
+  if (rank == 0 || rank == 1)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  if (rank == 2)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+}
+
+// Positive: the branches of four_ranks without the size guard; on five or
+// more ranks, ranks 4 and up take neither branch.
+void four_ranks_unguarded(MPI_Comm comm, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 || rank == 1)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  if (rank == 2 || rank == 3)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+}
+
+// Negative: the source, the destination when it is not the source, and every
+// other rank synchronise once each; src and dst are the same on every rank
+// (command-line arguments), and may be equal.
+void relay(MPI_Comm comm, int argc, char **argv, double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int src = argc > 2 ? std::atoi(argv[1]) : 0;
+  int dst = argc > 2 ? std::atoi(argv[2]) : 1;
+  if (rank == src) {
+    pack(buf, n);
+    MPI_Barrier(comm);
+  }
+  if (rank == dst && rank != src) {
+    MPI_Barrier(comm);
+    unpack(buf, n);
+  }
+  if (rank != dst && rank != src)
+    MPI_Barrier(comm);
+}
+
+// Positive: the source arm also excludes the destination, so when src == dst
+// that rank takes none of the three branches.
+void relay_same_endpoint(MPI_Comm comm, int argc, char **argv, double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int src = argc > 2 ? std::atoi(argv[1]) : 0;
+  int dst = argc > 2 ? std::atoi(argv[2]) : 1;
+  if (rank == src && rank != dst) {
+    pack(buf, n);
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  }
+  if (rank == dst && rank != src) {
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    unpack(buf, n);
+  }
+  if (rank != dst && rank != src)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+}
+
+// Negative: the same three-way split with constant endpoints.
+void relay_fixed(MPI_Comm comm, double *buf, int n) {
+  const int src = 0, dst = 3;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == src)
+    MPI_Bcast(buf, n, MPI_DOUBLE, 0, comm);
+  if (rank == dst && rank != src)
+    MPI_Bcast(buf, n, MPI_DOUBLE, 0, comm);
+  if (rank != dst && rank != src)
+    MPI_Bcast(buf, n, MPI_DOUBLE, 0, comm);
+}
+
+// Negative: conditions that hold on every rank, since 0 <= rank < size.
+void tautologies(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (!(rank >= size))
+    MPI_Barrier(comm);
+  if (rank < size)
+    MPI_Barrier(comm);
+  if (rank >= 0)
+    MPI_Barrier(comm);
+  if (size > rank)
+    MPI_Barrier(comm);
+}
+
+// Positive: excludes the last rank.
+void near_tautology_last(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (!(rank >= size - 1))
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '!(rank >= size - 1)'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!(rank >= size - 1)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Positive: excludes rank 0.
+void near_tautology_first(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank > 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Positive: 'size > rank + 1' excludes the last rank too.
+void near_tautology_swapped(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (size > rank + 1)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'size > rank + 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+}
+
+// Negative: an else-if chain whose tests together cover every rank.
+void root_or_rest(MPI_Comm comm, int *cfg, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    read_config(cfg, n);
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+  } else if (rank > 0) {
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+  }
+}
+
+// Negative: first, middle and last rank; the last test is the only case left.
+void first_middle_last(MPI_Comm comm, int *cfg, int n) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (rank == 0)
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+  else if (rank < size - 1)
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+  else if (rank == size - 1)
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+}
+
+// Positive: 'rank > 1' leaves rank 1 out of the chain.
+void root_or_rest_but_one(MPI_Comm comm, int *cfg, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    read_config(cfg, n);
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  } else if (rank > 1) {
+    MPI_Bcast(cfg, n, MPI_INT, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  }
+}
