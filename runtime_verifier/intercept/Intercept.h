@@ -85,6 +85,8 @@ auto intercept(Real RealFn, const void *ReturnAddress, A... Args) -> decltype(Re
                         groupDepth() > 0 ? wire::kInGroup : 0, ReturnAddress);
     }
     auto Result = RealFn(Args...);
+    if (Seq)
+      returnedEvent(*Slot);
     if constexpr (Creates)
       if (Traits::succeeded(Result))
         Traits::created(Slot, Seq, Args...);

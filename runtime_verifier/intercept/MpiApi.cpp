@@ -1,6 +1,7 @@
 #include "MpiApi.h"
 
 #include "Names.h"
+#include "State.h"
 
 #include <mutex>
 #include <vector>
@@ -155,6 +156,18 @@ uint32_t MpiTraits::op(MPI_Op O) {
     if (Ops[I].Handle == O)
       return makeId(Api::Mpi, I);
   return O == MPI_OP_NULL ? wire::kNone : makeId(Api::Mpi, kUserOp);
+}
+
+bool mpiLeftOpen() {
+  int Initialized = 0, Finalized = 0; // both callable at any time
+  PMPI_Initialized(&Initialized);
+  PMPI_Finalized(&Finalized);
+  return Initialized && !Finalized;
+}
+
+void mpiAbortJob(int Code) {
+  if (mpiLeftOpen())
+    PMPI_Abort(MPI_COMM_WORLD, Code);
 }
 
 } // namespace lockstep::rt

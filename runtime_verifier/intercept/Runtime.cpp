@@ -1,5 +1,6 @@
 #include "State.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -178,6 +179,7 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked) {
     Slot = Entry;
     Slot->Id.store(Info.id);
     Slot->Seq.store(0);
+    Slot->Returned.store(0);
     Slot->Tracked.store(Tracked);
     T.Generation.fetch_add(1, std::memory_order_release);
   }
@@ -189,6 +191,19 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked) {
       S->Dropped.fetch_add(1, std::memory_order_relaxed);
   }
   return Slot;
+}
+
+void countLanes(std::vector<wire::Beat::Lane> &Out) {
+  CommTable &T = comms();
+  std::lock_guard<std::mutex> L(T.Lock);
+  for (const auto &[Key, Slot] : T.Slots)
+    if (Slot->Tracked.load(std::memory_order_relaxed) && Out.size() < wire::Beat::kMaxLanes) {
+      // Returned first: read the other way round, a call could seem to
+      // have returned before it was made.
+      uint64_t Returned = Slot->Returned.load(std::memory_order_relaxed);
+      Out.push_back({Slot->Id.load(std::memory_order_relaxed),
+                     std::max(Returned, Slot->Seq.load(std::memory_order_relaxed)), Returned});
+    }
 }
 
 uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Datatype, uint32_t Op,

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 namespace lockstep::rt {
 
@@ -37,6 +38,16 @@ struct State {
   std::atomic<int> Socket{-1};
   std::thread Sender;
 };
+
+/// Every tracked communicator's calls so far, for a heartbeat.
+void countLanes(std::vector<wire::Beat::Lane> &Out);
+
+/// True when MPI was initialized and not finalized: a rank that leaves so
+/// breaks the job (MpiApi.cpp).
+bool mpiLeftOpen();
+/// Ends the whole MPI job from inside when MPI is initialized and not
+/// finalized (MPI_Abort, so that mpirun ends on its own); returns otherwise.
+void mpiAbortJob(int Code);
 
 /// The state once enabled() returned true; null otherwise.
 State *state();

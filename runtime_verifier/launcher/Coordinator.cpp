@@ -21,7 +21,7 @@ struct Coordinator::Connection {
   int Rank = -1;
   uint64_t OpenedNs = 0;
   int64_t ClockOffsetNs = 0; // the coordinator's clock minus the rank's
-  bool SaidBye = false;
+  bool SaidBye = false, LeftMpiOpen = false;
   wire::FrameSplitter In;
   std::unordered_map<uint32_t, uint32_t> Functions, Sites;
   std::unordered_map<uint64_t, uint32_t> Texts; // kind << 32 | id
@@ -99,8 +99,10 @@ void Coordinator::expire(uint64_t NowNs) {
 }
 
 void Coordinator::read(Connection &C) {
+  // A bounded share per round: one busy rank must not keep the others'
+  // reports waiting (their sockets and rings would fill and drop records).
   uint8_t Buf[65536];
-  for (;;) {
+  for (int Share = 0; Share < 4; ++Share) {
     ssize_t N = recv(C.Fd, Buf, sizeof Buf, 0);
     if (N < 0 && errno == EINTR)
       continue;
@@ -177,7 +179,15 @@ std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<u
     if (!(Error = wire::decode(R, M)).empty())
       return Malformed(Error);
     C.SaidBye = true;
+    C.LeftMpiOpen = M.flags & wire::kLeftMpiOpen;
     Jobs.setDropped(C.Rank, M.dropped);
+    break;
+  }
+  case wire::Type::Beat: {
+    wire::Beat M;
+    if (!(Error = wire::decode(R, M)).empty())
+      return Malformed(Error);
+    Jobs.heartbeat(C.Rank, M, Now);
     break;
   }
   default:

@@ -246,13 +246,29 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
     const Call *First = nullptr;
     for (const auto &C : Calls)
       First = First ? First : C.What;
-    const std::vector<int> &Live = D.Culprits; // missing when the stall was found
+    // Members without a record of the point: those that never called it,
+    // and those that did (says their heartbeat) but whose record was lost.
+    std::vector<int> Missing, Unknown;
+    const CommState &State = M.comms().at(P.Comm);
+    for (int R : D.Culprits)
+      (State.Members.at(R).known() < P.Seq ? Missing : Unknown).push_back(R);
     std::ostringstream Seconds;
     Seconds << StallTimeoutSeconds;
-    Out << "no progress for " << Seconds.str() << " s: " << ranksWord(Waiting) << " wait"
-        << plural(Waiting.size(), "s", "") << " in " << nameOf(M, First) << " "
-        << Number << " on " << Comm << ", which " << ranksWord(Live) << " " << plural(Live.size(), "has", "have")
-        << " not called [stall]\n";
+    Out << "no progress for " << Seconds.str() << " s on " << Comm << ": ";
+    std::vector<std::string> Parts;
+    if (!Waiting.empty())
+      Parts.push_back(ranksWord(Waiting) + " wait" + plural(Waiting.size(), "s", "") + " in " +
+                      nameOf(M, First) + " " + Number);
+    if (!Missing.empty())
+      Parts.push_back(ranksWord(Missing) + " " + plural(Missing.size(), "has", "have") +
+                      " not called " + (Waiting.empty() ? Number : "it"));
+    if (!Unknown.empty())
+      Parts.push_back(ranksWord(Unknown) + " " + plural(Unknown.size(), "is", "are") + " inside " +
+                      Number + ", but the record of what " + plural(Unknown.size(), "it", "they") +
+                      " called was dropped");
+    for (size_t I = 0; I < Parts.size(); ++I)
+      Out << (I ? "; " : "") << Parts[I];
+    Out << " [stall]\n";
     for (const auto &C : Calls)
       if (C.What)
         NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(M, C.What) +

@@ -1,6 +1,7 @@
 #include "Matcher.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 
 namespace lockstep::run {
@@ -108,10 +109,11 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
   if (In.Seq <= M.Count)
     return "sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
            std::to_string(M.Count);
+  M.Lost += In.Seq - M.Count - 1;
   if (In.Seq - M.Count - 1 > kMaxOpen)
-    C.Overflowed = true; // the rank lost that many calls: too far behind to match
-  if (!C.Overflowed) {
-    for (uint64_t Missing = M.Count + 1; Missing < In.Seq; ++Missing, ++M.Lost)
+    resync(C, In.Seq); // the rank lost that many calls: too far behind to match
+  if (In.Seq >= C.ResyncFrom) {
+    for (uint64_t Missing = std::max(M.Count + 1, C.ResyncFrom); Missing < In.Seq; ++Missing)
       if (++C.Open[Missing].Reported >= C.Size)
         C.Open.erase(Missing);
     CommState::Pending &P = C.Open[In.Seq];
@@ -131,10 +133,8 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
     }
     if (++P.Reported >= C.Size)
       C.Open.erase(In.Seq);
-    if (C.Open.size() > kMaxOpen) {
-      C.Overflowed = true;
-      C.Open.clear();
-    }
+    if (C.Open.size() > kMaxOpen)
+      resync(C, In.Seq);
   }
   M.Count = In.Seq;
   M.LastChangeNs = NowNs;
@@ -147,6 +147,46 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
   Changed = true;
   checkLeft(C, NowNs);
   return "";
+}
+
+void Matcher::resync(CommState &C, uint64_t Seq) {
+  // Matching starts afresh above every member's last report, so that no
+  // collective is compared against a half-known past; the stall detector,
+  // which works on counts, is not affected.
+  uint64_t Top = Seq;
+  for (const auto &[R, T] : C.Members)
+    Top = std::max(Top, T.Count);
+  C.ResyncFrom = Top + 1;
+  C.Open.clear();
+}
+
+void Matcher::heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs) {
+  RankState &R = Ranks[size_t(Rank)];
+  R.Dropped = std::max(R.Dropped, B.dropped);
+  for (const wire::Beat::Lane &L : B.lanes) {
+    auto It = Comms.find(L.comm);
+    if (It == Comms.end())
+      continue; // its registration is still in flight, or was dropped
+    auto M = It->second.Members.find(Rank);
+    if (M == It->second.Members.end() || !M->second.Registered)
+      continue;
+    MemberTrace &T = M->second;
+    if (L.calls > T.Claimed || L.returned != T.Returned) {
+      T.Claimed = std::max(T.Claimed, L.calls);
+      T.Returned = L.returned;
+      T.LastChangeNs = NowNs;
+      Changed = true;
+    }
+  }
+}
+
+bool Matcher::incomplete(int Rank) const {
+  if (Ranks[size_t(Rank)].Dropped)
+    return true;
+  for (const auto &[Id, C] : Comms)
+    if (auto M = C.Members.find(Rank); M != C.Members.end() && M->second.Lost)
+      return true;
+  return false;
 }
 
 void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
@@ -221,9 +261,9 @@ void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
     const RankState &G = Ranks[size_t(Gone)];
     if (!G.Departed || G.Untracked)
       continue;
-    uint64_t Next = Trace.Count + 1;
+    uint64_t Next = Trace.known() + 1;
     for (const auto &[Other, T] : C.Members)
-      if (T.Count >= Next && !Ranks[size_t(Other)].Untracked) {
+      if (T.known() >= Next && !Ranks[size_t(Other)].Untracked) {
         Divergence D;
         D.Kind = DivergenceKind::Left;
         D.Points = {{C.Id, Next, -1}};
@@ -286,33 +326,54 @@ void Matcher::checkDeadlock(uint64_t NowNs) {
 }
 
 void Matcher::checkStall(uint64_t NowNs) {
+  // Works on where each member is (records, or heartbeats where records
+  // were lost), so a hang is found even when the reports of the diverging
+  // calls never arrived.
   if (StallNs == 0)
     return;
+  auto QuietSince = [&](uint64_t Ns) { return NowNs - std::min(NowNs, Ns) >= StallNs; };
   for (const auto &[Id, C] : Comms) {
-    if (C.Open.empty() || C.Overflowed)
+    uint64_t Bottom = UINT64_MAX, Top = 0;
+    for (const auto &[R, T] : C.Members)
+      if (live(R)) {
+        Bottom = std::min(Bottom, T.known());
+        Top = std::max(Top, T.known());
+      }
+    if (Top == 0)
       continue;
-    const auto &[Seq, P] = *C.Open.begin();
-    if (NowNs - std::min(NowNs, P.FirstNs) < StallNs)
-      continue;
-    std::vector<int> Missing;
-    bool SomeoneWaits = false, Quiet = true;
+    // The point: the first collective some member has not called, or, when
+    // all are level, the one they are all inside.
+    uint64_t Seq = Top > Bottom ? Bottom + 1 : Top;
+    bool LaggardsQuiet = true, LeaderWaited = false, AllInside = true;
+    uint64_t CauseNs = 0;
+    std::vector<int> Unrecorded;
     for (const auto &[R, T] : C.Members) {
       if (!live(R))
         continue;
-      if (T.Count >= Seq) {
-        SomeoneWaits = true;
+      AllInside &= T.Returned < T.known();
+      if (T.known() < Seq || !call(Id, R, Seq))
+        Unrecorded.push_back(R);
+      if (T.known() < Seq || Top == Bottom) {
+        LaggardsQuiet &= QuietSince(T.LastChangeNs);
+        CauseNs = std::max(CauseNs, T.LastChangeNs);
       } else {
-        Missing.push_back(R);
-        Quiet &= NowNs - std::min(NowNs, T.LastChangeNs) >= StallNs;
+        // Its last move came after it reached Seq: quiet that long means
+        // it has been past Seq at least that long.
+        LeaderWaited |= QuietSince(T.LastChangeNs);
       }
     }
-    if (!SomeoneWaits || Missing.empty() || !Quiet)
+    if (auto Open = C.Open.find(Seq); Open != C.Open.end() && Open->second.ReferenceRank >= 0) {
+      LeaderWaited |= QuietSince(Open->second.FirstNs);
+      CauseNs = std::max(CauseNs, Open->second.FirstNs);
+    }
+    bool Stalled = Top > Bottom ? LaggardsQuiet && LeaderWaited : LaggardsQuiet && AllInside;
+    if (!Stalled)
       continue;
     Divergence D;
     D.Kind = DivergenceKind::Stall;
     D.Points = {{Id, Seq, -1}};
-    D.Culprits = Missing;
-    D.CauseNs = P.FirstNs;
+    D.Culprits = Unrecorded;
+    D.CauseNs = CauseNs;
     return report(D, NowNs);
   }
 }

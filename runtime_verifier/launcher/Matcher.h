@@ -57,10 +57,14 @@ struct Call {
 struct MemberTrace {
   uint32_t RankInComm = 0;
   bool Registered = false; // the member itself reported the communicator
-  uint64_t Count = 0;      // calls so far (the last sequence number)
+  uint64_t Count = 0;      // calls received so far (the last sequence number)
+  uint64_t Claimed = 0;    // calls the rank's heartbeat counts, records lost or not
+  uint64_t Returned = 0;   // of those, calls that returned (heartbeat)
   uint64_t LastChangeNs = 0;
   uint64_t Lost = 0;       // sequence numbers skipped (the rank's ring was full)
   std::deque<Call> Recent; // the last kRecent calls
+  /// Where the rank is: its records, or its heartbeat when records were lost.
+  uint64_t known() const { return Count > Claimed ? Count : Claimed; }
 };
 
 struct CommState {
@@ -77,7 +81,10 @@ struct CommState {
     uint64_t FirstNs = 0;
   };
   std::map<uint64_t, Pending> Open; // collectives not yet reported by every member
-  bool Overflowed = false;          // too many open collectives: matching stopped
+  /// Collectives below this number were not all compared: one member's
+  /// reports fell more than kMaxOpen behind another's, and matching started
+  /// afresh here (0: never).
+  uint64_t ResyncFrom = 0;
 };
 
 struct RankState {
@@ -99,7 +106,7 @@ struct Divergence {
   };
   std::vector<Point> Points;
   std::string Field;           // mismatch: what differs ("operation", "count", ...)
-  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left; stall: who is missing
+  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left; stall: members without a record of the point
   std::map<int, Call> Calls;   // by rank: its call at the diverging point, when it made one
   uint64_t CauseNs = 0, DetectedNs = 0;
 };
@@ -128,6 +135,10 @@ public:
   void untrack(int Rank);
   void setExit(int Rank, const std::string &How) { Ranks[size_t(Rank)].Exit = How; }
   void setDropped(int Rank, uint64_t N) { Ranks[size_t(Rank)].Dropped = N; }
+  /// What the rank's heartbeat says it has done.
+  void heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs);
+  /// True when some of the rank's records never reached the coordinator.
+  bool incomplete(int Rank) const;
 
   /// Time-based checks: the stall timeout and deadlock cycles.
   void tick(uint64_t NowNs);
@@ -150,6 +161,7 @@ private:
   void checkLeft(CommState &C, uint64_t NowNs);
   void checkDeadlock(uint64_t NowNs);
   void checkStall(uint64_t NowNs);
+  void resync(CommState &C, uint64_t Seq);
   bool live(int Rank) const;
 
   Names Dictionary;

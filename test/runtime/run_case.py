@@ -96,7 +96,7 @@ def site_lines(source):
     return lines
 
 
-def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S):
+def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S, quiet=False):
     json_path = os.path.join(A.work, name + ".json")
     argv = [A.lockstep, "run", "-n", str(ranks), "--json", json_path, *extra]
     if mode:
@@ -109,7 +109,8 @@ def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S)
     start = time.time()
     code, out, err = run(argv, timeout)
     elapsed = time.time() - start
-    print(f"$ {' '.join(argv)}\nexit {code} after {elapsed:.2f} s\n--- stdout\n{out}--- stderr\n{err}")
+    shown = out[-2000:] if quiet else out
+    print(f"$ {' '.join(argv)}\nexit {code} after {elapsed:.2f} s\n--- stdout\n{shown}--- stderr\n{err}")
     with open(json_path) as f:
         result = json.load(f)
     check_nothing_left(name)
@@ -171,6 +172,26 @@ def clean(name, args, ranks=2):
     if with_lockstep != without:
         fail(f"output differs from plain mpirun:\n{with_lockstep}\n{without}")
     print(f"{ranks} ranks, output identical to plain mpirun, no alarm")
+
+
+def stress(ranks):
+    """A divergence late in a long run of tiny calls is always caught, whether
+    the records of the diverging calls arrive (mismatch) or were dropped
+    (stall, from the ranks' heartbeats); a small ring forces drops."""
+    calls, diverge = 150000, 140000
+    for attempt, ring in enumerate(["16384", "1024", "1024"]):
+        os.environ["LOCKSTEP_RING_RECORDS"] = ring
+        code, _, err, result = lockstep("stress", [str(calls), str(diverge)], ranks,
+                                        extra=["--timeout", "3"], quiet=True)
+        d = result["divergence"]
+        if code not in (97, 98) or not d or d["kind"] not in ("mismatch", "stall"):
+            fail(f"run {attempt}: missed (exit {code}, {d and d['kind']})")
+        seq = d["points"][0]["seq"]
+        if seq != diverge:
+            fail(f"run {attempt}: divergence at #{seq}, expected #{diverge}")
+        dropped = sum(r["dropped_events"] for r in result["ranks"])
+        print(f"run {attempt} (ring {ring}): {d['kind']} at #{seq}, {dropped} records dropped, "
+              f"detected {d['detected_after_ms']:.0f} ms after it happened")
 
 
 def probe():
@@ -361,6 +382,8 @@ CASES = {
                               extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
     "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
                                mode="--attach"),
+    "stress.2": lambda: stress(2),
+    "stress.4": lambda: stress(4),
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),
