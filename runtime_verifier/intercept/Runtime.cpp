@@ -81,6 +81,7 @@ void initialize() {
   Global = S;
   pthread_atfork(nullptr, nullptr, onForkChild);
   startSender(*S);
+  installCrashFlush(*S);
   Status.store(1);
 }
 

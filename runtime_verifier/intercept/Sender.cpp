@@ -52,6 +52,7 @@ private:
   wire::FrameSplitter In;
   bool Lost = false;
   uint64_t LastBeatNs = 0;
+  uint64_t Taken = 0; // records popped from the ring
 };
 
 constexpr uint64_t kBeatNs = 100'000'000;
@@ -241,10 +242,14 @@ void Sender::stream() {
     for (Record R; Drained < 4096 && S.Records.pop(R); ++Drained)
       encode(R);
     // After the drain: the counts it carries cover every record before it.
-    if (Stopping || net::monotonicNs() - LastBeatNs >= kBeatNs)
+    uint64_t Asked = S.BeatsAsked.load(std::memory_order_acquire);
+    if (Stopping || Asked != S.BeatsDone.load() || net::monotonicNs() - LastBeatNs >= kBeatNs)
       beat();
     if (!flush(Stopping ? 2000 : 30000))
       return lost("write failed");
+    Taken += Drained;
+    S.Shipped.store(Taken, std::memory_order_release);
+    S.BeatsDone.store(Asked, std::memory_order_release);
     pollfd P{Fd, POLLIN, 0};
     if (poll(&P, 1, Drained ? 0 : 1) > 0) // 1 ms idle latency, no wake-up cost on the hot path
       readOrders();

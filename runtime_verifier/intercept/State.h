@@ -36,8 +36,18 @@ struct State {
   std::atomic<uint64_t> Dropped{0};
   std::atomic<bool> ShuttingDown{false};
   std::atomic<int> Socket{-1};
+  /// Ring records taken by the sender and written to the socket: a crashing
+  /// thread waits for this to pass what it queued, and for a heartbeat it
+  /// asks for (BeatsAsked) to be written (BeatsDone).
+  std::atomic<uint64_t> Shipped{0};
+  std::atomic<uint64_t> BeatsAsked{0}, BeatsDone{0};
   std::thread Sender;
 };
+
+/// On a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), gives the
+/// sender a moment to ship what the rank did before it dies, then lets the
+/// previous handler or the default action run (CrashFlush.cpp).
+void installCrashFlush(State &S);
 
 /// Every tracked communicator's calls so far, for a heartbeat.
 void countLanes(std::vector<wire::Beat::Lane> &Out);

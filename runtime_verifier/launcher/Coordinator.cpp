@@ -302,7 +302,7 @@ void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
     if (Violation)
       Jobs.untrack(C.Rank);
     else
-      Jobs.departed(C.Rank, C.SaidBye, net::monotonicNs());
+      Jobs.departed(C.Rank, C.SaidBye, net::monotonicNs(), C.LeftMpiOpen);
   }
   int Fd = C.Fd;
   ::close(Fd);

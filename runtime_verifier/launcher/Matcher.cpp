@@ -122,14 +122,21 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
       P.ReferenceRank = Rank;
       P.FirstNs = In.TimeNs;
     } else if (std::string Field = difference(P.Reference, In); !Field.empty()) {
-      Divergence D;
-      D.Kind = DivergenceKind::Mismatch;
-      D.Points = {{CommId, In.Seq, -1}};
-      D.Field = Field;
-      D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
-      D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
-      D.CauseNs = std::max(P.FirstNs, In.TimeNs);
-      report(D, NowNs);
+      // MPI_Finalize against another collective: that rank is leaving.
+      bool RefLeaves = Dictionary.function(P.Reference.Func).Operation == "finalize";
+      if (RefLeaves || Dictionary.function(In.Func).Operation == "finalize") {
+        leave(CommId, In.Seq, RefLeaves ? P.ReferenceRank : Rank, std::max(P.FirstNs, In.TimeNs),
+              NowNs, true);
+      } else {
+        Divergence D;
+        D.Kind = DivergenceKind::Mismatch;
+        D.Points = {{CommId, In.Seq, -1}};
+        D.Field = Field;
+        D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
+        D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
+        D.CauseNs = std::max(P.FirstNs, In.TimeNs);
+        report(D, NowNs);
+      }
     }
     if (++P.Reported >= C.Size)
       C.Open.erase(In.Seq);
@@ -191,12 +198,13 @@ bool Matcher::incomplete(int Rank) const {
 
 void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
 
-void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
+void Matcher::departed(int Rank, bool Bye, uint64_t NowNs, bool MpiOpen) {
   RankState &R = Ranks[size_t(Rank)];
   if (R.Departed)
     return;
   R.Departed = true;
   R.SaidBye = Bye;
+  R.LeftMpiOpen = MpiOpen;
   R.DepartedNs = NowNs;
   Changed = true;
   for (auto &[Id, C] : Comms)
@@ -264,15 +272,87 @@ void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
     uint64_t Next = Trace.known() + 1;
     for (const auto &[Other, T] : C.Members)
       if (T.known() >= Next && !Ranks[size_t(Other)].Untracked) {
-        Divergence D;
-        D.Kind = DivergenceKind::Left;
-        D.Points = {{C.Id, Next, -1}};
-        D.Culprits = {Gone};
         auto Open = C.Open.find(Next);
-        D.CauseNs = std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs);
-        return report(D, NowNs);
+        return leave(C.Id, Next, Gone,
+                     std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs),
+                     NowNs, false);
       }
   }
+}
+
+bool Matcher::leftBroken(int Rank) const {
+  // MPI ends a job whose rank leaves without MPI_Finalize: whoever is still
+  // running will be killed or hang, whether or not it called anything yet.
+  const RankState &R = Ranks[size_t(Rank)];
+  if (!R.Departed || !R.Connected || R.Untracked || (R.SaidBye && !R.LeftMpiOpen))
+    return false;
+  for (const auto &[Id, C] : Comms) {
+    // A member it never registered is MPI_COMM_WORLD, whose members are
+    // known from the start: killed early, it may not have said more.
+    auto M = C.Members.find(Rank);
+    if (C.Api != 1 || M == C.Members.end())
+      continue;
+    const Call *Last = M->second.Recent.empty() ? nullptr : &M->second.Recent.back();
+    if (Last && Dictionary.function(Last->Func).Operation == "finalize")
+      return false; // crashed or killed after MPI_Finalize: nothing to break
+    return true;
+  }
+  return false;
+}
+
+void Matcher::checkAbandoned(uint64_t NowNs) {
+  int First = -1;
+  for (int R = 0; R < worldSize(); ++R)
+    if (leftBroken(R) && (First < 0 || Ranks[size_t(R)].DepartedNs < Ranks[size_t(First)].DepartedNs))
+      First = R;
+  if (First < 0)
+    return;
+  const RankState &G = Ranks[size_t(First)];
+  bool Abandoned = false; // someone was still running when it left
+  for (int R = 0; R < worldSize(); ++R)
+    Abandoned |= R != First && !Ranks[size_t(R)].Untracked && Ranks[size_t(R)].Connected &&
+                 (!Ranks[size_t(R)].Departed ||
+                  (Ranks[size_t(R)].DepartedNs >= G.DepartedNs && leftBroken(R)));
+  if (!Abandoned)
+    return;
+  // The point: the next collective on its widest MPI communicator.
+  const CommState *Where = nullptr;
+  for (const auto &[Id, C] : Comms)
+    if (C.Api == 1 && C.Members.count(First) && (!Where || C.Size > Where->Size))
+      Where = &C;
+  leave(Where->Id, Where->Members.at(First).known() + 1, First, G.DepartedNs, NowNs, false);
+}
+
+void Matcher::leave(uint64_t Comm, uint64_t Seq, int First, uint64_t CauseNs, uint64_t NowNs,
+                    bool Finalize) {
+  if (Found || PendingLeft)
+    return;
+  Divergence D;
+  D.Kind = DivergenceKind::Left;
+  D.Points = {{Comm, Seq, -1}};
+  D.Culprits = {First};
+  D.Field = Finalize ? "finalize" : "";
+  D.CauseNs = CauseNs;
+  PendingLeft = D;
+  PendingSinceNs = NowNs;
+}
+
+void Matcher::reportLeft(uint64_t NowNs) {
+  // Named: the first to leave, and every member that left too without
+  // calling the point, or called MPI_Finalize there, before now.
+  Divergence D = *PendingLeft;
+  PendingLeft.reset();
+  const auto &P = D.Points.front();
+  const CommState &C = Comms.at(P.Comm);
+  for (const auto &[R, T] : C.Members) {
+    const Call *There = call(P.Comm, R, P.Seq);
+    bool Finalized = There && Dictionary.function(There->Func).Operation == "finalize";
+    if (R != D.Culprits.front() &&
+        ((Ranks[size_t(R)].Departed && T.known() < P.Seq) || Finalized))
+      D.Culprits.push_back(R);
+  }
+  std::sort(D.Culprits.begin(), D.Culprits.end());
+  report(D, NowNs);
 }
 
 void Matcher::checkDeadlock(uint64_t NowNs) {
@@ -378,9 +458,23 @@ void Matcher::checkStall(uint64_t NowNs) {
   }
 }
 
+void Matcher::finish(uint64_t NowNs) {
+  if (Found)
+    return;
+  checkAbandoned(NowNs);
+  if (PendingLeft)
+    reportLeft(NowNs);
+}
+
 void Matcher::tick(uint64_t NowNs) {
   if (Found)
     return;
+  checkAbandoned(NowNs);
+  if (PendingLeft) { // the better diagnosis of what follows: nothing else is looked for
+    if (NowNs - PendingSinceNs >= kLeftGraceNs)
+      reportLeft(NowNs);
+    return;
+  }
   if (Changed) {
     Changed = false;
     checkDeadlock(NowNs);

@@ -89,6 +89,7 @@ struct CommState {
 
 struct RankState {
   bool Connected = false, Departed = false, Untracked = false, SaidBye = false;
+  bool LeftMpiOpen = false; // said goodbye with MPI initialized and not finalized
   uint64_t DepartedNs = 0, Dropped = 0, Calls = 0;
   std::string Exit; // "exited with code 1", "killed by SIGKILL", ...
   std::optional<std::pair<uint64_t, uint64_t>> Latest; // (communicator, sequence number)
@@ -105,8 +106,10 @@ struct Divergence {
     int Rank = -1; // deadlock: the rank waiting at (Comm, Seq)
   };
   std::vector<Point> Points;
-  std::string Field;           // mismatch: what differs ("operation", "count", ...)
-  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left; stall: members without a record of the point
+  std::string Field;           // mismatch: what differs ("operation", "count", ...);
+                               // rank-left: "finalize" when the ranks left through MPI_Finalize
+  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left first;
+                               // stall: members without a record of the point
   std::map<int, Call> Calls;   // by rank: its call at the diverging point, when it made one
   uint64_t CauseNs = 0, DetectedNs = 0;
 };
@@ -115,6 +118,10 @@ class Matcher {
 public:
   static constexpr size_t kRecent = 16;
   static constexpr size_t kMaxOpen = 1 << 16;
+  /// A rank-left is reported this long after it is seen: time for the
+  /// reports in flight and for ranks that leave at the same moment, so that
+  /// every rank that left first is named (and none the launcher killed later).
+  static constexpr uint64_t kLeftGraceNs = 150'000'000;
 
   Matcher(int WorldSize, uint64_t StallTimeoutNs);
 
@@ -129,8 +136,9 @@ public:
   std::string addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
 
   void connected(int Rank);
-  /// The rank is gone: \p Bye when it said goodbye first.
-  void departed(int Rank, bool Bye, uint64_t NowNs);
+  /// The rank is gone: \p Bye when it said goodbye first, \p MpiOpen when
+  /// it left MPI initialized and not finalized.
+  void departed(int Rank, bool Bye, uint64_t NowNs, bool MpiOpen = false);
   /// The rank's reports can no longer be trusted (protocol violation).
   void untrack(int Rank);
   void setExit(int Rank, const std::string &How) { Ranks[size_t(Rank)].Exit = How; }
@@ -140,8 +148,10 @@ public:
   /// True when some of the rank's records never reached the coordinator.
   bool incomplete(int Rank) const;
 
-  /// Time-based checks: the stall timeout and deadlock cycles.
+  /// Time-based checks: the stall timeout, deadlock cycles, rank-left.
   void tick(uint64_t NowNs);
+  /// The job is down: a rank-left still in its grace period is reported.
+  void finish(uint64_t NowNs);
 
   const std::optional<Divergence> &divergence() const { return Found; }
   const std::map<uint64_t, CommState> &comms() const { return Comms; }
@@ -159,6 +169,11 @@ public:
 private:
   void report(Divergence D, uint64_t NowNs);
   void checkLeft(CommState &C, uint64_t NowNs);
+  void checkAbandoned(uint64_t NowNs);
+  void leave(uint64_t Comm, uint64_t Seq, int First, uint64_t CauseNs, uint64_t NowNs,
+             bool Finalize);
+  void reportLeft(uint64_t NowNs);
+  bool leftBroken(int Rank) const;
   void checkDeadlock(uint64_t NowNs);
   void checkStall(uint64_t NowNs);
   void resync(CommState &C, uint64_t Seq);
@@ -169,6 +184,8 @@ private:
   std::map<uint64_t, CommState> Comms;
   std::map<uint32_t, std::set<int>> SiteRanks;
   std::optional<Divergence> Found;
+  std::optional<Divergence> PendingLeft; // seen, reported after kLeftGraceNs
+  uint64_t PendingSinceNs = 0;
   uint64_t StallNs;
   bool Changed = false; // since the last deadlock check
   int NextOrdinal = 1;

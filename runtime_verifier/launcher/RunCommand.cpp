@@ -216,13 +216,18 @@ int runCommand(const std::vector<std::string> &Args) {
       break;
   }
   P.flush();
+  uint64_t EndNs = net::monotonicNs();
+  for (int R = 0; R < O.Ranks; ++R) // gone with the job without a word (mpirun's ranks)
+    if (!M.ranks()[size_t(R)].Connected)
+      M.departed(R, false, EndNs);
+  M.finish(EndNs);
 
   const auto &D = M.divergence();
   if (D) {
     Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
     Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
     Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
-    Result.StopMs = double(StopNs - D->DetectedNs) / kMs;
+    Result.StopMs = StopNs ? double(StopNs - D->DetectedNs) / kMs : 0; // 0: found once the job was down
   } else if (Interrupted) {
     Result.Status = "interrupted";
     Result.ExitCode = 128 + Interrupted;

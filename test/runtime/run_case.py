@@ -194,6 +194,20 @@ def stress(ranks):
               f"detected {d['detected_after_ms']:.0f} ms after it happened")
 
 
+def left(how, ranks):
+    """Ranks leave while the others go on to the next allreduce: every way of
+    leaving is a rank-left that names exactly the ranks that left first."""
+    first = 1 if ranks == 2 else 2
+    leavers = list(range(first, ranks))
+    stayers = {r: "allreduce" for r in range(first)}
+    diverged("leave", [how, str(first)], "rank-left", stayers, ranks=ranks)
+    with open(os.path.join(A.work, "leave.json")) as f:
+        d = json.load(f)["divergence"]
+    if d["ranks"] != leavers or d["points"][0]["seq"] != 4:
+        fail(f"named ranks {d['ranks']} at #{d['points'][0]['seq']}, expected {leavers} at #4")
+    print(f"{how}: ranks {leavers} named, at collective #4")
+
+
 def probe():
     code, out, err, _ = lockstep("peer_probe", [], mode=None)
     if code != 0:
@@ -352,8 +366,8 @@ CASES = {
                                           {0: "checkpoint-barrier", 1: "grad-allreduce"},
                                           [r"rank 0 calls MPI_Barrier, rank 1 calls MPI_Allreduce"]),
     "rank_branch.fixed": lambda: clean("rank_branch", ["fixed"]),
-    "early_exit.buggy": lambda: diverged("early_exit", [], "mismatch", {0: "loss-allreduce"},
-                                         [r"rank 1 calls MPI_Finalize"]),
+    "early_exit.buggy": lambda: diverged("early_exit", [], "rank-left", {0: "loss-allreduce"},
+                                         [r"rank 1 called MPI_Finalize after 3 collectives"]),
     "early_exit.fixed": lambda: clean("early_exit", ["fixed"]),
     "rank_loop.buggy": lambda: diverged("rank_loop", [], "mismatch",
                                         {0: "epoch-barrier", 1: "batch-allreduce"}),
@@ -377,13 +391,15 @@ CASES = {
                                           [r"rank 1 disconnected without a goodbye \(crashed or killed\) "
                                            r"after 3 collectives"]),
     "kill_rank.exit": lambda: diverged("kill_rank", ["exit"], "rank-left", {0: "allreduce"},
-                                       [r"rank 1 exited after 3 collectives"]),
+                                       [r"rank 1 exited without calling MPI_Finalize after 3 collectives"]),
     "stall": lambda: diverged("stall", [], "stall", {0: "barrier"}, [r"no progress for 1 s"],
                               extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
     "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
                                mode="--attach"),
     "stress.2": lambda: stress(2),
     "stress.4": lambda: stress(4),
+    **{f"left.{how}.{ranks}": (lambda how=how, ranks=ranks: left(how, ranks))
+       for how in ("exit", "return", "finalize", "crash", "kill") for ranks in (2, 4)},
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),

@@ -85,9 +85,53 @@ TEST_F(MatcherTest, RankLeftWhileOthersWait) {
   call(1, 1, 1, Ar);
   call(0, 1, 2, Ar);
   M.departed(1, false, ++Now);
+  M.tick(Now + 1);
+  EXPECT_FALSE(M.divergence()); // the grace for ranks leaving at the same moment
+  M.tick(Now + Matcher::kLeftGraceNs);
   ASSERT_TRUE(M.divergence());
   EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
   EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, FinalizeAgainstACollectiveIsRankLeft) {
+  world();
+  call(0, 1, 1, fn("MPI_Allreduce", "allreduce"));
+  call(1, 1, 1, fn("MPI_Finalize", "finalize"));
+  M.finish(++Now);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, LeavingWithMpiOpenBreaksTheJobBeforeAnyoneWaits) {
+  world();
+  M.connected(0);
+  M.connected(1);
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  call(0, 1, 1, Ar);
+  call(1, 1, 1, Ar);
+  M.departed(1, true, ++Now, /*MpiOpen=*/true); // exit(0) without MPI_Finalize
+  M.tick(++Now);
+  EXPECT_FALSE(M.divergence());
+  M.tick(Now + Matcher::kLeftGraceNs);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, NoRankLeftWhenEveryoneFinalized) {
+  world();
+  M.connected(0);
+  M.connected(1);
+  uint32_t Fin = fn("MPI_Finalize", "finalize");
+  call(0, 1, 1, Fin);
+  call(1, 1, 1, Fin);
+  M.departed(1, false, ++Now); // crashed after MPI_Finalize: nothing to break
+  M.departed(0, true, ++Now);
+  M.finish(++Now);
+  EXPECT_FALSE(M.divergence());
 }
 
 TEST_F(MatcherTest, OppositeOrderIsADeadlock) {
