@@ -212,7 +212,7 @@ std::string decode(Reader &R, Bye &M) {
   M.dropped = R.u64("dropped");
   M.flags = R.u8("flags");
   R.end();
-  if (R.ok() && (M.flags & ~kLeftMpiOpen))
+  if (R.ok() && (M.flags & ~(kLeftMpiOpen | kMpiUnverified)))
     R.fail("unknown bye flags");
   return R.error();
 }

@@ -79,7 +79,8 @@ struct Event {
 };
 
 /// Bye flags.
-constexpr uint8_t kLeftMpiOpen = 1; // MPI was initialized and not finalized
+constexpr uint8_t kLeftMpiOpen = 1;    // MPI was initialized and not finalized
+constexpr uint8_t kMpiUnverified = 2;  // MPI_COMM_WORLD did not span the job (no --mpi)
 
 struct Bye {
   uint64_t dropped = 0; // events lost because the ring was full

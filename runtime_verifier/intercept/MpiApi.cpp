@@ -79,6 +79,8 @@ CommSlot *MpiTraits::world() {
       warnOnce("MPI_COMM_WORLD has " + std::to_string(Size) + " rank(s) but the job has " +
                std::to_string(jobWorldSize()) +
                "; MPI collectives are not verified (start MPI programs with 'lockstep run --mpi')");
+      if (State *S = state())
+        S->MpiUnverified.store(true);
       Slot = untracked(MPI_COMM_WORLD);
       return;
     }

@@ -254,7 +254,9 @@ void Sender::stream() {
     if (poll(&P, 1, Drained ? 0 : 1) > 0) // 1 ms idle latency, no wake-up cost on the hot path
       readOrders();
     if (Stopping && Drained == 0 && !Lost) {
-      wire::encode(wire::Bye{S.Dropped.load(), mpiLeftOpen() ? wire::kLeftMpiOpen : uint8_t(0)}, Out);
+      uint8_t Flags = (mpiLeftOpen() ? wire::kLeftMpiOpen : 0) |
+                      (S.MpiUnverified.load() ? wire::kMpiUnverified : 0);
+      wire::encode(wire::Bye{S.Dropped.load(), Flags}, Out);
       flush(2000);
       shutdown(Fd, SHUT_WR);
       return;

@@ -41,6 +41,7 @@ struct State {
   /// asks for (BeatsAsked) to be written (BeatsDone).
   std::atomic<uint64_t> Shipped{0};
   std::atomic<uint64_t> BeatsAsked{0}, BeatsDone{0};
+  std::atomic<bool> MpiUnverified{false}; // MPI_COMM_WORLD is not the job's: said in the bye
   std::thread Sender;
 };
 

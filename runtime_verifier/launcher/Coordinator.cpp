@@ -21,7 +21,7 @@ struct Coordinator::Connection {
   int Rank = -1;
   uint64_t OpenedNs = 0;
   int64_t ClockOffsetNs = 0; // the coordinator's clock minus the rank's
-  bool SaidBye = false, LeftMpiOpen = false;
+  bool SaidBye = false;
   wire::FrameSplitter In;
   std::unordered_map<uint32_t, uint32_t> Functions, Sites;
   std::unordered_map<uint64_t, uint32_t> Texts; // kind << 32 | id
@@ -179,8 +179,7 @@ std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<u
     if (!(Error = wire::decode(R, M)).empty())
       return Malformed(Error);
     C.SaidBye = true;
-    C.LeftMpiOpen = M.flags & wire::kLeftMpiOpen;
-    Jobs.setDropped(C.Rank, M.dropped);
+    Jobs.bye(C.Rank, M);
     break;
   }
   case wire::Type::Beat: {
@@ -302,7 +301,7 @@ void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
     if (Violation)
       Jobs.untrack(C.Rank);
     else
-      Jobs.departed(C.Rank, C.SaidBye, net::monotonicNs(), C.LeftMpiOpen);
+      Jobs.departed(C.Rank, C.SaidBye, net::monotonicNs());
   }
   int Fd = C.Fd;
   ::close(Fd);

@@ -85,6 +85,8 @@ std::string writeJson(const std::string &Path, const Matcher &M, const std::vect
                      {"incomplete", M.incomplete(R)}});
   }
   J["ranks"] = Ranks;
+  if (!O.LauncherExit.empty())
+    J["launcher"] = {{"exit", O.LauncherExit}, {"signalled_by_lockstep", O.LauncherSignalled}};
   nlohmann::json Comms = nlohmann::json::array();
   for (const auto &[Id, C] : M.comms()) {
     std::vector<int> Members;

@@ -198,13 +198,19 @@ bool Matcher::incomplete(int Rank) const {
 
 void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
 
-void Matcher::departed(int Rank, bool Bye, uint64_t NowNs, bool MpiOpen) {
+void Matcher::bye(int Rank, const wire::Bye &B) {
+  RankState &R = Ranks[size_t(Rank)];
+  R.Dropped = B.dropped;
+  R.LeftMpiOpen = B.flags & wire::kLeftMpiOpen;
+  R.MpiUnverified = B.flags & wire::kMpiUnverified;
+}
+
+void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
   RankState &R = Ranks[size_t(Rank)];
   if (R.Departed)
     return;
   R.Departed = true;
   R.SaidBye = Bye;
-  R.LeftMpiOpen = MpiOpen;
   R.DepartedNs = NowNs;
   Changed = true;
   for (auto &[Id, C] : Comms)

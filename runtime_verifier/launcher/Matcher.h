@@ -89,7 +89,8 @@ struct CommState {
 
 struct RankState {
   bool Connected = false, Departed = false, Untracked = false, SaidBye = false;
-  bool LeftMpiOpen = false; // said goodbye with MPI initialized and not finalized
+  bool LeftMpiOpen = false;   // said goodbye with MPI initialized and not finalized
+  bool MpiUnverified = false; // its MPI_COMM_WORLD was not the job's (started without --mpi)
   uint64_t DepartedNs = 0, Dropped = 0, Calls = 0;
   std::string Exit; // "exited with code 1", "killed by SIGKILL", ...
   std::optional<std::pair<uint64_t, uint64_t>> Latest; // (communicator, sequence number)
@@ -136,13 +137,13 @@ public:
   std::string addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
 
   void connected(int Rank);
-  /// The rank is gone: \p Bye when it said goodbye first, \p MpiOpen when
-  /// it left MPI initialized and not finalized.
-  void departed(int Rank, bool Bye, uint64_t NowNs, bool MpiOpen = false);
+  /// The rank said goodbye (its connection closes next).
+  void bye(int Rank, const wire::Bye &B);
+  /// The rank is gone: \p Bye when it said goodbye first.
+  void departed(int Rank, bool Bye, uint64_t NowNs);
   /// The rank's reports can no longer be trusted (protocol violation).
   void untrack(int Rank);
   void setExit(int Rank, const std::string &How) { Ranks[size_t(Rank)].Exit = How; }
-  void setDropped(int Rank, uint64_t N) { Ranks[size_t(Rank)].Dropped = N; }
   /// What the rank's heartbeat says it has done.
   void heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs);
   /// True when some of the rank's records never reached the coordinator.

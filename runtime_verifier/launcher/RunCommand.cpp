@@ -7,11 +7,15 @@
 #include "Processes.h"
 #include "Report.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace lockstep::run {
@@ -55,6 +59,49 @@ uint16_t freePort() {
   return At.port;
 }
 
+/// LOCKSTEP_MPIRUN (a command with arguments) or mpirun.
+std::vector<std::string> mpirunCommand() {
+  const char *Env = getenv("LOCKSTEP_MPIRUN");
+  std::vector<std::string> Words = splitWords(Env ? Env : "");
+  return Words.empty() ? std::vector<std::string>{"mpirun"} : Words;
+}
+
+/// Why \p Program cannot be run ("" when it can), as execvp would find it.
+std::string notRunnable(const std::string &Program) {
+  auto Check = [](const std::string &Path) {
+    struct stat St;
+    if (stat(Path.c_str(), &St) != 0)
+      return std::string(std::strerror(errno));
+    if (!S_ISREG(St.st_mode) || access(Path.c_str(), X_OK) != 0)
+      return std::string(std::strerror(EACCES));
+    return std::string();
+  };
+  if (Program.find('/') != std::string::npos)
+    return Check(Program);
+  const char *Env = getenv("PATH");
+  std::string Path = Env && *Env ? Env : "/usr/bin:/bin";
+  for (size_t Start = 0; Start <= Path.size();) {
+    size_t End = std::min(Path.find(':', Start), Path.size());
+    std::string Dir = Path.substr(Start, End - Start);
+    if (Check((Dir.empty() ? "." : Dir) + "/" + Program).empty())
+      return "";
+    Start = End + 1;
+  }
+  return "not found in PATH";
+}
+
+/// Why \p Path cannot be written ("" when it can); leaves no file behind.
+std::string notWritable(const std::string &Path) {
+  bool Existed = access(Path.c_str(), F_OK) == 0;
+  FILE *F = std::fopen(Path.c_str(), "a");
+  if (!F)
+    return std::strerror(errno);
+  std::fclose(F);
+  if (!Existed)
+    unlink(Path.c_str());
+  return "";
+}
+
 std::string preload(const std::string &Library) {
   const char *Existing = getenv("LD_PRELOAD");
   return Existing && *Existing ? Library + ":" + Existing : Library;
@@ -82,11 +129,11 @@ std::string launch(const RunOptions &O, Processes &P, const std::string &Coordin
     // The token travels in the environment (-x NAME), never on a command
     // line that other users can read; the preload only reaches the ranks.
     Env["LOCKSTEP_MANAGED"] = "1";
-    const char *Mpirun = getenv("LOCKSTEP_MPIRUN");
-    std::vector<std::string> Argv = {Mpirun && *Mpirun ? Mpirun : "mpirun",
-                                     "-np", std::to_string(O.Ranks), "--oversubscribe", "--tag-output",
-                                     "-x", "LD_PRELOAD=" + preload(Interposer),
-                                     "-x", "LOCKSTEP_COORDINATOR", "-x", "LOCKSTEP_MANAGED"};
+    std::vector<std::string> Argv = mpirunCommand();
+    Argv.insert(Argv.end(), {"-np", std::to_string(O.Ranks), "--oversubscribe", "--tag-output",
+                             "-x", "LD_PRELOAD=" + preload(Interposer), "-x",
+                             "LOCKSTEP_COORDINATOR", "-x", "LOCKSTEP_MANAGED"});
+    Argv.insert(Argv.end(), O.MpirunArgs.begin(), O.MpirunArgs.end());
     Argv.insert(Argv.end(), O.Command.begin(), O.Command.end());
     return P.spawn(Argv, Env, -1, Prefix::MpiTagged);
   }
@@ -128,6 +175,23 @@ int runCommand(const std::vector<std::string> &Args) {
     if (std::string E = loadFindings(O.FindingsFile, Findings); !E.empty()) {
       error(E);
       return kExitUsage;
+    }
+  for (const std::string *File : {&O.ReportFile, &O.JsonFile})
+    if (!File->empty())
+      if (std::string E = notWritable(*File); !E.empty()) {
+        error("cannot write '" + *File + "': " + E);
+        return kExitUsage;
+      }
+  // What exec would refuse, refused before anything starts, in every mode.
+  std::vector<std::string> Programs;
+  if (!O.Command.empty())
+    Programs.push_back(O.Command[0]);
+  if (O.Mode == LaunchMode::Mpi)
+    Programs.push_back(mpirunCommand()[0]);
+  for (const std::string &Program : Programs)
+    if (std::string E = notRunnable(Program); !E.empty()) {
+      error("cannot run '" + Program + "': " + E);
+      return kExitNotRunnable;
     }
   net::Endpoint Listen;
   if (std::string E = net::parseEndpoint(O.Listen, Listen, true); !E.empty()) {
@@ -193,6 +257,7 @@ int runCommand(const std::vector<std::string> &Args) {
       LastExitNs = Now;
       if (Kid.Rank < 0) {
         CommandStatus = Kid.Status;
+        Result.LauncherExit = Processes::describe(Kid.Status);
         return;
       }
       M.setExit(Kid.Rank, Processes::describe(Kid.Status));
@@ -203,24 +268,27 @@ int runCommand(const std::vector<std::string> &Args) {
     if (!StopNs && (M.divergence() || Interrupted)) {
       StopNs = Now;
       C.stopRanks(M.divergence() ? stopReason(M) : "interrupted");
-      // Ranks exit on the stop order; a launcher in between (mpirun) gets a
-      // moment to pass on their last output before it is terminated too.
-      P.terminate(O.Mode == LaunchMode::Direct ? 0 : 300, 1000);
+      // Ranks exit on the stop order. MPI ranks end the job from inside
+      // (MPI_Abort) and mpirun exits on its own: a signal in the middle of
+      // its teardown makes it crash.
+      P.terminate(O.Mode == LaunchMode::Direct ? 0 : O.Mode == LaunchMode::Mpi ? 10000 : 300, 1000);
     }
     P.escalate(Now);
     bool Started = !P.children().empty();
     bool Gone = Started ? P.allReaped() : C.ranksSeen() == O.Ranks;
     if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * kMs))
       break;
-    if (StopNs && Now - StopNs > 5000 * kMs) // processes that ignore even SIGKILL's group
+    if (StopNs && Now - StopNs > 15000 * kMs) // processes that ignore even SIGKILL's group
       break;
   }
   P.flush();
+  Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
   uint64_t EndNs = net::monotonicNs();
   for (int R = 0; R < O.Ranks; ++R) // gone with the job without a word (mpirun's ranks)
     if (!M.ranks()[size_t(R)].Connected)
       M.departed(R, false, EndNs);
   M.finish(EndNs);
+  P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
 
   const auto &D = M.divergence();
   if (D) {
@@ -240,6 +308,18 @@ int runCommand(const std::vector<std::string> &Args) {
         Code = Processes::exitCode(Kid.Status);
     Result.Status = Code == 0 ? "passed" : "failed";
     Result.ExitCode = Code;
+    uint64_t Verified = 0;
+    bool MpiAlone = false;
+    for (const RankState &R : M.ranks()) {
+      Verified += R.Calls;
+      MpiAlone |= R.MpiUnverified;
+    }
+    if (MpiAlone && Verified == 0) { // a pass that checked nothing must not look like one
+      C.Warn("the ranks are MPI programs, each started as an MPI job of its own: no collective "
+             "could be verified; run them with 'lockstep run --mpi'");
+      Result.Status = "unverified";
+      Result.ExitCode = Code ? Code : kExitUsage;
+    }
   }
 
   for (int R = 0; R < O.Ranks; ++R)

@@ -42,10 +42,10 @@ def program(name):
     return os.path.join(A.programs, name)
 
 
-def run(argv, timeout=RUN_TIMEOUT_S):
+def run(argv, timeout=RUN_TIMEOUT_S, env=None):
     """Runs argv in its own process group; kills the group on timeout."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=mpi_env(), start_new_session=True)
+                         env={**mpi_env(), **(env or {})}, start_new_session=True)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -208,6 +208,55 @@ def left(how, ranks):
     print(f"{how}: ranks {leavers} named, at collective #4")
 
 
+def mpirun_options():
+    """mpirun's own options reach it, from LOCKSTEP_MPIRUN and --mpirun-args."""
+    base = [A.lockstep, "run", "-q", "-n", "2", "--mpi"]
+    code, out, err = run(base + ["--", program("rank_branch"), "fixed"],
+                         env={"LOCKSTEP_MPIRUN": "mpirun --bind-to none"})
+    if code != 0:
+        fail(f"LOCKSTEP_MPIRUN with arguments: exit {code}\n{err}")
+    for how, env, extra in [("LOCKSTEP_MPIRUN", {"LOCKSTEP_MPIRUN": "mpirun --no-such-flag"}, []),
+                            ("--mpirun-args", {}, ["--mpirun-args", "--bind-to none --no-such-flag"])]:
+        code, out, err = run(base + extra + ["--", program("rank_branch"), "fixed"], env=env)
+        if code == 0 or "no-such-flag" not in out + err:
+            fail(f"{how}: the option did not reach mpirun (exit {code})\n{out}{err}")
+    print("mpirun options pass through LOCKSTEP_MPIRUN and --mpirun-args")
+
+
+BANNERS = re.compile(r"Process received signal|End of error message|ORTE_ERROR_LOG|Primary job|"
+                     r"MPI_ABORT|PMIx_Finalize|mpirun noticed|[Ss]egmentation fault")
+
+
+def clean_stop(runs=50):
+    """Diagnosed MPI jobs stop cleanly: the ranks end the job from inside,
+    mpirun exits on its own (lockstep sends it no signal), and nothing of
+    Open MPI's abort or crash output is printed over the diagnosis."""
+    json_path = os.path.join(A.work, "stop.json")
+    jobs = [(["rank_branch"], "[mismatch]"), (["leave", "exit", "1"], "[rank-left]"),
+            (["leave", "crash", "1"], "[rank-left]")]
+    for i in range(runs):
+        job, kind = jobs[i % len(jobs)]
+        argv = [A.lockstep, "run", "-n", "2", "--mpi", "--json", json_path, "--",
+                program(job[0]), *job[1:]]
+        code, out, err = run(argv)
+        if job[1:2] == ["crash"]:  # the program's own crash report is not Open MPI's banner
+            out = re.sub(r"(?m)^\[rank 1\] .*\n", "", out)
+            err = re.sub(r"(?m)^\[rank 1\] .*\n", "", err)
+        with open(json_path) as f:
+            result = json.load(f)
+        launcher = result.get("launcher", {})
+        if code != 97 or kind not in err:
+            fail(f"run {i}: exit {code}, expected {kind}\n{err}")
+        if BANNERS.search(out + err):
+            fail(f"run {i}: Open MPI's own abort or crash output was shown:\n{out}{err}")
+        if launcher.get("signalled_by_lockstep", True):
+            fail(f"run {i}: mpirun did not end on its own: {launcher}")
+    check_nothing_left("rank_branch")
+    check_nothing_left("leave")
+    print(f"{runs} diagnosed runs: no crash dump, no banner, mpirun ended on its own every time "
+          f"({launcher['exit']})")
+
+
 def probe():
     code, out, err, _ = lockstep("peer_probe", [], mode=None)
     if code != 0:
@@ -326,6 +375,16 @@ def bad_input():
         ([A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
         ([A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
         ([A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
+        ([A.lockstep, "run", "-n", "2", "--mpi", "--", "/nonexistent/program"], 127,
+         "cannot run '/nonexistent/program'"),
+        ([A.lockstep, "run", "-n", "2", "--report", "/nonexistent/r.html", "--", "/bin/true"], 2,
+         "cannot write '/nonexistent/r.html'"),
+        ([A.lockstep, "run", "-n", "2", "--json", "/nonexistent/r.json", "--", "/bin/true"], 2,
+         "cannot write '/nonexistent/r.json'"),
+        ([A.lockstep, "run", "-n", "2", "--", program("rank_branch"), "fixed"], 2,
+         "run them with 'lockstep run --mpi'"),
+        ([A.lockstep, "run", "-n", "2", "--mpirun-args", "-x A", "--", "/bin/true"], 2,
+         "--mpirun-args needs --mpi"),
         ([A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
     ]
     bad = os.path.join(A.work, "bad-findings.txt")
@@ -400,6 +459,8 @@ CASES = {
     "stress.4": lambda: stress(4),
     **{f"left.{how}.{ranks}": (lambda how=how, ranks=ranks: left(how, ranks))
        for how in ("exit", "return", "finalize", "crash", "kill") for ranks in (2, 4)},
+    "mpirun_options": mpirun_options,
+    "clean_stop": clean_stop,
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),

@@ -111,7 +111,8 @@ TEST_F(MatcherTest, LeavingWithMpiOpenBreaksTheJobBeforeAnyoneWaits) {
   uint32_t Ar = fn("MPI_Allreduce", "allreduce");
   call(0, 1, 1, Ar);
   call(1, 1, 1, Ar);
-  M.departed(1, true, ++Now, /*MpiOpen=*/true); // exit(0) without MPI_Finalize
+  M.bye(1, wire::Bye{0, wire::kLeftMpiOpen}); // exit(0) without MPI_Finalize
+  M.departed(1, true, ++Now);
   M.tick(++Now);
   EXPECT_FALSE(M.divergence());
   M.tick(Now + Matcher::kLeftGraceNs);
