@@ -27,6 +27,7 @@ namespace lockstep::rt {
 namespace {
 
 constexpr int kExitStopped = 97; // the launcher's "diverged" code: docs/runtime.md
+constexpr int kExitLost = 96;    // its "lost the ranks": not a divergence
 
 class Sender {
 public:
@@ -181,7 +182,7 @@ void Sender::lost(const char *Why) {
   if (S.Env.Managed) {
     // Started by `lockstep run`, which is gone: do not outlive it.
     std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank, Why);
-    _exit(kExitStopped);
+    _exit(kExitLost);
   }
   if (!Lost)
     std::fprintf(stderr, "lockstep: warning: rank %d: lost the coordinator (%s); "

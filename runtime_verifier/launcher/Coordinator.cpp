@@ -9,7 +9,9 @@
 namespace lockstep::run {
 
 namespace {
-constexpr uint64_t kHelloDeadlineNs = 10'000'000'000ull; // generous: a loaded machine
+// A rank says hello as soon as it connects; anything slower is a stranger.
+constexpr uint64_t kHelloDeadlineNs = 3'000'000'000ull;
+constexpr size_t kShedWarnings = 5; // then only counted, and summed up at the end
 constexpr size_t kMaxDefinitions = 1 << 20;               // per connection
 constexpr size_t kMaxValues = 1024;                       // harness keys per job
 } // namespace
@@ -76,7 +78,7 @@ void Coordinator::accept() {
       inet_ntop(AF_INET6, &In->sin6_addr, Host, sizeof Host);
       Port = ntohs(In->sin6_port);
     }
-    if (Connections.size() >= size_t(4 * Jobs.worldSize() + 64)) {
+    if (Connections.size() >= size_t(4 * Jobs.worldSize() + 64) && !shedStranger()) {
       Warn(std::string("refused a connection from ") + Host + ": too many open connections");
       ::close(Fd);
       continue;
@@ -89,13 +91,31 @@ void Coordinator::accept() {
   }
 }
 
+bool Coordinator::shedStranger() {
+  // Full: the oldest connection that has not said who it is makes room, so
+  // that strangers can never keep the job's ranks out.
+  Connection *Oldest = nullptr;
+  for (auto &[Fd, C] : Connections)
+    if (C->Kind == Connection::Role::AwaitHello && (!Oldest || C->OpenedNs < Oldest->OpenedNs))
+      Oldest = C.get();
+  if (!Oldest)
+    return false;
+  shed(*Oldest, "over the limit of open connections");
+  return true;
+}
+
+void Coordinator::shed(Connection &C, const std::string &Why) {
+  ++Shed;
+  close(C, Shed <= kShedWarnings ? "refused the connection from " + C.Peer + ": " + Why : "");
+}
+
 void Coordinator::expire(uint64_t NowNs) {
   std::vector<Connection *> Late;
   for (auto &[Fd, C] : Connections)
     if (C->Kind == Connection::Role::AwaitHello && NowNs - C->OpenedNs > kHelloDeadlineNs)
       Late.push_back(C.get());
   for (Connection *C : Late)
-    close(*C, "refused the connection from " + C->Peer + ": no hello within 10 s");
+    shed(*C, "no hello within 3 s");
 }
 
 void Coordinator::read(Connection &C) {

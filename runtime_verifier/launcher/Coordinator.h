@@ -39,6 +39,8 @@ public:
   int openRanks() const;
   /// Ranks that connected at least once.
   int ranksSeen() const { return Seen; }
+  /// Connections closed before their hello: too slow, or over the limit.
+  size_t shedConnections() const { return Shed; }
 
   /// Where rejections and protocol violations are reported.
   std::function<void(const std::string &)> Warn;
@@ -52,6 +54,8 @@ private:
   std::string define(Connection &C, wire::Reader &R);
   std::string event(Connection &C, wire::Reader &R);
   void close(Connection &C, const std::string &Why, bool Violation = false);
+  bool shedStranger();
+  void shed(Connection &C, const std::string &Why);
   void answer(const std::string &Key);
 
   Matcher &Jobs;
@@ -61,6 +65,7 @@ private:
   std::vector<int> RankFds;                              // by rank: open socket or -1
   std::map<std::string, std::vector<uint8_t>> Values;    // harness key-value store
   int Seen = 0;
+  size_t Shed = 0;
 };
 
 } // namespace lockstep::run

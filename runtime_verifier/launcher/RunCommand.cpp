@@ -284,8 +284,15 @@ int runCommand(const std::vector<std::string> &Args) {
   P.flush();
   Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
   uint64_t EndNs = net::monotonicNs();
-  for (int R = 0; R < O.Ranks; ++R) // gone with the job without a word (mpirun's ranks)
+  std::vector<int> Unheard;
+  for (int R = 0; R < O.Ranks; ++R)
     if (!M.ranks()[size_t(R)].Connected)
+      Unheard.push_back(R);
+  // While connections were shed, a rank never heard from may be one the
+  // coordinator lost rather than one that left.
+  bool Lost = !Unheard.empty() && C.shedConnections() > 0;
+  if (!Lost)
+    for (int R : Unheard) // gone with the job without a word (mpirun's ranks)
       M.departed(R, false, EndNs);
   M.finish(EndNs);
   P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
@@ -308,6 +315,13 @@ int runCommand(const std::vector<std::string> &Args) {
         Code = Processes::exitCode(Kid.Status);
     Result.Status = Code == 0 ? "passed" : "failed";
     Result.ExitCode = Code;
+    if (Lost && Code != 0) { // a rank that loses its coordinator exits 96
+      error("the coordinator never heard from " + std::string(Unheard.size() == 1 ? "rank " : "ranks ") +
+            rankList(Unheard) + " while it shed " + std::to_string(C.shedConnections()) +
+            " connections that did not say hello in time; the job was not verified");
+      Result.Status = "failed";
+      Result.ExitCode = kExitSetup;
+    }
     uint64_t Verified = 0;
     bool MpiAlone = false;
     for (const RankState &R : M.ranks()) {
@@ -322,6 +336,9 @@ int runCommand(const std::vector<std::string> &Args) {
     }
   }
 
+  if (C.shedConnections() > 0)
+    C.Warn("closed " + std::to_string(C.shedConnections()) +
+           " connection(s) that did not say hello in time or came over the limit");
   for (int R = 0; R < O.Ranks; ++R)
     if (uint64_t Lost = M.ranks()[size_t(R)].Dropped)
       C.Warn("rank " + std::to_string(R) + " dropped " + std::to_string(Lost) +

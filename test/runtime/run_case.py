@@ -257,6 +257,44 @@ def clean_stop(runs=50):
           f"({launcher['exit']})")
 
 
+def flood():
+    """300 idle local connections to the coordinator never keep the job's
+    ranks out: strangers are shed first, the job passes (not 97)."""
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    port = holder.getsockname()[1]
+    holder.close()
+    json_path = os.path.join(A.work, "flood.json")
+    argv = [A.lockstep, "run", "-n", "2", "--mpi", "--listen", f"127.0.0.1:{port}", "--json",
+            json_path, "--", program("rank_branch"), "fixed"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=mpi_env(), start_new_session=True)
+    strangers, deadline = [], time.time() + 30
+    while len(strangers) < 300 and time.time() < deadline and p.poll() is None:
+        s = socket.socket()
+        try:
+            s.connect(("127.0.0.1", port))
+            strangers.append(s)
+        except OSError:
+            s.close()
+            time.sleep(0.01)
+    try:
+        out, err = p.communicate(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        fail("timed out")
+    for s in strangers:
+        s.close()
+    print(f"{len(strangers)} strangers connected\nexit {p.returncode}\n{out}{err}")
+    with open(json_path) as f:
+        result = json.load(f)
+    if p.returncode != 0 or result["status"] != "passed" or "lockstep: error" in err:
+        fail(f"the strangers kept the ranks out (exit {p.returncode}, {result['status']})")
+    if len(strangers) < 100 or "did not say hello" not in err:
+        fail("the flood did not happen")
+    check_nothing_left("rank_branch")
+
+
 def probe():
     code, out, err, _ = lockstep("peer_probe", [], mode=None)
     if code != 0:
@@ -269,7 +307,7 @@ def probe():
                     "MASTER_ADDR=127.0.0.1", "MASTER_PORT set: yes"):
             if f"[rank {rank}] {var}" not in out:
                 fail(f"rank {rank} lacks {var}")
-    for reason in ["no hello", "frame length", "first message is not a hello", "wrong job token"]:
+    for reason in ["no hello within 3 s", "frame length", "first message is not a hello", "wrong job token"]:
         if reason not in err:
             fail(f"the refusal '{reason}' was not reported")
 
@@ -461,6 +499,7 @@ CASES = {
        for how in ("exit", "return", "finalize", "crash", "kill") for ranks in (2, 4)},
     "mpirun_options": mpirun_options,
     "clean_stop": clean_stop,
+    "flood": flood,
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),
