@@ -397,6 +397,19 @@ def report():
         fail("no highlighted diverging box with a call site on hover")
     if "verdict-CONFIRMED" not in dom:
         fail("the verdicts are not listed")
+    lines = site_lines("rank_branch.c")
+    for site in ("checkpoint-barrier", "grad-allreduce"):  # each rank's call site, with its line
+        if f'class="site">rank_branch.c:{lines[site]}<' not in dom:
+            fail(f"no box shows the call site rank_branch.c:{lines[site]}")
+    if "<code>MPI_Barrier(" not in dom:
+        fail("the call site's source line is not shown")
+    if not re.search(r'class="since">\+[\d.]+ (us|ms|s)<', dom):
+        fail("no time since the previous collective on a lane")
+    lane_cells = [re.findall(r'<div class="(box[^"]*|gap)"', lane)
+                  for lane in re.findall(r'<div class="lane" data-rank="\d+">(.*?)</div>\n(?=<div class="lane"|</div>)',
+                                         dom, re.S)]
+    if not lane_cells or not any(cells and cells[-1].startswith("box") for cells in lane_cells):
+        fail("the trace ends with a column of gaps only")
     shot = os.path.join(A.work, "report.png")
     code, _, err = run([chromium, *flags, "--window-size=1400,900", f"--screenshot={shot}",
                         "file://" + html], timeout=90)
