@@ -1,8 +1,10 @@
 #include "State.h"
+#include "UserApi.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
 #include <set>
@@ -227,6 +229,13 @@ uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Data
   if (!S->Records.push(R))
     S->Dropped.fetch_add(1, std::memory_order_relaxed);
   return R.E.seq;
+}
+
+void *nextSymbol(const char *Name) {
+  if (void *P = dlsym(RTLD_NEXT, Name))
+    return P;
+  std::fprintf(stderr, "lockstep: error: cannot find the real '%s' after the interposer\n", Name);
+  std::exit(127);
 }
 
 void warnOnce(const std::string &Message) {

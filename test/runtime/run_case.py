@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs one runtime-verifier test case (ctest calls it once per case).
 
-usage: run_case.py --lockstep BIN --programs DIR --sources DIR --work DIR CASE
+usage: run_case.py --lockstep BIN --programs DIR --sources DIR --work DIR
+                   --user-interposer LIB CASE
 
 Each case runs real programs under `lockstep run` and checks the exit code,
 the diagnosis (kind, ranks, call sites of every rank, detection time against
@@ -18,281 +19,10 @@ import subprocess
 import sys
 import time
 
-SKIP = 77
-DETECTION_BOUND_MS = 2000  # the issue's bound for every hang or mismatch
-RUN_TIMEOUT_S = 120        # generous: a loaded 2-core machine
-
-A = None  # parsed arguments
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def mpi_env():
-    env = dict(os.environ)
-    if os.geteuid() == 0:  # mpirun refuses root without these
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env.pop("LOCKSTEP_COORDINATOR", None)
-    return env
-
-
-def program(name):
-    return os.path.join(A.programs, name)
-
-
-def run(argv, timeout=RUN_TIMEOUT_S, env=None):
-    """Runs argv in its own process group; kills the group on timeout."""
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env={**mpi_env(), **(env or {})}, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        fail(f"timed out after {timeout} s: {' '.join(argv)}\n{out}\n{err}")
-    return p.returncode, out, err
-
-
-def leftovers(marker):
-    """Processes whose command line mentions marker (the programs directory)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().split()[2] == "Z":
-                    continue
-        except OSError:
-            continue
-        if marker in cmd and "run_case.py" not in cmd:
-            found.append(f"{pid}: {cmd}")
-    return found
-
-
-def check_nothing_left(name):
-    deadline = time.time() + 5
-    while True:
-        left = leftovers(program(name))
-        if not left:
-            return
-        if time.time() > deadline:
-            fail("processes left behind:\n" + "\n".join(left))
-        time.sleep(0.1)
-
-
-def site_lines(source):
-    """LOCKSTEP-SITE markers: name -> line number."""
-    lines = {}
-    with open(os.path.join(A.sources, source)) as f:
-        for number, text in enumerate(f, 1):
-            m = re.search(r"LOCKSTEP-SITE: ([\w-]+)", text)
-            if m:
-                lines[m.group(1)] = number
-    return lines
-
-
-def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S, quiet=False):
-    json_path = os.path.join(A.work, name + ".json")
-    argv = [A.lockstep, "run", "-n", str(ranks), "--json", json_path, *extra]
-    if mode:
-        argv.append(mode)
-    argv.append("--")
-    if mode == "--attach":  # another launcher starts the ranks and passes the variables on
-        argv += ["mpirun", "-np", str(ranks), "--oversubscribe", "-x", "LD_PRELOAD", "-x",
-                 "LOCKSTEP_COORDINATOR"]
-    argv += [program(name), *args]
-    start = time.time()
-    code, out, err = run(argv, timeout)
-    elapsed = time.time() - start
-    shown = out[-2000:] if quiet else out
-    print(f"$ {' '.join(argv)}\nexit {code} after {elapsed:.2f} s\n--- stdout\n{shown}--- stderr\n{err}")
-    with open(json_path) as f:
-        result = json.load(f)
-    check_nothing_left(name)
-    return code, out, err, result
-
-
-def per_rank(out, pattern):
-    ranks = {}
-    for line in out.splitlines():
-        m = re.match(pattern, line)
-        if m:
-            ranks.setdefault(int(m.group(1)), []).append(m.group(2))
-    return ranks
-
-
-def diverged(name, args, kind, sites, patterns=(), ranks=2, extra=(), bound_ms=DETECTION_BOUND_MS,
-             mode="--mpi"):
-    """A buggy variant: named divergence, every involved rank's call site."""
-    code, out, err, result = lockstep(name, args, ranks, mode=mode, extra=extra)
-    expected = 98 if kind == "stall" else 97
-    if code != expected:
-        fail(f"exit code {code}, expected {expected}")
-    d = result["divergence"]
-    if not d or d["kind"] != kind:
-        fail(f"divergence {d and d['kind']}, expected {kind}")
-    if d["detected_after_ms"] > bound_ms:
-        fail(f"detected {d['detected_after_ms']:.0f} ms after the divergence (bound {bound_ms} ms)")
-    print(f"detected {d['detected_after_ms']:.1f} ms after the divergence; stop ordered "
-          f"{d['stop_ordered_after_ms']:.1f} ms later")
-    lines = site_lines(name + ".c")
-    made = {c["rank"]: c["made"] for c in d["calls"] if c["made"]}
-    for rank, site in sites.items():
-        if rank not in made:
-            fail(f"rank {rank} has no call at the divergence")
-        frame = made[rank]["site"]["frames"][0] if made[rank]["site"]["frames"] else None
-        if not frame or not frame["file"].endswith(name + ".c") or frame["line"] != lines[site]:
-            fail(f"rank {rank}: call site {made[rank]['site']['location']}, expected {name}.c:{lines[site]}")
-        if f"{name}.c:{lines[site]}:" not in err:
-            fail(f"the diagnosis does not name {name}.c:{lines[site]}")
-    if not re.search(r"^>>\s+\d+ ", err, re.M):
-        fail("no side-by-side trace with the diverging row marked")
-    for p in patterns:
-        if not re.search(p, err):
-            fail(f"the diagnosis lacks /{p}/")
-
-
-def clean(name, args, ranks=2):
-    """A correct variant: no alarm, and each rank prints what it prints under plain mpirun."""
-    code, out, err, result = lockstep(name, args, ranks)
-    if code != 0 or result["divergence"] is not None or "lockstep: error" in err:
-        fail(f"false alarm or failure (exit {code})")
-    argv = ["mpirun", "-np", str(ranks), "--oversubscribe", "--tag-output", program(name), *args]
-    code, plain, _ = run(argv)
-    check_nothing_left(name)
-    if code != 0:
-        fail(f"plain mpirun failed with {code}")
-    with_lockstep = per_rank(out, r"^\[rank (\d+)\] (.*)$")
-    without = per_rank(plain, r"^\[\d+,(\d+)\]<stdout>:(.*)$")
-    if with_lockstep != without:
-        fail(f"output differs from plain mpirun:\n{with_lockstep}\n{without}")
-    print(f"{ranks} ranks, output identical to plain mpirun, no alarm")
-
-
-def stress(ranks):
-    """A divergence late in a long run of tiny calls is always caught, whether
-    the records of the diverging calls arrive (mismatch) or were dropped
-    (stall, from the ranks' heartbeats); a small ring forces drops."""
-    calls, diverge = 150000, 140000
-    for attempt, ring in enumerate(["16384", "1024", "1024"]):
-        os.environ["LOCKSTEP_RING_RECORDS"] = ring
-        code, _, err, result = lockstep("stress", [str(calls), str(diverge)], ranks,
-                                        extra=["--timeout", "3"], quiet=True)
-        d = result["divergence"]
-        if code not in (97, 98) or not d or d["kind"] not in ("mismatch", "stall"):
-            fail(f"run {attempt}: missed (exit {code}, {d and d['kind']})")
-        seq = d["points"][0]["seq"]
-        if seq != diverge:
-            fail(f"run {attempt}: divergence at #{seq}, expected #{diverge}")
-        dropped = sum(r["dropped_events"] for r in result["ranks"])
-        print(f"run {attempt} (ring {ring}): {d['kind']} at #{seq}, {dropped} records dropped, "
-              f"detected {d['detected_after_ms']:.0f} ms after it happened")
-
-
-def left(how, ranks):
-    """Ranks leave while the others go on to the next allreduce: every way of
-    leaving is a rank-left that names exactly the ranks that left first."""
-    first = 1 if ranks == 2 else 2
-    leavers = list(range(first, ranks))
-    stayers = {r: "allreduce" for r in range(first)}
-    diverged("leave", [how, str(first)], "rank-left", stayers, ranks=ranks)
-    with open(os.path.join(A.work, "leave.json")) as f:
-        d = json.load(f)["divergence"]
-    if d["ranks"] != leavers or d["points"][0]["seq"] != 4:
-        fail(f"named ranks {d['ranks']} at #{d['points'][0]['seq']}, expected {leavers} at #4")
-    print(f"{how}: ranks {leavers} named, at collective #4")
-
-
-def mpirun_options():
-    """mpirun's own options reach it, from LOCKSTEP_MPIRUN and --mpirun-args."""
-    base = [A.lockstep, "run", "-q", "-n", "2", "--mpi"]
-    code, out, err = run(base + ["--", program("rank_branch"), "fixed"],
-                         env={"LOCKSTEP_MPIRUN": "mpirun --bind-to none"})
-    if code != 0:
-        fail(f"LOCKSTEP_MPIRUN with arguments: exit {code}\n{err}")
-    for how, env, extra in [("LOCKSTEP_MPIRUN", {"LOCKSTEP_MPIRUN": "mpirun --no-such-flag"}, []),
-                            ("--mpirun-args", {}, ["--mpirun-args", "--bind-to none --no-such-flag"])]:
-        code, out, err = run(base + extra + ["--", program("rank_branch"), "fixed"], env=env)
-        if code == 0 or "no-such-flag" not in out + err:
-            fail(f"{how}: the option did not reach mpirun (exit {code})\n{out}{err}")
-    print("mpirun options pass through LOCKSTEP_MPIRUN and --mpirun-args")
-
-
-BANNERS = re.compile(r"Process received signal|End of error message|ORTE_ERROR_LOG|Primary job|"
-                     r"MPI_ABORT|PMIx_Finalize|mpirun noticed|[Ss]egmentation fault")
-
-
-def clean_stop(runs=50):
-    """Diagnosed MPI jobs stop cleanly: the ranks end the job from inside,
-    mpirun exits on its own (lockstep sends it no signal), and nothing of
-    Open MPI's abort or crash output is printed over the diagnosis."""
-    json_path = os.path.join(A.work, "stop.json")
-    jobs = [(["rank_branch"], "[mismatch]"), (["leave", "exit", "1"], "[rank-left]"),
-            (["leave", "crash", "1"], "[rank-left]")]
-    for i in range(runs):
-        job, kind = jobs[i % len(jobs)]
-        argv = [A.lockstep, "run", "-n", "2", "--mpi", "--json", json_path, "--",
-                program(job[0]), *job[1:]]
-        code, out, err = run(argv)
-        if job[1:2] == ["crash"]:  # the program's own crash report is not Open MPI's banner
-            out = re.sub(r"(?m)^\[rank 1\] .*\n", "", out)
-            err = re.sub(r"(?m)^\[rank 1\] .*\n", "", err)
-        with open(json_path) as f:
-            result = json.load(f)
-        launcher = result.get("launcher", {})
-        if code != 97 or kind not in err:
-            fail(f"run {i}: exit {code}, expected {kind}\n{err}")
-        if BANNERS.search(out + err):
-            fail(f"run {i}: Open MPI's own abort or crash output was shown:\n{out}{err}")
-        if launcher.get("signalled_by_lockstep", True):
-            fail(f"run {i}: mpirun did not end on its own: {launcher}")
-    check_nothing_left("rank_branch")
-    check_nothing_left("leave")
-    print(f"{runs} diagnosed runs: no crash dump, no banner, mpirun ended on its own every time "
-          f"({launcher['exit']})")
-
-
-def flood():
-    """300 idle local connections to the coordinator never keep the job's
-    ranks out: strangers are shed first, the job passes (not 97)."""
-    holder = socket.socket()
-    holder.bind(("127.0.0.1", 0))
-    port = holder.getsockname()[1]
-    holder.close()
-    json_path = os.path.join(A.work, "flood.json")
-    argv = [A.lockstep, "run", "-n", "2", "--mpi", "--listen", f"127.0.0.1:{port}", "--json",
-            json_path, "--", program("rank_branch"), "fixed"]
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=mpi_env(), start_new_session=True)
-    strangers, deadline = [], time.time() + 30
-    while len(strangers) < 300 and time.time() < deadline and p.poll() is None:
-        s = socket.socket()
-        try:
-            s.connect(("127.0.0.1", port))
-            strangers.append(s)
-        except OSError:
-            s.close()
-            time.sleep(0.01)
-    try:
-        out, err = p.communicate(timeout=RUN_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        fail("timed out")
-    for s in strangers:
-        s.close()
-    print(f"{len(strangers)} strangers connected\nexit {p.returncode}\n{out}{err}")
-    with open(json_path) as f:
-        result = json.load(f)
-    if p.returncode != 0 or result["status"] != "passed" or "lockstep: error" in err:
-        fail(f"the strangers kept the ranks out (exit {p.returncode}, {result['status']})")
-    if len(strangers) < 100 or "did not say hello" not in err:
-        fail("the flood did not happen")
-    check_nothing_left("rank_branch")
+import case_lib as lib
+import lifecycle_cases
+from case_lib import (DETECTION_BOUND_MS, SKIP, check_nothing_left, clean, diverged, fail, leftovers,
+                      lockstep, mpi_env, program, run, site_lines)
 
 
 def probe():
@@ -317,19 +47,19 @@ def busy_port():
     holder.bind(("127.0.0.1", 0))
     holder.listen(1)
     port = holder.getsockname()[1]
-    argv = [A.lockstep, "run", "-n", "2", "--listen", f"127.0.0.1:{port}", "--", "/bin/true"]
+    argv = [lib.A.lockstep, "run", "-n", "2", "--listen", f"127.0.0.1:{port}", "--", "/bin/true"]
     code, out, err = run(argv)
     print(err)
     if code != 96 or f"cannot listen on 127.0.0.1:{port}" not in err or "choose another port" not in err:
         fail(f"busy port: exit {code}")
-    code, out, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/true"])
+    code, out, err = run([lib.A.lockstep, "run", "-n", "2", "-q", "--", "/bin/true"])
     if code != 0:
         fail(f"a free port was not picked while {port} is busy (exit {code})")
 
 
 def launcher_killed(mode):
     """lockstep itself is SIGKILLed mid-run: its ranks must not outlive it."""
-    argv = [A.lockstep, "run", "-n", "2", "--timeout", "0"]
+    argv = [lib.A.lockstep, "run", "-n", "2", "--timeout", "0"]
     if mode:
         argv.append(mode)
     argv += ["--", program("stall")]
@@ -350,8 +80,8 @@ def launcher_killed(mode):
 
 def verdicts():
     lines = site_lines("rank_branch.c")
-    src = os.path.join(A.sources, "rank_branch.c")
-    findings = os.path.join(A.work, "findings.json")
+    src = os.path.join(lib.A.sources, "rank_branch.c")
+    findings = os.path.join(lib.A.work, "findings.json")
     with open(findings, "w") as f:
         json.dump({"findings": [
             {"file": src, "line": lines["checkpoint-call"], "check": "lockstep-rank-branch",
@@ -362,7 +92,7 @@ def verdicts():
     got = [v["verdict"] for v in result["verdicts"]]
     if got != ["CONFIRMED", "NOT REACHED"]:
         fail(f"verdicts {got}")
-    text = os.path.join(A.work, "findings.txt")
+    text = os.path.join(lib.A.work, "findings.txt")
     with open(text, "w") as f:
         f.write(f"# clang-style lines work too\nrank_branch.c:{lines['grad-allreduce']}:3: warning: x [lockstep-rank-branch]\n"
                 f"   12 |   MPI_Allreduce(...)\nrank_branch.c:{lines['unreached']}\n")
@@ -380,13 +110,13 @@ def report():
     if not chromium:
         print("skipped: no chromium (scripts/setup.sh installs it)")
         sys.exit(SKIP)
-    html = os.path.join(A.work, "report.html")
-    findings = os.path.join(A.work, "findings.txt")
+    html = os.path.join(lib.A.work, "report.html")
+    findings = os.path.join(lib.A.work, "findings.txt")
     with open(findings, "w") as f:
         f.write(f"rank_branch.c:{site_lines('rank_branch.c')['checkpoint-barrier']}\n")
     lockstep("rank_branch", [], extra=["--report", html, "--findings", findings])
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-             f"--user-data-dir={os.path.join(A.work, 'chromium-profile')}"]
+             f"--user-data-dir={os.path.join(lib.A.work, 'chromium-profile')}"]
     code, dom, err = run([chromium, *flags, "--dump-dom", "file://" + html], timeout=90)
     if code != 0:
         fail(f"chromium --dump-dom failed ({code}): {err}")
@@ -410,7 +140,7 @@ def report():
                                          dom, re.S)]
     if not lane_cells or not any(cells and cells[-1].startswith("box") for cells in lane_cells):
         fail("the trace ends with a column of gaps only")
-    shot = os.path.join(A.work, "report.png")
+    shot = os.path.join(lib.A.work, "report.png")
     code, _, err = run([chromium, *flags, "--window-size=1400,900", f"--screenshot={shot}",
                         "file://" + html], timeout=90)
     if code != 0 or not os.path.exists(shot) or os.path.getsize(shot) < 1000:
@@ -420,34 +150,34 @@ def report():
 
 def bad_input():
     checks = [
-        ([A.lockstep, "run", "--", "/bin/true"], 2, "the number of ranks is required"),
-        ([A.lockstep, "run", "-n", "0", "--", "/bin/true"], 2, "not a number of ranks"),
-        ([A.lockstep, "run", "-n", "2", "--timeout", "soon", "--", "/bin/true"], 2, "not a number of seconds"),
-        ([A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
-        ([A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
-        ([A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
-        ([A.lockstep, "run", "-n", "2", "--mpi", "--", "/nonexistent/program"], 127,
+        ([lib.A.lockstep, "run", "--", "/bin/true"], 2, "the number of ranks is required"),
+        ([lib.A.lockstep, "run", "-n", "0", "--", "/bin/true"], 2, "not a number of ranks"),
+        ([lib.A.lockstep, "run", "-n", "2", "--timeout", "soon", "--", "/bin/true"], 2, "not a number of seconds"),
+        ([lib.A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
+        ([lib.A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
+        ([lib.A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--mpi", "--", "/nonexistent/program"], 127,
          "cannot run '/nonexistent/program'"),
-        ([A.lockstep, "run", "-n", "2", "--report", "/nonexistent/r.html", "--", "/bin/true"], 2,
+        ([lib.A.lockstep, "run", "-n", "2", "--report", "/nonexistent/r.html", "--", "/bin/true"], 2,
          "cannot write '/nonexistent/r.html'"),
-        ([A.lockstep, "run", "-n", "2", "--json", "/nonexistent/r.json", "--", "/bin/true"], 2,
+        ([lib.A.lockstep, "run", "-n", "2", "--json", "/nonexistent/r.json", "--", "/bin/true"], 2,
          "cannot write '/nonexistent/r.json'"),
-        ([A.lockstep, "run", "-n", "2", "--", program("rank_branch"), "fixed"], 2,
+        ([lib.A.lockstep, "run", "-n", "2", "--", program("rank_branch"), "fixed"], 2,
          "run them with 'lockstep run --mpi'"),
-        ([A.lockstep, "run", "-n", "2", "--mpirun-args", "-x A", "--", "/bin/true"], 2,
+        ([lib.A.lockstep, "run", "-n", "2", "--mpirun-args", "-x A", "--", "/bin/true"], 2,
          "--mpirun-args needs --mpi"),
-        ([A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
+        ([lib.A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
     ]
-    bad = os.path.join(A.work, "bad-findings.txt")
+    bad = os.path.join(lib.A.work, "bad-findings.txt")
     with open(bad, "w") as f:
         f.write("a.c:12\nthis is not a location\n")
-    checks.append(([A.lockstep, "run", "-n", "2", "--findings", bad, "--", "/bin/true"], 2,
+    checks.append(([lib.A.lockstep, "run", "-n", "2", "--findings", bad, "--", "/bin/true"], 2,
                    "bad-findings.txt:2: expected FILE:LINE"))
     for argv, expected, message in checks:
         code, out, err = run(argv)
         if code != expected or message not in err:
             fail(f"{argv[1:]}: exit {code}, stderr {err!r}; expected {expected} and '{message}'")
-    code, _, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/sh", "-c", 'exit "$RANK"'])
+    code, _, err = run([lib.A.lockstep, "run", "-n", "2", "-q", "--", "/bin/sh", "-c", 'exit "$RANK"'])
     if code != 1:
         fail(f"a rank's exit code did not pass through (exit {code})")
     print("bad input gives clear errors and the documented exit codes")
@@ -471,7 +201,9 @@ def nccl(args, kind):
         diverged("nccl_allreduce", args, kind, sites, mode=None)
 
 
+
 CASES = {
+    **lifecycle_cases.CASES,
     "rank_branch.buggy": lambda: diverged("rank_branch", [], "mismatch",
                                           {0: "checkpoint-barrier", 1: "grad-allreduce"},
                                           [r"rank 0 calls MPI_Barrier, rank 1 calls MPI_Allreduce"]),
@@ -506,13 +238,6 @@ CASES = {
                               extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
     "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
                                mode="--attach"),
-    "stress.2": lambda: stress(2),
-    "stress.4": lambda: stress(4),
-    **{f"left.{how}.{ranks}": (lambda how=how, ranks=ranks: left(how, ranks))
-       for how in ("exit", "return", "finalize", "crash", "kill") for ranks in (2, 4)},
-    "mpirun_options": mpirun_options,
-    "clean_stop": clean_stop,
-    "flood": flood,
     "probe": probe,
     "busy_port": busy_port,
     "launcher_killed.direct": lambda: launcher_killed(None),
@@ -527,14 +252,13 @@ CASES = {
 
 
 def main():
-    global A
     parser = argparse.ArgumentParser()
-    for option in ("--lockstep", "--programs", "--sources", "--work"):
+    for option in ("--lockstep", "--programs", "--sources", "--work", "--user-interposer"):
         parser.add_argument(option, required=True)
     parser.add_argument("case", choices=sorted(CASES))
-    A = parser.parse_args()
-    os.makedirs(A.work, exist_ok=True)
-    CASES[A.case]()
+    lib.A = parser.parse_args()
+    os.makedirs(lib.A.work, exist_ok=True)
+    CASES[lib.A.case]()
     print("PASS")
 
 
