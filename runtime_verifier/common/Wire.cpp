@@ -293,7 +293,7 @@ bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
   if (Pos == Buf.size()) {
     Buf.clear();
     Pos = 0;
-  } else if (Pos > 1 << 20) { // compact now and then, not on every frame
+  } else if (Pos > 64 << 10) { // compact now and then, not on every frame; bounded per connection
     Buf.erase(Buf.begin(), Buf.begin() + Pos);
     Pos = 0;
   }

@@ -312,7 +312,7 @@ void Coordinator::answer(const std::string &Key) {
 }
 
 void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
-  if (!Why.empty() && Warn)
+  if (!Why.empty() && Warn && (Violation || !Stopped))
     Warn(Why);
   if (C.Kind == Connection::Role::Rank) {
     RankFds[size_t(C.Rank)] = -1;
@@ -329,6 +329,7 @@ void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
 }
 
 void Coordinator::stopRanks(const std::string &Reason) {
+  Stopped = true;
   auto Frame = wire::frame(wire::Stop{Reason});
   for (int Fd : RankFds)
     if (Fd >= 0)

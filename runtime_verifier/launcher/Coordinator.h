@@ -33,6 +33,7 @@ public:
   void expire(uint64_t NowNs);
 
   /// Orders every connected rank to exit (best effort, never blocks long).
+  /// Connections that end after it, mid-message or not, are not reported.
   void stopRanks(const std::string &Reason);
 
   /// Ranks whose connection is still open.
@@ -66,6 +67,7 @@ private:
   std::map<std::string, std::vector<uint8_t>> Values;    // harness key-value store
   int Seen = 0;
   size_t Shed = 0;
+  bool Stopped = false;
 };
 
 } // namespace lockstep::run

@@ -75,8 +75,10 @@ std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
     // MPI_COMM_WORLD holds every rank, registered or not: a rank that dies
     // before its first MPI call is still missed by the others.
     if (In.id == kMpiWorldId && In.api == 1 && int(In.size) == worldSize())
-      for (int R = 0; R < worldSize(); ++R)
+      for (int R = 0; R < worldSize(); ++R) {
         C.Members[R].RankInComm = uint32_t(R);
+        C.Departed += Ranks[size_t(R)].Departed;
+      }
   } else if (C.Size != In.size || C.Api != In.api) {
     return "communicator " + label(In.id) + " has " + std::to_string(C.Size) +
            " members for another rank, " + std::to_string(In.size) + " for this one";
@@ -214,8 +216,10 @@ void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
   R.DepartedNs = NowNs;
   Changed = true;
   for (auto &[Id, C] : Comms)
-    if (C.Members.count(Rank))
+    if (C.Members.count(Rank)) {
+      ++C.Departed;
       checkLeft(C, NowNs);
+    }
 }
 
 void Matcher::untrack(int Rank) {
@@ -271,6 +275,8 @@ void Matcher::report(Divergence D, uint64_t NowNs) {
 }
 
 void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
+  if (C.Departed == 0) // the common case, on every call
+    return;
   for (const auto &[Gone, Trace] : C.Members) {
     const RankState &G = Ranks[size_t(Gone)];
     if (!G.Departed || G.Untracked)
@@ -366,6 +372,14 @@ void Matcher::checkDeadlock(uint64_t NowNs) {
   // while a member has not entered it; ranks waiting for each other in a
   // cycle never will (sound even with reports in flight: each rank's
   // reports arrive in the order it made the calls).
+  // On one communicator a rank only waits for members that are behind it,
+  // and they for members further behind: a cycle needs two communicators.
+  std::set<uint64_t> Lanes;
+  for (int R = 0; R < worldSize() && Lanes.size() < 2; ++R)
+    if (live(R) && Ranks[size_t(R)].Latest)
+      Lanes.insert(Ranks[size_t(R)].Latest->first);
+  if (Lanes.size() < 2)
+    return;
   std::map<int, std::vector<int>> Waits;
   for (int R = 0; R < worldSize(); ++R) {
     if (!live(R) || !Ranks[size_t(R)].Latest)
@@ -481,8 +495,9 @@ void Matcher::tick(uint64_t NowNs) {
       reportLeft(NowNs);
     return;
   }
-  if (Changed) {
+  if (Changed && NowNs >= NextDeadlockCheckNs) {
     Changed = false;
+    NextDeadlockCheckNs = NowNs + kDeadlockPeriodNs;
     checkDeadlock(NowNs);
   }
   checkStall(NowNs);

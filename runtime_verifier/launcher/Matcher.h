@@ -85,6 +85,7 @@ struct CommState {
   /// reports fell more than kMaxOpen behind another's, and matching started
   /// afresh here (0: never).
   uint64_t ResyncFrom = 0;
+  int Departed = 0; // members gone: until one is, no call can leave one behind
 };
 
 struct RankState {
@@ -123,6 +124,9 @@ public:
   /// reports in flight and for ranks that leave at the same moment, so that
   /// every rank that left first is named (and none the launcher killed later).
   static constexpr uint64_t kLeftGraceNs = 150'000'000;
+  /// Deadlock cycles are looked for at most this often: the search costs
+  /// members x ranks, and a cycle does not go away.
+  static constexpr uint64_t kDeadlockPeriodNs = 100'000'000;
 
   Matcher(int WorldSize, uint64_t StallTimeoutNs);
 
@@ -189,6 +193,7 @@ private:
   uint64_t PendingSinceNs = 0;
   uint64_t StallNs;
   bool Changed = false; // since the last deadlock check
+  uint64_t NextDeadlockCheckNs = 0;
   int NextOrdinal = 1;
 };
 

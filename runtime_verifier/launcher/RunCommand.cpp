@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -233,6 +234,13 @@ int runCommand(const std::vector<std::string> &Args) {
   for (int S : {SIGINT, SIGTERM, SIGHUP})
     sigaction(S, &Action, nullptr);
   signal(SIGPIPE, SIG_IGN);
+
+  // One socket per rank: thousands of ranks need more than the usual 1024.
+  rlimit Files;
+  if (getrlimit(RLIMIT_NOFILE, &Files) == 0 && Files.rlim_cur < Files.rlim_max) {
+    Files.rlim_cur = Files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &Files);
+  }
 
   Processes P;
   if (std::string E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer); !E.empty()) {
