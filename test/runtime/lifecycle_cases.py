@@ -135,6 +135,20 @@ def flood():
     check_nothing_left("rank_branch")
 
 
+def lost_coordinator():
+    """Ranks that cannot reach their coordinator exit 96, and so does lockstep:
+    a lost coordinator is not a divergence (97)."""
+    script = ('LOCKSTEP_COORDINATOR="${LOCKSTEP_COORDINATOR%:*}:1" exec mpirun -np 2 --oversubscribe '
+              '-x LD_PRELOAD -x LOCKSTEP_COORDINATOR -x LOCKSTEP_MANAGED "$0" fixed')
+    argv = [lib.A.lockstep, "run", "-n", "2", "--attach", "--", "/bin/sh", "-c", script,
+            program("rank_branch")]
+    code, out, err = run(argv)
+    print(f"exit {code}\n{out}{err}")
+    if code != 96 or "lost the coordinator" not in err:
+        fail(f"exit {code}, expected 96 with the ranks saying they lost the coordinator")
+    check_nothing_left("rank_branch")
+
+
 def user_collective(buggy):
     """A library's own collectives, named by a rules file and exported from a
     shared library, are interposed and matched like MPI's."""
@@ -158,6 +172,7 @@ CASES = {
     "mpirun_options": mpirun_options,
     "clean_stop": clean_stop,
     "flood": flood,
+    "lost_coordinator": lost_coordinator,
     "user_collective.buggy": lambda: user_collective(True),
     "user_collective.fixed": lambda: user_collective(False),
 }
