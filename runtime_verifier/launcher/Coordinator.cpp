@@ -87,7 +87,11 @@ void Coordinator::accept() {
     C->Fd = Fd;
     C->Peer = std::string(Host) + ":" + std::to_string(Port);
     C->OpenedNs = net::monotonicNs();
+    Connection &Fresh = *C;
     Connections[Fd] = std::move(C);
+    // A rank's hello follows its connect at once: reading it now makes it a
+    // rank before a burst of newer strangers could shed it.
+    read(Fresh);
   }
 }
 

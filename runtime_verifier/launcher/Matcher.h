@@ -123,7 +123,7 @@ public:
   /// A rank-left is reported this long after it is seen: time for the
   /// reports in flight and for ranks that leave at the same moment, so that
   /// every rank that left first is named (and none the launcher killed later).
-  static constexpr uint64_t kLeftGraceNs = 150'000'000;
+  static constexpr uint64_t kLeftGraceNs = 250'000'000;
   /// Deadlock cycles are looked for at most this often: the search costs
   /// members x ranks, and a cycle does not go away.
   static constexpr uint64_t kDeadlockPeriodNs = 100'000'000;
