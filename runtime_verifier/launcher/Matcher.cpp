@@ -275,20 +275,23 @@ void Matcher::report(Divergence D, uint64_t NowNs) {
 }
 
 void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
-  if (C.Departed == 0) // the common case, on every call
+  // Runs on every call and every departure: linear in the members at most,
+  // and only once a member is gone and nothing has been found yet.
+  if (C.Departed == 0 || Found || PendingLeft)
     return;
+  uint64_t Top = 0;
+  for (const auto &[R, T] : C.Members)
+    if (!Ranks[size_t(R)].Untracked)
+      Top = std::max(Top, T.known());
   for (const auto &[Gone, Trace] : C.Members) {
     const RankState &G = Ranks[size_t(Gone)];
-    if (!G.Departed || G.Untracked)
-      continue;
     uint64_t Next = Trace.known() + 1;
-    for (const auto &[Other, T] : C.Members)
-      if (T.known() >= Next && !Ranks[size_t(Other)].Untracked) {
-        auto Open = C.Open.find(Next);
-        return leave(C.Id, Next, Gone,
-                     std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs),
-                     NowNs, false);
-      }
+    if (!G.Departed || G.Untracked || Top < Next)
+      continue;
+    auto Open = C.Open.find(Next);
+    return leave(C.Id, Next, Gone,
+                 std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs), NowNs,
+                 false);
   }
 }
 
