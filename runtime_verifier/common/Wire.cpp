@@ -1,5 +1,6 @@
 #include "Wire.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace lockstep::wire {
@@ -203,12 +204,44 @@ std::string decode(Reader &R, Event &M) {
 
 void encode(const Bye &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Bye);
-  W.u64(M.dropped);
+  W.u64(M.dropped).u8(M.flags);
   W.finish();
 }
 
 std::string decode(Reader &R, Bye &M) {
   M.dropped = R.u64("dropped");
+  M.flags = R.u8("flags");
+  R.end();
+  if (R.ok() && (M.flags & ~(kLeftMpiOpen | kMpiUnverified)))
+    R.fail("unknown bye flags");
+  return R.error();
+}
+
+void encode(const Beat &M, std::vector<uint8_t> &Out) {
+  Writer W(Out, Type::Beat);
+  size_t N = std::min(M.lanes.size(), Beat::kMaxLanes);
+  W.u64(M.dropped).u32(uint32_t(N));
+  for (size_t I = 0; I < N; ++I)
+    W.u64(M.lanes[I].comm).u64(M.lanes[I].calls).u64(M.lanes[I].returned);
+  W.finish();
+}
+
+std::string decode(Reader &R, Beat &M) {
+  M.dropped = R.u64("dropped");
+  uint32_t N = R.u32("lanes");
+  M.lanes.clear();
+  if (R.ok() && N > Beat::kMaxLanes)
+    R.fail(std::to_string(N) + " lanes in a heartbeat (at most " +
+           std::to_string(Beat::kMaxLanes) + ")");
+  for (uint32_t I = 0; R.ok() && I < N; ++I) {
+    Beat::Lane L;
+    L.comm = R.u64("comm");
+    L.calls = R.u64("calls");
+    L.returned = R.u64("returned");
+    if (R.ok() && L.returned > L.calls)
+      R.fail("more calls returned than made");
+    M.lanes.push_back(L);
+  }
   R.end();
   return R.error();
 }
@@ -260,7 +293,7 @@ bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
   if (Pos == Buf.size()) {
     Buf.clear();
     Pos = 0;
-  } else if (Pos > 1 << 20) { // compact now and then, not on every frame
+  } else if (Pos > 64 << 10) { // compact now and then, not on every frame; bounded per connection
     Buf.erase(Buf.begin(), Buf.begin() + Pos);
     Pos = 0;
   }

@@ -11,7 +11,7 @@
 
 namespace lockstep::wire {
 
-constexpr uint16_t kVersion = 1;
+constexpr uint16_t kVersion = 2;
 constexpr size_t kTokenBytes = 32;       // raw; 64 hex characters in the environment
 constexpr size_t kMaxFrame = 64 * 1024;  // payload bytes, type byte included
 constexpr size_t kMaxString = 4096;      // any string field
@@ -28,6 +28,7 @@ enum class Type : uint8_t {
   KvGet = 7,   // harness: ask for a key's value (answered when it exists)
   KvValue = 8, // coordinator to harness: the value
   Stop = 9,    // coordinator to rank: the job diverged; exit now
+  Beat = 10,   // heartbeat: what the rank has done, whatever its records' fate
 };
 
 enum class Role : uint8_t { Rank = 0, Harness = 1 };
@@ -77,8 +78,27 @@ struct Event {
   uint64_t timeNs = 0;
 };
 
+/// Bye flags.
+constexpr uint8_t kLeftMpiOpen = 1;    // MPI was initialized and not finalized
+constexpr uint8_t kMpiUnverified = 2;  // MPI_COMM_WORLD did not span the job (no --mpi)
+
 struct Bye {
   uint64_t dropped = 0; // events lost because the ring was full
+  uint8_t flags = 0;
+};
+
+/// A heartbeat: the rank's own counts, sent every 100 ms and before a bye,
+/// so that the coordinator sees where a rank is even when its records were
+/// dropped.
+struct Beat {
+  uint64_t dropped = 0; // records lost so far
+  struct Lane {
+    uint64_t comm = 0;
+    uint64_t calls = 0;    // collectives called on it (the last sequence number)
+    uint64_t returned = 0; // of those, the ones that returned
+  };
+  std::vector<Lane> lanes;
+  static constexpr size_t kMaxLanes = 2048; // fits a frame
 };
 
 struct Kv {
@@ -145,6 +165,7 @@ void encode(const Comm &M, std::vector<uint8_t> &Out);
 void encode(const Def &M, std::vector<uint8_t> &Out);
 void encode(const Event &M, std::vector<uint8_t> &Out);
 void encode(const Bye &M, std::vector<uint8_t> &Out);
+void encode(const Beat &M, std::vector<uint8_t> &Out);
 void encode(Type T, const Kv &M, std::vector<uint8_t> &Out); // KvPut, KvGet or KvValue
 void encode(const Stop &M, std::vector<uint8_t> &Out);
 
@@ -161,6 +182,7 @@ std::string decode(Reader &R, Comm &M);
 std::string decode(Reader &R, Def &M);
 std::string decode(Reader &R, Event &M);
 std::string decode(Reader &R, Bye &M);
+std::string decode(Reader &R, Beat &M);
 std::string decode(Reader &R, Kv &M);
 std::string decode(Reader &R, Stop &M);
 

@@ -35,11 +35,24 @@ struct Spec {
                        Datatype = DatatypeArg, Op = OpArg;
 };
 
+/// The traits of a communicator type (MpiApi.h, NcclApi.h): the wrappers of
+/// a user's own collectives read their communicator with them.
+template <class CommType> struct TraitsFor;
+
 template <class T> int64_t toCount(T V) {
   if constexpr (std::is_integral_v<T>)
     return V < 0 ? wire::kNoCount : int64_t(V);
   else
     return wire::kNoCount; // an array of counts (the v-variants): nothing single to compare
+}
+
+/// True when argument \p I exists and \p Reader takes it: a user's
+/// collective may describe its data in types of its own.
+template <class Reader, int I, class... A> constexpr bool reads() {
+  if constexpr (I < 0)
+    return false;
+  else
+    return std::is_invocable_v<Reader, std::tuple_element_t<size_t(I), std::tuple<A...>>>;
 }
 
 template <class Traits, class S, class Real, class... A>
@@ -75,20 +88,28 @@ auto intercept(Real RealFn, const void *ReturnAddress, A... Args) -> decltype(Re
       int32_t Root = wire::kNoRoot;
       if constexpr (S::Count >= 0)
         Count = toCount(std::get<S::Count>(Tuple));
-      if constexpr (S::Datatype >= 0)
+      if constexpr (reads<decltype(&Traits::datatype), S::Datatype, A...>())
         Datatype = Traits::datatype(std::get<S::Datatype>(Tuple));
-      if constexpr (S::Op >= 0)
+      if constexpr (reads<decltype(&Traits::op), S::Op, A...>())
         Op = Traits::op(std::get<S::Op>(Tuple));
       if constexpr (S::Root >= 0)
         Root = std::get<S::Root>(Tuple) < 0 ? wire::kNoRoot : int32_t(std::get<S::Root>(Tuple));
       Seq = recordEvent(*Slot, S::Func, Count, Datatype, Op, Root,
                         groupDepth() > 0 ? wire::kInGroup : 0, ReturnAddress);
     }
-    auto Result = RealFn(Args...);
-    if constexpr (Creates)
-      if (Traits::succeeded(Result))
-        Traits::created(Slot, Seq, Args...);
-    return Result;
+    if constexpr (std::is_void_v<decltype(RealFn(Args...))>) { // a user's collective
+      RealFn(Args...);
+      if (Seq)
+        returnedEvent(*Slot);
+    } else {
+      auto Result = RealFn(Args...);
+      if (Seq)
+        returnedEvent(*Slot);
+      if constexpr (Creates)
+        if (Traits::succeeded(Result))
+          Traits::created(Slot, Seq, Args...);
+      return Result;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 #include "MpiApi.h"
 
 #include "Names.h"
+#include "State.h"
 
 #include <mutex>
 #include <vector>
@@ -78,6 +79,8 @@ CommSlot *MpiTraits::world() {
       warnOnce("MPI_COMM_WORLD has " + std::to_string(Size) + " rank(s) but the job has " +
                std::to_string(jobWorldSize()) +
                "; MPI collectives are not verified (start MPI programs with 'lockstep run --mpi')");
+      if (State *S = state())
+        S->MpiUnverified.store(true);
       Slot = untracked(MPI_COMM_WORLD);
       return;
     }
@@ -155,6 +158,18 @@ uint32_t MpiTraits::op(MPI_Op O) {
     if (Ops[I].Handle == O)
       return makeId(Api::Mpi, I);
   return O == MPI_OP_NULL ? wire::kNone : makeId(Api::Mpi, kUserOp);
+}
+
+bool mpiLeftOpen() {
+  int Initialized = 0, Finalized = 0; // both callable at any time
+  PMPI_Initialized(&Initialized);
+  PMPI_Finalized(&Finalized);
+  return Initialized && !Finalized;
+}
+
+void mpiAbortJob(int Code) {
+  if (mpiLeftOpen())
+    PMPI_Abort(MPI_COMM_WORLD, Code);
 }
 
 } // namespace lockstep::rt

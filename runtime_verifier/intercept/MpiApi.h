@@ -16,6 +16,7 @@ constexpr uint64_t kMpiWorldId = 1;
 
 struct MpiTraits {
   using Comm = MPI_Comm;
+  static constexpr bool HostBlocking = true; // a blocking call returns when the collective is done
 
   static CommSlot *world();
   static CommSlot *comm(MPI_Comm C);
@@ -37,6 +38,10 @@ private:
       bindCreated(Parent, Seq, *Arg);
   }
   static void bindCreated(CommSlot *Parent, uint64_t Seq, MPI_Comm C);
+};
+
+template <> struct TraitsFor<MPI_Comm> {
+  using Type = MpiTraits;
 };
 
 } // namespace lockstep::rt

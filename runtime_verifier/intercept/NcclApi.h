@@ -19,8 +19,14 @@ void *ncclSymbol(const char *Name);
 
 template <class F> F ncclReal(const char *Name) { return reinterpret_cast<F>(ncclSymbol(Name)); }
 
+struct NcclTraits;
+template <> struct TraitsFor<ncclComm_t> {
+  using Type = NcclTraits;
+};
+
 struct NcclTraits {
   using Comm = ncclComm_t;
+  static constexpr bool HostBlocking = false; // a call returns once the work is enqueued
 
   static CommSlot *comm(ncclComm_t C);
   static uint32_t datatype(ncclDataType_t D) { return makeId(Api::Nccl, uint32_t(D)); }

@@ -59,6 +59,8 @@ public:
   }
 
   size_t capacity() const { return Mask + 1; }
+  /// Records claimed by producers so far (some may still be being written).
+  size_t pushed() const { return Enqueue.load(std::memory_order_acquire); }
 
 private:
   struct Cell {

@@ -1,7 +1,10 @@
 #include "State.h"
+#include "UserApi.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
 #include <set>
@@ -80,6 +83,7 @@ void initialize() {
   Global = S;
   pthread_atfork(nullptr, nullptr, onForkChild);
   startSender(*S);
+  installCrashFlush(*S);
   Status.store(1);
 }
 
@@ -178,6 +182,7 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked) {
     Slot = Entry;
     Slot->Id.store(Info.id);
     Slot->Seq.store(0);
+    Slot->Returned.store(0);
     Slot->Tracked.store(Tracked);
     T.Generation.fetch_add(1, std::memory_order_release);
   }
@@ -189,6 +194,19 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked) {
       S->Dropped.fetch_add(1, std::memory_order_relaxed);
   }
   return Slot;
+}
+
+void countLanes(std::vector<wire::Beat::Lane> &Out) {
+  CommTable &T = comms();
+  std::lock_guard<std::mutex> L(T.Lock);
+  for (const auto &[Key, Slot] : T.Slots)
+    if (Slot->Tracked.load(std::memory_order_relaxed) && Out.size() < wire::Beat::kMaxLanes) {
+      // Returned first: read the other way round, a call could seem to
+      // have returned before it was made.
+      uint64_t Returned = Slot->Returned.load(std::memory_order_relaxed);
+      Out.push_back({Slot->Id.load(std::memory_order_relaxed),
+                     std::max(Returned, Slot->Seq.load(std::memory_order_relaxed)), Returned});
+    }
 }
 
 uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Datatype, uint32_t Op,
@@ -211,6 +229,13 @@ uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Data
   if (!S->Records.push(R))
     S->Dropped.fetch_add(1, std::memory_order_relaxed);
   return R.E.seq;
+}
+
+void *nextSymbol(const char *Name) {
+  if (void *P = dlsym(RTLD_NEXT, Name))
+    return P;
+  std::fprintf(stderr, "lockstep: error: cannot find the real '%s' after the interposer\n", Name);
+  std::exit(127);
 }
 
 void warnOnce(const std::string &Message) {

@@ -25,6 +25,7 @@ inline uint32_t makeId(Api A, uint32_t Value) { return uint32_t(A) << kApiShift 
 struct CommSlot {
   std::atomic<uint64_t> Id{0};
   std::atomic<uint64_t> Seq{0};
+  std::atomic<uint64_t> Returned{0}; // calls on it that returned: Seq - Returned are inside
   std::atomic<bool> Tracked{false};
 };
 
@@ -76,6 +77,9 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked);
 /// slot is not tracked).
 uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Datatype,
                      uint32_t Op, int32_t Root, uint32_t Flags, const void *ReturnAddress);
+
+/// The call numbered by recordEvent() returned.
+inline void returnedEvent(CommSlot &Slot) { Slot.Returned.fetch_add(1, std::memory_order_relaxed); }
 
 /// NCCL group nesting of the calling thread.
 int &groupDepth();

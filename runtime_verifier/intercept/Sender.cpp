@@ -2,6 +2,13 @@
 // refer to (functions, datatypes, operators, call sites) the first time
 // each is used, and streams frames to the coordinator. It also listens for
 // the coordinator's stop order. Nothing here runs on the program's threads.
+//
+// The hand-off from the ring has no wake-up to lose: the program's threads
+// never signal, the sender looks at the ring at least every millisecond.
+// Every record either reaches the coordinator or is counted in
+// State::Dropped, and a heartbeat every 100 ms carries that count and the
+// rank's own per-communicator call counts, so the coordinator knows where a
+// rank is even when some of its records never arrive.
 #include "Names.h"
 #include "State.h"
 
@@ -20,6 +27,7 @@ namespace lockstep::rt {
 namespace {
 
 constexpr int kExitStopped = 97; // the launcher's "diverged" code: docs/runtime.md
+constexpr int kExitLost = 96;    // its "lost the ranks": not a divergence
 
 class Sender {
 public:
@@ -34,6 +42,7 @@ private:
   void define(wire::DefKind Kind, uint32_t Id);
   bool flush(int TimeoutMs);
   void readOrders();
+  void beat();
   void lost(const char *Why);
 
   State &S;
@@ -43,7 +52,11 @@ private:
   std::unordered_set<uint64_t> Defined; // kind << 32 | id
   wire::FrameSplitter In;
   bool Lost = false;
+  uint64_t LastBeatNs = 0;
+  uint64_t Taken = 0; // records popped from the ring
 };
+
+constexpr uint64_t kBeatNs = 100'000'000;
 
 bool Sender::connect() {
   std::string Error;
@@ -157,11 +170,19 @@ bool Sender::flush(int TimeoutMs) {
   return Ok;
 }
 
+void Sender::beat() {
+  wire::Beat B;
+  B.dropped = S.Dropped.load(std::memory_order_relaxed);
+  countLanes(B.lanes);
+  wire::encode(B, Out);
+  LastBeatNs = net::monotonicNs();
+}
+
 void Sender::lost(const char *Why) {
   if (S.Env.Managed) {
     // Started by `lockstep run`, which is gone: do not outlive it.
     std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank, Why);
-    _exit(kExitStopped);
+    _exit(kExitLost);
   }
   if (!Lost)
     std::fprintf(stderr, "lockstep: warning: rank %d: lost the coordinator (%s); "
@@ -191,6 +212,9 @@ void Sender::readOrders() {
       if (!S.Env.Managed)
         std::fprintf(stderr, "lockstep: rank %d stopped by the coordinator: %s\n", S.Env.Rank,
                      Order.reason.c_str());
+      // An MPI job is ended from inside, so that mpirun tears it down and
+      // exits on its own instead of being killed mid-way.
+      mpiAbortJob(kExitStopped);
       _exit(kExitStopped);
     }
     if (!In.error().empty())
@@ -218,13 +242,22 @@ void Sender::stream() {
     size_t Drained = 0;
     for (Record R; Drained < 4096 && S.Records.pop(R); ++Drained)
       encode(R);
+    // After the drain: the counts it carries cover every record before it.
+    uint64_t Asked = S.BeatsAsked.load(std::memory_order_acquire);
+    if (Stopping || Asked != S.BeatsDone.load() || net::monotonicNs() - LastBeatNs >= kBeatNs)
+      beat();
     if (!flush(Stopping ? 2000 : 30000))
       return lost("write failed");
+    Taken += Drained;
+    S.Shipped.store(Taken, std::memory_order_release);
+    S.BeatsDone.store(Asked, std::memory_order_release);
     pollfd P{Fd, POLLIN, 0};
     if (poll(&P, 1, Drained ? 0 : 1) > 0) // 1 ms idle latency, no wake-up cost on the hot path
       readOrders();
     if (Stopping && Drained == 0 && !Lost) {
-      wire::encode(wire::Bye{S.Dropped.load()}, Out);
+      uint8_t Flags = (mpiLeftOpen() ? wire::kLeftMpiOpen : 0) |
+                      (S.MpiUnverified.load() ? wire::kMpiUnverified : 0);
+      wire::encode(wire::Bye{S.Dropped.load(), Flags}, Out);
       flush(2000);
       shutdown(Fd, SHUT_WR);
       return;

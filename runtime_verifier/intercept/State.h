@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 namespace lockstep::rt {
 
@@ -35,8 +36,29 @@ struct State {
   std::atomic<uint64_t> Dropped{0};
   std::atomic<bool> ShuttingDown{false};
   std::atomic<int> Socket{-1};
+  /// Ring records taken by the sender and written to the socket: a crashing
+  /// thread waits for this to pass what it queued, and for a heartbeat it
+  /// asks for (BeatsAsked) to be written (BeatsDone).
+  std::atomic<uint64_t> Shipped{0};
+  std::atomic<uint64_t> BeatsAsked{0}, BeatsDone{0};
+  std::atomic<bool> MpiUnverified{false}; // MPI_COMM_WORLD is not the job's: said in the bye
   std::thread Sender;
 };
+
+/// On a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), gives the
+/// sender a moment to ship what the rank did before it dies, then lets the
+/// previous handler or the default action run (CrashFlush.cpp).
+void installCrashFlush(State &S);
+
+/// Every tracked communicator's calls so far, for a heartbeat.
+void countLanes(std::vector<wire::Beat::Lane> &Out);
+
+/// True when MPI was initialized and not finalized: a rank that leaves so
+/// breaks the job (MpiApi.cpp).
+bool mpiLeftOpen();
+/// Ends the whole MPI job from inside when MPI is initialized and not
+/// finalized (MPI_Abort, so that mpirun ends on its own); returns otherwise.
+void mpiAbortJob(int Code);
 
 /// The state once enabled() returned true; null otherwise.
 State *state();

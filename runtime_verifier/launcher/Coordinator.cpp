@@ -9,7 +9,9 @@
 namespace lockstep::run {
 
 namespace {
-constexpr uint64_t kHelloDeadlineNs = 10'000'000'000ull; // generous: a loaded machine
+// A rank says hello as soon as it connects; anything slower is a stranger.
+constexpr uint64_t kHelloDeadlineNs = 3'000'000'000ull;
+constexpr size_t kShedWarnings = 5; // then only counted, and summed up at the end
 constexpr size_t kMaxDefinitions = 1 << 20;               // per connection
 constexpr size_t kMaxValues = 1024;                       // harness keys per job
 } // namespace
@@ -76,7 +78,7 @@ void Coordinator::accept() {
       inet_ntop(AF_INET6, &In->sin6_addr, Host, sizeof Host);
       Port = ntohs(In->sin6_port);
     }
-    if (Connections.size() >= size_t(4 * Jobs.worldSize() + 64)) {
+    if (Connections.size() >= size_t(4 * Jobs.worldSize() + 64) && !shedStranger()) {
       Warn(std::string("refused a connection from ") + Host + ": too many open connections");
       ::close(Fd);
       continue;
@@ -85,8 +87,30 @@ void Coordinator::accept() {
     C->Fd = Fd;
     C->Peer = std::string(Host) + ":" + std::to_string(Port);
     C->OpenedNs = net::monotonicNs();
+    Connection &Fresh = *C;
     Connections[Fd] = std::move(C);
+    // A rank's hello follows its connect at once: reading it now makes it a
+    // rank before a burst of newer strangers could shed it.
+    read(Fresh);
   }
+}
+
+bool Coordinator::shedStranger() {
+  // Full: the oldest connection that has not said who it is makes room, so
+  // that strangers can never keep the job's ranks out.
+  Connection *Oldest = nullptr;
+  for (auto &[Fd, C] : Connections)
+    if (C->Kind == Connection::Role::AwaitHello && (!Oldest || C->OpenedNs < Oldest->OpenedNs))
+      Oldest = C.get();
+  if (!Oldest)
+    return false;
+  shed(*Oldest, "over the limit of open connections");
+  return true;
+}
+
+void Coordinator::shed(Connection &C, const std::string &Why) {
+  ++Shed;
+  close(C, Shed <= kShedWarnings ? "refused the connection from " + C.Peer + ": " + Why : "");
 }
 
 void Coordinator::expire(uint64_t NowNs) {
@@ -95,12 +119,14 @@ void Coordinator::expire(uint64_t NowNs) {
     if (C->Kind == Connection::Role::AwaitHello && NowNs - C->OpenedNs > kHelloDeadlineNs)
       Late.push_back(C.get());
   for (Connection *C : Late)
-    close(*C, "refused the connection from " + C->Peer + ": no hello within 10 s");
+    shed(*C, "no hello within 3 s");
 }
 
 void Coordinator::read(Connection &C) {
+  // A bounded share per round: one busy rank must not keep the others'
+  // reports waiting (their sockets and rings would fill and drop records).
   uint8_t Buf[65536];
-  for (;;) {
+  for (int Share = 0; Share < 4; ++Share) {
     ssize_t N = recv(C.Fd, Buf, sizeof Buf, 0);
     if (N < 0 && errno == EINTR)
       continue;
@@ -177,7 +203,14 @@ std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<u
     if (!(Error = wire::decode(R, M)).empty())
       return Malformed(Error);
     C.SaidBye = true;
-    Jobs.setDropped(C.Rank, M.dropped);
+    Jobs.bye(C.Rank, M);
+    break;
+  }
+  case wire::Type::Beat: {
+    wire::Beat M;
+    if (!(Error = wire::decode(R, M)).empty())
+      return Malformed(Error);
+    Jobs.heartbeat(C.Rank, M, Now);
     break;
   }
   default:
@@ -283,7 +316,7 @@ void Coordinator::answer(const std::string &Key) {
 }
 
 void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
-  if (!Why.empty() && Warn)
+  if (!Why.empty() && Warn && (Violation || !Stopped))
     Warn(Why);
   if (C.Kind == Connection::Role::Rank) {
     RankFds[size_t(C.Rank)] = -1;
@@ -300,6 +333,7 @@ void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
 }
 
 void Coordinator::stopRanks(const std::string &Reason) {
+  Stopped = true;
   auto Frame = wire::frame(wire::Stop{Reason});
   for (int Fd : RankFds)
     if (Fd >= 0)

@@ -33,12 +33,15 @@ public:
   void expire(uint64_t NowNs);
 
   /// Orders every connected rank to exit (best effort, never blocks long).
+  /// Connections that end after it, mid-message or not, are not reported.
   void stopRanks(const std::string &Reason);
 
   /// Ranks whose connection is still open.
   int openRanks() const;
   /// Ranks that connected at least once.
   int ranksSeen() const { return Seen; }
+  /// Connections closed before their hello: too slow, or over the limit.
+  size_t shedConnections() const { return Shed; }
 
   /// Where rejections and protocol violations are reported.
   std::function<void(const std::string &)> Warn;
@@ -52,6 +55,8 @@ private:
   std::string define(Connection &C, wire::Reader &R);
   std::string event(Connection &C, wire::Reader &R);
   void close(Connection &C, const std::string &Why, bool Violation = false);
+  bool shedStranger();
+  void shed(Connection &C, const std::string &Why);
   void answer(const std::string &Key);
 
   Matcher &Jobs;
@@ -61,6 +66,8 @@ private:
   std::vector<int> RankFds;                              // by rank: open socket or -1
   std::map<std::string, std::vector<uint8_t>> Values;    // harness key-value store
   int Seen = 0;
+  size_t Shed = 0;
+  bool Stopped = false;
 };
 
 } // namespace lockstep::run

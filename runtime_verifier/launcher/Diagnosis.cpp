@@ -63,9 +63,11 @@ std::string ranksWord(const std::vector<int> &R) {
 
 /// How a departed rank left, in words.
 std::string howLeft(const RankState &R) {
-  if (!R.Exit.empty())
-    return R.Exit;
-  return R.SaidBye ? "exited" : "disconnected without a goodbye (crashed or killed)";
+  std::string How = !R.Exit.empty() ? R.Exit
+                    : R.SaidBye     ? "exited"
+                    : R.Connected   ? "disconnected without a goodbye (crashed or killed)"
+                                    : "ended before reporting anything (crashed or killed)";
+  return R.LeftMpiOpen ? How + " without calling MPI_Finalize" : How;
 }
 
 std::string where(const std::vector<Location> &Sites, const Call *C) {
@@ -211,21 +213,41 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
     break;
   }
   case DivergenceKind::Left: {
-    int Gone = D.Culprits[0];
+    // Every rank that left first, the first to leave included.
+    const std::vector<int> &Gone = D.Culprits;
+    std::vector<int> Callers;
     const Call *First = nullptr;
     for (const auto &C : Calls)
-      First = First ? First : C.What;
-    Out << "rank " << Gone << " " << howLeft(M.ranks()[size_t(Gone)]) << " after " << P.Seq - 1
-        << " collective" << plural(P.Seq - 1, "", "s") << " on " << Comm << "; " << ranksWord(Waiting)
-        << " called " << nameOf(M, First) << " " << Number
-        << ", which it never called [rank-left]\n";
+      if (C.What && std::find(Gone.begin(), Gone.end(), C.Rank) == Gone.end()) {
+        Callers.push_back(C.Rank);
+        First = First ? First : C.What;
+      }
+    std::vector<std::string> Hows;
+    for (int R : Gone) {
+      const Call *There = M.call(P.Comm, R, P.Seq);
+      Hows.push_back("rank " + std::to_string(R) + " " +
+                     (There && M.names().function(There->Func).Operation == "finalize"
+                          ? "called " + nameOf(M, There)
+                          : howLeft(M.ranks()[size_t(R)])));
+    }
+    for (size_t I = 0; I < Hows.size(); ++I)
+      Out << (I == 0 ? "" : I + 1 == Hows.size() ? " and " : ", ") << Hows[I];
+    Out << " after " << P.Seq - 1 << " collective" << plural(P.Seq - 1, "", "s") << " on " << Comm
+        << "; ";
+    if (Callers.empty())
+      Out << "the other ranks were still running and can never complete collective " << Number;
+    else
+      Out << ranksWord(Callers) << " called " << nameOf(M, First) << " " << Number << ", which "
+          << plural(Gone.size(), "it", "they") << " never called";
+    Out << " [rank-left]\n";
     for (const auto &C : Calls)
-      if (C.What)
+      if (C.What && std::find(Gone.begin(), Gone.end(), C.Rank) == Gone.end())
         NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " +
                            nameOf(M, C.What) + " here (collective " + Number + ")");
-    if (const Call *Last = M.call(P.Comm, Gone, P.Seq - 1))
-      NoteAt(Last, "rank " + std::to_string(Gone) + "'s last collective on " + Comm + " (#" +
-                       std::to_string(P.Seq - 1) + ") was " + nameOf(M, Last) + " here");
+    for (int R : Gone)
+      if (const Call *Last = M.call(P.Comm, R, P.Seq - 1))
+        NoteAt(Last, "rank " + std::to_string(R) + "'s last collective on " + Comm + " (#" +
+                         std::to_string(P.Seq - 1) + ") was " + nameOf(M, Last) + " here");
     break;
   }
   case DivergenceKind::Deadlock: {
@@ -246,13 +268,29 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
     const Call *First = nullptr;
     for (const auto &C : Calls)
       First = First ? First : C.What;
-    const std::vector<int> &Live = D.Culprits; // missing when the stall was found
+    // Members without a record of the point: those that never called it,
+    // and those that did (says their heartbeat) but whose record was lost.
+    std::vector<int> Missing, Unknown;
+    const CommState &State = M.comms().at(P.Comm);
+    for (int R : D.Culprits)
+      (State.Members.at(R).known() < P.Seq ? Missing : Unknown).push_back(R);
     std::ostringstream Seconds;
     Seconds << StallTimeoutSeconds;
-    Out << "no progress for " << Seconds.str() << " s: " << ranksWord(Waiting) << " wait"
-        << plural(Waiting.size(), "s", "") << " in " << nameOf(M, First) << " "
-        << Number << " on " << Comm << ", which " << ranksWord(Live) << " " << plural(Live.size(), "has", "have")
-        << " not called [stall]\n";
+    Out << "no progress for " << Seconds.str() << " s on " << Comm << ": ";
+    std::vector<std::string> Parts;
+    if (!Waiting.empty())
+      Parts.push_back(ranksWord(Waiting) + " wait" + plural(Waiting.size(), "s", "") + " in " +
+                      nameOf(M, First) + " " + Number);
+    if (!Missing.empty())
+      Parts.push_back(ranksWord(Missing) + " " + plural(Missing.size(), "has", "have") +
+                      " not called " + (Waiting.empty() ? Number : "it"));
+    if (!Unknown.empty())
+      Parts.push_back(ranksWord(Unknown) + " " + plural(Unknown.size(), "is", "are") + " inside " +
+                      Number + ", but the record of what " + plural(Unknown.size(), "it", "they") +
+                      " called was dropped");
+    for (size_t I = 0; I < Parts.size(); ++I)
+      Out << (I ? "; " : "") << Parts[I];
+    Out << " [stall]\n";
     for (const auto &C : Calls)
       if (C.What)
         NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(M, C.What) +

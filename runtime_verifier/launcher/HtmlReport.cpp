@@ -2,7 +2,9 @@
 #include "Report.h"
 
 #include <climits>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -38,7 +40,10 @@ pre.diagnosis { background: #fff; border: 1px solid #d0d4dc; padding: 12px; over
 .box, .gap { width: 170px; flex: none; margin-right: 6px; padding: 4px 6px; border-radius: 6px;
   font-size: 12px; box-sizing: border-box; min-height: 44px; }
 .box { background: #e7eefc; border: 1px solid #9db4e8; }
-.box .seq { color: #5a6478; font-size: 11px; }
+.box .seq { color: #5a6478; font-size: 11px; display: flex; justify-content: space-between; }
+.box .site { color: #2b3a55; font-size: 11px; margin-top: 2px; }
+.box code { display: block; font-size: 11px; color: #3a4256; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
 .box.diverged { background: #ffd6d6; border: 2px solid #d62828; }
 .box.missing { background: repeating-linear-gradient(45deg, #fff, #fff 6px, #f3f3f3 6px, #f3f3f3 12px);
   border: 1px dashed #999; color: #555; }
@@ -61,7 +66,44 @@ std::string hover(const Matcher &M, const std::vector<Location> &Sites, const Ca
   return Text;
 }
 
-void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sites, uint64_t CommId) {
+/// The text of a call site's source line, when the source is readable here.
+class SourceLines {
+public:
+  std::string line(const Location &At) {
+    if (At.Frames.empty())
+      return "";
+    const Frame &F = At.Frames.front();
+    auto [It, New] = Files.try_emplace(F.File);
+    if (New) {
+      std::ifstream In(F.File);
+      for (std::string Text; std::getline(In, Text);)
+        It->second.push_back(Text);
+    }
+    if (F.Line == 0 || F.Line > It->second.size())
+      return "";
+    const std::string &Text = It->second[F.Line - 1];
+    size_t Start = Text.find_first_not_of(" \t");
+    return Start == std::string::npos ? "" : Text.substr(Start);
+  }
+
+private:
+  std::map<std::string, std::vector<std::string>> Files;
+};
+
+/// "+12.3 ms": the time since the lane's previous collective.
+std::string since(uint64_t Ns) {
+  char Text[32];
+  if (Ns < 1000000)
+    std::snprintf(Text, sizeof Text, "+%.0f us", Ns / 1e3);
+  else if (Ns < 1000000000)
+    std::snprintf(Text, sizeof Text, "+%.1f ms", Ns / 1e6);
+  else
+    std::snprintf(Text, sizeof Text, "+%.2f s", Ns / 1e9);
+  return Text;
+}
+
+void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sites, uint64_t CommId,
+           SourceLines &Source) {
   const CommState &C = M.comms().at(CommId);
   std::set<uint64_t> Marked;
   std::set<int> Flagged;
@@ -91,14 +133,21 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
     Lo = End + 1 > kColumns ? End + 1 - kColumns : 1;
     Hi = Lo + kColumns - 1;
   }
+  // Ranks that left before the divergence was found; later exits are the stop.
+  uint64_t DetectedNs = M.divergence() ? M.divergence()->DetectedNs : UINT64_MAX;
+  auto LeftBefore = [&](const RankState &S) { return S.Departed && S.DepartedNs <= DetectedNs; };
+  auto Shown = [&](int R, const MemberTrace &T, uint64_t S) { // a box, not a gap
+    return M.call(CommId, R, S) ||
+           (S == T.Count + 1 && (Marked.count(S) || LeftBefore(M.ranks()[size_t(R)])));
+  };
+  for (bool Empty = true; Empty && Hi > Lo; Hi -= Empty) // no column of gaps only at the end
+    for (const auto &[R, T] : C.Members)
+      Empty &= !Shown(R, T, Hi);
   Out << "<h2>" << escape(M.label(CommId)) << " &middot; " << C.Size << " ranks</h2>\n"
       << "<div class=\"trace\" data-comm=\"" << escape(M.label(CommId)) << "\">\n<div class=\"axis\">";
   for (uint64_t S = Lo; S <= Hi; ++S)
     Out << "<div>#" << S << "</div>";
   Out << "</div>\n";
-  // Ranks that left before the divergence was found; later exits are the stop.
-  uint64_t DetectedNs = M.divergence() ? M.divergence()->DetectedNs : UINT64_MAX;
-  auto LeftBefore = [&](const RankState &S) { return S.Departed && S.DepartedNs <= DetectedNs; };
   for (const auto &[R, T] : C.Members) {
     const RankState &State = M.ranks()[size_t(R)];
     Out << "<div class=\"lane\" data-rank=\"" << R << "\"><div class=\"lane-label\">rank " << R << "</div>";
@@ -106,9 +155,16 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
       bool Diverged = Marked.count(S) > 0;
       const Call *Made = M.call(CommId, R, S);
       if (Made) {
+        const Call *Before = M.call(CommId, R, S - 1);
+        std::string Code = Source.line(Sites[Made->Site]);
         Out << "<div class=\"box" << (Diverged ? " diverged" : "") << "\" title=\""
-            << escape(hover(M, Sites, *Made)) << "\"><div class=\"seq\">#" << S << "</div>"
-            << escape(M.names().function(Made->Func).Name) << "</div>";
+            << escape(hover(M, Sites, *Made)) << "\"><div class=\"seq\"><span>#" << S << "</span>"
+            << (Before && Made->TimeNs >= Before->TimeNs
+                    ? "<span class=\"since\">" + since(Made->TimeNs - Before->TimeNs) + "</span>"
+                    : "")
+            << "</div>" << escape(M.names().function(Made->Func).Name) << "<div class=\"site\">"
+            << escape(Sites[Made->Site].brief()) << "</div>"
+            << (Code.empty() ? "" : "<code>" + escape(Code) + "</code>") << "</div>";
       } else if (S == T.Count + 1 && (Diverged || LeftBefore(State))) {
         std::string Why = LeftBefore(State) ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
         Out << "<div class=\"box missing" << (Diverged ? " diverged" : "") << "\" title=\"rank " << R
@@ -138,8 +194,9 @@ std::string writeHtml(const std::string &Path, const Matcher &M, const std::vect
       << " ranks &middot; exit code " << O.ExitCode << "</p>\n";
   if (!O.Diagnosis.empty())
     Out << "<pre class=\"diagnosis\">" << escape(O.Diagnosis) << "</pre>\n";
+  SourceLines Source;
   for (uint64_t Id : reportedComms(M))
-    trace(Out, M, Sites, Id);
+    trace(Out, M, Sites, Id, Source);
   if (!O.Verdicts.empty()) {
     Out << "<h2>Static findings</h2>\n<table class=\"verdicts\"><tr><th>verdict</th><th>finding</th>"
         << "<th>check</th><th>detail</th></tr>\n";

@@ -81,18 +81,22 @@ std::string writeJson(const std::string &Path, const Matcher &M, const std::vect
   for (int R = 0; R < M.worldSize(); ++R) {
     const RankState &S = M.ranks()[size_t(R)];
     Ranks.push_back({{"rank", R}, {"calls", S.Calls}, {"connected", S.Connected},
-                     {"exit", S.Exit}, {"dropped_events", S.Dropped}});
+                     {"exit", S.Exit}, {"dropped_events", S.Dropped},
+                     {"incomplete", M.incomplete(R)}});
   }
   J["ranks"] = Ranks;
+  if (!O.LauncherExit.empty())
+    J["launcher"] = {{"exit", O.LauncherExit}, {"signalled_by_lockstep", O.LauncherSignalled}};
   nlohmann::json Comms = nlohmann::json::array();
   for (const auto &[Id, C] : M.comms()) {
     std::vector<int> Members;
     uint64_t Calls = 0;
     for (const auto &[R, T] : C.Members) {
       Members.push_back(R);
-      Calls = std::max(Calls, T.Count);
+      Calls = std::max(Calls, T.known());
     }
-    Comms.push_back({{"label", M.label(Id)}, {"size", C.Size}, {"ranks", Members}, {"collectives", Calls}});
+    Comms.push_back({{"label", M.label(Id)}, {"size", C.Size}, {"ranks", Members}, {"collectives", Calls},
+                     {"compared_from", C.ResyncFrom ? C.ResyncFrom : 1}});
   }
   J["communicators"] = Comms;
   nlohmann::json Verdicts = nlohmann::json::array();

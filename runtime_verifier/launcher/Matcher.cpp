@@ -1,6 +1,7 @@
 #include "Matcher.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 
 namespace lockstep::run {
@@ -74,8 +75,10 @@ std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
     // MPI_COMM_WORLD holds every rank, registered or not: a rank that dies
     // before its first MPI call is still missed by the others.
     if (In.id == kMpiWorldId && In.api == 1 && int(In.size) == worldSize())
-      for (int R = 0; R < worldSize(); ++R)
+      for (int R = 0; R < worldSize(); ++R) {
         C.Members[R].RankInComm = uint32_t(R);
+        C.Departed += Ranks[size_t(R)].Departed;
+      }
   } else if (C.Size != In.size || C.Api != In.api) {
     return "communicator " + label(In.id) + " has " + std::to_string(C.Size) +
            " members for another rank, " + std::to_string(In.size) + " for this one";
@@ -108,10 +111,11 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
   if (In.Seq <= M.Count)
     return "sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
            std::to_string(M.Count);
+  M.Lost += In.Seq - M.Count - 1;
   if (In.Seq - M.Count - 1 > kMaxOpen)
-    C.Overflowed = true; // the rank lost that many calls: too far behind to match
-  if (!C.Overflowed) {
-    for (uint64_t Missing = M.Count + 1; Missing < In.Seq; ++Missing, ++M.Lost)
+    resync(C, In.Seq); // the rank lost that many calls: too far behind to match
+  if (In.Seq >= C.ResyncFrom) {
+    for (uint64_t Missing = std::max(M.Count + 1, C.ResyncFrom); Missing < In.Seq; ++Missing)
       if (++C.Open[Missing].Reported >= C.Size)
         C.Open.erase(Missing);
     CommState::Pending &P = C.Open[In.Seq];
@@ -120,21 +124,26 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
       P.ReferenceRank = Rank;
       P.FirstNs = In.TimeNs;
     } else if (std::string Field = difference(P.Reference, In); !Field.empty()) {
-      Divergence D;
-      D.Kind = DivergenceKind::Mismatch;
-      D.Points = {{CommId, In.Seq, -1}};
-      D.Field = Field;
-      D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
-      D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
-      D.CauseNs = std::max(P.FirstNs, In.TimeNs);
-      report(D, NowNs);
+      // MPI_Finalize against another collective: that rank is leaving.
+      bool RefLeaves = Dictionary.function(P.Reference.Func).Operation == "finalize";
+      if (RefLeaves || Dictionary.function(In.Func).Operation == "finalize") {
+        leave(CommId, In.Seq, RefLeaves ? P.ReferenceRank : Rank, std::max(P.FirstNs, In.TimeNs),
+              NowNs, true);
+      } else {
+        Divergence D;
+        D.Kind = DivergenceKind::Mismatch;
+        D.Points = {{CommId, In.Seq, -1}};
+        D.Field = Field;
+        D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
+        D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
+        D.CauseNs = std::max(P.FirstNs, In.TimeNs);
+        report(D, NowNs);
+      }
     }
     if (++P.Reported >= C.Size)
       C.Open.erase(In.Seq);
-    if (C.Open.size() > kMaxOpen) {
-      C.Overflowed = true;
-      C.Open.clear();
-    }
+    if (C.Open.size() > kMaxOpen)
+      resync(C, In.Seq);
   }
   M.Count = In.Seq;
   M.LastChangeNs = NowNs;
@@ -149,7 +158,54 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
   return "";
 }
 
+void Matcher::resync(CommState &C, uint64_t Seq) {
+  // Matching starts afresh above every member's last report, so that no
+  // collective is compared against a half-known past; the stall detector,
+  // which works on counts, is not affected.
+  uint64_t Top = Seq;
+  for (const auto &[R, T] : C.Members)
+    Top = std::max(Top, T.Count);
+  C.ResyncFrom = Top + 1;
+  C.Open.clear();
+}
+
+void Matcher::heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs) {
+  RankState &R = Ranks[size_t(Rank)];
+  R.Dropped = std::max(R.Dropped, B.dropped);
+  for (const wire::Beat::Lane &L : B.lanes) {
+    auto It = Comms.find(L.comm);
+    if (It == Comms.end())
+      continue; // its registration is still in flight, or was dropped
+    auto M = It->second.Members.find(Rank);
+    if (M == It->second.Members.end() || !M->second.Registered)
+      continue;
+    MemberTrace &T = M->second;
+    if (L.calls > T.Claimed || L.returned != T.Returned) {
+      T.Claimed = std::max(T.Claimed, L.calls);
+      T.Returned = L.returned;
+      T.LastChangeNs = NowNs;
+      Changed = true;
+    }
+  }
+}
+
+bool Matcher::incomplete(int Rank) const {
+  if (Ranks[size_t(Rank)].Dropped)
+    return true;
+  for (const auto &[Id, C] : Comms)
+    if (auto M = C.Members.find(Rank); M != C.Members.end() && M->second.Lost)
+      return true;
+  return false;
+}
+
 void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
+
+void Matcher::bye(int Rank, const wire::Bye &B) {
+  RankState &R = Ranks[size_t(Rank)];
+  R.Dropped = B.dropped;
+  R.LeftMpiOpen = B.flags & wire::kLeftMpiOpen;
+  R.MpiUnverified = B.flags & wire::kMpiUnverified;
+}
 
 void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
   RankState &R = Ranks[size_t(Rank)];
@@ -160,8 +216,10 @@ void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
   R.DepartedNs = NowNs;
   Changed = true;
   for (auto &[Id, C] : Comms)
-    if (C.Members.count(Rank))
+    if (C.Members.count(Rank)) {
+      ++C.Departed;
       checkLeft(C, NowNs);
+    }
 }
 
 void Matcher::untrack(int Rank) {
@@ -217,22 +275,99 @@ void Matcher::report(Divergence D, uint64_t NowNs) {
 }
 
 void Matcher::checkLeft(CommState &C, uint64_t NowNs) {
+  // Runs on every call and every departure: linear in the members at most,
+  // and only once a member is gone and nothing has been found yet.
+  if (C.Departed == 0 || Found || PendingLeft)
+    return;
+  uint64_t Top = 0;
+  for (const auto &[R, T] : C.Members)
+    if (!Ranks[size_t(R)].Untracked)
+      Top = std::max(Top, T.known());
   for (const auto &[Gone, Trace] : C.Members) {
     const RankState &G = Ranks[size_t(Gone)];
-    if (!G.Departed || G.Untracked)
+    uint64_t Next = Trace.known() + 1;
+    if (!G.Departed || G.Untracked || Top < Next)
       continue;
-    uint64_t Next = Trace.Count + 1;
-    for (const auto &[Other, T] : C.Members)
-      if (T.Count >= Next && !Ranks[size_t(Other)].Untracked) {
-        Divergence D;
-        D.Kind = DivergenceKind::Left;
-        D.Points = {{C.Id, Next, -1}};
-        D.Culprits = {Gone};
-        auto Open = C.Open.find(Next);
-        D.CauseNs = std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs);
-        return report(D, NowNs);
-      }
+    auto Open = C.Open.find(Next);
+    return leave(C.Id, Next, Gone,
+                 std::max(G.DepartedNs, Open != C.Open.end() ? Open->second.FirstNs : NowNs), NowNs,
+                 false);
   }
+}
+
+bool Matcher::leftBroken(int Rank) const {
+  // MPI ends a job whose rank leaves without MPI_Finalize: whoever is still
+  // running will be killed or hang, whether or not it called anything yet.
+  const RankState &R = Ranks[size_t(Rank)];
+  if (!R.Departed || !R.Connected || R.Untracked || (R.SaidBye && !R.LeftMpiOpen))
+    return false;
+  for (const auto &[Id, C] : Comms) {
+    // A member it never registered is MPI_COMM_WORLD, whose members are
+    // known from the start: killed early, it may not have said more.
+    auto M = C.Members.find(Rank);
+    if (C.Api != 1 || M == C.Members.end())
+      continue;
+    const Call *Last = M->second.Recent.empty() ? nullptr : &M->second.Recent.back();
+    if (Last && Dictionary.function(Last->Func).Operation == "finalize")
+      return false; // crashed or killed after MPI_Finalize: nothing to break
+    return true;
+  }
+  return false;
+}
+
+void Matcher::checkAbandoned(uint64_t NowNs) {
+  int First = -1;
+  for (int R = 0; R < worldSize(); ++R)
+    if (leftBroken(R) && (First < 0 || Ranks[size_t(R)].DepartedNs < Ranks[size_t(First)].DepartedNs))
+      First = R;
+  if (First < 0)
+    return;
+  const RankState &G = Ranks[size_t(First)];
+  bool Abandoned = false; // someone was still running when it left
+  for (int R = 0; R < worldSize(); ++R)
+    Abandoned |= R != First && !Ranks[size_t(R)].Untracked && Ranks[size_t(R)].Connected &&
+                 (!Ranks[size_t(R)].Departed ||
+                  (Ranks[size_t(R)].DepartedNs >= G.DepartedNs && leftBroken(R)));
+  if (!Abandoned)
+    return;
+  // The point: the next collective on its widest MPI communicator.
+  const CommState *Where = nullptr;
+  for (const auto &[Id, C] : Comms)
+    if (C.Api == 1 && C.Members.count(First) && (!Where || C.Size > Where->Size))
+      Where = &C;
+  leave(Where->Id, Where->Members.at(First).known() + 1, First, G.DepartedNs, NowNs, false);
+}
+
+void Matcher::leave(uint64_t Comm, uint64_t Seq, int First, uint64_t CauseNs, uint64_t NowNs,
+                    bool Finalize) {
+  if (Found || PendingLeft)
+    return;
+  Divergence D;
+  D.Kind = DivergenceKind::Left;
+  D.Points = {{Comm, Seq, -1}};
+  D.Culprits = {First};
+  D.Field = Finalize ? "finalize" : "";
+  D.CauseNs = CauseNs;
+  PendingLeft = D;
+  PendingSinceNs = NowNs;
+}
+
+void Matcher::reportLeft(uint64_t NowNs) {
+  // Named: the first to leave, and every member that left too without
+  // calling the point, or called MPI_Finalize there, before now.
+  Divergence D = *PendingLeft;
+  PendingLeft.reset();
+  const auto &P = D.Points.front();
+  const CommState &C = Comms.at(P.Comm);
+  for (const auto &[R, T] : C.Members) {
+    const Call *There = call(P.Comm, R, P.Seq);
+    bool Finalized = There && Dictionary.function(There->Func).Operation == "finalize";
+    if (R != D.Culprits.front() &&
+        ((Ranks[size_t(R)].Departed && T.known() < P.Seq) || Finalized))
+      D.Culprits.push_back(R);
+  }
+  std::sort(D.Culprits.begin(), D.Culprits.end());
+  report(D, NowNs);
 }
 
 void Matcher::checkDeadlock(uint64_t NowNs) {
@@ -240,6 +375,14 @@ void Matcher::checkDeadlock(uint64_t NowNs) {
   // while a member has not entered it; ranks waiting for each other in a
   // cycle never will (sound even with reports in flight: each rank's
   // reports arrive in the order it made the calls).
+  // On one communicator a rank only waits for members that are behind it,
+  // and they for members further behind: a cycle needs two communicators.
+  std::set<uint64_t> Lanes;
+  for (int R = 0; R < worldSize() && Lanes.size() < 2; ++R)
+    if (live(R) && Ranks[size_t(R)].Latest)
+      Lanes.insert(Ranks[size_t(R)].Latest->first);
+  if (Lanes.size() < 2)
+    return;
   std::map<int, std::vector<int>> Waits;
   for (int R = 0; R < worldSize(); ++R) {
     if (!live(R) || !Ranks[size_t(R)].Latest)
@@ -286,42 +429,78 @@ void Matcher::checkDeadlock(uint64_t NowNs) {
 }
 
 void Matcher::checkStall(uint64_t NowNs) {
+  // Works on where each member is (records, or heartbeats where records
+  // were lost), so a hang is found even when the reports of the diverging
+  // calls never arrived.
   if (StallNs == 0)
     return;
+  auto QuietSince = [&](uint64_t Ns) { return NowNs - std::min(NowNs, Ns) >= StallNs; };
   for (const auto &[Id, C] : Comms) {
-    if (C.Open.empty() || C.Overflowed)
+    uint64_t Bottom = UINT64_MAX, Top = 0;
+    for (const auto &[R, T] : C.Members)
+      if (live(R)) {
+        Bottom = std::min(Bottom, T.known());
+        Top = std::max(Top, T.known());
+      }
+    if (Top == 0)
       continue;
-    const auto &[Seq, P] = *C.Open.begin();
-    if (NowNs - std::min(NowNs, P.FirstNs) < StallNs)
-      continue;
-    std::vector<int> Missing;
-    bool SomeoneWaits = false, Quiet = true;
+    // The point: the first collective some member has not called, or, when
+    // all are level, the one they are all inside.
+    uint64_t Seq = Top > Bottom ? Bottom + 1 : Top;
+    bool LaggardsQuiet = true, LeaderWaited = false, AllInside = true;
+    uint64_t CauseNs = 0;
+    std::vector<int> Unrecorded;
     for (const auto &[R, T] : C.Members) {
       if (!live(R))
         continue;
-      if (T.Count >= Seq) {
-        SomeoneWaits = true;
+      AllInside &= T.Returned < T.known();
+      if (T.known() < Seq || !call(Id, R, Seq))
+        Unrecorded.push_back(R);
+      if (T.known() < Seq || Top == Bottom) {
+        LaggardsQuiet &= QuietSince(T.LastChangeNs);
+        CauseNs = std::max(CauseNs, T.LastChangeNs);
       } else {
-        Missing.push_back(R);
-        Quiet &= NowNs - std::min(NowNs, T.LastChangeNs) >= StallNs;
+        // Its last move came after it reached Seq: quiet that long means
+        // it has been past Seq at least that long.
+        LeaderWaited |= QuietSince(T.LastChangeNs);
       }
     }
-    if (!SomeoneWaits || Missing.empty() || !Quiet)
+    if (auto Open = C.Open.find(Seq); Open != C.Open.end() && Open->second.ReferenceRank >= 0) {
+      LeaderWaited |= QuietSince(Open->second.FirstNs);
+      CauseNs = std::max(CauseNs, Open->second.FirstNs);
+    }
+    bool Stalled = Top > Bottom ? LaggardsQuiet && LeaderWaited : LaggardsQuiet && AllInside;
+    if (!Stalled)
       continue;
     Divergence D;
     D.Kind = DivergenceKind::Stall;
     D.Points = {{Id, Seq, -1}};
-    D.Culprits = Missing;
-    D.CauseNs = P.FirstNs;
+    D.Culprits = Unrecorded;
+    D.CauseNs = CauseNs;
     return report(D, NowNs);
   }
+}
+
+void Matcher::finish(uint64_t NowNs) {
+  if (Found)
+    return;
+  checkAbandoned(NowNs);
+  if (PendingLeft)
+    reportLeft(NowNs);
 }
 
 void Matcher::tick(uint64_t NowNs) {
   if (Found)
     return;
-  if (Changed) {
+  checkAbandoned(NowNs);
+  if (PendingLeft) { // the better diagnosis of what follows: nothing else is looked for
+    if (NowNs - PendingSinceNs >= kLeftGraceNs)
+      reportLeft(NowNs);
+    return;
+  }
+  if (Changed && NowNs >= NextDeadlockCheckNs) {
     Changed = false;
+    NextDeadlockCheckNs = NowNs + kDeadlockPeriodNs;
     checkDeadlock(NowNs);
   }
   checkStall(NowNs);

@@ -57,10 +57,14 @@ struct Call {
 struct MemberTrace {
   uint32_t RankInComm = 0;
   bool Registered = false; // the member itself reported the communicator
-  uint64_t Count = 0;      // calls so far (the last sequence number)
+  uint64_t Count = 0;      // calls received so far (the last sequence number)
+  uint64_t Claimed = 0;    // calls the rank's heartbeat counts, records lost or not
+  uint64_t Returned = 0;   // of those, calls that returned (heartbeat)
   uint64_t LastChangeNs = 0;
   uint64_t Lost = 0;       // sequence numbers skipped (the rank's ring was full)
   std::deque<Call> Recent; // the last kRecent calls
+  /// Where the rank is: its records, or its heartbeat when records were lost.
+  uint64_t known() const { return Count > Claimed ? Count : Claimed; }
 };
 
 struct CommState {
@@ -77,11 +81,17 @@ struct CommState {
     uint64_t FirstNs = 0;
   };
   std::map<uint64_t, Pending> Open; // collectives not yet reported by every member
-  bool Overflowed = false;          // too many open collectives: matching stopped
+  /// Collectives below this number were not all compared: one member's
+  /// reports fell more than kMaxOpen behind another's, and matching started
+  /// afresh here (0: never).
+  uint64_t ResyncFrom = 0;
+  int Departed = 0; // members gone: until one is, no call can leave one behind
 };
 
 struct RankState {
   bool Connected = false, Departed = false, Untracked = false, SaidBye = false;
+  bool LeftMpiOpen = false;   // said goodbye with MPI initialized and not finalized
+  bool MpiUnverified = false; // its MPI_COMM_WORLD was not the job's (started without --mpi)
   uint64_t DepartedNs = 0, Dropped = 0, Calls = 0;
   std::string Exit; // "exited with code 1", "killed by SIGKILL", ...
   std::optional<std::pair<uint64_t, uint64_t>> Latest; // (communicator, sequence number)
@@ -98,8 +108,10 @@ struct Divergence {
     int Rank = -1; // deadlock: the rank waiting at (Comm, Seq)
   };
   std::vector<Point> Points;
-  std::string Field;           // mismatch: what differs ("operation", "count", ...)
-  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left; stall: who is missing
+  std::string Field;           // mismatch: what differs ("operation", "count", ...);
+                               // rank-left: "finalize" when the ranks left through MPI_Finalize
+  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left first;
+                               // stall: members without a record of the point
   std::map<int, Call> Calls;   // by rank: its call at the diverging point, when it made one
   uint64_t CauseNs = 0, DetectedNs = 0;
 };
@@ -108,6 +120,13 @@ class Matcher {
 public:
   static constexpr size_t kRecent = 16;
   static constexpr size_t kMaxOpen = 1 << 16;
+  /// A rank-left is reported this long after it is seen: time for the
+  /// reports in flight and for ranks that leave at the same moment, so that
+  /// every rank that left first is named (and none the launcher killed later).
+  static constexpr uint64_t kLeftGraceNs = 250'000'000;
+  /// Deadlock cycles are looked for at most this often: the search costs
+  /// members x ranks, and a cycle does not go away.
+  static constexpr uint64_t kDeadlockPeriodNs = 100'000'000;
 
   Matcher(int WorldSize, uint64_t StallTimeoutNs);
 
@@ -122,15 +141,22 @@ public:
   std::string addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
 
   void connected(int Rank);
+  /// The rank said goodbye (its connection closes next).
+  void bye(int Rank, const wire::Bye &B);
   /// The rank is gone: \p Bye when it said goodbye first.
   void departed(int Rank, bool Bye, uint64_t NowNs);
   /// The rank's reports can no longer be trusted (protocol violation).
   void untrack(int Rank);
   void setExit(int Rank, const std::string &How) { Ranks[size_t(Rank)].Exit = How; }
-  void setDropped(int Rank, uint64_t N) { Ranks[size_t(Rank)].Dropped = N; }
+  /// What the rank's heartbeat says it has done.
+  void heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs);
+  /// True when some of the rank's records never reached the coordinator.
+  bool incomplete(int Rank) const;
 
-  /// Time-based checks: the stall timeout and deadlock cycles.
+  /// Time-based checks: the stall timeout, deadlock cycles, rank-left.
   void tick(uint64_t NowNs);
+  /// The job is down: a rank-left still in its grace period is reported.
+  void finish(uint64_t NowNs);
 
   const std::optional<Divergence> &divergence() const { return Found; }
   const std::map<uint64_t, CommState> &comms() const { return Comms; }
@@ -148,8 +174,14 @@ public:
 private:
   void report(Divergence D, uint64_t NowNs);
   void checkLeft(CommState &C, uint64_t NowNs);
+  void checkAbandoned(uint64_t NowNs);
+  void leave(uint64_t Comm, uint64_t Seq, int First, uint64_t CauseNs, uint64_t NowNs,
+             bool Finalize);
+  void reportLeft(uint64_t NowNs);
+  bool leftBroken(int Rank) const;
   void checkDeadlock(uint64_t NowNs);
   void checkStall(uint64_t NowNs);
+  void resync(CommState &C, uint64_t Seq);
   bool live(int Rank) const;
 
   Names Dictionary;
@@ -157,8 +189,11 @@ private:
   std::map<uint64_t, CommState> Comms;
   std::map<uint32_t, std::set<int>> SiteRanks;
   std::optional<Divergence> Found;
+  std::optional<Divergence> PendingLeft; // seen, reported after kLeftGraceNs
+  uint64_t PendingSinceNs = 0;
   uint64_t StallNs;
   bool Changed = false; // since the last deadlock check
+  uint64_t NextDeadlockCheckNs = 0;
   int NextOrdinal = 1;
 };
 

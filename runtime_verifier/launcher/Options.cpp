@@ -1,5 +1,6 @@
 #include "Options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -14,7 +15,9 @@ const char *const kRunUsage =
     "options:\n"
     "  -n, --nproc N       number of ranks (required)\n"
     "  --mpi               start the ranks with mpirun (LOCKSTEP_MPIRUN overrides\n"
-    "                      its path) instead of as torchrun-style processes\n"
+    "                      it, arguments included) instead of as torchrun-style\n"
+    "                      processes\n"
+    "  --mpirun-args ARGS  more mpirun options, split at spaces (--mpi only)\n"
     "  --attach            start no ranks: coordinate N ranks started by another\n"
     "                      launcher; a command after -- is run once with the\n"
     "                      LOCKSTEP_COORDINATOR variable the ranks need\n"
@@ -29,7 +32,8 @@ const char *const kRunUsage =
     "\n"
     "exit status: the program's when the ranks stayed in lockstep; 97 when they\n"
     "diverged, 98 when the stall timeout expired, 96 when the job could not be\n"
-    "started, 2 for bad options.\n";
+    "started or the coordinator lost its ranks, 2 for bad options or an MPI\n"
+    "program run without --mpi, 127 when PROGRAM cannot be run.\n";
 
 namespace {
 bool parseNumber(const std::string &Text, double &Out) {
@@ -41,6 +45,17 @@ bool parseNumber(const std::string &Text, double &Out) {
   return errno == 0 && *End == '\0' && Out >= 0 && Out < 1e9;
 }
 } // namespace
+
+std::vector<std::string> splitWords(const std::string &Text) {
+  std::vector<std::string> Words;
+  size_t I = 0;
+  while ((I = Text.find_first_not_of(" \t", I)) != std::string::npos) {
+    size_t End = std::min(Text.find_first_of(" \t", I), Text.size());
+    Words.push_back(Text.substr(I, End - I));
+    I = End;
+  }
+  return Words;
+}
 
 std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out) {
   size_t I = 0;
@@ -76,6 +91,11 @@ std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Ou
       if (Out.Mode == LaunchMode::Mpi)
         return "--mpi and --attach exclude each other";
       Out.Mode = LaunchMode::Attach;
+    } else if (A == "--mpirun-args") {
+      if (!(Error = Value(A, V)).empty())
+        return Error;
+      std::vector<std::string> Words = splitWords(V);
+      Out.MpirunArgs.insert(Out.MpirunArgs.end(), Words.begin(), Words.end());
     } else if (A == "--listen") {
       if (!(Error = Value(A, Out.Listen)).empty())
         return Error;
@@ -106,6 +126,8 @@ std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Ou
     return "the number of ranks is required (-n N)";
   if (Out.Command.empty() && Out.Mode != LaunchMode::Attach)
     return "no program to run (lockstep run -n N -- PROGRAM [ARGS...])";
+  if (!Out.MpirunArgs.empty() && Out.Mode != LaunchMode::Mpi)
+    return "--mpirun-args needs --mpi";
   return "";
 }
 

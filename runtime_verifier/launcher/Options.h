@@ -11,6 +11,7 @@ constexpr int kExitUsage = 2;     // bad options or input files
 constexpr int kExitSetup = 96;    // could not listen, find the interposer, start the job
 constexpr int kExitDiverged = 97; // ranks diverged: mismatch, deadlock, a rank left
 constexpr int kExitStalled = 98;  // the stall timeout expired
+constexpr int kExitNotRunnable = 127; // PROGRAM (or mpirun) cannot be run
 
 enum class LaunchMode {
   Direct, // lockstep starts the N ranks itself, torchrun-style
@@ -24,9 +25,14 @@ struct RunOptions {
   std::string Listen = "127.0.0.1:0";
   double StallTimeoutSeconds = 300;
   std::string FindingsFile, ReportFile, JsonFile;
+  std::vector<std::string> MpirunArgs; // --mpirun-args, split at spaces
   bool Quiet = false;
   std::vector<std::string> Command; // PROGRAM ARGS..., or a launcher command in attach mode
 };
+
+/// Splits a command line at runs of spaces and tabs (no quoting):
+/// LOCKSTEP_MPIRUN and --mpirun-args.
+std::vector<std::string> splitWords(const std::string &Text);
 
 /// Parses the arguments after `run`. Returns an empty string on success,
 /// "help" when help was asked for, else the error.

@@ -99,19 +99,33 @@ void Processes::emit(Stream &S, const std::string &Line) {
   } else if (S.How == Prefix::MpiTagged) {
     static const std::regex Tag(R"(^\[\d+,(\d+)\]<std(out|err)>:)");
     std::smatch M;
-    Text = std::regex_search(Line, M, Tag) ? "[rank " + M[1].str() + "] " + M.suffix().str() : Line;
+    if (!std::regex_search(Line, M, Tag) && Held.size() < kMaxHeld) {
+      Held.emplace_back(S.Out, Line + '\n');
+      return;
+    }
+    Text = M.empty() ? Line : "[rank " + M[1].str() + "] " + M.suffix().str();
   } else {
     Text = Line;
   }
-  Text += '\n';
+  writeText(S.Out, Text + '\n');
+}
+
+void Processes::writeText(int Fd, const std::string &Text) {
   for (size_t Done = 0; Done < Text.size();) {
-    ssize_t N = write(S.Out, Text.data() + Done, Text.size() - Done);
+    ssize_t N = ::write(Fd, Text.data() + Done, Text.size() - Done);
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0)
       return;
     Done += size_t(N);
   }
+}
+
+void Processes::releaseLauncherLines(bool Show) {
+  if (Show)
+    for (const auto &[Fd, Line] : Held)
+      writeText(Fd, Line);
+  Held.clear();
 }
 
 void Processes::drain(Stream &S) {

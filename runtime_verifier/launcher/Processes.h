@@ -45,8 +45,15 @@ public:
   void terminate(int DelayMs, int GraceMs);
   void escalate(uint64_t NowNs);
   bool allReaped() const;
+  /// True once terminate() sent its first signal.
+  bool signalled() const { return Termed; }
   /// Writes out partial lines and stops reading.
   void flush();
+  /// Lines of a MpiTagged stream that are not a rank's are mpirun's own
+  /// (its banners when a rank leaves or the job aborts): they are held back
+  /// until the job is over, then shown (\p Show) or dropped, so that they
+  /// never stand in for or bury lockstep's diagnosis.
+  void releaseLauncherLines(bool Show);
   const std::vector<Child> &children() const { return Kids; }
 
   /// "exited with code 1", "killed by SIGKILL".
@@ -62,11 +69,14 @@ private:
   };
   void drain(Stream &S);
   void emit(Stream &S, const std::string &Line);
+  static void writeText(int Fd, const std::string &Text);
 
   std::vector<Child> Kids;
   std::vector<Stream> Streams;
   uint64_t TermAtNs = 0, KillAtNs = 0;
   bool Termed = false;
+  std::vector<std::pair<int, std::string>> Held; // (output fd, line) of mpirun's own
+  static constexpr size_t kMaxHeld = 1000;       // more are shown as they come
 };
 
 } // namespace lockstep::run

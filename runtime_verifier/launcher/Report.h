@@ -19,6 +19,10 @@ struct Outcome {
   double DetectionMs = -1, StopMs = -1;     // cause to detection, detection to stop order
   std::vector<Judged> Verdicts;
   std::vector<std::string> Warnings;
+  /// The launcher lockstep started (mpirun, an attached command): how it
+  /// ended, and whether lockstep had to signal it.
+  std::string LauncherExit;
+  bool LauncherSignalled = false;
 };
 
 /// Empty string on success, else the error.

@@ -7,11 +7,16 @@
 #include "Processes.h"
 #include "Report.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace lockstep::run {
@@ -55,6 +60,49 @@ uint16_t freePort() {
   return At.port;
 }
 
+/// LOCKSTEP_MPIRUN (a command with arguments) or mpirun.
+std::vector<std::string> mpirunCommand() {
+  const char *Env = getenv("LOCKSTEP_MPIRUN");
+  std::vector<std::string> Words = splitWords(Env ? Env : "");
+  return Words.empty() ? std::vector<std::string>{"mpirun"} : Words;
+}
+
+/// Why \p Program cannot be run ("" when it can), as execvp would find it.
+std::string notRunnable(const std::string &Program) {
+  auto Check = [](const std::string &Path) {
+    struct stat St;
+    if (stat(Path.c_str(), &St) != 0)
+      return std::string(std::strerror(errno));
+    if (!S_ISREG(St.st_mode) || access(Path.c_str(), X_OK) != 0)
+      return std::string(std::strerror(EACCES));
+    return std::string();
+  };
+  if (Program.find('/') != std::string::npos)
+    return Check(Program);
+  const char *Env = getenv("PATH");
+  std::string Path = Env && *Env ? Env : "/usr/bin:/bin";
+  for (size_t Start = 0; Start <= Path.size();) {
+    size_t End = std::min(Path.find(':', Start), Path.size());
+    std::string Dir = Path.substr(Start, End - Start);
+    if (Check((Dir.empty() ? "." : Dir) + "/" + Program).empty())
+      return "";
+    Start = End + 1;
+  }
+  return "not found in PATH";
+}
+
+/// Why \p Path cannot be written ("" when it can); leaves no file behind.
+std::string notWritable(const std::string &Path) {
+  bool Existed = access(Path.c_str(), F_OK) == 0;
+  FILE *F = std::fopen(Path.c_str(), "a");
+  if (!F)
+    return std::strerror(errno);
+  std::fclose(F);
+  if (!Existed)
+    unlink(Path.c_str());
+  return "";
+}
+
 std::string preload(const std::string &Library) {
   const char *Existing = getenv("LD_PRELOAD");
   return Existing && *Existing ? Library + ":" + Existing : Library;
@@ -82,11 +130,11 @@ std::string launch(const RunOptions &O, Processes &P, const std::string &Coordin
     // The token travels in the environment (-x NAME), never on a command
     // line that other users can read; the preload only reaches the ranks.
     Env["LOCKSTEP_MANAGED"] = "1";
-    const char *Mpirun = getenv("LOCKSTEP_MPIRUN");
-    std::vector<std::string> Argv = {Mpirun && *Mpirun ? Mpirun : "mpirun",
-                                     "-np", std::to_string(O.Ranks), "--oversubscribe", "--tag-output",
-                                     "-x", "LD_PRELOAD=" + preload(Interposer),
-                                     "-x", "LOCKSTEP_COORDINATOR", "-x", "LOCKSTEP_MANAGED"};
+    std::vector<std::string> Argv = mpirunCommand();
+    Argv.insert(Argv.end(), {"-np", std::to_string(O.Ranks), "--oversubscribe", "--tag-output",
+                             "-x", "LD_PRELOAD=" + preload(Interposer), "-x",
+                             "LOCKSTEP_COORDINATOR", "-x", "LOCKSTEP_MANAGED"});
+    Argv.insert(Argv.end(), O.MpirunArgs.begin(), O.MpirunArgs.end());
     Argv.insert(Argv.end(), O.Command.begin(), O.Command.end());
     return P.spawn(Argv, Env, -1, Prefix::MpiTagged);
   }
@@ -129,6 +177,23 @@ int runCommand(const std::vector<std::string> &Args) {
       error(E);
       return kExitUsage;
     }
+  for (const std::string *File : {&O.ReportFile, &O.JsonFile})
+    if (!File->empty())
+      if (std::string E = notWritable(*File); !E.empty()) {
+        error("cannot write '" + *File + "': " + E);
+        return kExitUsage;
+      }
+  // What exec would refuse, refused before anything starts, in every mode.
+  std::vector<std::string> Programs;
+  if (!O.Command.empty())
+    Programs.push_back(O.Command[0]);
+  if (O.Mode == LaunchMode::Mpi)
+    Programs.push_back(mpirunCommand()[0]);
+  for (const std::string &Program : Programs)
+    if (std::string E = notRunnable(Program); !E.empty()) {
+      error("cannot run '" + Program + "': " + E);
+      return kExitNotRunnable;
+    }
   net::Endpoint Listen;
   if (std::string E = net::parseEndpoint(O.Listen, Listen, true); !E.empty()) {
     error("--listen: " + E);
@@ -170,6 +235,13 @@ int runCommand(const std::vector<std::string> &Args) {
     sigaction(S, &Action, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  // One socket per rank: thousands of ranks need more than the usual 1024.
+  rlimit Files;
+  if (getrlimit(RLIMIT_NOFILE, &Files) == 0 && Files.rlim_cur < Files.rlim_max) {
+    Files.rlim_cur = Files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &Files);
+  }
+
   Processes P;
   if (std::string E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer); !E.empty()) {
     error(E);
@@ -193,6 +265,7 @@ int runCommand(const std::vector<std::string> &Args) {
       LastExitNs = Now;
       if (Kid.Rank < 0) {
         CommandStatus = Kid.Status;
+        Result.LauncherExit = Processes::describe(Kid.Status);
         return;
       }
       M.setExit(Kid.Rank, Processes::describe(Kid.Status));
@@ -203,26 +276,41 @@ int runCommand(const std::vector<std::string> &Args) {
     if (!StopNs && (M.divergence() || Interrupted)) {
       StopNs = Now;
       C.stopRanks(M.divergence() ? stopReason(M) : "interrupted");
-      // Ranks exit on the stop order; a launcher in between (mpirun) gets a
-      // moment to pass on their last output before it is terminated too.
-      P.terminate(O.Mode == LaunchMode::Direct ? 0 : 300, 1000);
+      // Ranks exit on the stop order. MPI ranks end the job from inside
+      // (MPI_Abort) and mpirun exits on its own: a signal in the middle of
+      // its teardown makes it crash.
+      P.terminate(O.Mode == LaunchMode::Direct ? 0 : O.Mode == LaunchMode::Mpi ? 10000 : 300, 1000);
     }
     P.escalate(Now);
     bool Started = !P.children().empty();
     bool Gone = Started ? P.allReaped() : C.ranksSeen() == O.Ranks;
     if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * kMs))
       break;
-    if (StopNs && Now - StopNs > 5000 * kMs) // processes that ignore even SIGKILL's group
+    if (StopNs && Now - StopNs > 15000 * kMs) // processes that ignore even SIGKILL's group
       break;
   }
   P.flush();
+  Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
+  uint64_t EndNs = net::monotonicNs();
+  std::vector<int> Unheard;
+  for (int R = 0; R < O.Ranks; ++R)
+    if (!M.ranks()[size_t(R)].Connected)
+      Unheard.push_back(R);
+  // While connections were shed, a rank never heard from may be one the
+  // coordinator lost rather than one that left.
+  bool Lost = !Unheard.empty() && C.shedConnections() > 0;
+  if (!Lost)
+    for (int R : Unheard) // gone with the job without a word (mpirun's ranks)
+      M.departed(R, false, EndNs);
+  M.finish(EndNs);
+  P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
 
   const auto &D = M.divergence();
   if (D) {
     Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
     Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
     Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
-    Result.StopMs = double(StopNs - D->DetectedNs) / kMs;
+    Result.StopMs = StopNs ? double(StopNs - D->DetectedNs) / kMs : 0; // 0: found once the job was down
   } else if (Interrupted) {
     Result.Status = "interrupted";
     Result.ExitCode = 128 + Interrupted;
@@ -235,8 +323,30 @@ int runCommand(const std::vector<std::string> &Args) {
         Code = Processes::exitCode(Kid.Status);
     Result.Status = Code == 0 ? "passed" : "failed";
     Result.ExitCode = Code;
+    if (Lost && Code != 0) { // a rank that loses its coordinator exits 96
+      error("the coordinator never heard from " + std::string(Unheard.size() == 1 ? "rank " : "ranks ") +
+            rankList(Unheard) + " while it shed " + std::to_string(C.shedConnections()) +
+            " connections that did not say hello in time; the job was not verified");
+      Result.Status = "failed";
+      Result.ExitCode = kExitSetup;
+    }
+    uint64_t Verified = 0;
+    bool MpiAlone = false;
+    for (const RankState &R : M.ranks()) {
+      Verified += R.Calls;
+      MpiAlone |= R.MpiUnverified;
+    }
+    if (MpiAlone && Verified == 0) { // a pass that checked nothing must not look like one
+      C.Warn("the ranks are MPI programs, each started as an MPI job of its own: no collective "
+             "could be verified; run them with 'lockstep run --mpi'");
+      Result.Status = "unverified";
+      Result.ExitCode = Code ? Code : kExitUsage;
+    }
   }
 
+  if (C.shedConnections() > 0)
+    C.Warn("closed " + std::to_string(C.shedConnections()) +
+           " connection(s) that did not say hello in time or came over the limit");
   for (int R = 0; R < O.Ranks; ++R)
     if (uint64_t Lost = M.ranks()[size_t(R)].Dropped)
       C.Warn("rank " + std::to_string(R) + " dropped " + std::to_string(Lost) +

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs one runtime-verifier test case (ctest calls it once per case).
 
-usage: run_case.py --lockstep BIN --programs DIR --sources DIR --work DIR CASE
+usage: run_case.py --lockstep BIN --programs DIR --sources DIR --work DIR
+                   --user-interposer LIB CASE
 
 Each case runs real programs under `lockstep run` and checks the exit code,
 the diagnosis (kind, ranks, call sites of every rank, detection time against
@@ -18,159 +19,10 @@ import subprocess
 import sys
 import time
 
-SKIP = 77
-DETECTION_BOUND_MS = 2000  # the issue's bound for every hang or mismatch
-RUN_TIMEOUT_S = 120        # generous: a loaded 2-core machine
-
-A = None  # parsed arguments
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def mpi_env():
-    env = dict(os.environ)
-    if os.geteuid() == 0:  # mpirun refuses root without these
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env.pop("LOCKSTEP_COORDINATOR", None)
-    return env
-
-
-def program(name):
-    return os.path.join(A.programs, name)
-
-
-def run(argv, timeout=RUN_TIMEOUT_S):
-    """Runs argv in its own process group; kills the group on timeout."""
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=mpi_env(), start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        fail(f"timed out after {timeout} s: {' '.join(argv)}\n{out}\n{err}")
-    return p.returncode, out, err
-
-
-def leftovers(marker):
-    """Processes whose command line mentions marker (the programs directory)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().split()[2] == "Z":
-                    continue
-        except OSError:
-            continue
-        if marker in cmd and "run_case.py" not in cmd:
-            found.append(f"{pid}: {cmd}")
-    return found
-
-
-def check_nothing_left(name):
-    deadline = time.time() + 5
-    while True:
-        left = leftovers(program(name))
-        if not left:
-            return
-        if time.time() > deadline:
-            fail("processes left behind:\n" + "\n".join(left))
-        time.sleep(0.1)
-
-
-def site_lines(source):
-    """LOCKSTEP-SITE markers: name -> line number."""
-    lines = {}
-    with open(os.path.join(A.sources, source)) as f:
-        for number, text in enumerate(f, 1):
-            m = re.search(r"LOCKSTEP-SITE: ([\w-]+)", text)
-            if m:
-                lines[m.group(1)] = number
-    return lines
-
-
-def lockstep(name, args, ranks=2, mode="--mpi", extra=(), timeout=RUN_TIMEOUT_S):
-    json_path = os.path.join(A.work, name + ".json")
-    argv = [A.lockstep, "run", "-n", str(ranks), "--json", json_path, *extra]
-    if mode:
-        argv.append(mode)
-    argv.append("--")
-    if mode == "--attach":  # another launcher starts the ranks and passes the variables on
-        argv += ["mpirun", "-np", str(ranks), "--oversubscribe", "-x", "LD_PRELOAD", "-x",
-                 "LOCKSTEP_COORDINATOR"]
-    argv += [program(name), *args]
-    start = time.time()
-    code, out, err = run(argv, timeout)
-    elapsed = time.time() - start
-    print(f"$ {' '.join(argv)}\nexit {code} after {elapsed:.2f} s\n--- stdout\n{out}--- stderr\n{err}")
-    with open(json_path) as f:
-        result = json.load(f)
-    check_nothing_left(name)
-    return code, out, err, result
-
-
-def per_rank(out, pattern):
-    ranks = {}
-    for line in out.splitlines():
-        m = re.match(pattern, line)
-        if m:
-            ranks.setdefault(int(m.group(1)), []).append(m.group(2))
-    return ranks
-
-
-def diverged(name, args, kind, sites, patterns=(), ranks=2, extra=(), bound_ms=DETECTION_BOUND_MS,
-             mode="--mpi"):
-    """A buggy variant: named divergence, every involved rank's call site."""
-    code, out, err, result = lockstep(name, args, ranks, mode=mode, extra=extra)
-    expected = 98 if kind == "stall" else 97
-    if code != expected:
-        fail(f"exit code {code}, expected {expected}")
-    d = result["divergence"]
-    if not d or d["kind"] != kind:
-        fail(f"divergence {d and d['kind']}, expected {kind}")
-    if d["detected_after_ms"] > bound_ms:
-        fail(f"detected {d['detected_after_ms']:.0f} ms after the divergence (bound {bound_ms} ms)")
-    print(f"detected {d['detected_after_ms']:.1f} ms after the divergence; stop ordered "
-          f"{d['stop_ordered_after_ms']:.1f} ms later")
-    lines = site_lines(name + ".c")
-    made = {c["rank"]: c["made"] for c in d["calls"] if c["made"]}
-    for rank, site in sites.items():
-        if rank not in made:
-            fail(f"rank {rank} has no call at the divergence")
-        frame = made[rank]["site"]["frames"][0] if made[rank]["site"]["frames"] else None
-        if not frame or not frame["file"].endswith(name + ".c") or frame["line"] != lines[site]:
-            fail(f"rank {rank}: call site {made[rank]['site']['location']}, expected {name}.c:{lines[site]}")
-        if f"{name}.c:{lines[site]}:" not in err:
-            fail(f"the diagnosis does not name {name}.c:{lines[site]}")
-    if not re.search(r"^>>\s+\d+ ", err, re.M):
-        fail("no side-by-side trace with the diverging row marked")
-    for p in patterns:
-        if not re.search(p, err):
-            fail(f"the diagnosis lacks /{p}/")
-
-
-def clean(name, args, ranks=2):
-    """A correct variant: no alarm, and each rank prints what it prints under plain mpirun."""
-    code, out, err, result = lockstep(name, args, ranks)
-    if code != 0 or result["divergence"] is not None or "lockstep: error" in err:
-        fail(f"false alarm or failure (exit {code})")
-    argv = ["mpirun", "-np", str(ranks), "--oversubscribe", "--tag-output", program(name), *args]
-    code, plain, _ = run(argv)
-    check_nothing_left(name)
-    if code != 0:
-        fail(f"plain mpirun failed with {code}")
-    with_lockstep = per_rank(out, r"^\[rank (\d+)\] (.*)$")
-    without = per_rank(plain, r"^\[\d+,(\d+)\]<stdout>:(.*)$")
-    if with_lockstep != without:
-        fail(f"output differs from plain mpirun:\n{with_lockstep}\n{without}")
-    print(f"{ranks} ranks, output identical to plain mpirun, no alarm")
+import case_lib as lib
+import lifecycle_cases
+from case_lib import (DETECTION_BOUND_MS, SKIP, check_nothing_left, clean, diverged, fail, leftovers,
+                      lockstep, mpi_env, program, run, site_lines)
 
 
 def probe():
@@ -185,7 +37,7 @@ def probe():
                     "MASTER_ADDR=127.0.0.1", "MASTER_PORT set: yes"):
             if f"[rank {rank}] {var}" not in out:
                 fail(f"rank {rank} lacks {var}")
-    for reason in ["no hello", "frame length", "first message is not a hello", "wrong job token"]:
+    for reason in ["no hello within 3 s", "frame length", "first message is not a hello", "wrong job token"]:
         if reason not in err:
             fail(f"the refusal '{reason}' was not reported")
 
@@ -195,19 +47,19 @@ def busy_port():
     holder.bind(("127.0.0.1", 0))
     holder.listen(1)
     port = holder.getsockname()[1]
-    argv = [A.lockstep, "run", "-n", "2", "--listen", f"127.0.0.1:{port}", "--", "/bin/true"]
+    argv = [lib.A.lockstep, "run", "-n", "2", "--listen", f"127.0.0.1:{port}", "--", "/bin/true"]
     code, out, err = run(argv)
     print(err)
     if code != 96 or f"cannot listen on 127.0.0.1:{port}" not in err or "choose another port" not in err:
         fail(f"busy port: exit {code}")
-    code, out, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/true"])
+    code, out, err = run([lib.A.lockstep, "run", "-n", "2", "-q", "--", "/bin/true"])
     if code != 0:
         fail(f"a free port was not picked while {port} is busy (exit {code})")
 
 
 def launcher_killed(mode):
     """lockstep itself is SIGKILLed mid-run: its ranks must not outlive it."""
-    argv = [A.lockstep, "run", "-n", "2", "--timeout", "0"]
+    argv = [lib.A.lockstep, "run", "-n", "2", "--timeout", "0"]
     if mode:
         argv.append(mode)
     argv += ["--", program("stall")]
@@ -228,8 +80,8 @@ def launcher_killed(mode):
 
 def verdicts():
     lines = site_lines("rank_branch.c")
-    src = os.path.join(A.sources, "rank_branch.c")
-    findings = os.path.join(A.work, "findings.json")
+    src = os.path.join(lib.A.sources, "rank_branch.c")
+    findings = os.path.join(lib.A.work, "findings.json")
     with open(findings, "w") as f:
         json.dump({"findings": [
             {"file": src, "line": lines["checkpoint-call"], "check": "lockstep-rank-branch",
@@ -240,7 +92,7 @@ def verdicts():
     got = [v["verdict"] for v in result["verdicts"]]
     if got != ["CONFIRMED", "NOT REACHED"]:
         fail(f"verdicts {got}")
-    text = os.path.join(A.work, "findings.txt")
+    text = os.path.join(lib.A.work, "findings.txt")
     with open(text, "w") as f:
         f.write(f"# clang-style lines work too\nrank_branch.c:{lines['grad-allreduce']}:3: warning: x [lockstep-rank-branch]\n"
                 f"   12 |   MPI_Allreduce(...)\nrank_branch.c:{lines['unreached']}\n")
@@ -258,13 +110,13 @@ def report():
     if not chromium:
         print("skipped: no chromium (scripts/setup.sh installs it)")
         sys.exit(SKIP)
-    html = os.path.join(A.work, "report.html")
-    findings = os.path.join(A.work, "findings.txt")
+    html = os.path.join(lib.A.work, "report.html")
+    findings = os.path.join(lib.A.work, "findings.txt")
     with open(findings, "w") as f:
         f.write(f"rank_branch.c:{site_lines('rank_branch.c')['checkpoint-barrier']}\n")
     lockstep("rank_branch", [], extra=["--report", html, "--findings", findings])
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-             f"--user-data-dir={os.path.join(A.work, 'chromium-profile')}"]
+             f"--user-data-dir={os.path.join(lib.A.work, 'chromium-profile')}"]
     code, dom, err = run([chromium, *flags, "--dump-dom", "file://" + html], timeout=90)
     if code != 0:
         fail(f"chromium --dump-dom failed ({code}): {err}")
@@ -275,7 +127,20 @@ def report():
         fail("no highlighted diverging box with a call site on hover")
     if "verdict-CONFIRMED" not in dom:
         fail("the verdicts are not listed")
-    shot = os.path.join(A.work, "report.png")
+    lines = site_lines("rank_branch.c")
+    for site in ("checkpoint-barrier", "grad-allreduce"):  # each rank's call site, with its line
+        if f'class="site">rank_branch.c:{lines[site]}<' not in dom:
+            fail(f"no box shows the call site rank_branch.c:{lines[site]}")
+    if "<code>MPI_Barrier(" not in dom:
+        fail("the call site's source line is not shown")
+    if not re.search(r'class="since">\+[\d.]+ (us|ms|s)<', dom):
+        fail("no time since the previous collective on a lane")
+    lane_cells = [re.findall(r'<div class="(box[^"]*|gap)"', lane)
+                  for lane in re.findall(r'<div class="lane" data-rank="\d+">(.*?)</div>\n(?=<div class="lane"|</div>)',
+                                         dom, re.S)]
+    if not lane_cells or not any(cells and cells[-1].startswith("box") for cells in lane_cells):
+        fail("the trace ends with a column of gaps only")
+    shot = os.path.join(lib.A.work, "report.png")
     code, _, err = run([chromium, *flags, "--window-size=1400,900", f"--screenshot={shot}",
                         "file://" + html], timeout=90)
     if code != 0 or not os.path.exists(shot) or os.path.getsize(shot) < 1000:
@@ -285,24 +150,34 @@ def report():
 
 def bad_input():
     checks = [
-        ([A.lockstep, "run", "--", "/bin/true"], 2, "the number of ranks is required"),
-        ([A.lockstep, "run", "-n", "0", "--", "/bin/true"], 2, "not a number of ranks"),
-        ([A.lockstep, "run", "-n", "2", "--timeout", "soon", "--", "/bin/true"], 2, "not a number of seconds"),
-        ([A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
-        ([A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
-        ([A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
-        ([A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
+        ([lib.A.lockstep, "run", "--", "/bin/true"], 2, "the number of ranks is required"),
+        ([lib.A.lockstep, "run", "-n", "0", "--", "/bin/true"], 2, "not a number of ranks"),
+        ([lib.A.lockstep, "run", "-n", "2", "--timeout", "soon", "--", "/bin/true"], 2, "not a number of seconds"),
+        ([lib.A.lockstep, "run", "-n", "2", "--findings", "/nonexistent", "--", "/bin/true"], 2, "cannot read findings"),
+        ([lib.A.lockstep, "run", "-n", "2", "--listen", "localhost", "--", "/bin/true"], 2, "expected HOST:PORT"),
+        ([lib.A.lockstep, "run", "-n", "2", "--", "/nonexistent/program"], 127, "cannot run '/nonexistent/program'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--mpi", "--", "/nonexistent/program"], 127,
+         "cannot run '/nonexistent/program'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--report", "/nonexistent/r.html", "--", "/bin/true"], 2,
+         "cannot write '/nonexistent/r.html'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--json", "/nonexistent/r.json", "--", "/bin/true"], 2,
+         "cannot write '/nonexistent/r.json'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--", program("rank_branch"), "fixed"], 2,
+         "run them with 'lockstep run --mpi'"),
+        ([lib.A.lockstep, "run", "-n", "2", "--mpirun-args", "-x A", "--", "/bin/true"], 2,
+         "--mpirun-args needs --mpi"),
+        ([lib.A.lockstep, "frobnicate"], 2, "unknown command 'frobnicate'"),
     ]
-    bad = os.path.join(A.work, "bad-findings.txt")
+    bad = os.path.join(lib.A.work, "bad-findings.txt")
     with open(bad, "w") as f:
         f.write("a.c:12\nthis is not a location\n")
-    checks.append(([A.lockstep, "run", "-n", "2", "--findings", bad, "--", "/bin/true"], 2,
+    checks.append(([lib.A.lockstep, "run", "-n", "2", "--findings", bad, "--", "/bin/true"], 2,
                    "bad-findings.txt:2: expected FILE:LINE"))
     for argv, expected, message in checks:
         code, out, err = run(argv)
         if code != expected or message not in err:
             fail(f"{argv[1:]}: exit {code}, stderr {err!r}; expected {expected} and '{message}'")
-    code, _, err = run([A.lockstep, "run", "-n", "2", "-q", "--", "/bin/sh", "-c", 'exit "$RANK"'])
+    code, _, err = run([lib.A.lockstep, "run", "-n", "2", "-q", "--", "/bin/sh", "-c", 'exit "$RANK"'])
     if code != 1:
         fail(f"a rank's exit code did not pass through (exit {code})")
     print("bad input gives clear errors and the documented exit codes")
@@ -326,13 +201,15 @@ def nccl(args, kind):
         diverged("nccl_allreduce", args, kind, sites, mode=None)
 
 
+
 CASES = {
+    **lifecycle_cases.CASES,
     "rank_branch.buggy": lambda: diverged("rank_branch", [], "mismatch",
                                           {0: "checkpoint-barrier", 1: "grad-allreduce"},
                                           [r"rank 0 calls MPI_Barrier, rank 1 calls MPI_Allreduce"]),
     "rank_branch.fixed": lambda: clean("rank_branch", ["fixed"]),
-    "early_exit.buggy": lambda: diverged("early_exit", [], "mismatch", {0: "loss-allreduce"},
-                                         [r"rank 1 calls MPI_Finalize"]),
+    "early_exit.buggy": lambda: diverged("early_exit", [], "rank-left", {0: "loss-allreduce"},
+                                         [r"rank 1 called MPI_Finalize after 3 collectives"]),
     "early_exit.fixed": lambda: clean("early_exit", ["fixed"]),
     "rank_loop.buggy": lambda: diverged("rank_loop", [], "mismatch",
                                         {0: "epoch-barrier", 1: "batch-allreduce"}),
@@ -356,7 +233,7 @@ CASES = {
                                           [r"rank 1 disconnected without a goodbye \(crashed or killed\) "
                                            r"after 3 collectives"]),
     "kill_rank.exit": lambda: diverged("kill_rank", ["exit"], "rank-left", {0: "allreduce"},
-                                       [r"rank 1 exited after 3 collectives"]),
+                                       [r"rank 1 exited without calling MPI_Finalize after 3 collectives"]),
     "stall": lambda: diverged("stall", [], "stall", {0: "barrier"}, [r"no progress for 1 s"],
                               extra=["--timeout", "1"], bound_ms=1000 + DETECTION_BOUND_MS),
     "attach": lambda: diverged("rank_loop", [], "mismatch", {0: "epoch-barrier", 1: "batch-allreduce"},
@@ -375,14 +252,13 @@ CASES = {
 
 
 def main():
-    global A
     parser = argparse.ArgumentParser()
-    for option in ("--lockstep", "--programs", "--sources", "--work"):
+    for option in ("--lockstep", "--programs", "--sources", "--work", "--user-interposer"):
         parser.add_argument(option, required=True)
     parser.add_argument("case", choices=sorted(CASES))
-    A = parser.parse_args()
-    os.makedirs(A.work, exist_ok=True)
-    CASES[A.case]()
+    lib.A = parser.parse_args()
+    os.makedirs(lib.A.work, exist_ok=True)
+    CASES[lib.A.case]()
     print("PASS")
 
 

@@ -49,7 +49,7 @@ int main(void) {
   memcpy(hello, &length, 4);
   hello[4] = 1;              /* type: hello */
   memset(hello + 5, 0xab, 32); /* a wrong token */
-  hello[37] = 1;             /* version 1 */
+  hello[37] = 2;             /* protocol version 2 */
   int world = atoi(getenv("WORLD_SIZE"));
   memcpy(hello + 40 + 4, &world, 4);
   const char garbage[] = "GET / HTTP/1.0\r\n\r\n";

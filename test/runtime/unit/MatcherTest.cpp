@@ -85,9 +85,54 @@ TEST_F(MatcherTest, RankLeftWhileOthersWait) {
   call(1, 1, 1, Ar);
   call(0, 1, 2, Ar);
   M.departed(1, false, ++Now);
+  M.tick(Now + 1);
+  EXPECT_FALSE(M.divergence()); // the grace for ranks leaving at the same moment
+  M.tick(Now + Matcher::kLeftGraceNs);
   ASSERT_TRUE(M.divergence());
   EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
   EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, FinalizeAgainstACollectiveIsRankLeft) {
+  world();
+  call(0, 1, 1, fn("MPI_Allreduce", "allreduce"));
+  call(1, 1, 1, fn("MPI_Finalize", "finalize"));
+  M.finish(++Now);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, LeavingWithMpiOpenBreaksTheJobBeforeAnyoneWaits) {
+  world();
+  M.connected(0);
+  M.connected(1);
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  call(0, 1, 1, Ar);
+  call(1, 1, 1, Ar);
+  M.bye(1, wire::Bye{0, wire::kLeftMpiOpen}); // exit(0) without MPI_Finalize
+  M.departed(1, true, ++Now);
+  M.tick(++Now);
+  EXPECT_FALSE(M.divergence());
+  M.tick(Now + Matcher::kLeftGraceNs);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, NoRankLeftWhenEveryoneFinalized) {
+  world();
+  M.connected(0);
+  M.connected(1);
+  uint32_t Fin = fn("MPI_Finalize", "finalize");
+  call(0, 1, 1, Fin);
+  call(1, 1, 1, Fin);
+  M.departed(1, false, ++Now); // crashed after MPI_Finalize: nothing to break
+  M.departed(0, true, ++Now);
+  M.finish(++Now);
+  EXPECT_FALSE(M.divergence());
 }
 
 TEST_F(MatcherTest, OppositeOrderIsADeadlock) {
@@ -118,6 +163,58 @@ TEST_F(MatcherTest, StallAfterTimeout) {
   ASSERT_TRUE(M.divergence());
   EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Stall);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
+}
+
+TEST_F(MatcherTest, StallFoundFromHeartbeatsWhenRecordsWereDropped) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  for (uint64_t Seq = 1; Seq <= 3; ++Seq)
+    for (int R : {0, 1})
+      ASSERT_EQ(call(R, 1, Seq, Ar), "");
+  ASSERT_EQ(call(0, 1, 5, Ar), ""); // #4 dropped; rank 1's #4 and #5 dropped
+  wire::Beat Inside; // both made 5 calls and are inside the 5th
+  Inside.lanes = {{1, 5, 4}};
+  M.heartbeat(0, Inside, Now);
+  M.heartbeat(1, Inside, Now);
+  EXPECT_TRUE(M.incomplete(0));
+  M.tick(Now + 500);
+  EXPECT_FALSE(M.divergence());
+  M.tick(Now + 2000);
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Stall);
+  EXPECT_EQ(M.divergence()->Points.front().Seq, 5u);
+  EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1}); // no record of what it called
+}
+
+TEST_F(MatcherTest, NoStallWhileHeartbeatsShowProgress) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce");
+  ASSERT_EQ(call(0, 1, 1, Ar), "");
+  for (uint64_t Calls = 2; Calls < 10; ++Calls) { // rank 1's records are all lost
+    Now += 600;
+    wire::Beat B;
+    B.lanes = {{1, Calls, Calls - 1}};
+    M.heartbeat(1, B, Now);
+    M.heartbeat(0, B, Now);
+    M.tick(Now);
+  }
+  EXPECT_FALSE(M.divergence());
+}
+
+TEST_F(MatcherTest, MatchingResumesAfterOneRankFellFarBehind) {
+  world();
+  uint32_t Ar = fn("MPI_Allreduce", "allreduce"), Bar = fn("MPI_Barrier", "barrier");
+  const uint64_t Far = Matcher::kMaxOpen + 10;
+  for (uint64_t Seq = 1; Seq <= Far; ++Seq)
+    ASSERT_EQ(call(0, 1, Seq, Ar), "");
+  EXPECT_GT(M.comms().at(1).ResyncFrom, 0u);
+  for (uint64_t Seq = 1; Seq <= Far; ++Seq)
+    ASSERT_EQ(call(1, 1, Seq, Ar), "");
+  EXPECT_FALSE(M.divergence());
+  ASSERT_EQ(call(0, 1, Far + 1, Ar), "");
+  ASSERT_EQ(call(1, 1, Far + 1, Bar), "");
+  ASSERT_TRUE(M.divergence());
+  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Mismatch);
 }
 
 TEST_F(MatcherTest, RefusesInconsistentReports) {

@@ -66,6 +66,20 @@ TEST(Wire, RefusesTruncatedAndTrailing) {
   EXPECT_NE(decode(Short, B).find("truncated field 'dropped'"), std::string::npos);
 }
 
+TEST(Wire, HeartbeatRoundTrip) {
+  Beat B;
+  B.dropped = 7;
+  B.lanes = {{1, 10, 9}, {42, 3, 3}};
+  Beat Back;
+  ASSERT_EQ(decodeFrame(frame(B), Type::Beat, Back), "");
+  EXPECT_EQ(Back.dropped, 7u);
+  ASSERT_EQ(Back.lanes.size(), 2u);
+  EXPECT_EQ(Back.lanes[1].comm, 42u);
+  EXPECT_EQ(Back.lanes[0].returned, 9u);
+  B.lanes = {{1, 2, 3}};
+  EXPECT_NE(decodeFrame(frame(B), Type::Beat, Back).find("more calls returned"), std::string::npos);
+}
+
 TEST(Wire, SplitterRefusesOversizedFrames) {
   FrameSplitter S;
   const uint8_t Huge[] = {0xff, 0xff, 0xff, 0x7f, 1};
