@@ -17,15 +17,18 @@ std::string PathFilter::setHeaderFilter(const std::string &Regex) {
 }
 
 std::string PathFilter::addExclude(const std::string &Glob) {
-  llvm::Expected<llvm::GlobPattern> Pattern =
-      llvm::GlobPattern::create(normalPath(Glob), /*MaxSubPatterns=*/1024);
-  if (!Pattern)
-    return "--exclude: invalid glob '" + Glob + "': " + llvm::toString(Pattern.takeError());
-  Excluded.push_back(std::move(*Pattern));
   // "third_party" also excludes everything under it.
-  if (Glob.find_first_of("*?[{") == std::string::npos)
-    if (auto Under = llvm::GlobPattern::create(normalPath(Glob) + "/*"))
-      Excluded.push_back(std::move(*Under));
+  const bool Plain = Glob.find_first_of("*?[{") == std::string::npos;
+  for (const std::string &Text : {normalPath(Glob), normalPath(Glob) + "/*"}) {
+    ExcludedText.push_back(Text);
+    llvm::Expected<llvm::GlobPattern> Pattern =
+        llvm::GlobPattern::create(ExcludedText.back(), /*MaxSubPatterns=*/1024);
+    if (!Pattern)
+      return "--exclude: invalid glob '" + Glob + "': " + llvm::toString(Pattern.takeError());
+    Excluded.push_back(std::move(*Pattern));
+    if (!Plain)
+      break;
+  }
   return "";
 }
 

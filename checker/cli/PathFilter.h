@@ -11,6 +11,7 @@
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Regex.h"
 
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -40,6 +41,7 @@ public:
 private:
   std::string Root;
   std::unique_ptr<llvm::Regex> HeaderFilter; // null: every header
+  std::deque<std::string> ExcludedText; // GlobPattern refers to its text
   std::vector<llvm::GlobPattern> Excluded;
 };
 

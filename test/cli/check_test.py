@@ -8,41 +8,15 @@ and clear errors on bad input.
 usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
+from harness import HERE, check, finish, project, run
+
 LOCKSTEP, PLUGIN, CLANG_TIDY, MPI_INCLUDE, WORK = sys.argv[1:6]
-HERE = os.path.dirname(os.path.abspath(__file__))
-failures = []
 
 
-def run(args, cwd, expect):
-    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
-    if p.returncode != expect:
-        failures.append("%s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s"
-                        % (" ".join(args), p.returncode, expect, p.stdout, p.stderr))
-    return p
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-    return condition
-
-
-def project():
-    root = os.path.join(WORK, "project")
-    shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(os.path.join(HERE, "project"), root)
-    with open(os.path.join(root, "compile_commands.json.in")) as f:
-        text = f.read().replace("@DIR@", root).replace("@MPI@", MPI_INCLUDE)
-    with open(os.path.join(root, "compile_commands.json"), "w") as f:
-        f.write(text)
-    return root
-
-
-root = project()
+root = project("project", WORK, MPI_INCLUDE)
 train, checkpoint = os.path.join(root, "train.cpp"), os.path.join(root, "checkpoint.cpp")
 
 # Text: the cross-file finding with a note into the other file; the broken
@@ -139,7 +113,4 @@ elif check(p.returncode == 0, "make_nvcc_db.sh failed:\n" + p.stdout + p.stderr)
           "nvcc database finding:\n" + p.stdout + p.stderr)
     check("0 failed" in p.stderr, "nvcc units failed:\n" + p.stderr)
 
-if failures:
-    print("\n\n".join(failures))
-    sys.exit(1)
-print("lockstep check: all end-to-end expectations met")
+finish("lockstep check")
