@@ -49,7 +49,7 @@ Exit status: 0 no findings, 1 findings, 2 usage or configuration error.
 
 struct CheckArguments {
   std::string buildDir = ".", jobs, shard, summaryOut, summaryIn, cacheDir, exportFixes;
-  std::string checks = "lockstep-*", headerFilter;
+  std::string checks, headerFilter;
   std::vector<std::string> paths, rules, excludes;
   OutputOptions output;
   bool quiet = false, noCache = false, fix = false, verbose = false;
@@ -101,16 +101,24 @@ std::string parseArguments(const std::vector<std::string> &Args, const std::stri
   return Error;
 }
 
-/// The lockstep checks \p Globs enables, or an error when it enables none.
-std::string checkSelection(const std::string &Globs) {
+/// "" when \p Globs (the default plus the user's --checks) enables a lockstep
+/// check and every glob the user enables names one: a misspelt check must
+/// not silently check nothing.
+std::string checkSelection(const std::string &Globs, const std::string &UserGlobs) {
   static const char *const All[] = {"lockstep-group-balance", "lockstep-join-barrier",
                                     "lockstep-rank-argument", "lockstep-rank-branch",
                                     "lockstep-rank-exit",     "lockstep-rank-loop"};
-  clang::tidy::GlobList Selection(Globs);
-  for (const char *Check : All)
-    if (Selection.contains(Check))
-      return "";
-  return "--checks '" + Globs + "' enables no lockstep check";
+  auto Enables = [](const std::string &Glob) {
+    clang::tidy::GlobList Selection(Glob);
+    return std::any_of(std::begin(All), std::end(All),
+                       [&](const char *Check) { return Selection.contains(Check); });
+  };
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::StringRef(UserGlobs).split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Part : Parts)
+    if (!Part.trim().starts_with("-") && !Enables(Part.trim().str()))
+      return "--checks: '" + Part.trim().str() + "' matches no lockstep check";
+  return Enables(Globs) ? "" : "--checks '" + UserGlobs + "' enables no lockstep check";
 }
 
 bool under(const std::string &File, const std::string &Root) {
@@ -202,8 +210,10 @@ int checkCommand(const std::vector<std::string> &Args) {
         ShardCount == 0 || ShardIndex == 0 || ShardIndex > ShardCount)
       return usageError("--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'", CheckUsage);
   }
+  // As in clang-tidy, --checks adds to the default: every lockstep check.
+  const std::string Checks = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
   PathFilter Filter(Cwd);
-  std::string Problem = checkSelection(A.checks);
+  std::string Problem = checkSelection(Checks, A.checks);
   if (Problem.empty() && !A.headerFilter.empty())
     Problem = Filter.setHeaderFilter(A.headerFilter);
   for (const std::string &Glob : A.excludes)
@@ -217,7 +227,7 @@ int checkCommand(const std::vector<std::string> &Args) {
   if (std::string Problem = validateOutput(A.output); !Problem.empty())
     return configurationError(Problem);
   CheckConfig Config;
-  Config.checks = A.checks;
+  Config.checks = Checks;
   Config.verbose = A.verbose;
   rules::RuleSet Rules;
   if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
