@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Fixes.h"
+#include "InstallPaths.h"
 #include "Output.h"
 #include "PathFilter.h"
 #include "PendingCalls.h"
@@ -248,7 +249,9 @@ int checkCommand(const std::vector<std::string> &Args) {
   std::vector<CompileUnit> Units;
   LoadReport Report;
   std::string Error;
-  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report))
+  TranslationOptions Translation;
+  Translation.nvccCompatHeader = nvccCompatHeader();
+  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report, Translation))
     return configurationError(Error);
   for (const std::string &Warning : Report.warnings)
     std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());

@@ -1,4 +1,5 @@
 #include "UnitRunner.h"
+#include "InstallPaths.h"
 
 #include "../analysis/FunctionCFG.h"
 #include "../checks/DivergenceNotes.h"
@@ -144,7 +145,7 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   if (std::none_of(Arguments.begin(), Arguments.end(), [](const std::string &A) {
         return A.rfind("-resource-dir", 0) == 0;
       }))
-    Arguments.push_back("-resource-dir=" LOCKSTEP_CLANG_RESOURCE_DIR);
+    Arguments.push_back(std::string("-resource-dir=") + clangResourceDir());
   tooling::FixedCompilationDatabase Database(Unit.directory, Arguments);
   // A physical file system has its own working directory: the real one would
   // chdir the whole process into each unit's directory.
@@ -166,8 +167,9 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
     if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0 ||
         Error.DiagLevel == tooling::Diagnostic::Error) {
       Location Where = Locate(Message);
-      Result.errors.push_back(Where.file + ":" + std::to_string(Where.line) + ":" +
-                              std::to_string(Where.column) + ": error: " + Message.Message);
+      Result.errors.push_back((Where.file.empty() ? "" : Where.file + ":" + std::to_string(Where.line) +
+                                                             ":" + std::to_string(Where.column) + ": ") +
+                              "error: " + Message.Message);
       continue;
     }
     if (Error.DiagnosticName.rfind("lockstep-", 0) != 0)

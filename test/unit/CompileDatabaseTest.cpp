@@ -6,6 +6,7 @@
 #include "CompileDatabase.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -385,6 +386,34 @@ TEST(CompileDatabase, LoadsCommandsAndArguments) {
   EXPECT_EQ(Report.skipped[0].index, 3u);
   EXPECT_EQ(Report.skipped[0].file, "/src/start.s");
   EXPECT_EQ(Report.skipped[0].reason, "'/src/start.s' is a '.s' source, not C, C++ or CUDA");
+}
+
+TEST(CompileDatabase, TranslatesOnlyNvccEntriesForOtherTools) {
+  const std::string Text = R"([
+    {"directory": "/build", "file": "/src/a.cpp", "command": "g++ -Wall -c /src/a.cpp"},
+    {"directory": "/build", "file": "/src/k.cu",
+     "command": "ccache /opt/cuda/bin/nvcc -forward-unknown-to-host-compiler -isystem=/opt/inc -x cu -c /src/k.cu"}
+  ])";
+  TranslationOptions Options;
+  Options.nvccCompatHeader = "/lockstep/include/lockstep/nvcc_compat.h";
+  std::vector<std::string> Warnings;
+  nlohmann::json Out =
+      nlohmann::json::parse(translateNvccEntries(Text, "/llvm/bin/clang++", Options, Warnings));
+  EXPECT_TRUE(Warnings.empty());
+  EXPECT_EQ(Out[0], nlohmann::json::parse(Text)[0]); // gcc entries stay as they are
+  EXPECT_FALSE(Out[1].contains("command"));
+  const Args Translated = Out[1]["arguments"].get<Args>();
+  EXPECT_EQ(Translated.front(), "/llvm/bin/clang++");
+  EXPECT_EQ(Translated.back(), "/src/k.cu");
+  for (const char *Expected : {"--cuda-host-only", "-nocudalib", "/opt/inc",
+                               "/lockstep/include/lockstep/nvcc_compat.h"})
+    EXPECT_NE(std::find(Translated.begin(), Translated.end(), Expected), Translated.end())
+        << Expected;
+  for (const char *Dropped : {"-forward-unknown-to-host-compiler", "-isystem=/opt/inc", "cu"})
+    EXPECT_EQ(std::find(Translated.begin(), Translated.end(), Dropped), Translated.end())
+        << Dropped;
+  // Not a database: left for the tool to report.
+  EXPECT_EQ(translateNvccEntries("[{", "clang++", Options, Warnings), "[{");
 }
 
 TEST(CompileDatabase, MalformedDatabasesNameFileAndEntry) {
