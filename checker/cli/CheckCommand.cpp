@@ -8,6 +8,7 @@
 #include "Output.h"
 #include "PathFilter.h"
 #include "PendingCalls.h"
+#include "ProjectPaths.h"
 #include "UnitCache.h"
 
 #include "../analysis/SummaryFile.h"
@@ -287,14 +288,15 @@ int checkCommand(const std::vector<std::string> &Args) {
   size_t Failed = 0;
   for (size_t I = 0; I < Results.size(); ++I) {
     MainFiles.insert(Selected[I].file);
+    const std::string Shown = relativeToRoot(Selected[I].file, Cwd).path; // as the findings
     for (const std::string &Note : Results[I].notes)
-      std::fprintf(stderr, "lockstep: note: %s: %s\n", Selected[I].file.c_str(), Note.c_str());
+      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
     if (!Results[I].failure.empty()) {
       ++Failed;
-      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Selected[I].file.c_str(),
+      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
                    Results[I].failure.c_str());
-      const size_t Shown = A.verbose ? Results[I].errors.size() : 3;
-      for (size_t E = 0; E < Results[I].errors.size() && E < Shown; ++E)
+      const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
+      for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
         std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
       continue;
     }

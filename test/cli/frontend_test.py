@@ -43,6 +43,10 @@ check("ghost.cpp cannot be compiled; not analysed" in p.stderr
 check("3 findings in 5 translation units (3 analysed, 0 from cache, 2 failed)" in p.stderr,
       "summary line:\n" + p.stderr)
 
+p = run([LOCKSTEP, "check", "-p", ".", "-q", "--verbose", "missing_header.cpp"], root, 2)
+check("lockstep: note: missing_header.cpp: 'uses_missing' was not analysed: it does not compile"
+      in p.stderr, "--verbose names the function left out:\n" + p.stderr)
+
 # Outputs land where the user asked, relative to the invocation directory,
 # while the units are parsed in parallel in their own directory.
 for attempt in range(5):
