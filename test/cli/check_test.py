@@ -74,6 +74,14 @@ check("'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks" in p.st
       and "checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here" in p.stdout,
       "plugin with SummaryFile:\n" + p.stdout + p.stderr)
 
+# A bad regular expression in a check option is a configuration error of
+# the plugin, not an abort in std::regex.
+p = run([CLANG_TIDY, "--load=" + PLUGIN, "--checks=-*,lockstep-*", "--quiet",
+         "--config={CheckOptions: {RankNamePattern: '[a-'}}", "train.cpp", "--",
+         "-std=c++17", "-I" + MPI_INCLUDE], root, 1)
+check("option 'RankNamePattern': invalid regular expression" in p.stdout + p.stderr,
+      "bad RankNamePattern:\n" + p.stdout + p.stderr)
+
 # A previous run's summaries show a function of another file that returns the rank.
 p = run([LOCKSTEP, "check", "-p", ".", "-q", "--summaries", "summaries.json"], root, 1)
 check("train.cpp:21:5: warning: 'MPI_Barrier' runs only on ranks where 'node_rank(comm) == 0'"
