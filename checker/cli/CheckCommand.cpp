@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -179,6 +180,31 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
   return Results;
 }
 
+/// Reads and checks the rules and the previous summaries, once for the whole
+/// run; \p CacheKey gets everything in them that a unit's result depends on.
+std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config,
+                              std::string &CacheKey) {
+  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n";
+  rules::RuleSet Rules;
+  if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
+    return "cannot load the rules: " + Problem;
+  for (const std::string &File : A.rules) {
+    Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
+    std::ifstream In(File, std::ios::binary);
+    CacheKey += File + "\n" + std::string(std::istreambuf_iterator<char>(In), {}) + "\n";
+  }
+  if (!A.summaryIn.empty()) {
+    // A previous run's summaries: functions of other files that return the rank.
+    Config.summaryFile = A.summaryIn;
+    analysis::ExternalSummaries Previous;
+    if (std::string Problem = analysis::mergeSummaryFile(Config.summaryFile, Previous);
+        !Problem.empty())
+      return Problem;
+    CacheKey += analysis::writeSummaries(Previous);
+  }
+  return "";
+}
+
 std::string hexHash(const std::string &Text) {
   char Hex[17];
   std::snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)llvm::xxh3_64bits(Text));
@@ -231,21 +257,9 @@ int checkCommand(const std::vector<std::string> &Args) {
   CheckConfig Config;
   Config.checks = Checks;
   Config.verbose = A.verbose;
-  rules::RuleSet Rules;
-  if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
-    return configurationError("cannot load the rules: " + Problem);
-  for (const std::string &File : A.rules)
-    Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
-  std::string SummaryText;
-  if (!A.summaryIn.empty()) {
-    // A previous run's summaries: functions of other files that return the rank.
-    Config.summaryFile = A.summaryIn;
-    analysis::ExternalSummaries Previous;
-    if (std::string Problem = analysis::mergeSummaryFile(Config.summaryFile, Previous);
-        !Problem.empty())
-      return configurationError(Problem);
-    SummaryText = analysis::writeSummaries(Previous);
-  }
+  std::string CacheKey;
+  if (std::string Problem = loadConfiguration(A, Config, CacheKey); !Problem.empty())
+    return configurationError(Problem);
 
   std::vector<CompileUnit> Units;
   LoadReport Report;
@@ -275,8 +289,7 @@ int checkCommand(const std::vector<std::string> &Args) {
                               (A.paths.empty() ? "" : " under the given paths"));
   if (!A.noCache && A.cacheDir.empty())
     A.cacheDir = llvm::sys::path::parent_path(Report.databasePath).str() + "/.lockstep-cache";
-  UnitCache Cache(A.noCache ? "" : A.cacheDir, "lockstep 0.1.0\n" + Config.checks + "\n" +
-                                                   Config.ruleFiles + "\n" + SummaryText);
+  UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
 
   size_t Cached = 0;
   std::vector<UnitResult> Results =
