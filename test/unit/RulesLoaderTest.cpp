@@ -203,6 +203,16 @@ TEST(RulesLoader, MissingFileIsAnError) {
             "/nonexistent/rules.json: cannot open the rules file");
 }
 
+TEST(RulesLoader, LoadRulesReadsBuiltinsThenFilesAndStopsAtTheFirstError) {
+  RuleSet Rules;
+  EXPECT_EQ(loadRules({std::string(LOCKSTEP_SOURCE_DIR) + "/examples/join/ddp_join.json"}, Rules),
+            "");
+  EXPECT_NE(Rules.findCollective("MPI_Barrier"), nullptr);
+  RuleSet Broken;
+  EXPECT_EQ(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"}, Broken),
+            "/nonexistent/a.json: cannot open the rules file");
+}
+
 TEST(RulesLoader, IncompleteRuleSetIsAnError) {
   RuleSet Rules;
   EXPECT_EQ(validateComplete(Rules),
