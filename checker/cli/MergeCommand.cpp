@@ -72,9 +72,12 @@ std::string checkSplit(const std::vector<ShardFile> &Shards) {
     if (S.index == 0 || S.index > S.count)
       return Name + ": not a shard index from 1 to " + std::to_string(S.count);
     auto [It, Inserted] = ByIndex.emplace(S.index, &S);
-    if (!Inserted)
-      return Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
-             " is also given as " + It->second->path;
+    if (Inserted)
+      continue;
+    if (It->second->path == S.path)
+      return Name + " is given twice";
+    return Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
+           " is also given as " + It->second->path;
   }
   std::string Missing;
   size_t Count = 0;

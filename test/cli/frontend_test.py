@@ -102,13 +102,15 @@ check("0 findings in 5 translation units" in p.stderr
 for shard in ("1/2", "2/2", "1/3"):
     run([LOCKSTEP, "check", "-p", ".", "-q", "--shard", shard, "--format", "json",
          "-o", "shard%s.json" % shard.replace("/", "of")], root, None)
+shutil.copy(os.path.join(root, "shard1of2.json"), os.path.join(root, "copy.json"))
 p = run([LOCKSTEP, "merge", "-q", "shard1of2.json", "shard2of2.json"], root, 1)
 check(warnings(p.stdout) == sorted([TRAIN, FINISH, VENDOR]) and p.stderr == "",
       "merge -q of a complete split:\n" + p.stdout + p.stderr)
 for shards, message in [
         (["shard1of2.json"], "shard 2/2 missing"),
-        (["shard1of2.json", "shard1of2.json"], "is also given as"),
-        (["shard1of2.json", "shard2of2.json", "shard1of2.json"], "is also given as"),
+        (["shard1of2.json", "shard1of2.json"], "shard1of2.json (shard 1/2) is given twice"),
+        (["shard1of2.json", "shard2of2.json", "copy.json"],
+         "copy.json (shard 1/2): shard 1/2 is also given as " + os.path.join(root, "shard1of2.json")),
         (["shard1of3.json", "shard2of2.json"], "are shards of different splits")]:
     p = run([LOCKSTEP, "merge"] + shards, root, 2)
     check(message in p.stderr and p.stdout == "",
