@@ -65,7 +65,8 @@ std::string parseArguments(const std::vector<std::string> &Args, const std::stri
   for (size_t I = 0; I < Args.size() && Error.empty(); ++I) {
     const std::string &Arg = Args[I];
     if (optionValue(Args, I, "-p", A.buildDir, Error) ||
-        optionValue(Args, I, "--jobs", A.jobs, Error) || optionValue(Args, I, "-j", A.jobs, Error) ||
+        optionValue(Args, I, "--jobs", A.jobs, Error) ||
+        optionValue(Args, I, "-j", A.jobs, Error) ||
         optionValue(Args, I, "--format", A.output.format, Error) ||
         optionValue(Args, I, "--output", A.output.path, Error) ||
         optionValue(Args, I, "-o", A.output.path, Error) ||
@@ -345,7 +346,9 @@ int checkCommand(const std::vector<std::string> &Args) {
                    Applied.fixes == 1 ? "" : "es", Applied.files, Applied.files == 1 ? "" : "s");
   }
   if (!A.quiet) {
-    std::fprintf(stderr, "lockstep: %zu finding%s in %zu translation unit%s (%zu analysed, %zu from cache, %zu failed)",
+    std::fprintf(stderr,
+                 "lockstep: %zu finding%s in %zu translation unit%s "
+                 "(%zu analysed, %zu from cache, %zu failed)",
                  Findings.size(), Findings.size() == 1 ? "" : "s", Selected.size(),
                  Selected.size() == 1 ? "" : "s", Analysed, Cached, Failed);
     if (!A.output.baseline.empty())

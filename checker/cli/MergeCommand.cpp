@@ -157,7 +157,9 @@ int mergeCommand(const std::vector<std::string> &Args) {
       !Problem.empty())
     return configurationError(Problem);
   if (!Quiet) {
-    std::fprintf(stderr, "lockstep: %zu finding%s in %zu translation unit%s from %zu shards (%zu analysed, %zu failed)",
+    std::fprintf(stderr,
+                 "lockstep: %zu finding%s in %zu translation unit%s from %zu shards "
+                 "(%zu analysed, %zu failed)",
                  All.size(), All.size() == 1 ? "" : "s", Units, Units == 1 ? "" : "s",
                  Shards.size(), Analysed, Failed);
     if (!Output.baseline.empty())

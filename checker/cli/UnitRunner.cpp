@@ -128,6 +128,12 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   checks::setAnalysisObserver([&](const analysis::TranslationUnitAnalysis &Analysis,
                                   ASTContext &AST) {
     Result.summaries = Analysis.exportSummaries();
+    // Sites in headers found through a relative -I are relative to the unit.
+    for (auto &[USR, Function] : Result.summaries) {
+      for (analysis::ExternalFunction::Collective &C : Function.collectives)
+        C.site.file = inDirectory(C.site.file, Unit.directory);
+      Function.rankSite.file = inDirectory(Function.rankSite.file, Unit.directory);
+    }
     collectFacts(Analysis, AST, Facts);
     const SourceManager &SM = AST.getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)

@@ -29,18 +29,19 @@ def warnings(text):
 
 
 TRAIN, FINISH, VENDOR = "train.cpp:8:5", "finish.cpp:9:3", "include/vendor/vendor.h:8:5"
+FLUSH = "flush_caller.cpp:11:5"
 
 # Text relative to the invocation directory; a unit that does not compile and
 # one whose directory is gone are failures of their own, the rest analysed.
 p = run([LOCKSTEP, "check", "-p", ".", "-j", "2", "--no-cache"], root, 1)
-check(warnings(p.stdout) == sorted([TRAIN, FINISH, VENDOR]), "findings:\n" + p.stdout)
+check(warnings(p.stdout) == sorted([TRAIN, FINISH, VENDOR, FLUSH]), "findings:\n" + p.stdout)
 check("missing_header.cpp does not compile; not analysed" in p.stderr
       and "'lockstep_no_such_header.h' file not found" in p.stderr,
       "missing header not reported:\n" + p.stderr)
 check("ghost.cpp cannot be compiled; not analysed" in p.stderr
       and "'%s/gone', does not exist" % root in p.stderr,
       "missing directory not reported:\n" + p.stderr)
-check("3 findings in 5 translation units (3 analysed, 0 from cache, 2 failed)" in p.stderr,
+check("4 findings in 6 translation units (4 analysed, 0 from cache, 2 failed)" in p.stderr,
       "summary line:\n" + p.stderr)
 
 p = run([LOCKSTEP, "check", "-p", ".", "-q", "--verbose", "missing_header.cpp"], root, 2)
@@ -59,6 +60,13 @@ for attempt in range(5):
           "run %d: outputs in %s: %s, in %s: %s" % (
               attempt, elsewhere, os.listdir(elsewhere), root,
               glob.glob(os.path.join(root, "out.*"))))
+
+# From elsewhere, files outside the invocation directory are absolute, notes
+# into headers found through a relative -I included.
+p = run([LOCKSTEP, "check", "-p", "../frontend", "-q"], elsewhere, 1)
+check(os.path.join(root, "train.cpp") + ":8:5: warning:" in p.stdout
+      and os.path.join(root, "include/vendor/flush.h") + ":4:43: note: 'MPI_Barrier' is called "
+      "here, inside 'vendor_flush'" in p.stdout, "paths seen from elsewhere:\n" + p.stdout)
 
 # Configuration errors: exit 2 with the message, however many jobs.
 with open(os.path.join(elsewhere, "bad-version.json"), "w") as f:
@@ -83,11 +91,11 @@ for jobs in ("1", "2", "4"):
 # --checks, --header-filter, --exclude.
 for args, expected in [
         (["--checks", "-*,lockstep-rank-exit"], [FINISH]),
-        (["--checks", "-lockstep-rank-exit"], [TRAIN, VENDOR]),
-        (["--header-filter", "^$"], [TRAIN, FINISH]),
-        (["--header-filter", "vendor/"], [TRAIN, FINISH, VENDOR]),
-        (["--exclude", "include/vendor"], [TRAIN, FINISH]),
-        (["--exclude", "*/vendor/*.h", "--exclude", "train.cpp"], [FINISH])]:
+        (["--checks", "-lockstep-rank-exit"], [TRAIN, VENDOR, FLUSH]),
+        (["--header-filter", "^$"], [TRAIN, FINISH, FLUSH]),
+        (["--header-filter", "vendor/"], [TRAIN, FINISH, VENDOR, FLUSH]),
+        (["--exclude", "include/vendor"], [TRAIN, FINISH, FLUSH]),
+        (["--exclude", "*/vendor/*.h", "--exclude", "train.cpp"], [FINISH, FLUSH])]:
     p = run([LOCKSTEP, "check", "-p", ".", "-q"] + args, root, 1)
     check(warnings(p.stdout) == sorted(expected),
           "%s: expected %s, got:\n%s" % (args, expected, p.stdout))
@@ -95,8 +103,8 @@ for args, expected in [
 # Baseline: nothing new, and the summary says how much it suppressed.
 run([LOCKSTEP, "check", "-p", ".", "-q", "--format", "json", "-o", "base.json"], root, 1)
 p = run([LOCKSTEP, "check", "-p", ".", "--baseline", "base.json"], root, 0)
-check("0 findings in 5 translation units" in p.stderr
-      and "(3 suppressed by the baseline)" in p.stderr, "baseline summary:\n" + p.stderr)
+check("0 findings in 6 translation units" in p.stderr
+      and "(4 suppressed by the baseline)" in p.stderr, "baseline summary:\n" + p.stderr)
 
 # Shards: merge wants exactly one complete split.
 for shard in ("1/2", "2/2", "1/3"):
@@ -104,7 +112,7 @@ for shard in ("1/2", "2/2", "1/3"):
          "-o", "shard%s.json" % shard.replace("/", "of")], root, None)
 shutil.copy(os.path.join(root, "shard1of2.json"), os.path.join(root, "copy.json"))
 p = run([LOCKSTEP, "merge", "-q", "shard1of2.json", "shard2of2.json"], root, 1)
-check(warnings(p.stdout) == sorted([TRAIN, FINISH, VENDOR]) and p.stderr == "",
+check(warnings(p.stdout) == sorted([TRAIN, FINISH, VENDOR, FLUSH]) and p.stderr == "",
       "merge -q of a complete split:\n" + p.stdout + p.stderr)
 for shards, message in [
         (["shard1of2.json"], "shard 2/2 missing"),
