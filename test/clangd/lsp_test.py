@@ -279,7 +279,7 @@ def open_file(server, path, language="cpp"):
 
 
 NVCC_MESSAGE = "'ncclAllReduce' runs only on ranks where 'rank == 0'"
-NVCC_LINE = 23
+NVCC_LINE = 29
 
 
 def run_nvcc(clangd, make_db, root):
