@@ -14,16 +14,16 @@ using clang::tooling::JSONCommandLineSyntax;
 using clang::tooling::JSONCompilationDatabase;
 
 #define LOCKSTEP_LOAD_FROM_BUFFER                                                                  \
-  "_ZN5clang7tooling23JSONCompilationDatabase14loadFromBufferEN4llvm9StringRefERNSt7__cxx1112"   \
+  "_ZN5clang7tooling23JSONCompilationDatabase14loadFromBufferEN4llvm9StringRefERNSt7__cxx1112"     \
   "basic_stringIcSt11char_traitsIcESaIcEEENS0_21JSONCommandLineSyntaxE"
 
 std::unique_ptr<JSONCompilationDatabase>
-realLoadFromBuffer(llvm::StringRef Text, std::string &Error, JSONCommandLineSyntax Syntax)
-    __asm__("__real_" LOCKSTEP_LOAD_FROM_BUFFER);
+realLoadFromBuffer(llvm::StringRef Text, std::string &Error,
+                   JSONCommandLineSyntax Syntax) __asm__("__real_" LOCKSTEP_LOAD_FROM_BUFFER);
 
 std::unique_ptr<JSONCompilationDatabase>
-wrappedLoadFromBuffer(llvm::StringRef Text, std::string &Error, JSONCommandLineSyntax Syntax)
-    __asm__("__wrap_" LOCKSTEP_LOAD_FROM_BUFFER);
+wrappedLoadFromBuffer(llvm::StringRef Text, std::string &Error,
+                      JSONCommandLineSyntax Syntax) __asm__("__wrap_" LOCKSTEP_LOAD_FROM_BUFFER);
 
 std::unique_ptr<JSONCompilationDatabase>
 wrappedLoadFromBuffer(llvm::StringRef Text, std::string &Error, JSONCommandLineSyntax Syntax) {

@@ -37,7 +37,8 @@ namespace lockstep::cli {
 
 namespace {
 
-const char *CheckUsage = R"(usage: lockstep check [-p BUILD_DIR] [--jobs N] [--format text|json|sarif]
+const char *CheckUsage =
+    R"(usage: lockstep check [-p BUILD_DIR] [--jobs N] [--format text|json|sarif]
                       [--output FILE] [--baseline FILE] [--shard I/N]
                       [--checks GLOBS] [--header-filter REGEX] [--exclude GLOB]...
                       [--fix] [--export-fixes FILE]
@@ -183,8 +184,7 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
-std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config,
-                              std::string &CacheKey) {
+std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
   CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n";
   rules::RuleSet Rules;
   if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
@@ -278,8 +278,8 @@ int checkCommand(const std::vector<std::string> &Args) {
   std::string Split; // the units of every shard of this split
   size_t Candidate = 0;
   for (const CompileUnit &Unit : Units) {
-    if (!A.paths.empty() && std::none_of(A.paths.begin(), A.paths.end(),
-                                         [&](auto &P) { return under(Unit.file, P); }))
+    if (!A.paths.empty() &&
+        std::none_of(A.paths.begin(), A.paths.end(), [&](auto &P) { return under(Unit.file, P); }))
       continue;
     Split += Unit.file + '\n';
     if (Candidate++ % ShardCount == ShardIndex - 1)
@@ -322,8 +322,8 @@ int checkCommand(const std::vector<std::string> &Args) {
   if (std::string Problem = writeSummaryFile(A.summaryOut, Summaries); !Problem.empty())
     return configurationError(Problem);
   const size_t Analysed = Selected.size() - Failed;
-  nlohmann::json Summary = {{"units", Selected.size()}, {"analysed", Analysed},
-                            {"failed", Failed},        {"cached", Cached}};
+  nlohmann::json Summary = {
+      {"units", Selected.size()}, {"analysed", Analysed}, {"failed", Failed}, {"cached", Cached}};
   nlohmann::json ShardData = {
       {"index", ShardIndex},
       {"count", ShardCount},

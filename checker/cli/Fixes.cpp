@@ -39,8 +39,8 @@ std::string exportFixes(const std::vector<Finding> &Findings, const std::string 
     Message.FilePath = F.location.file;
     Message.FileOffset = offsetOf(F.location);
     for (const Replacement &R : F.fix)
-      llvm::consumeError(Message.Fix[R.file].add(
-          tooling::Replacement(R.file, R.offset, R.length, R.text)));
+      llvm::consumeError(
+          Message.Fix[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text)));
     Document.Diagnostics.emplace_back(F.check, Message,
                                       llvm::SmallVector<tooling::DiagnosticMessage, 1>(),
                                       tooling::Diagnostic::Warning, BuildDirectory);
@@ -63,7 +63,8 @@ AppliedFixes applyFixes(const std::vector<Finding> &Findings) {
     std::map<std::string, tooling::Replacements> Tried = ByFile;
     bool Fits = true;
     for (const Replacement &R : F.fix)
-      if (llvm::Error E = Tried[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text))) {
+      if (llvm::Error E =
+              Tried[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text))) {
         llvm::consumeError(std::move(E));
         Fits = false;
       }
@@ -87,8 +88,8 @@ AppliedFixes applyFixes(const std::vector<Finding> &Findings) {
         Out << *Fixed;
     }
     if (!Fixed)
-      Result.problems.push_back(File + ": cannot apply the fixes: " +
-                                llvm::toString(Fixed.takeError()));
+      Result.problems.push_back(File +
+                                ": cannot apply the fixes: " + llvm::toString(Fixed.takeError()));
     else if (Error)
       Result.problems.push_back(File + ": cannot write the fixes: " + Error.message());
     else

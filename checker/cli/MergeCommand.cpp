@@ -39,8 +39,7 @@ std::string readShard(const std::string &Path, ShardFile &Out) {
   std::stringstream Text;
   Text << In.rdbuf();
   nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
-  if (!In || !Document.is_object() || !Document.contains("shard") ||
-      !Document["shard"].is_object())
+  if (!In || !Document.is_object() || !Document.contains("shard") || !Document["shard"].is_object())
     return Path + ": not the JSON output of `lockstep check --shard`";
   nlohmann::json Shard = Document["shard"];
   Document.erase("shard");
@@ -64,8 +63,8 @@ std::string checkSplit(const std::vector<ShardFile> &Shards) {
   const ShardFile &First = Shards.front();
   std::map<unsigned, const ShardFile *> ByIndex;
   for (const ShardFile &S : Shards) {
-    const std::string Name = S.path + " (shard " + std::to_string(S.index) + "/" +
-                             std::to_string(S.count) + ")";
+    const std::string Name =
+        S.path + " (shard " + std::to_string(S.index) + "/" + std::to_string(S.count) + ")";
     if (S.count != First.count || S.split != First.split)
       return Name + " and " + First.path + " (shard " + std::to_string(First.index) + "/" +
              std::to_string(First.count) + ") are shards of different splits";

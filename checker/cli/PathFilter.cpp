@@ -49,11 +49,10 @@ bool PathFilter::reported(const std::string &File, const std::set<std::string> &
 
 std::vector<Finding> PathFilter::apply(std::vector<Finding> Findings,
                                        const std::set<std::string> &MainFiles) const {
-  Findings.erase(std::remove_if(Findings.begin(), Findings.end(),
-                                [&](const Finding &F) {
-                                  return !reported(F.location.file, MainFiles);
-                                }),
-                 Findings.end());
+  Findings.erase(
+      std::remove_if(Findings.begin(), Findings.end(),
+                     [&](const Finding &F) { return !reported(F.location.file, MainFiles); }),
+      Findings.end());
   return Findings;
 }
 

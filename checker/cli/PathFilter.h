@@ -41,7 +41,7 @@ public:
 private:
   std::string Root;
   std::unique_ptr<llvm::Regex> HeaderFilter; // null: every header
-  std::deque<std::string> ExcludedText; // GlobPattern refers to its text
+  std::deque<std::string> ExcludedText;      // GlobPattern refers to its text
   std::vector<llvm::GlobPattern> Excluded;
 };
 

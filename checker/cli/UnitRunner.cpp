@@ -173,9 +173,9 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
     if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0 ||
         Error.DiagLevel == tooling::Diagnostic::Error) {
       Location Where = Locate(Message);
-      Result.errors.push_back((Where.file.empty() ? "" : Where.file + ":" + std::to_string(Where.line) +
-                                                             ":" + std::to_string(Where.column) + ": ") +
-                              "error: " + Message.Message);
+      std::string At = Where.file.empty() ? "" : Where.file + ":" + std::to_string(Where.line) +
+                                                     ":" + std::to_string(Where.column) + ": ";
+      Result.errors.push_back(At + "error: " + Message.Message);
       continue;
     }
     if (Error.DiagnosticName.rfind("lockstep-", 0) != 0)
