@@ -10,8 +10,22 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+// An expression's error bit covers its operands: only statements that are
+// not expressions need a look inside.
+static bool containsErrors(const Stmt *S) {
+  if (const auto *E = dyn_cast_or_null<Expr>(S))
+    return E->containsErrors();
+  return S && llvm::any_of(S->children(), containsErrors);
+}
+
+bool FunctionCFG::analysable(const FunctionDecl *FD) {
+  // CFG::buildCFG crashes on the recovery expressions of invalid code.
+  const Stmt *Body = FD->getBody();
+  return Body && !FD->isInvalidDecl() && !containsErrors(Body);
+}
+
 std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTContext &Context) {
-  if (!FD->hasBody() || !FD->getBody())
+  if (!analysable(FD))
     return nullptr;
   std::unique_ptr<FunctionCFG> Result(new FunctionCFG(FD, Context));
   CFG::BuildOptions Options;

@@ -14,7 +14,11 @@ namespace lockstep::analysis {
 
 class FunctionCFG {
 public:
-  /// Returns null when Clang cannot build a CFG for \p FD.
+  /// Whether \p FD has a body the analysis can read: not one whose
+  /// declaration or body Clang marked invalid (a unit that does not compile).
+  static bool analysable(const clang::FunctionDecl *FD);
+
+  /// Returns null when \p FD is not analysable or Clang cannot build a CFG.
   static std::unique_ptr<FunctionCFG> build(const clang::FunctionDecl *FD,
                                             clang::ASTContext &Context);
 

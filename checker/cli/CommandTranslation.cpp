@@ -534,6 +534,7 @@ bool Translator::hostOption(const Token &T, std::string &Error) {
 
 void Translator::finish(const std::string &Language, const std::string &Compiler) {
   Out.arguments = std::move(Args);
+  Out.nvcc = Kind == Driver::Nvcc;
   std::vector<std::string> &A = Out.arguments;
   A.push_back("-x");
   A.push_back(Language);
@@ -563,6 +564,11 @@ void Translator::finish(const std::string &Language, const std::string &Compiler
     A.insert(A.end(), {"--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version"});
     if (!HasSdkVersion)
       A.insert(A.end(), {"-Xclang", "-target-sdk-version=12.9"});
+    // nvcc defines __CUDACC__ as 1, clang as empty (in its CUDA wrapper,
+    // after any -D): headers that test `#if __CUDACC__` (NCCL 2.28's
+    // nccl_device.h) only parse with nvcc's.
+    if (Kind == Driver::Nvcc && !Options.nvccCompatHeader.empty())
+      A.insert(A.end(), {"-include", Options.nvccCompatHeader});
   }
   A.insert(A.end(), {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"});
   A.insert(A.end(), Macros.begin(), Macros.end());

@@ -26,6 +26,8 @@ struct TranslatedCommand {
   std::vector<std::string> inputs;
   /// "c", "c++" or "cuda".
   std::string language;
+  /// Whether the compiler was nvcc (behind any launcher such as ccache).
+  bool nvcc = false;
   /// Things that may make the analysis see less than the build did (an nvcc
   /// whose toolkit is not where clang will look, an MPI wrapper's implicit
   /// include paths). Never fatal.
@@ -35,6 +37,9 @@ struct TranslatedCommand {
 struct TranslationOptions {
   /// The CUDA toolkit for nvcc commands; empty: derived from nvcc's path.
   std::string cudaPath;
+  /// include/lockstep/nvcc_compat.h, force-included into nvcc's CUDA units
+  /// so that they see nvcc's __CUDACC__; empty: not included.
+  std::string nvccCompatHeader;
 };
 
 /// Translates \p Command (argv, compiler first) run in \p Directory.

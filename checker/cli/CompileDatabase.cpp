@@ -181,6 +181,36 @@ bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePa
   return true;
 }
 
+std::string translateNvccEntries(const std::string &Text, const std::string &ClangDriver,
+                                 const TranslationOptions &Options,
+                                 std::vector<std::string> &Warnings) {
+  json Doc = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (!Doc.is_array())
+    return Text;
+  bool Changed = false;
+  for (std::size_t I = 0; I < Doc.size(); ++I) {
+    std::string Directory, File, Error;
+    std::vector<std::string> Command;
+    if (!readEntry(Doc[I], "entry " + std::to_string(I), Directory, File, Command, Error))
+      return Text;
+    TranslatedCommand Translated;
+    if (!translateCommand(Command, Directory, File, Options, Translated, Error)) {
+      Warnings.push_back(File + ": " + Error);
+      continue;
+    }
+    if (!Translated.nvcc)
+      continue;
+    json Arguments = json::array({ClangDriver});
+    for (const std::string &Argument : Translated.arguments)
+      Arguments.push_back(Argument);
+    Arguments.push_back(File);
+    Doc[I].erase("command");
+    Doc[I]["arguments"] = std::move(Arguments);
+    Changed = true;
+  }
+  return Changed ? Doc.dump() : Text;
+}
+
 bool loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
                          std::string &Error, LoadReport *Report,
                          const TranslationOptions &Options) {

@@ -61,4 +61,15 @@ bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePa
                           LoadReport *Report = nullptr,
                           const TranslationOptions &Options = TranslationOptions());
 
+/// The text of a compile database with each nvcc entry's command replaced by
+/// its translation for clang 22 (the one lockstep check uses), run by
+/// \p ClangDriver: for tools that read compile databases themselves, such as
+/// lockstep-clangd. Other entries are kept as they are, and so is the whole
+/// text when it is not a well-formed database (the tool then reports it).
+/// An nvcc entry that cannot be translated is kept and its reason appended
+/// to \p Warnings.
+std::string translateNvccEntries(const std::string &Text, const std::string &ClangDriver,
+                                 const TranslationOptions &Options,
+                                 std::vector<std::string> &Warnings);
+
 } // namespace lockstep::cli

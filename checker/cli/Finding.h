@@ -20,6 +20,14 @@ struct Note {
   std::string message;
 };
 
+/// One edit of a fix-it: replace \c length bytes at \c offset of \c file.
+struct Replacement {
+  std::string file; // absolute path
+  unsigned offset = 0;
+  unsigned length = 0;
+  std::string text;
+};
+
 struct Finding {
   std::string check;        // "lockstep-rank-branch"
   Location location;        // where the warning sits
@@ -30,6 +38,7 @@ struct Finding {
   std::string condition;    // the deciding condition as written, when there is one
   std::vector<Note> notes;  // in emission order
   std::string id;           // stable identity: see FindingsOutput.h
+  std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
 };
 
 } // namespace lockstep::cli

@@ -1,41 +1,46 @@
 #include "Output.h"
 #include "FindingsOutput.h"
 
+#include "../analysis/SummaryFile.h"
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 namespace lockstep::cli {
 
-std::string validateOutput(const OutputOptions &Options) {
+std::string validateOutput(OutputOptions &Options) {
   if (Options.format != "text" && Options.format != "json" && Options.format != "sarif")
     return "unknown format '" + Options.format + "' (expected text, json or sarif)";
-  if (!Options.baseline.empty() && !std::ifstream(Options.baseline))
+  if (Options.baseline.empty())
+    return "";
+  std::ifstream In(Options.baseline, std::ios::binary);
+  if (!In)
     return Options.baseline + ": cannot open the baseline";
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::string Error;
+  nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
+  if (Document.is_object()) // a shard output also carries what merge needs
+    Document.erase("shard");
+  if (!readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(), Options.baseline,
+                        Options.baselineFindings, Error))
+    return Error;
   return "";
 }
 
 std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
-                          const nlohmann::json &Summary, const nlohmann::json *Shard) {
+                          const nlohmann::json &Summary, const nlohmann::json *Shard,
+                          std::size_t &Suppressed) {
   assignIds(Findings, Options.projectRoot);
   Findings = mergeFindings({Findings}); // a header's finding seen from several units is one
-  if (!Options.baseline.empty()) {
-    std::ifstream In(Options.baseline);
-    std::stringstream Text;
-    Text << In.rdbuf();
-    std::vector<Finding> Baseline;
-    std::string Error;
-    nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
-    if (Document.is_object()) // a shard output also carries what merge needs
-      Document.erase("shard");
-    if (!readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(),
-                          Options.baseline, Baseline, Error))
-      return Error;
-    Findings = withoutBaseline(Findings, Baseline);
-  }
+  const std::size_t Found = Findings.size();
+  if (!Options.baseline.empty())
+    Findings = withoutBaseline(Findings, Options.baselineFindings);
+  Suppressed = Found - Findings.size();
   std::string Text;
   if (Options.format == "text")
-    Text = toText(Findings, "");
+    Text = toText(Findings, Options.projectRoot);
   else if (Options.format == "sarif")
     Text = toSarif(Findings, Options.projectRoot, "0.1.0");
   else if (Shard) {
@@ -53,6 +58,16 @@ std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &O
   Out << Text;
   Out.close();
   return Out ? "" : Options.path + ": cannot write the output";
+}
+
+std::string writeSummaryFile(const std::string &Path,
+                             const analysis::ExternalSummaries &Summaries) {
+  if (Path.empty())
+    return "";
+  std::ofstream Out(Path, std::ios::binary);
+  Out << analysis::writeSummaries(Summaries);
+  Out.close();
+  return Out ? "" : Path + ": cannot write the summary file";
 }
 
 } // namespace lockstep::cli

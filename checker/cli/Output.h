@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,19 +16,27 @@ namespace lockstep::cli {
 
 struct OutputOptions {
   std::string format = "text"; // text, json, sarif
-  std::string path;            // empty: stdout
-  std::string projectRoot;     // absolute
-  std::string baseline;        // a previous JSON output: report only new findings
+  std::string path;            // absolute; empty: stdout
+  std::string projectRoot;     // absolute: the invocation directory
+  std::string baseline;        // absolute; a previous JSON output: report only new findings
+  std::vector<Finding> baselineFindings; // read by validateOutput
 };
 
-/// Checks the options before any work is done; returns the problem or "".
-std::string validateOutput(const OutputOptions &Options);
+/// Checks the options and reads the baseline before any work is done;
+/// returns the problem or "".
+std::string validateOutput(OutputOptions &Options);
 
-/// Reads the baseline (when set), drops the findings it lists, assigns ids,
-/// and writes. A shard's JSON also carries its unresolved findings and its
-/// summaries (\p Shard) so that `lockstep merge` can finish the job. Returns
-/// an error message or "".
+/// Drops the findings the baseline lists (counting them in \p Suppressed),
+/// assigns ids, and writes. A shard's JSON also carries its unresolved
+/// findings and its summaries (\p Shard) so that `lockstep merge` can finish
+/// the job. On return \p Findings holds what was reported. Returns an error
+/// message or "".
 std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
-                          const nlohmann::json &Summary, const nlohmann::json *Shard = nullptr);
+                          const nlohmann::json &Summary, const nlohmann::json *Shard,
+                          std::size_t &Suppressed);
+
+/// Writes \p Summaries to \p Path (nothing when empty); returns an error
+/// message or "".
+std::string writeSummaryFile(const std::string &Path, const analysis::ExternalSummaries &Summaries);
 
 } // namespace lockstep::cli

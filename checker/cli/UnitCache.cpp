@@ -27,6 +27,37 @@ std::string contentHash(const std::string &Path) {
   return Buffer ? hex(llvm::xxh3_64bits((*Buffer)->getBuffer())) : "";
 }
 
+// The fix-its are not part of the findings' JSON format: one list of
+// replacements per finding, in the findings' order.
+json writeFixes(const std::vector<Finding> &Findings) {
+  json Fixes = json::array();
+  for (const Finding &F : Findings) {
+    json Fix = json::array();
+    for (const Replacement &R : F.fix)
+      Fix.push_back({R.file, R.offset, R.length, R.text});
+    Fixes.push_back(std::move(Fix));
+  }
+  return Fixes;
+}
+
+bool readFixes(const json &Entry, std::vector<Finding> &Findings) {
+  auto It = Entry.find("fixes");
+  if (It == Entry.end() || !It->is_array() || It->size() != Findings.size())
+    return false;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    if (!(*It)[I].is_array())
+      return false;
+    for (const json &R : (*It)[I]) {
+      if (!R.is_array() || R.size() != 4 || !R[0].is_string() || !R[1].is_number_unsigned() ||
+          !R[2].is_number_unsigned() || !R[3].is_string())
+        return false;
+      Findings[I].fix.push_back(
+          {R[0].get<std::string>(), R[1].get<unsigned>(), R[2].get<unsigned>(), R[3].get<std::string>()});
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 std::string UnitCache::entryPath(const CompileUnit &Unit) const {
@@ -60,11 +91,13 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
     return std::nullopt;
   for (Finding &F : Result.findings)
     F.id.clear(); // ids belong to the whole run
+  if (!readFixes(Entry, Result.findings))
+    return std::nullopt;
   return Result;
 }
 
 void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
-  if (Directory.empty() || !Result.errors.empty())
+  if (Directory.empty() || !Result.failure.empty())
     return;
   json Inputs = json::object();
   for (const std::string &Input : Result.inputs)
@@ -73,7 +106,8 @@ void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
   assignIds(Findings, "/"); // the reader wants ids; they are replaced on load
   json Entry = {{"inputs", std::move(Inputs)},
                 {"findings", json::parse(toJson(Findings, json::object()))},
-                {"summaries", json::parse(analysis::writeSummaries(Result.summaries))}};
+                {"summaries", json::parse(analysis::writeSummaries(Result.summaries))},
+                {"fixes", writeFixes(Result.findings)}};
   if (llvm::sys::fs::create_directories(Directory))
     return; // an unwritable cache only costs time
   std::string Path = entryPath(Unit), Temporary = Path + ".tmp";

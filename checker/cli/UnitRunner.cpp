@@ -1,14 +1,20 @@
 #include "UnitRunner.h"
+#include "InstallPaths.h"
 
+#include "../analysis/FunctionCFG.h"
 #include "../checks/DivergenceNotes.h"
 #include "../checks/LockstepCheck.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
@@ -58,6 +64,27 @@ void collectFacts(const analysis::TranslationUnitAnalysis &Analysis, ASTContext 
     Add(P.site, P.function, nullptr, nullptr);
 }
 
+/// The functions the analysis skipped because they do not compile.
+struct SkippedFunctions : RecursiveASTVisitor<SkippedFunctions> {
+  std::vector<std::string> names;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !analysis::FunctionCFG::analysable(FD))
+      names.push_back(FD->getQualifiedNameAsString());
+    return true;
+  }
+};
+
+/// \p Path as an absolute, normalised path; a relative one (a file clang
+/// found through a relative include path) is relative to \p Directory.
+std::string inDirectory(llvm::StringRef Path, llvm::StringRef Directory) {
+  llvm::SmallString<256> Result;
+  if (!Path.empty() && llvm::sys::path::is_relative(Path))
+    Result = Directory;
+  llvm::sys::path::append(Result, Path);
+  llvm::sys::path::remove_dots(Result, /*remove_dot_dot=*/true);
+  return Result.str().str();
+}
+
 /// Turns file offsets into lines and columns, reading each file once.
 class LineTable {
 public:
@@ -82,13 +109,11 @@ private:
   std::map<std::string, std::vector<unsigned>> Starts;
 };
 
-} // namespace
-
-UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
+UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   UnitResult Result;
   tidy::ClangTidyOptions Options = tidy::ClangTidyOptions::getDefaults();
-  Options.Checks = "-*,lockstep-*";
-  Options.HeaderFilterRegex = ".*"; // the project's own headers; system headers stay out
+  Options.Checks = "-*," + Config.checks;
+  Options.HeaderFilterRegex = ".*"; // --header-filter and --exclude apply to the whole run
   Options.SystemHeaders = false;
   Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
   if (!Config.ruleFiles.empty())
@@ -103,34 +128,61 @@ UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   checks::setAnalysisObserver([&](const analysis::TranslationUnitAnalysis &Analysis,
                                   ASTContext &AST) {
     Result.summaries = Analysis.exportSummaries();
+    // Sites in headers found through a relative -I are relative to the unit.
+    for (auto &[USR, Function] : Result.summaries) {
+      for (analysis::ExternalFunction::Collective &C : Function.collectives)
+        C.site.file = inDirectory(C.site.file, Unit.directory);
+      Function.rankSite.file = inDirectory(Function.rankSite.file, Unit.directory);
+    }
     collectFacts(Analysis, AST, Facts);
     const SourceManager &SM = AST.getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      Result.inputs.push_back(It->first.getName().str());
+      Result.inputs.push_back(inDirectory(It->first.getName(), Unit.directory));
+    if (Config.verbose) {
+      SkippedFunctions Skipped;
+      Skipped.TraverseDecl(AST.getTranslationUnitDecl());
+      for (const std::string &Name : Skipped.names)
+        Result.notes.push_back("'" + Name + "' was not analysed: it does not compile");
+    }
   });
-  tooling::FixedCompilationDatabase Database(Unit.directory, Unit.arguments);
+  // The clang 22 this lockstep was built with: its CUDA wrappers and builtin
+  // headers, not a directory next to the lockstep binary.
+  std::vector<std::string> Arguments = Unit.arguments;
+  if (std::none_of(Arguments.begin(), Arguments.end(), [](const std::string &A) {
+        return A.rfind("-resource-dir", 0) == 0;
+      }))
+    Arguments.push_back(std::string("-resource-dir=") + clangResourceDir());
+  tooling::FixedCompilationDatabase Database(Unit.directory, Arguments);
+  // A physical file system has its own working directory: the real one would
+  // chdir the whole process into each unit's directory.
   auto FileSystem = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem()));
   std::vector<tidy::ClangTidyError> Errors =
       tidy::runClangTidy(Context, Database, {Unit.file}, FileSystem, /*ApplyAnyFix=*/false,
                          /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
   checks::setAnalysisObserver(nullptr);
 
   LineTable Lines;
+  auto Locate = [&](const tooling::DiagnosticMessage &Message) {
+    return Message.FilePath.empty()
+               ? Location{}
+               : Lines.locate(inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
+  };
   for (const tidy::ClangTidyError &Error : Errors) {
     const tooling::DiagnosticMessage &Message = Error.Message;
     if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0 ||
         Error.DiagLevel == tooling::Diagnostic::Error) {
-      Location Where = Lines.locate(Message.FilePath, Message.FileOffset);
-      Result.errors.push_back(Where.file + ":" + std::to_string(Where.line) + ":" +
-                              std::to_string(Where.column) + ": error: " + Message.Message);
+      Location Where = Locate(Message);
+      std::string At = Where.file.empty() ? "" : Where.file + ":" + std::to_string(Where.line) +
+                                                     ":" + std::to_string(Where.column) + ": ";
+      Result.errors.push_back(At + "error: " + Message.Message);
       continue;
     }
     if (Error.DiagnosticName.rfind("lockstep-", 0) != 0)
       continue;
     Finding F;
     F.check = Error.DiagnosticName;
-    F.location = Lines.locate(Message.FilePath, Message.FileOffset);
+    F.location = Locate(Message);
     F.message = Message.Message;
     if (auto It = Facts.find({Message.FilePath, Message.FileOffset}); It != Facts.end()) {
       F.function = It->second.function;
@@ -139,13 +191,43 @@ UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
       F.condition = It->second.condition;
     }
     for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      F.notes.push_back({Note.FilePath.empty() ? Location{}
-                                               : Lines.locate(Note.FilePath, Note.FileOffset),
-                         Note.Message});
+      F.notes.push_back({Locate(Note), Note.Message});
+    for (const auto &FileFix : Message.Fix)
+      for (const tooling::Replacement &R : FileFix.second)
+        F.fix.push_back({inDirectory(R.getFilePath(), Unit.directory), R.getOffset(),
+                         R.getLength(), R.getReplacementText().str()});
     Result.findings.push_back(std::move(F));
   }
-  if (!Result.errors.empty())
+  if (!Result.errors.empty()) {
+    Result.failure = "does not compile";
     Result.findings.clear(); // a unit that does not parse is not analysed
+  }
+  return Result;
+}
+
+} // namespace
+
+UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
+  UnitResult Result;
+  if (!llvm::sys::fs::is_directory(Unit.directory)) {
+    Result.failure = "cannot be compiled";
+    Result.errors.push_back("the directory of its compile command, '" + Unit.directory +
+                            "', does not exist");
+    return Result;
+  }
+  if (!llvm::sys::fs::exists(Unit.file)) {
+    Result.failure = "cannot be compiled";
+    Result.errors.push_back(Unit.file + ": no such file");
+    return Result;
+  }
+  // A thread of its own per unit: a crash loses only this unit, and the
+  // checks' per-thread state of a crashed unit is never reused.
+  llvm::CrashRecoveryContext Recovery;
+  if (!Recovery.RunSafelyOnThread([&] { Result = analyseUnit(Unit, Config); }, 8 << 20)) {
+    Result = UnitResult();
+    Result.failure = "crashed lockstep";
+    Result.errors.push_back("the analysis of this unit crashed; please report it");
+  }
   return Result;
 }
 

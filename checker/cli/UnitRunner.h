@@ -15,17 +15,26 @@
 namespace lockstep::cli {
 
 struct CheckConfig {
-  std::string ruleFiles; // ';'-separated, the RuleFiles option
+  std::string checks = "lockstep-*"; // clang-tidy glob, as --checks
+  std::string ruleFiles;             // ';'-separated, the RuleFiles option
   std::string summaryFile;
+  bool verbose = false; // name the functions skipped because they do not compile
 };
 
 struct UnitResult {
   std::vector<Finding> findings; // pending ones name their callee as PendingPrefix + USR
   analysis::ExternalSummaries summaries;
   std::vector<std::string> inputs; // every file the parse read
-  std::vector<std::string> errors; // compiler errors: the unit was not analysed
+  std::string failure; // why the unit was not analysed, "" when it was
+  std::vector<std::string> errors; // the details: the first compiler errors, ...
+  std::vector<std::string> notes;  // with --verbose: what was left out of the analysis
 };
 
+/// Runs the checks on \p Unit. Never depends on the process's working
+/// directory: each unit's own directory is set in its file system view, so
+/// units run in parallel threads. A unit whose directory or file is missing,
+/// or whose analysis crashes, comes back with errors; the others are not
+/// affected. Call CrashRecoveryContext::Enable() once before.
 UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config);
 
 } // namespace lockstep::cli

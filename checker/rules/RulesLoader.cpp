@@ -52,6 +52,18 @@ std::string entryContext(const std::string &File, const char *Section, size_t In
   return Context;
 }
 
+/// The operations the checks and the runtime verifier know; a misspelt one
+/// would silently never match.
+const std::set<std::string> &knownOperations() {
+  static const std::set<std::string> Known = {
+      "allgather",      "allreduce", "alltoall",   "barrier",         "broadcast",
+      "comm_create",    "comm_dup",  "comm_free",  "comm_init",       "comm_shrink",
+      "comm_split",     "file_close", "file_open", "finalize",        "gather",
+      "reduce",         "reduce_scatter", "scan",  "scatter",         "window_create",
+      "window_deregister", "window_fence", "window_register"};
+  return Known;
+}
+
 bool readCollective(const json &Entry, const std::string &Context, const std::string &Api,
                     const std::string &File, CollectiveRule &Rule, std::string &Error) {
   Reader R(Entry, Context, Error);
@@ -70,6 +82,13 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
       !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
       !argRef(Args, "new_comm", Rule.newComm))
     return false;
+  if (!knownOperations().count(Rule.operation)) {
+    std::string Known;
+    for (const std::string &Name : knownOperations())
+      Known += (Known.empty() ? "" : ", ") + Name;
+    return R.fail("operation", "unknown operation \"" + Rule.operation + "\" (expected one of " +
+                                   Known + ")");
+  }
   Rule.api = Api;
   Rule.origin = File;
   return true;
@@ -194,16 +213,20 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   std::string Error;
   Reader Top(Document, File, Error);
   std::string Api;
-  std::optional<unsigned> Version;
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "join_protocols", "environment", "naming"}) ||
-      !Top.index("version", Version) || !Top.string("api", Api))
+                     "uniform_sources", "join_protocols", "environment", "naming"}))
     return Error;
-  if (!Version)
+  if (!Document.contains("version"))
     return File + ": key 'version': missing required field";
-  if (*Version != 1)
-    return File + ": key 'version': unsupported version " + std::to_string(*Version) +
+  const json &Version = Document.at("version");
+  if (!Version.is_number_integer())
+    return File + ": key 'version': the version must be an integer, found " +
+           (Version.is_number() ? Version.dump() : std::string(typeName(Version)));
+  if (Version != 1)
+    return File + ": key 'version': unsupported version " + Version.dump() +
            " (this lockstep reads version 1)";
+  if (!Top.string("api", Api))
+    return Error;
 
   RuleSet Added;
   bool Ok =
@@ -285,6 +308,14 @@ std::string mergeRulesFile(const std::string &Path, RuleSet &Rules) {
   if (In.bad())
     return Path + ": cannot read the rules file";
   return mergeRulesText(Text.str(), Path, Rules);
+}
+
+std::string loadRules(const std::vector<std::string> &Files, RuleSet &Rules) {
+  std::string Error = mergeBuiltinRules(Rules);
+  for (const std::string &File : Files)
+    if (Error.empty())
+      Error = mergeRulesFile(File, Rules);
+  return Error.empty() ? validateComplete(Rules) : Error;
 }
 
 std::string validateComplete(const RuleSet &Rules) {

@@ -22,6 +22,10 @@ std::string mergeRulesFile(const std::string &Path, RuleSet &Rules);
 /// The rules shipped with lockstep (rules/*.json, embedded at build time).
 std::string mergeBuiltinRules(RuleSet &Rules);
 
+/// The built-in rules, then \p Files in order, checked complete: what the
+/// checks load without naming options. Returns the first error or "".
+std::string loadRules(const std::vector<std::string> &Files, RuleSet &Rules);
+
 /// Checks what only a complete rule set can answer (naming patterns present
 /// and valid regular expressions). Returns an empty string when valid.
 std::string validateComplete(const RuleSet &Rules);

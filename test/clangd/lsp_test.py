@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Drives lockstep-clangd over the language server protocol and checks that a
 lockstep finding reaches the editor, that check options from .clang-tidy reach
-the checks, and (given --lockstep) that a summary file written by
-`lockstep check --summary-out` gives cross-file findings.
+the checks, (given --lockstep) that a summary file written by
+`lockstep check --summary-out` gives cross-file findings, and (given
+--nvcc-db, where nvcc and CMake are installed) that a .cu file of a CMake
+nvcc build opens without driver errors and with its lockstep finding.
 
 exit: 0 passed, 1 failed, 77 skipped (lockstep-clangd not built, or no mpi.h)
 """
@@ -269,14 +271,60 @@ def write_project(root, mpi_include):
     (with_rules / "train.cpp").write_text(TRAIN)
 
 
-def open_file(server, path):
+def open_file(server, path, language="cpp"):
     uri = path.as_uri()
     server.notify("textDocument/didOpen", {"textDocument": {
-        "uri": uri, "languageId": "cpp", "version": 1, "text": path.read_text()}})
+        "uri": uri, "languageId": language, "version": 1, "text": path.read_text()}})
     return uri
 
 
-def run(clangd, mpi_include, lockstep, root):
+NVCC_MESSAGE = "'ncclAllReduce' runs only on ranks where 'rank == 0'"
+NVCC_LINE = 29
+
+
+def run_nvcc(clangd, make_db, root):
+    """A CMake nvcc build's compile_commands.json: clangd gets nvcc's flags as
+    translated by lockstep, so the file has no errors and its finding."""
+    build = root / "nvcc-build"
+    made = subprocess.run(["bash", make_db, str(build)], capture_output=True, text=True,
+                          timeout=LOCKSTEP_CHECK_TIMEOUT_S)
+    if made.returncode == SKIP:
+        print("SKIP nvcc: " + made.stdout.strip().splitlines()[0])
+        return
+    if made.returncode != 0:
+        raise Failure(f"{make_db} failed:\n{made.stdout}{made.stderr}")
+    source = Path(make_db).resolve().parent / "nvcc_project" / "train_step.cu"
+    config = root / "xdg-nvcc" / "clangd"
+    config.mkdir(parents=True)
+    # The source tree holds no .clang-tidy or .clangd: enable the checks here.
+    (config / "config.yaml").write_text(
+        "Diagnostics:\n  ClangTidy:\n    Add: ['lockstep-*']\n    FastCheckFilter: Loose\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(root / "xdg-nvcc"))
+    with open(root / "clangd-nvcc.log", "wb") as log:
+        server = Server([clangd, "--log=info", "--background-index=false",
+                         f"--compile-commands-dir={build}"], root, env, log)
+        try:
+            server.request("initialize", {
+                "processId": os.getpid(), "rootUri": root.as_uri(),
+                "capabilities": {"textDocument": {"publishDiagnostics": {}}},
+            }, DIAGNOSTICS_TIMEOUT_S)
+            server.notify("initialized", {})
+            uri = open_file(server, source, "cuda-cpp")
+            _, diagnostics = server.wait_diagnostics(
+                uri, lambda d: bool(lockstep_findings(d, NVCC_MESSAGE)), DIAGNOSTICS_TIMEOUT_S)
+            expect_finding(diagnostics, NVCC_MESSAGE, NVCC_LINE, uri)
+            errors = [d for d in diagnostics if d.get("severity") == 1]
+            if errors:
+                raise Failure("errors in the nvcc-built file: " + json.dumps(errors, indent=1))
+            print("PASS train_step.cu (CMake nvcc build): no driver errors, "
+                  "lockstep-rank-branch on ncclAllReduce")
+        except Failure:
+            server.kill()
+            raise
+        server.close()
+
+
+def run(clangd, mpi_include, lockstep, make_nvcc_db, root):
     write_project(root, mpi_include)
     caller = write_cross_file_project(root, mpi_include, lockstep) if lockstep else None
     env = dict(os.environ, XDG_CONFIG_HOME=str(root / "xdg"))  # no user config.yaml
@@ -332,6 +380,8 @@ def run(clangd, mpi_include, lockstep, root):
             raise
         server.close()
         print(f"PASS shutdown/exit after {server.elapsed():.2f} s")
+    if make_nvcc_db:
+        run_nvcc(clangd, make_nvcc_db, root)
 
 
 def main():
@@ -340,6 +390,7 @@ def main():
     parser.add_argument("--mpi-include", default="/usr/lib/x86_64-linux-gnu/openmpi/include",
                         help="directory with mpi.h")
     parser.add_argument("--lockstep", help="the lockstep binary, for the cross-file test")
+    parser.add_argument("--nvcc-db", help="test/cli/make_nvcc_db.sh, for the nvcc test")
     args = parser.parse_args()
     clangd = os.path.abspath(args.clangd)  # the server runs in the temp project
     lockstep = os.path.abspath(args.lockstep) if args.lockstep else None
@@ -353,13 +404,13 @@ def main():
     with tempfile.TemporaryDirectory(prefix="lockstep-lsp-") as tmp:
         root = Path(tmp).resolve()
         try:
-            run(clangd, args.mpi_include, lockstep, root)
+            run(clangd, args.mpi_include, lockstep, args.nvcc_db, root)
         except Failure as failure:
             print(f"FAIL: {failure}")
-            log = root / "clangd.log"
-            if log.is_file():
-                print("--- last lines of the lockstep-clangd log ---")
-                print("\n".join(log.read_text(errors="replace").splitlines()[-40:]))
+            for log in (root / "clangd.log", root / "clangd-nvcc.log"):
+                if log.is_file():
+                    print(f"--- last lines of {log.name} ---")
+                    print("\n".join(log.read_text(errors="replace").splitlines()[-40:]))
             return 1
     return 0
 

@@ -8,41 +8,15 @@ and clear errors on bad input.
 usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
+from harness import HERE, check, finish, project, run
+
 LOCKSTEP, PLUGIN, CLANG_TIDY, MPI_INCLUDE, WORK = sys.argv[1:6]
-HERE = os.path.dirname(os.path.abspath(__file__))
-failures = []
 
 
-def run(args, cwd, expect):
-    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
-    if p.returncode != expect:
-        failures.append("%s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s"
-                        % (" ".join(args), p.returncode, expect, p.stdout, p.stderr))
-    return p
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-    return condition
-
-
-def project():
-    root = os.path.join(WORK, "project")
-    shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(os.path.join(HERE, "project"), root)
-    with open(os.path.join(root, "compile_commands.json.in")) as f:
-        text = f.read().replace("@DIR@", root).replace("@MPI@", MPI_INCLUDE)
-    with open(os.path.join(root, "compile_commands.json"), "w") as f:
-        f.write(text)
-    return root
-
-
-root = project()
+root = project("project", WORK, MPI_INCLUDE)
 train, checkpoint = os.path.join(root, "train.cpp"), os.path.join(root, "checkpoint.cpp")
 
 # Text: the cross-file finding with a note into the other file; the broken
@@ -100,6 +74,14 @@ check("'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks" in p.st
       and "checkpoint.cpp:5:3: note: 'MPI_Barrier' is called here" in p.stdout,
       "plugin with SummaryFile:\n" + p.stdout + p.stderr)
 
+# A bad regular expression in a check option is a configuration error of
+# the plugin, not an abort in std::regex.
+p = run([CLANG_TIDY, "--load=" + PLUGIN, "--checks=-*,lockstep-*", "--quiet",
+         "--config={CheckOptions: {RankNamePattern: '[a-'}}", "train.cpp", "--",
+         "-std=c++17", "-I" + MPI_INCLUDE], root, 1)
+check("option 'RankNamePattern': invalid regular expression" in p.stdout + p.stderr,
+      "bad RankNamePattern:\n" + p.stdout + p.stderr)
+
 # A previous run's summaries show a function of another file that returns the rank.
 p = run([LOCKSTEP, "check", "-p", ".", "-q", "--summaries", "summaries.json"], root, 1)
 check("train.cpp:21:5: warning: 'MPI_Barrier' runs only on ranks where 'node_rank(comm) == 0'"
@@ -139,7 +121,4 @@ elif check(p.returncode == 0, "make_nvcc_db.sh failed:\n" + p.stdout + p.stderr)
           "nvcc database finding:\n" + p.stdout + p.stderr)
     check("0 failed" in p.stderr, "nvcc units failed:\n" + p.stderr)
 
-if failures:
-    print("\n\n".join(failures))
-    sys.exit(1)
-print("lockstep check: all end-to-end expectations met")
+finish("lockstep check")

@@ -81,7 +81,7 @@ def main():
         import jsonschema
     except ImportError:
         print("validate_sarif.py: the python3 module 'jsonschema' is missing "
-              "(Debian: python3-jsonschema; scripts/setup.sh installs it)", file=sys.stderr)
+              "(Debian: python3-jsonschema; scripts/setup.sh --tests installs it)", file=sys.stderr)
         return 2
     if args.generate:
         if len(args.files) != 1:

@@ -6,6 +6,7 @@
 #include "CompileDatabase.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -387,6 +388,34 @@ TEST(CompileDatabase, LoadsCommandsAndArguments) {
   EXPECT_EQ(Report.skipped[0].reason, "'/src/start.s' is a '.s' source, not C, C++ or CUDA");
 }
 
+TEST(CompileDatabase, TranslatesOnlyNvccEntriesForOtherTools) {
+  const std::string Text = R"([
+    {"directory": "/build", "file": "/src/a.cpp", "command": "g++ -Wall -c /src/a.cpp"},
+    {"directory": "/build", "file": "/src/k.cu",
+     "command": "ccache /opt/cuda/bin/nvcc -forward-unknown-to-host-compiler -isystem=/opt/inc -x cu -c /src/k.cu"}
+  ])";
+  TranslationOptions Options;
+  Options.nvccCompatHeader = "/lockstep/include/lockstep/nvcc_compat.h";
+  std::vector<std::string> Warnings;
+  nlohmann::json Out =
+      nlohmann::json::parse(translateNvccEntries(Text, "/llvm/bin/clang++", Options, Warnings));
+  EXPECT_TRUE(Warnings.empty());
+  EXPECT_EQ(Out[0], nlohmann::json::parse(Text)[0]); // gcc entries stay as they are
+  EXPECT_FALSE(Out[1].contains("command"));
+  const Args Translated = Out[1]["arguments"].get<Args>();
+  EXPECT_EQ(Translated.front(), "/llvm/bin/clang++");
+  EXPECT_EQ(Translated.back(), "/src/k.cu");
+  for (const char *Expected : {"--cuda-host-only", "-nocudalib", "/opt/inc",
+                               "/lockstep/include/lockstep/nvcc_compat.h"})
+    EXPECT_NE(std::find(Translated.begin(), Translated.end(), Expected), Translated.end())
+        << Expected;
+  for (const char *Dropped : {"-forward-unknown-to-host-compiler", "-isystem=/opt/inc", "cu"})
+    EXPECT_EQ(std::find(Translated.begin(), Translated.end(), Dropped), Translated.end())
+        << Dropped;
+  // Not a database: left for the tool to report.
+  EXPECT_EQ(translateNvccEntries("[{", "clang++", Options, Warnings), "[{");
+}
+
 TEST(CompileDatabase, MalformedDatabasesNameFileAndEntry) {
   EXPECT_NE(parseError("[{").find("/build/compile_commands.json: not valid JSON: parse "
                                   "error at line 1, column 3"),
@@ -532,7 +561,10 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   std::vector<CompileUnit> Units;
   std::string Error;
   LoadReport Report;
-  ASSERT_TRUE(loadCompileDatabase(Build.path(), Units, Error, &Report)) << Error;
+  // As lockstep check does: train_step.cu includes NCCL 2.28's nccl_device.h.
+  TranslationOptions Options;
+  Options.nvccCompatHeader = std::string(LOCKSTEP_SOURCE_DIR) + "/include/lockstep/nvcc_compat.h";
+  ASSERT_TRUE(loadCompileDatabase(Build.path(), Units, Error, &Report, Options)) << Error;
   EXPECT_TRUE(Report.skipped.empty());
   EXPECT_TRUE(Report.warnings.empty()) << Report.warnings[0];
   ASSERT_EQ(Units.size(), 2u);

@@ -85,7 +85,9 @@ TEST(RulesLoader, RejectsMissingAndWrongVersion) {
   EXPECT_EQ(errorOf(R"({"version": 2, "api": "x"})"),
             "user.json: key 'version': unsupported version 2 (this lockstep reads version 1)");
   EXPECT_EQ(errorOf(R"({"version": "1", "api": "x"})"),
-            "user.json: key 'version': expected an argument index from 0 to 64, found a string");
+            "user.json: key 'version': the version must be an integer, found a string");
+  EXPECT_EQ(errorOf(R"({"version": 1.5, "api": "x"})"),
+            "user.json: key 'version': the version must be an integer, found 1.5");
 }
 
 TEST(RulesLoader, RejectsUnknownKeyInEntry) {
@@ -125,6 +127,16 @@ TEST(RulesLoader, RejectsWrongTypes) {
       {"name": "f", "operation": "x", "args": {}, "uniform_outputs": [1, "a"]}]})"),
             "user.json: collectives[0] ('f'): key 'uniform_outputs': expected argument indices "
             "from 0 to 64, found \"a\"");
+}
+
+TEST(RulesLoader, RejectsUnknownOperation) {
+  const std::string Error = errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "bcast", "args": {}}]})");
+  EXPECT_EQ(Error.rfind("user.json: collectives[0] ('f'): key 'operation': unknown operation "
+                        "\"bcast\" (expected one of allgather, allreduce,",
+                        0),
+            0u)
+      << Error;
 }
 
 TEST(RulesLoader, RejectsAmbiguousValueSources) {
@@ -189,6 +201,16 @@ TEST(RulesLoader, MissingFileIsAnError) {
   RuleSet Rules;
   EXPECT_EQ(mergeRulesFile("/nonexistent/rules.json", Rules),
             "/nonexistent/rules.json: cannot open the rules file");
+}
+
+TEST(RulesLoader, LoadRulesReadsBuiltinsThenFilesAndStopsAtTheFirstError) {
+  RuleSet Rules;
+  EXPECT_EQ(loadRules({std::string(LOCKSTEP_SOURCE_DIR) + "/examples/join/ddp_join.json"}, Rules),
+            "");
+  EXPECT_NE(Rules.findCollective("MPI_Barrier"), nullptr);
+  RuleSet Broken;
+  EXPECT_EQ(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"}, Broken),
+            "/nonexistent/a.json: cannot open the rules file");
 }
 
 TEST(RulesLoader, IncompleteRuleSetIsAnError) {

@@ -2,6 +2,9 @@
 // ranks wait in the next collective forever.
 #include <cuda_runtime.h>
 #include <nccl.h>
+#if __has_include(<nccl_device.h>)
+#include <nccl_device.h> // NCCL 2.28: tests `#if __CUDACC__`, empty in clang
+#endif
 #include <vendored_math.h>
 
 #include "train_config.h"
@@ -11,6 +14,9 @@
 #endif
 
 const char *train_greeting() { return TRAIN_GREETING; }
+
+// operator new in CUDA host code needs clang 22's own CUDA wrapper headers.
+float *host_buffer(int n) { return new float[n]; }
 
 __global__ void scale(float *x, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

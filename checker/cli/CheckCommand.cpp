@@ -1,0 +1,369 @@
+// `lockstep check`: reads and validates everything the user gave (options,
+// paths, rules, summaries, baseline) once, analyses the units in parallel,
+// then resolves, filters and writes the findings.
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Fixes.h"
+#include "InstallPaths.h"
+#include "Output.h"
+#include "PathFilter.h"
+#include "PendingCalls.h"
+#include "ProjectPaths.h"
+#include "UnitCache.h"
+
+#include "../analysis/SummaryFile.h"
+#include "../rules/RulesLoader.h"
+
+#include "clang-tidy/GlobList.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+// Keeps the lockstep module's registration in the executable.
+extern volatile int LockstepModuleAnchorSource;
+static int LockstepModuleAnchorDestination [[maybe_unused]] = LockstepModuleAnchorSource;
+
+namespace lockstep::cli {
+
+namespace {
+
+const char *CheckUsage =
+    R"(usage: lockstep check [-p BUILD_DIR] [--jobs N] [--format text|json|sarif]
+                      [--output FILE] [--baseline FILE] [--shard I/N]
+                      [--checks GLOBS] [--header-filter REGEX] [--exclude GLOB]...
+                      [--fix] [--export-fixes FILE]
+                      [--rules FILE]... [--summaries FILE] [--summary-out FILE]
+                      [--cache-dir DIR | --no-cache] [--quiet] [--verbose] [PATHS...]
+
+Runs the lockstep checks on the translation units of BUILD_DIR/compile_commands.json
+(default: the current directory), in parallel, with summaries across files.
+PATHS keep only the units under those files or directories.
+Exit status: 0 no findings, 1 findings, 2 usage or configuration error.
+)";
+
+struct CheckArguments {
+  std::string buildDir = ".", jobs, shard, summaryOut, summaryIn, cacheDir, exportFixes;
+  std::string checks, headerFilter;
+  std::vector<std::string> paths, rules, excludes;
+  OutputOptions output;
+  bool quiet = false, noCache = false, fix = false, verbose = false;
+};
+
+/// Reads the command line; every path comes back absolute against \p Cwd.
+std::string parseArguments(const std::vector<std::string> &Args, const std::string &Cwd,
+                           CheckArguments &A) {
+  std::string Error, Value;
+  for (size_t I = 0; I < Args.size() && Error.empty(); ++I) {
+    const std::string &Arg = Args[I];
+    if (optionValue(Args, I, "-p", A.buildDir, Error) ||
+        optionValue(Args, I, "--jobs", A.jobs, Error) ||
+        optionValue(Args, I, "-j", A.jobs, Error) ||
+        optionValue(Args, I, "--format", A.output.format, Error) ||
+        optionValue(Args, I, "--output", A.output.path, Error) ||
+        optionValue(Args, I, "-o", A.output.path, Error) ||
+        optionValue(Args, I, "--baseline", A.output.baseline, Error) ||
+        optionValue(Args, I, "--shard", A.shard, Error) ||
+        optionValue(Args, I, "--summary-out", A.summaryOut, Error) ||
+        optionValue(Args, I, "--summaries", A.summaryIn, Error) ||
+        optionValue(Args, I, "--cache-dir", A.cacheDir, Error) ||
+        optionValue(Args, I, "--checks", A.checks, Error) ||
+        optionValue(Args, I, "--header-filter", A.headerFilter, Error) ||
+        optionValue(Args, I, "--export-fixes", A.exportFixes, Error))
+      continue;
+    if (optionValue(Args, I, "--rules", Value, Error))
+      A.rules.push_back(Value);
+    else if (optionValue(Args, I, "--exclude", Value, Error))
+      A.excludes.push_back(Value);
+    else if (Arg == "-q" || Arg == "--quiet")
+      A.quiet = true;
+    else if (Arg == "-v" || Arg == "--verbose")
+      A.verbose = true;
+    else if (Arg == "--no-cache")
+      A.noCache = true;
+    else if (Arg == "--fix")
+      A.fix = true;
+    else if (!Arg.empty() && Arg[0] == '-')
+      Error = "unknown option '" + Arg + "'";
+    else
+      A.paths.push_back(Arg);
+  }
+  for (std::string *Path : {&A.buildDir, &A.output.path, &A.output.baseline, &A.summaryOut,
+                            &A.summaryIn, &A.cacheDir, &A.exportFixes})
+    *Path = absolutePath(*Path, Cwd);
+  for (std::vector<std::string> *List : {&A.paths, &A.rules})
+    for (std::string &Path : *List)
+      Path = absolutePath(Path, Cwd);
+  return Error;
+}
+
+/// "" when \p Globs (the default plus the user's --checks) enables a lockstep
+/// check and every glob the user enables names one: a misspelt check must
+/// not silently check nothing.
+std::string checkSelection(const std::string &Globs, const std::string &UserGlobs) {
+  static const char *const All[] = {"lockstep-group-balance", "lockstep-join-barrier",
+                                    "lockstep-rank-argument", "lockstep-rank-branch",
+                                    "lockstep-rank-exit",     "lockstep-rank-loop"};
+  auto Enables = [](const std::string &Glob) {
+    clang::tidy::GlobList Selection(Glob);
+    return std::any_of(std::begin(All), std::end(All),
+                       [&](const char *Check) { return Selection.contains(Check); });
+  };
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::StringRef(UserGlobs).split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Part : Parts)
+    if (!Part.trim().starts_with("-") && !Enables(Part.trim().str()))
+      return "--checks: '" + Part.trim().str() + "' matches no lockstep check";
+  return Enables(Globs) ? "" : "--checks '" + UserGlobs + "' enables no lockstep check";
+}
+
+bool under(const std::string &File, const std::string &Root) {
+  return File == Root || (File.size() > Root.size() && File.compare(0, Root.size(), Root) == 0 &&
+                          (Root.back() == '/' || File[Root.size()] == '/'));
+}
+
+/// Shows "[k/n] file" on a terminal; silent in CI logs.
+class Progress {
+public:
+  Progress(size_t Total, bool Enabled) : Total(Total), Enabled(Enabled && isatty(2)) {}
+  void advance(const std::string &File) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    ++Done;
+    if (Enabled)
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", Done, Total, File.c_str());
+  }
+  ~Progress() {
+    if (Enabled && Done)
+      std::fprintf(stderr, "\r\033[K");
+  }
+
+private:
+  std::mutex Mutex;
+  size_t Done = 0, Total;
+  bool Enabled;
+};
+
+/// Analyses \p Units on \p Jobs threads, from the cache where it can.
+std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
+                                     const CheckConfig &Config, const UnitCache &Cache,
+                                     unsigned Jobs, bool ShowProgress, size_t &Cached) {
+  std::vector<UnitResult> Results(Units.size());
+  std::atomic<size_t> Next{0}, FromCache{0};
+  llvm::CrashRecoveryContext::Enable();
+  Progress Shown(Units.size(), ShowProgress);
+  auto Worker = [&] {
+    for (size_t I; (I = Next++) < Units.size();) {
+      if (std::optional<UnitResult> Hit = Cache.load(Units[I])) {
+        Results[I] = std::move(*Hit);
+        ++FromCache;
+      } else {
+        Results[I] = runUnit(Units[I], Config);
+        Cache.store(Units[I], Results[I]);
+      }
+      Shown.advance(Units[I].file);
+    }
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned T = 1; T < std::min<size_t>(Jobs, Units.size()); ++T)
+    Threads.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Threads)
+    T.join();
+  Cached = FromCache;
+  return Results;
+}
+
+/// Reads and checks the rules and the previous summaries, once for the whole
+/// run; \p CacheKey gets everything in them that a unit's result depends on.
+std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
+  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n";
+  rules::RuleSet Rules;
+  if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
+    return "cannot load the rules: " + Problem;
+  for (const std::string &File : A.rules) {
+    Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
+    std::ifstream In(File, std::ios::binary);
+    CacheKey += File + "\n" + std::string(std::istreambuf_iterator<char>(In), {}) + "\n";
+  }
+  if (!A.summaryIn.empty()) {
+    // A previous run's summaries: functions of other files that return the rank.
+    Config.summaryFile = A.summaryIn;
+    analysis::ExternalSummaries Previous;
+    if (std::string Problem = analysis::mergeSummaryFile(Config.summaryFile, Previous);
+        !Problem.empty())
+      return Problem;
+    CacheKey += analysis::writeSummaries(Previous);
+  }
+  return "";
+}
+
+std::string hexHash(const std::string &Text) {
+  char Hex[17];
+  std::snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)llvm::xxh3_64bits(Text));
+  return Hex;
+}
+
+} // namespace
+
+int checkCommand(const std::vector<std::string> &Args) {
+  for (const std::string &Arg : Args)
+    if (Arg == "-h" || Arg == "--help") {
+      std::fputs(CheckUsage, stdout);
+      return 0;
+    }
+  // Everything the user named is resolved here, once: the units run with
+  // their own working directories.
+  const std::string Cwd = invocationDirectory();
+  CheckArguments A;
+  A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
+  if (std::string Error = parseArguments(Args, Cwd, A); !Error.empty())
+    return usageError(Error, CheckUsage);
+  unsigned JobCount = std::max(1u, std::thread::hardware_concurrency());
+  if (!A.jobs.empty() && (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
+                          (JobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
+    return usageError("--jobs expects a positive number, got '" + A.jobs + "'", CheckUsage);
+  unsigned ShardIndex = 1, ShardCount = 1;
+  if (!A.shard.empty()) {
+    char Slash = 0;
+    std::istringstream In(A.shard);
+    if (!(In >> ShardIndex >> Slash >> ShardCount) || Slash != '/' || !In.eof() ||
+        ShardCount == 0 || ShardIndex == 0 || ShardIndex > ShardCount)
+      return usageError("--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'", CheckUsage);
+  }
+  // As in clang-tidy, --checks adds to the default: every lockstep check.
+  const std::string Checks = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
+  PathFilter Filter(Cwd);
+  std::string Problem = checkSelection(Checks, A.checks);
+  if (Problem.empty() && !A.headerFilter.empty())
+    Problem = Filter.setHeaderFilter(A.headerFilter);
+  for (const std::string &Glob : A.excludes)
+    if (Problem.empty())
+      Problem = Filter.addExclude(Glob);
+  if (!Problem.empty())
+    return usageError(Problem, CheckUsage);
+
+  // Configuration: a bad one stops the run before any unit, whatever the
+  // number of jobs.
+  if (std::string Problem = validateOutput(A.output); !Problem.empty())
+    return configurationError(Problem);
+  CheckConfig Config;
+  Config.checks = Checks;
+  Config.verbose = A.verbose;
+  std::string CacheKey;
+  if (std::string Problem = loadConfiguration(A, Config, CacheKey); !Problem.empty())
+    return configurationError(Problem);
+
+  std::vector<CompileUnit> Units;
+  LoadReport Report;
+  std::string Error;
+  TranslationOptions Translation;
+  Translation.nvccCompatHeader = nvccCompatHeader();
+  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report, Translation))
+    return configurationError(Error);
+  for (const std::string &Warning : Report.warnings)
+    std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
+  for (const SkippedEntry &Skipped : Report.skipped)
+    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n", Skipped.file.c_str(),
+                 Skipped.reason.c_str());
+  std::vector<CompileUnit> Selected;
+  std::string Split; // the units of every shard of this split
+  size_t Candidate = 0;
+  for (const CompileUnit &Unit : Units) {
+    if (!A.paths.empty() &&
+        std::none_of(A.paths.begin(), A.paths.end(), [&](auto &P) { return under(Unit.file, P); }))
+      continue;
+    Split += Unit.file + '\n';
+    if (Candidate++ % ShardCount == ShardIndex - 1)
+      Selected.push_back(Unit);
+  }
+  if (Selected.empty())
+    return configurationError("no translation unit to analyse in " + Report.databasePath +
+                              (A.paths.empty() ? "" : " under the given paths"));
+  if (!A.noCache && A.cacheDir.empty())
+    A.cacheDir = llvm::sys::path::parent_path(Report.databasePath).str() + "/.lockstep-cache";
+  UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
+
+  size_t Cached = 0;
+  std::vector<UnitResult> Results =
+      analyseUnits(Selected, Config, Cache, JobCount, !A.quiet, Cached);
+
+  analysis::ExternalSummaries Summaries;
+  std::vector<Finding> Findings;
+  std::set<std::string> MainFiles;
+  size_t Failed = 0;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    MainFiles.insert(Selected[I].file);
+    const std::string Shown = relativeToRoot(Selected[I].file, Cwd).path; // as the findings
+    for (const std::string &Note : Results[I].notes)
+      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
+    if (!Results[I].failure.empty()) {
+      ++Failed;
+      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
+                   Results[I].failure.c_str());
+      const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
+      for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
+        std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
+      continue;
+    }
+    Summaries.insert(Results[I].summaries.begin(), Results[I].summaries.end());
+    Findings.insert(Findings.end(), Results[I].findings.begin(), Results[I].findings.end());
+  }
+  Findings = resolvePending(std::move(Findings), Summaries, /*KeepUnresolved=*/ShardCount > 1);
+  Findings = Filter.apply(std::move(Findings), MainFiles);
+  if (std::string Problem = writeSummaryFile(A.summaryOut, Summaries); !Problem.empty())
+    return configurationError(Problem);
+  const size_t Analysed = Selected.size() - Failed;
+  nlohmann::json Summary = {
+      {"units", Selected.size()}, {"analysed", Analysed}, {"failed", Failed}, {"cached", Cached}};
+  nlohmann::json ShardData = {
+      {"index", ShardIndex},
+      {"count", ShardCount},
+      {"split", hexHash(Split)},
+      {"summaries", nlohmann::json::parse(analysis::writeSummaries(Summaries))}};
+  size_t Suppressed = 0;
+  if (std::string Problem = writeFindings(Findings, A.output, Summary,
+                                          ShardCount > 1 ? &ShardData : nullptr, Suppressed);
+      !Problem.empty())
+    return configurationError(Problem);
+  if (!A.exportFixes.empty())
+    if (std::string Problem = exportFixes(Findings, A.exportFixes, Cwd); !Problem.empty())
+      return configurationError(Problem);
+  if (A.fix) {
+    AppliedFixes Applied = applyFixes(Findings);
+    for (const std::string &Problem : Applied.problems)
+      std::fprintf(stderr, "lockstep: warning: %s\n", Problem.c_str());
+    if (!A.quiet)
+      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n", Applied.fixes,
+                   Applied.fixes == 1 ? "" : "es", Applied.files, Applied.files == 1 ? "" : "s");
+  }
+  if (!A.quiet) {
+    std::fprintf(stderr,
+                 "lockstep: %zu finding%s in %zu translation unit%s "
+                 "(%zu analysed, %zu from cache, %zu failed)",
+                 Findings.size(), Findings.size() == 1 ? "" : "s", Selected.size(),
+                 Selected.size() == 1 ? "" : "s", Analysed, Cached, Failed);
+    if (!A.output.baseline.empty())
+      std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
+    std::fputc('\n', stderr);
+  }
+  if (Analysed == 0)
+    return 2;
+  return Findings.empty() ? 0 : 1;
+}
+
+} // namespace lockstep::cli
+
+// The `lockstep` executable's subcommand table finds these when the checker
+// is built (weak references in runtime_verifier/launcher/main.cpp).
+int lockstepCheckCommand(const std::vector<std::string> &Args) {
+  return lockstep::cli::checkCommand(Args);
+}

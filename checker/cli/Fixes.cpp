@@ -1,0 +1,101 @@
+#include "Fixes.h"
+
+#include "clang/Tooling/Core/Diagnostic.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+namespace lockstep::cli {
+namespace tooling = clang::tooling;
+
+namespace {
+
+/// The byte offset of a line and column (both from 1) in \p File.
+unsigned offsetOf(const Location &L) {
+  auto Buffer = llvm::MemoryBuffer::getFile(L.file);
+  if (!Buffer || L.line == 0)
+    return 0;
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  size_t Offset = 0;
+  for (unsigned Line = 1; Line < L.line && Offset != llvm::StringRef::npos; ++Line)
+    Offset = Text.find('\n', Offset) + 1;
+  return Offset == llvm::StringRef::npos ? 0 : unsigned(Offset + (L.column ? L.column - 1 : 0));
+}
+
+} // namespace
+
+std::string exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
+                        const std::string &BuildDirectory) {
+  tooling::TranslationUnitDiagnostics Document;
+  for (const Finding &F : Findings) {
+    if (F.fix.empty())
+      continue;
+    tooling::DiagnosticMessage Message(F.message);
+    Message.FilePath = F.location.file;
+    Message.FileOffset = offsetOf(F.location);
+    for (const Replacement &R : F.fix)
+      llvm::consumeError(
+          Message.Fix[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text)));
+    Document.Diagnostics.emplace_back(F.check, Message,
+                                      llvm::SmallVector<tooling::DiagnosticMessage, 1>(),
+                                      tooling::Diagnostic::Warning, BuildDirectory);
+  }
+  std::error_code Error;
+  llvm::raw_fd_ostream Out(Path, Error);
+  if (Error)
+    return Path + ": cannot write the fixes: " + Error.message();
+  llvm::yaml::Output YAML(Out);
+  YAML << Document;
+  return "";
+}
+
+AppliedFixes applyFixes(const std::vector<Finding> &Findings) {
+  AppliedFixes Result;
+  std::map<std::string, tooling::Replacements> ByFile;
+  for (const Finding &F : Findings) {
+    if (F.fix.empty())
+      continue;
+    std::map<std::string, tooling::Replacements> Tried = ByFile;
+    bool Fits = true;
+    for (const Replacement &R : F.fix)
+      if (llvm::Error E =
+              Tried[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text))) {
+        llvm::consumeError(std::move(E));
+        Fits = false;
+      }
+    if (!Fits) {
+      Result.problems.push_back(F.location.file + ":" + std::to_string(F.location.line) +
+                                ": the fix overlaps another one; not applied");
+      continue;
+    }
+    ByFile = std::move(Tried);
+    ++Result.fixes;
+  }
+  for (const auto &[File, Replacements] : ByFile) {
+    auto Buffer = llvm::MemoryBuffer::getFile(File);
+    llvm::Expected<std::string> Fixed =
+        Buffer ? tooling::applyAllReplacements((*Buffer)->getBuffer(), Replacements)
+               : llvm::Expected<std::string>(llvm::errorCodeToError(Buffer.getError()));
+    std::error_code Error;
+    if (Fixed) {
+      llvm::raw_fd_ostream Out(File, Error);
+      if (!Error)
+        Out << *Fixed;
+    }
+    if (!Fixed)
+      Result.problems.push_back(File +
+                                ": cannot apply the fixes: " + llvm::toString(Fixed.takeError()));
+    else if (Error)
+      Result.problems.push_back(File + ": cannot write the fixes: " + Error.message());
+    else
+      ++Result.files;
+  }
+  return Result;
+}
+
+} // namespace lockstep::cli

@@ -1,0 +1,175 @@
+// `lockstep merge`: joins the JSON outputs of the shards of one split
+// (`lockstep check --shard I/N`), checking that they are exactly that split.
+#include "CommandLine.h"
+#include "Commands.h"
+#include "FindingsOutput.h"
+#include "Output.h"
+#include "PendingCalls.h"
+
+#include "../analysis/SummaryFile.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace lockstep::cli {
+
+namespace {
+
+const char *MergeUsage = R"(usage: lockstep merge [--format text|json|sarif] [--output FILE]
+                      [--baseline FILE] [--summary-out FILE] [--quiet] SHARD.json...
+
+Joins the JSON outputs of `lockstep check --shard I/N --format json` runs:
+resolves the calls between files the shards saw separately and writes one
+result. The shards must be exactly 1/N to N/N of one split.
+Exit status as for `lockstep check`.
+)";
+
+struct ShardFile {
+  std::string path;
+  unsigned index = 0, count = 0;
+  std::string split; // the hash of the split's units, when the shard names it
+  std::vector<Finding> findings;
+  nlohmann::json summary, summaries;
+};
+
+std::string readShard(const std::string &Path, ShardFile &Out) {
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
+  if (!In || !Document.is_object() || !Document.contains("shard") || !Document["shard"].is_object())
+    return Path + ": not the JSON output of `lockstep check --shard`";
+  nlohmann::json Shard = Document["shard"];
+  Document.erase("shard");
+  if (!Shard.value("index", nlohmann::json()).is_number_unsigned() ||
+      !Shard.value("count", nlohmann::json()).is_number_unsigned())
+    return Path + ": shard: 'index' and 'count' must be positive integers";
+  Out.path = Path;
+  Out.index = Shard["index"].get<unsigned>();
+  Out.count = Shard["count"].get<unsigned>();
+  if (Shard.contains("split") && Shard["split"].is_string())
+    Out.split = Shard["split"].get<std::string>();
+  Out.summaries = Shard.value("summaries", nlohmann::json());
+  std::string Error;
+  if (!readFindingsJson(Document.dump(), Path, Out.findings, Error, &Out.summary))
+    return Error;
+  return "";
+}
+
+/// "" when \p Shards are shards 1/N to N/N of one split, each once.
+std::string checkSplit(const std::vector<ShardFile> &Shards) {
+  const ShardFile &First = Shards.front();
+  std::map<unsigned, const ShardFile *> ByIndex;
+  for (const ShardFile &S : Shards) {
+    const std::string Name =
+        S.path + " (shard " + std::to_string(S.index) + "/" + std::to_string(S.count) + ")";
+    if (S.count != First.count || S.split != First.split)
+      return Name + " and " + First.path + " (shard " + std::to_string(First.index) + "/" +
+             std::to_string(First.count) + ") are shards of different splits";
+    if (S.index == 0 || S.index > S.count)
+      return Name + ": not a shard index from 1 to " + std::to_string(S.count);
+    auto [It, Inserted] = ByIndex.emplace(S.index, &S);
+    if (Inserted)
+      continue;
+    if (It->second->path == S.path)
+      return Name + " is given twice";
+    return Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
+           " is also given as " + It->second->path;
+  }
+  std::string Missing;
+  size_t Count = 0;
+  for (unsigned I = 1; I <= First.count; ++I)
+    if (!ByIndex.count(I))
+      Missing += (Count++ ? ", " : "") + std::to_string(I) + "/" + std::to_string(First.count);
+  if (Count)
+    return std::string(Count == 1 ? "shard " : "shards ") + Missing +
+           " missing: merge needs every shard of the split";
+  return "";
+}
+
+} // namespace
+
+int mergeCommand(const std::vector<std::string> &Args) {
+  const std::string Cwd = invocationDirectory();
+  OutputOptions Output;
+  Output.projectRoot = Cwd; // as in `lockstep check`: run from the project root
+  std::string SummaryOut, Error;
+  std::vector<std::string> Inputs;
+  bool Quiet = false;
+  for (size_t I = 0; I < Args.size() && Error.empty(); ++I) {
+    if (Args[I] == "-h" || Args[I] == "--help") {
+      std::fputs(MergeUsage, stdout);
+      return 0;
+    }
+    if (optionValue(Args, I, "--format", Output.format, Error) ||
+        optionValue(Args, I, "--output", Output.path, Error) ||
+        optionValue(Args, I, "-o", Output.path, Error) ||
+        optionValue(Args, I, "--baseline", Output.baseline, Error) ||
+        optionValue(Args, I, "--summary-out", SummaryOut, Error))
+      continue;
+    if (Args[I] == "-q" || Args[I] == "--quiet")
+      Quiet = true;
+    else if (!Args[I].empty() && Args[I][0] == '-')
+      Error = "unknown option '" + Args[I] + "'";
+    else
+      Inputs.push_back(absolutePath(Args[I], Cwd));
+  }
+  if (Error.empty() && Inputs.empty())
+    Error = "no shard outputs to merge";
+  if (!Error.empty())
+    return usageError(Error, MergeUsage);
+  for (std::string *Path : {&Output.path, &Output.baseline, &SummaryOut})
+    *Path = absolutePath(*Path, Cwd);
+  if (std::string Problem = validateOutput(Output); !Problem.empty())
+    return configurationError(Problem);
+
+  std::vector<ShardFile> Shards(Inputs.size());
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    if (std::string Problem = readShard(Inputs[I], Shards[I]); !Problem.empty())
+      return configurationError(Problem);
+  if (std::string Problem = checkSplit(Shards); !Problem.empty())
+    return configurationError(Problem);
+
+  analysis::ExternalSummaries Summaries;
+  std::vector<Finding> All;
+  size_t Units = 0, Analysed = 0, Failed = 0;
+  for (ShardFile &S : Shards) {
+    if (std::string Problem =
+            analysis::mergeSummaries(S.summaries.dump(), S.path + ": shard.summaries", Summaries);
+        !Problem.empty())
+      return configurationError(Problem);
+    Units += S.summary.value("units", 0);
+    Analysed += S.summary.value("analysed", 0);
+    Failed += S.summary.value("failed", 0);
+    for (Finding &F : S.findings)
+      F.id.clear(); // pending findings change when resolved: ids are recomputed
+    All.insert(All.end(), S.findings.begin(), S.findings.end());
+  }
+  All = resolvePending(std::move(All), Summaries, /*KeepUnresolved=*/false);
+  if (std::string Problem = writeSummaryFile(SummaryOut, Summaries); !Problem.empty())
+    return configurationError(Problem);
+  nlohmann::json Summary = {{"units", Units}, {"analysed", Analysed}, {"failed", Failed}};
+  size_t Suppressed = 0;
+  if (std::string Problem = writeFindings(All, Output, Summary, nullptr, Suppressed);
+      !Problem.empty())
+    return configurationError(Problem);
+  if (!Quiet) {
+    std::fprintf(stderr,
+                 "lockstep: %zu finding%s in %zu translation unit%s from %zu shards "
+                 "(%zu analysed, %zu failed)",
+                 All.size(), All.size() == 1 ? "" : "s", Units, Units == 1 ? "" : "s",
+                 Shards.size(), Analysed, Failed);
+    if (!Output.baseline.empty())
+      std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
+    std::fputc('\n', stderr);
+  }
+  return All.empty() ? 0 : 1;
+}
+
+} // namespace lockstep::cli
+
+int lockstepMergeCommand(const std::vector<std::string> &Args) {
+  return lockstep::cli::mergeCommand(Args);
+}

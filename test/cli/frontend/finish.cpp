@@ -1,0 +1,10 @@
+// Ranks other than 0 leave before the barrier (lockstep-rank-exit).
+#include <mpi.h>
+
+void finish(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0)
+    return;
+  MPI_Barrier(comm);
+}
