@@ -165,6 +165,16 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   }
   const FunctionSummary *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
+    // A communicator the callee receives is the caller's argument.
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl))
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt)) {
+        std::vector<const Expr *> Args = explicitArguments(Call);
+        unsigned Index = Param->getFunctionScopeIndex();
+        const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
+        if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() &&
+            Index < Args.size())
+          Event.communicatorDecl = namedStorage(Args[Index]);
+      }
     Event.site = Site;
     Event.siteStmt = SiteStmt;
     Event.via = Callee;

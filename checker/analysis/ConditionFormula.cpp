@@ -22,6 +22,9 @@ bool isInteger(const Expr *E) {
 
 /// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
 bool isNullHandle(const Expr *E, ASTContext &Context) {
+  if (const ValueDecl *Named = namedStorage(E))
+    if (Named->getName() == "MPI_COMM_NULL" || Named->getName() == "ompi_mpi_comm_null")
+      return true;
   return spelledAsMacro(E, "MPI_COMM_NULL", Context) ||
          (E->getType()->isPointerType() &&
           E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull));
@@ -87,9 +90,12 @@ bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
 
 void ConditionFormula::collectWrites(const Stmt *Body) {
   auto Mark = [&](const Expr *E) {
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
         Written.insert(Var);
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      WrittenFields.insert(Member->getMemberDecl());
   };
   std::vector<const Stmt *> Stack{Body};
   while (!Stack.empty()) {
@@ -266,7 +272,27 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       }
     }
   }
+  // `cfg.n`, `this->n_`: one symbol per object and field the function does
+  // not write, so two reads of it are the same value.
+  const void *FieldKey = nullptr;
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    const auto *BaseVar = dyn_cast_or_null<VarDecl>(
+        isa<DeclRefExpr>(Base) ? cast<DeclRefExpr>(Base)->getDecl() : nullptr);
+    if ((isa<CXXThisExpr>(Base) || (BaseVar && !Written.count(BaseVar))) &&
+        !WrittenFields.count(Member->getMemberDecl())) {
+      auto [It, Inserted] = FieldKeys.try_emplace({BaseVar, Member->getMemberDecl()}, nullptr);
+      if (Inserted) {
+        KeyStorage.emplace_back();
+        It->second = &KeyStorage.back();
+      }
+      FieldKey = It->second;
+    }
+  }
   bool PerRank = Value && Facts.differs(*Value);
+  if (FieldKey)
+    return Sorted(PerRank ? Arena.perRank(FieldKey, !isInteger(E) || E->getType()->isBooleanType())
+                          : Arena.uniform(FieldKey, !isInteger(E) || E->getType()->isBooleanType()));
   return Sorted(symbolFor(E, Named, PerRank, !isInteger(E) || E->getType()->isBooleanType()));
 }
 
@@ -284,6 +310,11 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
   const Expr *R = Compare->getRHS()->IgnoreParenImpCasts();
   if (isNullHandle(L, Context))
     std::swap(L, R);
+  // Whether a handle is a predefined communicator is the same on every rank:
+  // a split or a duplicate never equals MPI_COMM_WORLD or MPI_COMM_SELF.
+  for (const char *Predefined : {"MPI_COMM_WORLD", "MPI_COMM_SELF"})
+    if (spelledAsMacro(R, Predefined, Context) || spelledAsMacro(L, Predefined, Context))
+      return Arena.uniform(Compare, /*Boolean=*/true);
   if (!isNullHandle(R, Context) || isInteger(L))
     return std::nullopt;
   const ValueDecl *Handle = namedStorage(L);

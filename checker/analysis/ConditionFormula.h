@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <deque>
 #include <functional>
 
 namespace lockstep::analysis {
@@ -57,6 +58,10 @@ private:
   FormulaArena &Arena;
   ConditionFacts Facts;
   llvm::DenseSet<const clang::VarDecl *> Written; // assigned after initialization
+  llvm::DenseSet<const clang::ValueDecl *> WrittenFields;
+  // One key per (object, field) read: `cfg.n` twice is one symbol.
+  llvm::DenseMap<std::pair<const void *, const void *>, const void *> FieldKeys;
+  std::deque<char> KeyStorage;
   llvm::DenseMap<const clang::CFGBlock *, FormulaRef> Conditions;
   llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
   unsigned Budget = 0;

@@ -427,20 +427,36 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
 }
 
 void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
-  if (!Recording || !Role.collective)
+  if (!Role.collective)
     return;
   const rules::CollectiveRule &Rule = *Role.collective;
+  // A split by a rank-dependent colour hands each part its own communicator
+  // (or none): the handle differs between ranks, and only the members of a
+  // part use it, so it is not an argument that must agree.
+  const Expr *Color = ruleArgument(Call, Rule.color);
+  const Expr *NewCommArg = ruleArgument(Call, Rule.newComm);
+  const ValueDecl *NewComm = namedStorage(NewCommArg);
+  if (Color && NewComm)
+    if (RankValue Value = eval(Color); Value.dependent()) {
+      if (Recording)
+        Result.splits.push_back({NewComm, Color, Value});
+      RankValue Handle;
+      Handle.source = Value.source ? Env.arena.make(Provenance::Kind::Split, Role.name,
+                                                    Call->getBeginLoc(), Value.source)
+                                   : nullptr;
+      Handle.params = Value.params;
+      writeOutArgument(NewCommArg, nullptr, Handle);
+    }
+  if (!Recording)
+    return;
   for (const auto &[RoleName, Ref] : agreedArguments(Rule))
     if (const Expr *Arg = ruleArgument(Call, *Ref)) {
       RankValue Value = eval(Arg);
+      if (Ref == &Rule.comm && fromSplit(Value.source))
+        continue;
       if (Value.dependent())
         Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
     }
-  const Expr *Color = ruleArgument(Call, Rule.color);
-  const ValueDecl *NewComm = namedStorage(ruleArgument(Call, Rule.newComm));
-  if (Color && NewComm)
-    if (RankValue Value = eval(Color); Value.dependent())
-      Result.splits.push_back({NewComm, Color, Value});
 }
 
 // A function lockstep knows nothing about passes what it is given on to what

@@ -26,6 +26,7 @@ struct Provenance {
     Parameter,   // a parameter that receives a rank-dependent argument
     Implicit,    // assigned under a rank-dependent condition
     External,    // returned by a function of another file (its summary says so)
+    Split,       // a communicator split by a rank-dependent colour (each part has its own)
   };
   Kind kind;
   std::string name;          // function, variable or parameter name; condition text for Implicit
@@ -37,6 +38,15 @@ struct Provenance {
   // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
   const clang::Expr *communicator = nullptr;
 };
+
+/// Whether a value is a communicator handle that a rank-dependent split made
+/// (each part has its own): not an argument that must agree.
+inline bool fromSplit(const Provenance *Source) {
+  for (; Source; Source = Source->via)
+    if (Source->kind == Provenance::Kind::Split)
+      return true;
+  return false;
+}
 
 /// Owns the provenance records of one translation unit; pointers stay valid.
 class ProvenanceArena {

@@ -341,6 +341,8 @@ void TranslationUnitAnalysis::findRankArguments() {
   for (const auto &Function : Functions)
     for (const AgreedArgument &Argument : Dependence[Function.get()].agreedArguments) {
       const Provenance *Source = Env.resolve(Argument.value, Function->decl());
+      if (std::string(Argument.role) == "communicator" && fromSplit(Source))
+        continue; // each part of a split uses its own: membership decides
       if (Source && Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(),
                                      Argument.role).second)
         RankArguments.push_back({Function->decl(), Argument.call, Argument.collective,

@@ -144,6 +144,11 @@ void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source,
       Check.diag(Source->loc, "the value is assigned under this rank-dependent condition",
                  DiagnosticIDs::Note);
       break;
+    case Provenance::Kind::Split:
+      Check.diag(Source->loc, "each part of the split by %0 here gets its own communicator",
+                 DiagnosticIDs::Note)
+          << quoted(Source->name);
+      break;
     case Provenance::Kind::External:
       Check.diag(Source->loc, "the rank comes from %0, defined in another file",
                  DiagnosticIDs::Note)

@@ -51,6 +51,10 @@ void RankBranchCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
     }
     // Arguments: lockstep-rank-argument; SkippedAfterExit: lockstep-rank-exit.
   }
+  // A bound of the engine was reached: say so rather than stay silently quiet.
+  for (const analysis::AnalysisLimit &Limit : Analysis.limits())
+    diag(Limit.where, "lockstep: analysis of %0 incomplete: %1", DiagnosticIDs::Remark)
+        << Limit.function << Limit.what;
 }
 
 } // namespace lockstep::checks

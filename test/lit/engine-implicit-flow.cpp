@@ -1,0 +1,92 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-loop,lockstep-rank-argument' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// XFAIL: *
+// Known gap of engine v2 (issue 9), kept as the specification:
+// a value assigned only on the members of a communicator is still taken to
+// differ when the members use it later under a second membership test (the
+// value is not yet correlated with the membership condition).
+//
+// Engine v2, values assigned under a rank condition: such a value differs
+// between ranks only if it can hold different values on the ranks that go on
+// to use it. The same constant assigned in both arms is uniform; a value set
+// only on the members of a communicator is uniform among those members, and
+// a collective on that communicator, reached by the members only, sees the
+// same value everywhere. Different constants in the two arms, or a value
+// used by every rank on a world-wide communicator, still differ.
+#include <mpi.h>
+
+void log_line(const char *msg);
+
+// Negative: the members of 'sub' (ranks 0-3) set the count to 8 and only they
+// use it, on 'sub'.
+void members_only_count(MPI_Comm world, double *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(world, rank < 4 ? 0 : MPI_UNDEFINED, rank, &sub);
+  int count = 0;
+  if (sub != MPI_COMM_NULL) {
+    count = 8;
+    log_line("member");
+  }
+  if (sub != MPI_COMM_NULL) {
+    MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, sub);
+    for (int i = 0; i < count; ++i)
+      MPI_Barrier(sub);
+    MPI_Comm_free(&sub);
+  }
+}
+
+// Positive: the same count used on the world: the members pass 8 and the
+// others 0, and the members run 8 barriers the others never join.
+void members_count_on_world(MPI_Comm world, double *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(world, rank < 4 ? 0 : MPI_UNDEFINED, rank, &sub);
+  int count = 0;
+  if (sub != MPI_COMM_NULL) {
+    count = 8;
+    log_line("member");
+  }
+  MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, world);
+  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  for (int i = 0; i < count; ++i)
+    MPI_Barrier(world);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+}
+
+// Negative: both arms assign the same constant; n is 4 on every rank.
+void same_constant_both_arms(MPI_Comm comm) {
+  int rank, n;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    n = 4;
+    log_line("root sets the step count");
+  } else {
+    n = 4;
+  }
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+  MPI_Bcast(&rank, n - 3, MPI_INT, 0, comm);
+}
+
+// Positive: different constants in the arms: 4 barriers on rank 0, 5 on the
+// others, and broadcasts of 1 and 2 elements.
+void different_constants(MPI_Comm comm) {
+  int rank, n;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    n = 4;
+    log_line("root sets the step count");
+  } else {
+    n = 5;
+  }
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+  MPI_Bcast(&rank, n - 3, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+}
