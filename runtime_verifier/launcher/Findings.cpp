@@ -108,9 +108,14 @@ std::string loadText(const std::string &Path, const std::string &Text, std::vect
 std::vector<std::string> components(const std::string &Path) {
   std::vector<std::string> Parts;
   std::stringstream S(Path);
-  for (std::string Part; std::getline(S, Part, '/');)
-    if (!Part.empty() && Part != ".")
+  for (std::string Part; std::getline(S, Part, '/');) {
+    if (Part.empty() || Part == ".")
+      continue;
+    if (Part == ".." && !Parts.empty() && Parts.back() != "..")
+      Parts.pop_back(); // build/../test is test
+    else
       Parts.push_back(Part);
+  }
   return Parts;
 }
 
