@@ -136,6 +136,8 @@ Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
   std::vector<Distinct> Classes = distinct(Region);
   if (Classes.size() < 2)
     return Answer::Never;
+  if (Classes.size() > limits::MaxWidenedSequences)
+    return Answer::Unknown;
   std::vector<std::pair<size_t, size_t>> Pairs;
   RankWitness Ignored;
   return Solver.decide(pairQuestions(Classes, Shape.reaching(From), Pairs), Ignored);

@@ -197,6 +197,23 @@ FormulaRef FormulaArena::asInteger(FormulaRef F) {
   return Nodes[F].boolean ? choose(F, constant(1), constant(0)) : F;
 }
 
+std::vector<int64_t> FormulaArena::constants(FormulaRef F) const {
+  std::vector<int64_t> Found;
+  llvm::DenseSet<FormulaRef> Seen;
+  std::vector<FormulaRef> Stack{F};
+  while (!Stack.empty()) {
+    const FormulaNode &N = Nodes[Stack.back()];
+    Stack.pop_back();
+    if (N.op == FormulaOp::Const)
+      Found.push_back(N.value);
+    const FormulaRef Children[] = {N.a, N.b, N.c};
+    for (unsigned I = 0; I < arity(N.op); ++I)
+      if (Seen.insert(Children[I]).second)
+        Stack.push_back(Children[I]);
+  }
+  return Found;
+}
+
 bool FormulaArena::onlyRankAndSize(FormulaRef F) const {
   llvm::DenseSet<FormulaRef> Seen;
   std::vector<FormulaRef> Stack{F};

@@ -73,6 +73,8 @@ public:
   /// A condition as an integer (`int b = x < y`): 1 or 0.
   FormulaRef asInteger(FormulaRef F);
 
+  /// The integer constants \p F mentions.
+  std::vector<int64_t> constants(FormulaRef F) const;
   /// Whether \p F mentions only the rank, the size and constants.
   bool onlyRankAndSize(FormulaRef F) const;
   /// The value of \p F for the ranks \p Rank1, \p Rank2 of a job of

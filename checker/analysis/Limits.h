@@ -19,6 +19,13 @@ constexpr unsigned CorrelationSteps = 3;
 /// Job sizes tried by evaluation before asking the solver.
 constexpr int64_t EvaluatedJobSize = 6;
 
+/// Constants of a question whose neighbouring ranks evaluation also tries.
+constexpr size_t EvaluatedConstants = 16;
+
+/// Distinct sequences a widened region may have to be worth a question: a
+/// region that branches more than that is not one that balances.
+constexpr unsigned MaxWidenedSequences = 8;
+
 /// The largest job the solver considers (keeps `rank + 1` from wrapping).
 constexpr int64_t LargestJob = int64_t(1) << 24;
 

@@ -26,23 +26,42 @@ bool RankSolver::haveSolver() {
 RankSolver::RankSolver(FormulaArena &Arena) : Arena(Arena) {}
 RankSolver::~RankSolver() = default;
 
+// Small jobs, and ranks next to the constants the formulas compare with
+// (`rank == 4000` is settled by ranks 4000 and 0 of 4001).
 bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
                                    RankWitness &Witness) {
   std::vector<size_t> Evaluable;
+  std::vector<int64_t> Near;
   for (size_t I = 0; I < Alternatives.size(); ++I)
-    if (Arena.onlyRankAndSize(Alternatives[I]))
+    if (Arena.onlyRankAndSize(Alternatives[I])) {
       Evaluable.push_back(I);
+      for (int64_t C : Arena.constants(Alternatives[I]))
+        for (int64_t R : {C - 1, C, C + 1})
+          if (R >= 0 && R < limits::LargestJob && !llvm::is_contained(Near, R) &&
+              Near.size() < limits::EvaluatedConstants)
+            Near.push_back(R);
+    }
+  auto Try = [&](int64_t Size, int64_t R1, int64_t R2) {
+    if (R1 == R2 || R1 >= Size || R2 >= Size)
+      return false;
+    for (size_t I : Evaluable)
+      if (Arena.evaluate(Alternatives[I], R1, R2, Size).value_or(0)) {
+        Witness = {I, R1, R2, Size};
+        return true;
+      }
+    return false;
+  };
+  for (int64_t R1 : Near) {
+    int64_t Size = R1 + 2;
+    for (int64_t R2 : {int64_t(0), int64_t(1), R1 + 1})
+      if (Try(Size, R1, R2) || Try(Size, R2, R1))
+        return true;
+  }
   for (int64_t Size = 2; Size <= limits::EvaluatedJobSize && !Evaluable.empty(); ++Size)
     for (int64_t R1 = 0; R1 < Size; ++R1)
-      for (int64_t R2 = 0; R2 < Size; ++R2) {
-        if (R1 == R2)
-          continue;
-        for (size_t I : Evaluable)
-          if (Arena.evaluate(Alternatives[I], R1, R2, Size).value_or(0)) {
-            Witness = {I, R1, R2, Size};
-            return true;
-          }
-      }
+      for (int64_t R2 = 0; R2 < Size; ++R2)
+        if (Try(Size, R1, R2))
+          return true;
   return false;
 }
 

@@ -295,6 +295,12 @@ void TranslationUnitAnalysis::findDivergences() {
     });
     std::optional<std::vector<CollectiveEvent>> FunctionEvents;
     std::vector<JoinRegion> Regions;
+    // The pending pass matters only where calls still wait for a summary.
+    bool HasPending = false;
+    if (PendingFinder)
+      for (const CFGBlock *B : Blocks)
+        for (const CollectiveEvent &Event : PendingEvents->blockEvents(*Function, *B))
+          HasPending |= Event.pending;
     for (const CFGBlock *Block : Blocks) {
       auto It = Result.conditions.find(Block);
       if (It == Result.conditions.end())
@@ -312,7 +318,7 @@ void TranslationUnitAnalysis::findDivergences() {
       FunctionShape &Shape = shapeOf(*Function);
       if (!Loop) {
         for (bool Pending : {false, true})
-          if (DivergenceFinder *With = Pending ? (PendingFinder ? &*PendingFinder : nullptr) : &Finder)
+          if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
               if (Keep(D.event, Pending))
                 Divergences.push_back(std::move(D));
