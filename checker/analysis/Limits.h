@@ -12,6 +12,11 @@ namespace lockstep::analysis::limits {
 /// paths).
 constexpr unsigned MaxSequences = 64;
 
+/// Events a function's summary may hand to its callers; a longer sequence
+/// is one `call f` event, which matches only calls of the same function (call
+/// chains would otherwise grow the sequences exponentially).
+constexpr size_t MaxSummaryEvents = 64;
+
 /// Dominator / post-dominator steps tried around a divergent branch to find
 /// branches that balance it (`if (rank % 2) f(); if (!(rank % 2)) f();`).
 constexpr unsigned CorrelationSteps = 3;

@@ -258,6 +258,10 @@ void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder 
             Summary.events.push_back(*Event);
           break;
         }
+      if (Summary.events.size() > limits::MaxSummaryEvents) {
+        Summary.several = true; // its callers see `call f`
+        Summary.events.resize(1);
+      }
       With.setSummary(Done, std::move(Summary));
     }
   }
