@@ -146,6 +146,10 @@ Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
 std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBlock &Branch,
                                              const Provenance *Source) {
   const FunctionCFG &Function = Shape.function();
+  // Arms that run no collective and do not leave cannot diverge (a `?:`
+  // chain computing a value): skip the walk.
+  if (!Builder.decidesCollectives(Function, Branch))
+    return {};
   const CFGBlock *Stop = Function.immediatePostDominator(&Branch);
   std::vector<std::pair<const CFGBlock *, GuardedSequence>> Starts;
   std::vector<BranchArm> Arms;

@@ -252,6 +252,24 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
   return Sequence;
 }
 
+bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGBlock &Branch) {
+  llvm::BitVector Seen(Function.cfg().getNumBlockIDs());
+  std::vector<const CFGBlock *> Work{&Branch};
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.back();
+    Work.pop_back();
+    for (const CFGBlock *Decided : Function.controlled(Block)) {
+      if (Seen.test(Decided->getBlockID()))
+        continue;
+      Seen.set(Decided->getBlockID());
+      if (!Events.blockEvents(Function, *Decided).empty() || leavingStatement(*Decided))
+        return true;
+      Work.push_back(Decided);
+    }
+  }
+  return false;
+}
+
 RegionSequences SequenceBuilder::region(
     FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
     const CFGBlock *Stop) {

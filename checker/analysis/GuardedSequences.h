@@ -107,6 +107,10 @@ public:
   SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events)
       : Arena(Arena), Table(Table), Events(Events) {}
 
+  /// Whether a collective can run in the blocks \p Branch decides, directly
+  /// or through the branches and loops among them.
+  bool decidesCollectives(const FunctionCFG &Function, const clang::CFGBlock &Branch);
+
   /// The sequences from \p Starts (a block and the path class entering it)
   /// up to \p Stop (excluded), or to the function's exit.
   RegionSequences region(FunctionShape &Shape,
