@@ -343,6 +343,12 @@ void TranslationUnitAnalysis::findDivergences() {
         if (Keep(D.event, D.event.pending))
           LoopDivergences.push_back(std::move(D));
     }
+    if (auto Shape = Shapes.find(Function.get());
+        Shape != Shapes.end() && Shape->second->conditions().truncated())
+      Limits.push_back({Function->decl(), Function->decl()->getLocation(),
+                        "an expression with more than " +
+                            std::to_string(limits::MaxExpressionNodes) +
+                            " operands was taken as an unknown per-rank value"});
   }
 }
 
