@@ -272,11 +272,10 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
       if (MineLonger && TheirsLonger) {
         bool Permuted = sameCollectives(KeysA, KeysB);
         bool SameLoop = !A[K]->loopBody.empty() && A[K]->loopBody == B[K]->loopBody;
-        if (!Swapped && SameLoop)
-          Report(Divergence::Kind::TripCount, Mine, *A[K], *Theirs, B[K], P);
-        else if (SameLoop)
-          ; // reported from the other side
-        else if (!Swapped && Permuted)
+        if (SameLoop) {
+          if (!Swapped) // one report per pair, at the first arm's loop
+            Report(Divergence::Kind::TripCount, Mine, *A[K], *Theirs, B[K], P);
+        } else if (!Swapped && Permuted)
           Report(Divergence::Kind::Order, Mine, *A[K], *Theirs, B[K], P);
         else if (!Swapped && A[K]->collective == B[K]->collective)
           Report(Divergence::Kind::Arguments, Mine, *A[K], *Theirs, B[K], P);

@@ -519,10 +519,11 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   const CalleeRole &Role = Classifier.classify(Callee);
   if (Role.rankSource && Role.rankSource->outArg && *Role.rankSource->outArg < Args.size()) {
     unsigned I = *Role.rankSource->outArg;
-    const Provenance *Source =
-        Env.arena.make(Provenance::Kind::SourceCall, Role.name, Call->getBeginLoc());
-    if (I > 0 && !Args.front()->getType()->isIntegerType())
-      const_cast<Provenance *>(Source)->communicator = Args.front();
+    // `MPI_Comm_rank(comm, &rank)`: the rank is one in the communicator before it.
+    const Expr *Communicator =
+        I > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
+    const Provenance *Source = Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+                                              Call->getBeginLoc(), nullptr, Communicator);
     writeOutArgument(Args[I], ParamFor(I), RankValue::rank(Source));
   }
   if (Role.uniformSource && Role.uniformSource->outArg &&

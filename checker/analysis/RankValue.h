@@ -52,8 +52,9 @@ inline bool fromSplit(const Provenance *Source) {
 class ProvenanceArena {
 public:
   const Provenance *make(Provenance::Kind Kind, std::string Name, clang::SourceLocation Loc,
-                         const Provenance *Via = nullptr) {
-    Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via, "", 0, 0});
+                         const Provenance *Via = nullptr,
+                         const clang::Expr *Communicator = nullptr) {
+    Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via, "", 0, 0, Communicator});
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,
