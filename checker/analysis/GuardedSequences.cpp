@@ -17,11 +17,9 @@ SequenceTable::SequenceTable() {
 }
 
 unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
-  auto [It, Inserted] = KeyIds.try_emplace(Event.key, KeyTexts.size());
+  auto [It, Inserted] = KeyIds.try_emplace(Event.key, Representatives.size());
   if (Inserted) {
-    KeyTexts.push_back(Event.key);
-    Events.push_back(Event);
-    Representatives.push_back(&Events.back());
+    Representatives.push_back(&Event);
   }
   return It->second;
 }
@@ -35,11 +33,11 @@ uint32_t SequenceTable::appendKey(uint32_t Sequence, unsigned Key) {
 
 uint32_t SequenceTable::appendEvent(uint32_t Sequence, const CollectiveEvent &Event) {
   // Occurrences are told apart by where they are reported.
-  uint64_t Where = uint64_t(Event.site.getRawEncoding()) << 32 | keyOf(Event);
-  auto [It, Inserted] = EventChildren.try_emplace({Sequence, Where}, EventNodes.size());
+  auto [It, Inserted] = EventChildren.try_emplace(
+      {Sequence, Event.site.getRawEncoding(), keyOf(Event)}, EventNodes.size());
   if (Inserted) {
-    EventNodes.push_back({Sequence, static_cast<unsigned>(Events.size())});
-    Events.push_back(Event);
+    EventNodes.push_back({Sequence, static_cast<unsigned>(Occurrences.size())});
+    Occurrences.push_back(&Event);
   }
   return It->second;
 }
@@ -54,7 +52,7 @@ std::vector<unsigned> SequenceTable::keys(uint32_t Sequence) const {
 std::vector<const CollectiveEvent *> SequenceTable::events(uint32_t Sequence) const {
   std::vector<const CollectiveEvent *> Out;
   for (; Sequence; Sequence = EventNodes[Sequence].parent)
-    Out.push_back(&Events[EventNodes[Sequence].item]);
+    Out.push_back(Occurrences[EventNodes[Sequence].item]);
   return {Out.rbegin(), Out.rend()};
 }
 
@@ -62,7 +60,7 @@ uint32_t SequenceTable::parentKey(uint32_t Sequence) const { return KeyNodes[Seq
 uint32_t SequenceTable::parentEvent(uint32_t Sequence) const { return EventNodes[Sequence].parent; }
 unsigned SequenceTable::lastKey(uint32_t Sequence) const { return KeyNodes[Sequence].item; }
 const CollectiveEvent &SequenceTable::lastEvent(uint32_t Sequence) const {
-  return Events[EventNodes[Sequence].item];
+  return *Occurrences[EventNodes[Sequence].item];
 }
 
 // --- merging ---------------------------------------------------------------
@@ -239,10 +237,9 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
       const CollectiveEvent &First = Table.representative(Table.lastKey(Opening));
       const CollectiveEvent &Only = Table.lastEvent(Sequence.events);
       if (First.groupMarker && First.groupBegins && !Only.groupMarker) {
-        CollectiveEvent Kept = Only;
-        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Kept));
+        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Only));
         Sequence.events =
-            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Kept);
+            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Only);
         return Sequence;
       }
     }
