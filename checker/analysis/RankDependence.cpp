@@ -449,7 +449,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     }
   if (!Recording)
     return;
-  for (const auto &[RoleName, Ref] : agreedArguments(Rule))
+  for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context))
     if (const Expr *Arg = ruleArgument(Call, *Ref)) {
       RankValue Value = eval(Arg);
       if (Ref == &Rule.comm && fromSplit(Value.source))

@@ -27,7 +27,15 @@ struct CollectiveRule {
   ArgRef comm, root, count, datatype, op, send, recv;
   ArgRef color, newComm; // communicator creation: the split colour, the new handle
   std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
-  std::string origin;                   // the rules file
+  // A rank that passes the in-place marker (MPI_IN_PLACE) as `buffer` does
+  // not read its own count and datatype there: what it contributes is
+  // described by `count` and `datatype` instead (the receive side).
+  struct InPlace {
+    std::string marker;
+    ArgRef buffer, count, datatype;
+  };
+  std::optional<InPlace> inPlace;
+  std::string origin; // the rules file
 };
 
 enum class GroupRole { Begin, End };

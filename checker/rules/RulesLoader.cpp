@@ -64,10 +64,30 @@ const std::set<std::string> &knownOperations() {
   return Known;
 }
 
+bool readInPlace(const json &Entry, const std::string &Context, CollectiveRule &Rule,
+                 std::string &Error) {
+  Reader R(Entry, Context + ": in_place", Error);
+  CollectiveRule::InPlace In;
+  std::string Buffer;
+  if (!R.onlyKeys({"marker", "buffer", "count", "datatype"}) || !R.string("marker", In.marker) ||
+      !R.string("buffer", Buffer) || !argRef(R, "count", In.count) ||
+      !argRef(R, "datatype", In.datatype))
+    return false;
+  if (In.marker.empty())
+    return R.fail("marker", "missing required field");
+  if (Buffer != "send" && Buffer != "recv")
+    return R.fail("buffer", "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
+  In.buffer = Buffer == "send" ? Rule.send : Rule.recv;
+  if (In.buffer.kind == ArgRef::Kind::Absent)
+    return R.fail("buffer", "names the " + Buffer + " buffer, which \"args\" does not give");
+  Rule.inPlace = std::move(In);
+  return true;
+}
+
 bool readCollective(const json &Entry, const std::string &Context, const std::string &Api,
                     const std::string &File, CollectiveRule &Rule, std::string &Error) {
   Reader R(Entry, Context, Error);
-  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs"}) ||
+  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
       !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
       !R.boolean("blocking", Rule.blocking) || !R.indexList("uniform_outputs", Rule.uniformOutputs))
     return false;
@@ -81,6 +101,8 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
       !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
       !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
       !argRef(Args, "new_comm", Rule.newComm))
+    return false;
+  if (R.has("in_place") && !readInPlace(Entry.at("in_place"), Context, Rule, Error))
     return false;
   if (!knownOperations().count(Rule.operation)) {
     std::string Known;

@@ -232,6 +232,41 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->count.kind, ArgRef::Kind::Absent);
 }
 
+TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  const CollectiveRule *Gather = Rules.findCollective("MPI_Gather");
+  ASSERT_TRUE(Gather->inPlace);
+  EXPECT_EQ(Gather->inPlace->marker, "MPI_IN_PLACE");
+  EXPECT_EQ(Gather->inPlace->buffer.index, Gather->send.index);
+  EXPECT_EQ(Gather->inPlace->count.index, 4u);
+  EXPECT_EQ(Gather->inPlace->datatype.index, 5u);
+  // Scatter's send side is read at the root only: every rank compares its receive side.
+  const CollectiveRule *Scatter = Rules.findCollective("MPI_Scatter");
+  EXPECT_EQ(Scatter->count.index, 4u);
+  EXPECT_EQ(Scatter->inPlace->buffer.index, Scatter->recv.index);
+  EXPECT_FALSE(Rules.findCollective("MPI_Bcast")->inPlace);
+}
+
+TEST(RulesLoader, RejectsMalformedInPlace) {
+  auto Entry = [](const std::string &InPlace) {
+    return errorOf(R"({"version": 1, "api": "x", "collectives": [
+        {"name": "f", "operation": "gather", "args": {"send": 0, "count": 1, "comm": 3},
+         "in_place": )" + InPlace + "}]}");
+  };
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "both"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'buffer': expected \"send\" or "
+            "\"recv\", found \"both\"");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "recv"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'buffer': names the recv buffer, "
+            "which \"args\" does not give");
+  EXPECT_EQ(Entry(R"({"buffer": "send"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'marker': missing required field");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "send", "root": 2})"),
+            "user.json: collectives[0] ('f'): in_place: key 'root': unknown key");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "send", "count": 2})"), "");
+}
+
 TEST(RulesLoader, ReadsJoinProtocols) {
   RuleSet Rules;
   ASSERT_EQ(load(R"({"version": 1, "api": "x", "join_protocols": [
