@@ -300,11 +300,15 @@ int checkCommand(const std::vector<std::string> &Args) {
   std::vector<Finding> Findings;
   std::set<std::string> MainFiles;
   size_t Failed = 0;
+  std::set<std::string> Incomplete; // a limit in a header, seen from several units, once
   for (size_t I = 0; I < Results.size(); ++I) {
     MainFiles.insert(Selected[I].file);
     const std::string Shown = relativeToRoot(Selected[I].file, Cwd).path; // as the findings
     for (const std::string &Note : Results[I].notes)
       std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
+    for (const std::string &Limit : Results[I].incomplete)
+      if (Incomplete.insert(Limit).second && !A.quiet)
+        std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
     if (!Results[I].failure.empty()) {
       ++Failed;
       std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
@@ -322,8 +326,9 @@ int checkCommand(const std::vector<std::string> &Args) {
   if (std::string Problem = writeSummaryFile(A.summaryOut, Summaries); !Problem.empty())
     return configurationError(Problem);
   const size_t Analysed = Selected.size() - Failed;
-  nlohmann::json Summary = {
-      {"units", Selected.size()}, {"analysed", Analysed}, {"failed", Failed}, {"cached", Cached}};
+  nlohmann::json Summary = {{"units", Selected.size()}, {"analysed", Analysed},
+                            {"failed", Failed},         {"cached", Cached},
+                            {"incomplete", Incomplete.size()}};
   nlohmann::json ShardData = {
       {"index", ShardIndex},
       {"count", ShardCount},
@@ -351,6 +356,9 @@ int checkCommand(const std::vector<std::string> &Args) {
                  "(%zu analysed, %zu from cache, %zu failed)",
                  Findings.size(), Findings.size() == 1 ? "" : "s", Selected.size(),
                  Selected.size() == 1 ? "" : "s", Analysed, Cached, Failed);
+    if (!Incomplete.empty())
+      std::fprintf(stderr, " (%zu analysis limit%s reached)", Incomplete.size(),
+                   Incomplete.size() == 1 ? "" : "s");
     if (!A.output.baseline.empty())
       std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
     std::fputc('\n', stderr);

@@ -28,6 +28,9 @@ struct UnitResult {
   std::string failure; // why the unit was not analysed, "" when it was
   std::vector<std::string> errors; // the details: the first compiler errors, ...
   std::vector<std::string> notes;  // with --verbose: what was left out of the analysis
+  // Where the engine hit one of its bounds: "file:line:col: analysis of 'f'
+  // incomplete: ...", always reported (the findings there may be missing).
+  std::vector<std::string> incomplete;
 };
 
 /// Runs the checks on \p Unit. Never depends on the process's working
