@@ -250,6 +250,10 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
 }
 
 bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGBlock &Branch) {
+  // Branches are asked inner first: a nested one already known to decide
+  // nothing is not walked again (a `?:` chain stays linear).
+  if (auto Known = Decides.find(&Branch); Known != Decides.end())
+    return Known->second;
   llvm::BitVector Seen(Function.cfg().getNumBlockIDs());
   std::vector<const CFGBlock *> Work{&Branch};
   while (!Work.empty()) {
@@ -260,11 +264,14 @@ bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGB
         continue;
       Seen.set(Decided->getBlockID());
       if (!Events.blockEvents(Function, *Decided).empty() || leavingStatement(*Decided))
-        return true;
-      Work.push_back(Decided);
+        return Decides[&Branch] = true;
+      if (auto Known = Decides.find(Decided); Known == Decides.end())
+        Work.push_back(Decided);
+      else if (Known->second)
+        return Decides[&Branch] = true;
     }
   }
-  return false;
+  return Decides[&Branch] = false;
 }
 
 RegionSequences SequenceBuilder::region(
@@ -307,6 +314,11 @@ RegionSequences SequenceBuilder::walk(
       continue;
     std::vector<GuardedSequence> In = std::move(Found->second);
     Pending.erase(Found);
+    // Every path from a single start reaches a block that post-dominates
+    // it: one class arriving there runs under the start's own guard, not the
+    // disjunction of every path's (a `?:` chain would make that huge).
+    if (Starts.size() == 1 && In.size() == 1 && Shape.postDominates(Block, Starts.front().first))
+      In.front().guard = Starts.front().second.guard;
     if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
       for (const GuardedSequence &S : In)
         Finish(S);

@@ -130,6 +130,7 @@ private:
   SequenceTable &Table;
   CollectiveEvents &Events;
   llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>> Loops; // null: no collective
+  llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
 };
 
 /// Joins \p Entry into \p Into: a path class with the same arm and sequence
