@@ -94,7 +94,8 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     if (&Block == &Graph.getEntry())
       State[0] = DepthInfo();
     for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
-      if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
+      if (const CFGBlock *P = Pred.getReachableBlock();
+          P && Visited[P->getBlockID()] && Paths.followsInto(Function, *P, Block))
         mergeInto(State, Out[P->getBlockID()]);
     forEachCall(Block, Function.context(),
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
@@ -125,10 +126,15 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     bool Changed = !Visited[Block->getBlockID()] || !sameDepths(State, Out[Block->getBlockID()]);
     Visited[Block->getBlockID()] = true;
     Out[Block->getBlockID()] = std::move(State);
-    if (Changed)
-      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-        if (const CFGBlock *Next = Succ.getReachableBlock())
-          Worklist.push_back(Next);
+    if (!Changed)
+      continue;
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Next = Succ.getReachableBlock();
+      if (Next && Paths.follows(Function, *Block, Index))
+        Worklist.push_back(Next);
+      ++Index;
+    }
   }
 
   Outcome Result;

@@ -6,6 +6,7 @@
 
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
+#include "ErrorPaths.h"
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -32,8 +33,8 @@ class GroupBalance {
 public:
   GroupBalance(const CallClassifier &Classifier,
                const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-               CollectiveEvents &Events)
-      : Classifier(Classifier), Functions(Functions), Events(Events) {}
+               CollectiveEvents &Events, ErrorPaths &Paths)
+      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths) {}
 
   std::vector<GroupImbalance> check(const FunctionCFG &Function);
 
@@ -49,6 +50,7 @@ private:
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   CollectiveEvents &Events;
+  ErrorPaths &Paths;
   llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };
