@@ -1,65 +1,12 @@
 #include "ErrorPaths.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace lockstep::analysis {
 using namespace clang;
 
-/// What a function's body returns, and how it writes its locals.
-struct ErrorPaths::BodyFacts {
-  std::vector<const Expr *> returns;
-  llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> writes; // initialisers and `=`
-  llvm::DenseSet<const VarDecl *> opaque; // also written otherwise, or their address taken
-};
-
 namespace {
-
-const VarDecl *localVariable(const Expr *E) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) ? Var : nullptr;
-}
-
-class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
-public:
-  BodyScanner(std::vector<const Expr *> &Returns,
-              llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> &Writes,
-              llvm::DenseSet<const VarDecl *> &Opaque)
-      : Returns(Returns), Writes(Writes), Opaque(Opaque) {}
-
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; } // a function of its own
-  bool VisitReturnStmt(ReturnStmt *S) {
-    Returns.push_back(S->getRetValue());
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *Var) {
-    if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && Var->getInit())
-      Writes[Var].push_back(Var->getInit());
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *Op) {
-    if (const VarDecl *Var = Op->isAssignmentOp() ? localVariable(Op->getLHS()) : nullptr) {
-      if (Op->getOpcode() == BO_Assign)
-        Writes[Var].push_back(Op->getRHS());
-      else
-        Opaque.insert(Var);
-    }
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *Op) {
-    if (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf)
-      if (const VarDecl *Var = localVariable(Op->getSubExpr()))
-        Opaque.insert(Var);
-    return true;
-  }
-
-private:
-  std::vector<const Expr *> &Returns;
-  llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> &Writes;
-  llvm::DenseSet<const VarDecl *> &Opaque;
-};
 
 /// `assert(x)` failing stops every rank.
 bool failsAnAssertion(const CFGBlock &Block) {
@@ -119,17 +66,6 @@ ErrorPaths::~ErrorPaths() = default;
 
 bool ErrorPaths::follows(const FunctionCFG &Function, const CFGBlock &Block, unsigned Index) {
   return keeps(cutsOf(Function), Block, Index);
-}
-
-bool ErrorPaths::followsInto(const FunctionCFG &Function, const CFGBlock &From,
-                             const CFGBlock &To) {
-  unsigned Index = 0;
-  for (const CFGBlock::AdjacentBlock &Succ : From.succs()) {
-    unsigned EdgeIndex = Index++;
-    if (Succ.getReachableBlock() == &To && follows(Function, From, EdgeIndex))
-      return true;
-  }
-  return false;
 }
 
 bool ErrorPaths::keeps(const Cuts &C, const CFGBlock &Block, unsigned Index) {
@@ -229,9 +165,9 @@ std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *F
   if (std::optional<int64_t> Direct = callStatus(E, Missing))
     return Direct;
   const VarDecl *Var = localVariable(E->IgnoreParenCasts());
-  if (!Var)
+  if (!Var || isa<ParmVarDecl>(Var))
     return std::nullopt;
-  const BodyFacts &Body = factsOf(FD);
+  const LocalWrites &Body = writesOf(FD);
   auto Writes = Body.writes.find(Var);
   if (Body.opaque.count(Var) || Writes == Body.writes.end())
     return std::nullopt;
@@ -298,7 +234,7 @@ std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
 std::optional<int64_t> ErrorPaths::summarise(const FunctionDecl *FD,
                                              std::vector<const FunctionDecl *> &Missing) {
   std::optional<int64_t> Success;
-  for (const Expr *Value : factsOf(FD).returns) {
+  for (const Expr *Value : writesOf(FD).returns) {
     if (!Value)
       return std::nullopt;
     if (Value->isIntegerConstantExpr(FD->getASTContext()))
@@ -311,14 +247,10 @@ std::optional<int64_t> ErrorPaths::summarise(const FunctionDecl *FD,
   return Success;
 }
 
-const ErrorPaths::BodyFacts &ErrorPaths::factsOf(const FunctionDecl *FD) {
-  std::unique_ptr<BodyFacts> &Slot = Facts[FD->getCanonicalDecl()];
-  if (!Slot) {
-    Slot = std::make_unique<BodyFacts>();
-    BodyScanner Scanner(Slot->returns, Slot->writes, Slot->opaque);
-    if (Stmt *Body = FD->getBody())
-      Scanner.TraverseStmt(Body);
-  }
+const LocalWrites &ErrorPaths::writesOf(const FunctionDecl *FD) {
+  std::unique_ptr<LocalWrites> &Slot = Writes[FD->getCanonicalDecl()];
+  if (!Slot)
+    Slot = std::make_unique<LocalWrites>(LocalWrites::of(FD));
   return *Slot;
 }
 

@@ -16,6 +16,7 @@
 
 #include "CallClassifier.h"
 #include "FunctionCFG.h"
+#include "LocalWrites.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -48,15 +49,10 @@ public:
   /// leaves.
   bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index);
 
-  /// Whether some edge from \p From to \p To is followed.
-  bool followsInto(const FunctionCFG &Function, const clang::CFGBlock &From,
-                   const clang::CFGBlock &To);
-
   /// Whether \p Block runs only on a cut path.
   bool onErrorPath(const FunctionCFG &Function, const clang::CFGBlock &Block);
 
 private:
-  struct BodyFacts;
   struct Cuts {
     llvm::DenseMap<unsigned, unsigned> failingEdge; // status branch block -> failing successor
     llvm::BitVector assertions;                       // blocks that fail an assertion
@@ -64,7 +60,7 @@ private:
   };
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);
-  const BodyFacts &factsOf(const clang::FunctionDecl *FD);
+  const LocalWrites &writesOf(const clang::FunctionDecl *FD);
   std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::FunctionDecl *FD);
   bool leavesBeforeJoin(const FunctionCFG &Function, const clang::CFGBlock &Branch,
                         const clang::CFGBlock &Target);
@@ -81,7 +77,7 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   PathOptions Options;
   llvm::DenseMap<const FunctionCFG *, Cuts> CutsByFunction;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<BodyFacts>> Facts;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>> Writes;
   // Functions of this file that return a status: its success value, or
   // nullopt when they do not. Absent: not decided yet.
   llvm::DenseMap<const clang::FunctionDecl *, std::optional<int64_t>> Returned;

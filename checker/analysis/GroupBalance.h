@@ -1,5 +1,6 @@
 // Group balance: every ncclGroupStart must meet its ncclGroupEnd on every
-// path. A forward data flow over the possible group depths of each function;
+// path. A forward data flow over the possible group depths of each function,
+// path-sensitive on conditions tested twice (CorrelatedBranches.h);
 // calls contribute the net depth change of the callee, so a guard class whose
 // constructor starts and destructor ends the group is balanced.
 #pragma once
@@ -15,6 +16,8 @@
 #include <vector>
 
 namespace lockstep::analysis {
+
+struct AnalysisLimit;
 
 struct GroupImbalance {
   enum class Kind {
@@ -33,8 +36,9 @@ class GroupBalance {
 public:
   GroupBalance(const CallClassifier &Classifier,
                const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-               CollectiveEvents &Events, ErrorPaths &Paths)
-      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths) {}
+               CollectiveEvents &Events, ErrorPaths &Paths, std::vector<AnalysisLimit> &Limits)
+      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths),
+        Limits(Limits) {}
 
   std::vector<GroupImbalance> check(const FunctionCFG &Function);
 
@@ -51,6 +55,7 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   CollectiveEvents &Events;
   ErrorPaths &Paths;
+  std::vector<AnalysisLimit> &Limits;
   llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };

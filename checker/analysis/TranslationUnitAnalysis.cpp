@@ -368,7 +368,7 @@ void TranslationUnitAnalysis::findRankArguments() {
 }
 
 void TranslationUnitAnalysis::findGroupImbalances() {
-  GroupBalance Balance(Classifier, ByDecl, *Events, *Paths);
+  GroupBalance Balance(Classifier, ByDecl, *Events, *Paths, Limits);
   std::set<unsigned> Reported;
   for (const auto &Function : Functions)
     for (GroupImbalance &Problem : Balance.check(*Function))
