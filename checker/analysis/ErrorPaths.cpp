@@ -46,7 +46,8 @@ llvm::BitVector reached(const CFG &Graph, FollowsFn Follows) {
     unsigned Index = 0;
     for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
       const CFGBlock *Target = Succ.getReachableBlock();
-      if (Target && Follows(*Block, Index++) && !Seen.test(Target->getBlockID())) {
+      const unsigned EdgeIndex = Index++;
+      if (Target && Follows(*Block, EdgeIndex) && !Seen.test(Target->getBlockID())) {
         Seen.set(Target->getBlockID());
         Work.push_back(Target);
       }
@@ -97,9 +98,12 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
       Result.failingEdge[Block->getBlockID()] = *Arm;
   }
   // What runs only on the cut paths: reached in the whole graph, not without them.
-  auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
-  Result.dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
-  Result.dropped.reset(reached(Graph, Kept));
+  Result.dropped.resize(Graph.getNumBlockIDs());
+  if (!Result.failingEdge.empty() || Result.assertions.any()) {
+    auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
+    Result.dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
+    Result.dropped.reset(reached(Graph, Kept));
+  }
   return CutsByFunction[&Function] = std::move(Result);
 }
 
