@@ -110,6 +110,23 @@ fail:
   return err;
 }
 
+// Negative: the check as a `?:`, and the failure on the else arm.
+int checked_other_ways(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    MPI_Send(buf, n, MPI_INT, 1, 0, comm) == MPI_SUCCESS ? (void)0 : std::abort();
+    int err = MPI_Send(buf, n, MPI_INT, 2, 0, comm);
+    if (!err)
+      std::puts("sent");
+    else
+      return err;
+  }
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call 'abort' before it
+  return 0;
+}
+
 // Positive: a plain rank exit.
 void root_leaves(MPI_Comm comm) {
   int rank;
