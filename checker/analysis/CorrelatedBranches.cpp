@@ -3,6 +3,7 @@
 #include "LocalWrites.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
 
 #include <optional>
@@ -62,6 +63,18 @@ CorrelatedBranches CorrelatedBranches::of(const FunctionCFG &Function) {
     Bucket.push_back(Groups.size());
     Groups.push_back({ID, {Block}});
   }
+  // The first conditions in the source get the ids.
+  const SourceManager &SM = Context.getSourceManager();
+  auto Where = [](const std::vector<const CFGBlock *> &Blocks) {
+    return decidingCondition(*Blocks.front())->getBeginLoc();
+  };
+  for (auto &Group : Groups)
+    llvm::sort(Group.second, [&](const CFGBlock *A, const CFGBlock *B) {
+      return SM.isBeforeInTranslationUnit(Where({A}), Where({B}));
+    });
+  llvm::sort(Groups, [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(Where(A.second), Where(B.second));
+  });
   CorrelatedBranches Result;
   std::optional<LocalWrites> Writes;
   unsigned Next = 0;
