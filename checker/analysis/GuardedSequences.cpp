@@ -211,24 +211,6 @@ FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
 
 // --- SequenceBuilder ---------------------------------------------------------
 
-namespace {
-
-/// `assert(x)` failing stops every rank: a path through it is no divergence.
-bool failsAnAssertion(const CFGBlock &Block) {
-  for (const CFGElement &Element : Block)
-    if (auto S = Element.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->getIdentifier() &&
-              llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn",
-                                  "_wassert", "__assert2", "__assert"},
-                                 Callee->getName()))
-            return true;
-  return false;
-}
-
-} // namespace
-
 GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const CollectiveEvent &Event) {
   // A group of one operation is that operation: Start, X, End -> X.
   if (Event.groupMarker && !Event.groupBegins && Sequence.keys) {
@@ -331,8 +313,6 @@ RegionSequences SequenceBuilder::walk(
           Send(Target, Event ? append(S, *Event) : S);
       continue;
     }
-    if (failsAnAssertion(*Block))
-      continue;
     const std::vector<CollectiveEvent> &BlockEvents = Events.blockEvents(Function, *Block);
     const Stmt *Leaving = leavingStatement(*Block);
     for (GuardedSequence &S : In) {
@@ -351,6 +331,8 @@ RegionSequences SequenceBuilder::walk(
       if (Block == Loop && !Shape.inLoop(Loop, Target))
         continue; // the loop ends: its iterations are what it runs
       AnySuccessor = true;
+      if (!Paths.follows(Function, *Block, EdgeIndex))
+        continue; // an error path: the path ends without a claim
       FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
       for (GuardedSequence S : In) {
         S.guard = Arena.conjoin(S.guard, Edge);

@@ -7,6 +7,7 @@
 
 #include "CollectiveEvents.h"
 #include "ConditionFormula.h"
+#include "ErrorPaths.h"
 #include "Formula.h"
 #include "FunctionCFG.h"
 
@@ -105,8 +106,14 @@ private:
 /// Walks regions of functions and builds their guarded sequences.
 class SequenceBuilder {
 public:
-  SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events)
-      : Arena(Arena), Table(Table), Events(Events) {}
+  SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events,
+                  ErrorPaths &Paths)
+      : Arena(Arena), Table(Table), Events(Events), Paths(Paths) {}
+
+  /// Whether walks take edge \p Index out of \p Block (see ErrorPaths).
+  bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index) {
+    return Paths.follows(Function, Block, Index);
+  }
 
   /// Whether a collective can run in the blocks \p Branch decides, directly
   /// or through the branches and loops among them.
@@ -129,6 +136,7 @@ private:
   FormulaArena &Arena;
   SequenceTable &Table;
   CollectiveEvents &Events;
+  ErrorPaths &Paths;
   llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>> Loops; // null: no collective
   llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
 };

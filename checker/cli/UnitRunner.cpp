@@ -118,6 +118,10 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
   if (!Config.ruleFiles.empty())
     Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.ruleFiles);
+  for (auto [Name, On] : {std::pair("ErrorPathsAsExits", Config.paths.errorPathsAsExits),
+                          std::pair("AssertionsAsExits", Config.paths.assertionsAsExits)})
+    if (On)
+      Options.CheckOptions[Name] = tidy::ClangTidyOptions::ClangTidyValue("true");
   if (!Config.summaryFile.empty())
     Options.CheckOptions["SummaryFile"] =
         tidy::ClangTidyOptions::ClangTidyValue(Config.summaryFile);

@@ -7,6 +7,7 @@
 #include "CompileDatabase.h"
 #include "Finding.h"
 
+#include "../analysis/ErrorPaths.h"
 #include "../analysis/ExternalSummary.h"
 
 #include <string>
@@ -18,6 +19,7 @@ struct CheckConfig {
   std::string checks = "lockstep-*"; // clang-tidy glob, as --checks
   std::string ruleFiles;             // ';'-separated, the RuleFiles option
   std::string summaryFile;
+  analysis::PathOptions paths; // --error-paths-as-exits, --assertions-as-exits
   bool verbose = false; // name the functions skipped because they do not compile
 };
 

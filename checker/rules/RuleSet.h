@@ -68,6 +68,20 @@ struct JoinProtocolRule {
   std::string origin;
 };
 
+/// The results of an API's calls that report success or failure: a status
+/// check on them (`r != ncclSuccess`) decides an error path, not divergence.
+/// The calls are those returning `type` (a typedef or enum name) or those
+/// whose name matches `functions` (a regular expression); success is the
+/// enumerator `success` of that type, or `value` when given (`MPI_SUCCESS`
+/// is a macro: the AST sees only its value).
+struct StatusRule {
+  std::string type;
+  std::string functions;
+  std::string success;
+  std::optional<long long> value;
+  std::string origin;
+};
+
 struct EnvironmentRules {
   std::vector<std::string> readers;           // getenv and friends
   std::vector<std::string> rankVariables;     // RANK, LOCAL_RANK, ...
@@ -87,6 +101,7 @@ struct RuleSet {
   std::vector<ValueSourceRule> rankSources;
   std::vector<ValueSourceRule> uniformSources;
   std::vector<JoinProtocolRule> joinProtocols;
+  std::vector<StatusRule> statuses;
   EnvironmentRules environment;
   NamingRules naming;
   std::vector<std::string> files; // every file merged, in order

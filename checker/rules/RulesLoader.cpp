@@ -168,11 +168,34 @@ bool readValueSource(const json &Entry, const std::string &Context, const std::s
   return true;
 }
 
-bool readPattern(Reader &R, const char *Key, std::string &Out) {
-  if (!R.string(Key, Out))
+bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = true) {
+  if (!R.string(Key, Out, Required))
     return false;
+  if (Out.empty())
+    return true;
   if (std::string Problem = checkPattern(Out); !Problem.empty())
     return R.fail(Key, Problem);
+  return true;
+}
+
+bool readStatus(const json &Entry, const std::string &Context, const std::string &File,
+                StatusRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
+      !R.string("type", Rule.type, /*Required=*/false) ||
+      !readPattern(R, "functions", Rule.functions, /*Required=*/false) ||
+      !R.string("success", Rule.success))
+    return false;
+  if (Rule.type.empty() == Rule.functions.empty())
+    return R.fail("", "give exactly one of 'type' and 'functions'");
+  if (R.has("value")) {
+    if (!R.at("value").is_number_integer())
+      return R.fail("value", "expected an integer, found " + R.at("value").dump());
+    Rule.value = R.at("value").get<long long>();
+  } else if (!Rule.functions.empty()) {
+    return R.fail("value", "a 'functions' entry needs the success value");
+  }
+  Rule.origin = File;
   return true;
 }
 
@@ -236,7 +259,8 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   Reader Top(Document, File, Error);
   std::string Api;
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "join_protocols", "environment", "naming"}))
+                     "uniform_sources", "join_protocols", "status", "environment",
+                     "naming"}))
     return Error;
   if (!Document.contains("version"))
     return File + ": key 'version': missing required field";
@@ -271,6 +295,10 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
       readSection(Document, "join_protocols", File, "name", Added.joinProtocols, Error,
                   [&](const json &E, const std::string &C, JoinProtocolRule &R) {
                     return readJoinProtocol(E, C, File, R, Error);
+                  }) &&
+      readSection(Document, "status", File, "type", Added.statuses, Error,
+                  [&](const json &E, const std::string &C, StatusRule &R) {
+                    return readStatus(E, C, File, R, Error);
                   });
   if (!Ok)
     return Error;
@@ -311,6 +339,7 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   append(Rules.rankSources, Added.rankSources);
   append(Rules.uniformSources, Added.uniformSources);
   append(Rules.joinProtocols, Added.joinProtocols);
+  append(Rules.statuses, Added.statuses);
   append(Rules.environment.readers, Added.environment.readers);
   append(Rules.environment.rankVariables, Added.environment.rankVariables);
   append(Rules.environment.worldSizeVariables, Added.environment.worldSizeVariables);

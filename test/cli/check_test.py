@@ -89,6 +89,14 @@ check("train.cpp:21:5: warning: 'MPI_Barrier' runs only on ranks where 'node_ran
       and "ranks.cpp:7:3: note: 'node_rank' gets the rank here" in p.stdout,
       "cross-file rank source with --summaries:\n" + p.stdout + p.stderr)
 
+# An error path is quiet by default (the runs above) and reported with
+# --error-paths-as-exits, which is part of the cache key.
+p = run([LOCKSTEP, "check", "-p", ".", "--error-paths-as-exits"], root, 1)
+check("checkpoint.cpp:18:10: warning: 'MPI_Barrier' is never reached on ranks where "
+      "'rank == 0', which return before it" in p.stdout
+      and "2 findings in 4 translation units (3 analysed, 0 from cache, 1 failed)" in p.stderr,
+      "--error-paths-as-exits:\n" + p.stdout + p.stderr)
+
 # No silent limits: a function past the engine's bounds is named on stderr,
 # counted in the summary line and the JSON summary, and never a finding;
 # the second run, from the cache, says the same.

@@ -26,7 +26,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   RuleSet Rules;
   ASSERT_EQ(mergeBuiltinRules(Rules), "");
   EXPECT_EQ(validateComplete(Rules), "");
-  EXPECT_EQ(Rules.files.size(), 4u);
+  EXPECT_EQ(Rules.files.size(), 5u);
 
   const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
   ASSERT_NE(Bcast, nullptr);
@@ -50,11 +50,15 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->outArg, 1u);
   EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->returns);
   EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->worldSize);
+  ASSERT_EQ(Rules.statuses.size(), 4u);
+  EXPECT_EQ(Rules.statuses[0].type, "cudaError_t"); // files in name order
+  EXPECT_EQ(Rules.statuses[2].functions, "^P?MPI_[A-Z]");
+  EXPECT_EQ(Rules.statuses[2].value, 0);
 }
 
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
   RuleSet Rules;
-  for (const char *Name : {"nccl", "mpi", "c10d", "environment"})
+  for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment"})
     EXPECT_EQ(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules),
               "");
   EXPECT_EQ(validateComplete(Rules), "");
@@ -293,4 +297,33 @@ TEST(RulesLoader, RejectsMalformedJoinProtocols) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
       {"name": "j", "guard": "G", "shadows": ["s"], "note": "x"}]})"),
             "user.json: join_protocols[0] ('j'): key 'note': unknown key");
+}
+
+TEST(RulesLoader, ReadsStatus) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "status": [
+      {"type": "my_err_t", "success": "MY_OK"},
+      {"functions": "^my_", "success": "MY_OK", "value": 0}]})",
+                 Rules),
+            "");
+  ASSERT_EQ(Rules.statuses.size(), 2u);
+  EXPECT_EQ(Rules.statuses[0].type, "my_err_t");
+  EXPECT_FALSE(Rules.statuses[0].value.has_value());
+  EXPECT_EQ(Rules.statuses[1].value, 0);
+}
+
+TEST(RulesLoader, RejectsMalformedStatus) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"type": "t", "functions": "^f", "success": "OK", "value": 0}]})"),
+            "user.json: status[0] ('t'): give exactly one of 'type' and 'functions'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"functions": "^f", "success": "OK"}]})"),
+            "user.json: status[0]: key 'value': a 'functions' entry needs the success value");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t", "success": "OK", "value": "0"}]})"),
+            "user.json: status[0] ('t'): key 'value': expected an integer, found \"0\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t"}]})"),
+            "user.json: status[0] ('t'): key 'success': missing required field");
+  EXPECT_NE(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"functions": "([", "success": "OK", "value": 0}]})")
+                .find("user.json: status[0]: key 'functions': invalid regular expression"),
+            std::string::npos);
 }
