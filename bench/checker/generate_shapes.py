@@ -22,6 +22,10 @@ for nccl):
   ternary   C++: `int x = rank == 0 ? 0 : rank == 1 ? 1 : ... : -1;` with N
             arms (nesting N deep), then a collective whose root is x and one
             under `if (x > N / 2)`: two bugs
+  sum       C++: `int x = rank - 1 - 1 - ...;` with 10 * N terms (a
+            left-nested operand chain 50,000 deep at N = 5000), then a
+            barrier under `if (x > 0)`: one bug (past the engine's
+            expression bound it is an unknown per-rank value, still a bug)
   stress    branches, balanced, chain and ternary in one file (not ladder:
             clang itself parses a 5000-deep else-if ladder slowly, ~6 s, and
             that would hide the other shapes' cost)
@@ -50,7 +54,7 @@ import argparse
 import random
 import sys
 
-STRESS_SHAPES = ["branches", "balanced", "ladder", "chain", "ternary"]
+STRESS_SHAPES = ["branches", "balanced", "ladder", "chain", "ternary", "sum"]
 COMBINED = ["branches", "balanced", "chain", "ternary"]  # the `stress` file
 DEFAULT_N = {"calls": 800, "nccl": 3500}
 
@@ -142,6 +146,22 @@ def stress_ternary(o, n):
           "}", "")
     o.functions += 1
     o.bugs += 2
+
+
+def stress_sum(o, n):
+    o.add("// A sum of %d terms (a left-nested operand chain), then a collective" % (10 * n),
+          "// under a condition on it.",
+          "void stress_sum(MPI_Comm comm) {")
+    rank_prologue(o)
+    o.add("  int x = rank")
+    for k in range(0, 10 * n, 20):
+        o.add("          " + " - 1" * min(20, 10 * n - k))
+    o.add("          ;",
+          "  if (x > 0)",
+          "    MPI_Barrier(comm); // bug[branch]: only the ranks above %d" % (10 * n - 1),
+          "}", "")
+    o.functions += 1
+    o.bugs += 1
 
 
 def gen_stress(shapes, n):

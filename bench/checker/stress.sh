@@ -4,9 +4,9 @@
 #
 #   bench/checker/stress.sh [-n N] [-k] [SHAPE ...]
 #
-#   SHAPE  branches, balanced, chain, ternary (each alone in a file), all (the
+#   SHAPE  branches, balanced, chain, ternary, sum (each alone in a file), all (the
 #          four in one file), ladder (an N-arm else-if ladder: not in the
-#          default list); default: branches balanced chain ternary all
+#          default list); default: branches balanced chain ternary sum all
 #   -n N   rank branches / call depth / ?: arms (default 5000)
 #   -k     keep the temporary directory (inputs, outputs, stderr of failures)
 #
@@ -38,9 +38,9 @@ while getopts "n:kh" opt; do
 done
 shift $((OPTIND - 1))
 SHAPES=("$@")
-((${#SHAPES[@]})) || SHAPES=(branches balanced chain ternary all)
+((${#SHAPES[@]})) || SHAPES=(branches balanced chain ternary sum all)
 for s in "${SHAPES[@]}"; do
-  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|all)$ ]] || { echo "stress.sh: unknown shape '$s'" >&2; usage >&2; exit 2; }
+  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|sum|all)$ ]] || { echo "stress.sh: unknown shape '$s'" >&2; usage >&2; exit 2; }
 done
 [[ $N =~ ^[0-9]+$ ]] && ((N >= 2)) || { echo "stress.sh: -n needs an integer >= 2" >&2; exit 2; }
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "stress.sh: REPS must be a positive integer" >&2; exit 2; }

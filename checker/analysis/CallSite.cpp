@@ -86,12 +86,14 @@ const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context
                                   SourceLocation &Site, const Stmt *&SiteStmt) {
   if (auto S = Element.getAs<CFGStmt>()) {
     SiteStmt = S->getStmt();
+    // Only calls need a site: getBeginLoc walks down a left-nested operand
+    // chain, which every element of a 50,000-term expression would repeat.
+    if (!isa<CallExpr, CXXConstructExpr>(SiteStmt))
+      return nullptr;
     Site = SiteStmt->getBeginLoc();
     if (const auto *Call = dyn_cast<CallExpr>(SiteStmt))
       return resolvedCallee(Call);
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(SiteStmt))
-      return Construct->getConstructor();
-    return nullptr;
+    return cast<CXXConstructExpr>(SiteStmt)->getConstructor();
   }
   if (auto Dtor = Element.getAs<CFGImplicitDtor>()) {
     SiteStmt = nullptr;
@@ -115,6 +117,10 @@ bool spelledAsMacro(const Expr *E, llvm::StringRef Name, const ASTContext &Conte
   if (!E)
     return false;
   const SourceManager &SM = Context.getSourceManager();
+  // Cheap first: an expression whose operator is written in the file is no
+  // expansion (getBeginLoc walks down a whole left-nested operand chain).
+  if (!E->IgnoreParenImpCasts()->getExprLoc().isMacroID())
+    return false;
   SourceLocation Begin = E->IgnoreParenImpCasts()->getBeginLoc();
   SourceLocation End = E->IgnoreParenImpCasts()->getEndLoc();
   // The whole expression comes from one expansion of the macro.

@@ -174,7 +174,7 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
   };
   if (++Budget > limits::MaxExpressionNodes) {
     Truncated = true;
-    return Sorted(Arena.unknownPerRank());
+    return Arena.unknownPerRank(WantBoolean);
   }
   E = E->IgnoreParenImpCasts();
   if (isUndefinedColour(E, Function.context()))

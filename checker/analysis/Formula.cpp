@@ -76,7 +76,9 @@ FormulaRef FormulaArena::uniform(const void *Key, bool Boolean) {
 FormulaRef FormulaArena::perRank(const void *Key, bool Boolean) {
   return symbol(FormulaOp::PerRank, Key, Boolean);
 }
-FormulaRef FormulaArena::unknownPerRank() { return make({FormulaOp::PerRank, true, NextSymbol++}); }
+FormulaRef FormulaArena::unknownPerRank(bool Boolean) {
+  return make({FormulaOp::PerRank, Boolean, NextSymbol++});
+}
 
 FormulaRef FormulaArena::negate(FormulaRef F) {
   const FormulaNode &N = Nodes[F];

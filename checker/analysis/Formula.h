@@ -57,8 +57,9 @@ public:
   /// declaration or an expression); one node per key, kind and sort.
   FormulaRef uniform(const void *Key, bool Boolean);
   FormulaRef perRank(const void *Key, bool Boolean);
-  /// A fresh per-rank boolean: a condition lockstep cannot express.
-  FormulaRef unknownPerRank();
+  /// A fresh per-rank value: a condition or integer lockstep cannot express
+  /// (an unknown integer is unbounded, not a boolean read as 0 or 1).
+  FormulaRef unknownPerRank(bool Boolean = true);
 
   FormulaRef negate(FormulaRef F);
   FormulaRef conjoin(FormulaRef A, FormulaRef B);

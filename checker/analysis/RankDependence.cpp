@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtVisitor.h"
 
+#include <algorithm>
 #include <map>
 
 namespace lockstep::analysis {
@@ -138,27 +139,39 @@ private:
   bool ReturnSeen = false;
   mutable llvm::DenseSet<const ValueDecl *> SharedReads;
   mutable llvm::DenseMap<const Expr *, RankValue> Values;
+  // The values of the current block's expressions, each computed at its own
+  // CFG element (operands come first): evaluating an operator reads its
+  // operands here instead of recursing, so 50,000-term expressions cost no
+  // stack. Cleared per block: the state changes between visits.
+  mutable llvm::DenseMap<const Expr *, RankValue> BlockValues;
   FunctionDependence Result;
 };
 
-void Dataflow::collectAliases(const Stmt *S) {
-  if (!S)
-    return;
-  if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
-    for (const auto *D : Decl->decls()) {
-      const auto *Var = dyn_cast<VarDecl>(D);
-      if (!Var || !Var->getInit())
-        continue;
-      StorageKey Key;
-      if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
-        References[Var] = Key;
-      else if (Var->getType()->isPointerType() && !Var->getType()->getPointeeType().isConstQualified() &&
-               pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
-        PointsTo[Var] = Key;
-    }
+void Dataflow::collectAliases(const Stmt *Body) {
+  std::vector<const Stmt *> Work{Body}; // explicit: expressions nest 50,000 deep
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Decl = dyn_cast<DeclStmt>(S))
+      for (const auto *D : Decl->decls()) {
+        const auto *Var = dyn_cast<VarDecl>(D);
+        if (!Var || !Var->getInit())
+          continue;
+        StorageKey Key;
+        if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
+          References[Var] = Key;
+        else if (Var->getType()->isPointerType() &&
+                 !Var->getType()->getPointeeType().isConstQualified() &&
+                 pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
+          PointsTo[Var] = Key;
+      }
+    // In source order: `int *p = &alias;` needs `int &alias = c.who;` first.
+    size_t End = Work.size();
+    Work.insert(Work.end(), S->child_begin(), S->child_end());
+    std::reverse(Work.begin() + End, Work.end());
   }
-  for (const Stmt *Child : S->children())
-    collectAliases(Child);
 }
 
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
@@ -280,9 +293,16 @@ RankValue Dataflow::joinChildren(const Stmt *S) const {
 }
 
 RankValue Dataflow::eval(const Expr *E) const {
-  RankValue Value = evaluate(E);
-  if (Recording && E)
-    Values[E->IgnoreParenCasts()] = Value;
+  if (!E)
+    return {};
+  const Expr *Key = E->IgnoreParenCasts();
+  RankValue Value;
+  if (auto Known = BlockValues.find(Key); Known != BlockValues.end())
+    Value = Known->second;
+  else
+    BlockValues[Key] = Value = evaluate(E);
+  if (Recording)
+    Values[Key] = Value;
   return Value;
 }
 
@@ -576,14 +596,13 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
     for (const auto *D : Decl->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D))
         declare(Var);
-  } else if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
-    if (Binary->isAssignmentOp())
-      assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(),
-             Binary->isCompoundAssignmentOp() ? static_cast<const Stmt *>(Binary)
-                                              : Binary->getRHS());
-  } else if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
-    if (Unary->isIncrementDecrementOp())
-      assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Unary);
+  } else if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp()) {
+    assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(),
+           Binary->isCompoundAssignmentOp() ? static_cast<const Stmt *>(Binary)
+                                            : Binary->getRHS());
+  } else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+             Unary && Unary->isIncrementDecrementOp()) {
+    assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Unary);
   } else if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
     if (Return->getRetValue()) {
       RankValue Returned = eval(Return->getRetValue());
@@ -604,6 +623,8 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     recordCall(Construct->getConstructor(),
                llvm::ArrayRef<const Expr *>(Construct->getArgs(), Construct->getNumArgs()));
+  } else if (const auto *Operand = dyn_cast<Expr>(S); Operand && Operand->isPRValue()) {
+    eval(Operand); // for the operators it feeds (see BlockValues)
   }
 }
 
@@ -762,6 +783,7 @@ FunctionDependence Dataflow::run() {
     }
 
   auto ProcessBlock = [&](const CFGBlock &Block) {
+    BlockValues.clear();
     mergePredecessors(Block, Out, Visited);
     RankValue ReturnTaint = returnTaint(Block);
     for (const CFGElement &Element : Block)
