@@ -1,5 +1,6 @@
 #include "CollectiveEvents.h"
 #include "CallSite.h"
+#include "SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -15,7 +16,8 @@ using namespace clang;
 
 namespace {
 
-std::string spelled(const Expr *E, ASTContext &Context) {
+/// What ranks compare: equal constants are equal however they are written.
+std::string comparable(const Expr *E, ASTContext &Context) {
   E = E->IgnoreParenImpCasts();
   Expr::EvalResult Result;
   if (!E->isValueDependent() && E->EvaluateAsInt(Result, Context))
@@ -24,6 +26,15 @@ std::string spelled(const Expr *E, ASTContext &Context) {
   llvm::raw_string_ostream OS(Text);
   E->printPretty(OS, nullptr, Context.getPrintingPolicy());
   return OS.str();
+}
+
+/// The argument the call \p Site passes for parameter \p Index.
+const Expr *argumentAt(const Stmt *Site, unsigned Index) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Site);
+  if (!Call)
+    return nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  return Index < Args.size() ? Args[Index] : nullptr;
 }
 
 } // namespace
@@ -124,14 +135,15 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
-    std::string Text = spelled(Arg, Context);
-    Event.agreedArguments.emplace_back(RoleName, Text);
-    Event.key += std::string("|") + RoleName + "=" + Text;
+    std::string Value = comparable(Arg, Context);
+    std::string Written = sourceText(Arg, Context);
+    Event.key += std::string("|") + RoleName + "=" + Value;
     if (Ref == &Role.collective->comm) {
-      Event.communicator = Text;
+      Event.communicator = Written;
       Event.communicatorDecl = namedStorage(Arg);
       Event.selfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
+    Event.agreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
   }
   return Event;
 }
@@ -149,6 +161,9 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       for (const ExternalFunction::Collective &C : Summary->collectives) {
         Event.collective = Event.key = C.name;
         Event.externalSite = C.site;
+        const Expr *Passed = C.communicatorParam ? argumentAt(SiteStmt, *C.communicatorParam)
+                                                 : nullptr;
+        Event.communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.communicator;
         Out.push_back(Event);
         if (Summary->severalSequences) {
           Out.back().key = "call " + External.usr(Callee);
@@ -166,15 +181,14 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   const FunctionSummary *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     // A communicator the callee receives is the caller's argument.
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl))
-      if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt)) {
-        std::vector<const Expr *> Args = explicitArguments(Call);
-        unsigned Index = Param->getFunctionScopeIndex();
-        const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
-        if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() &&
-            Index < Args.size())
-          Event.communicatorDecl = namedStorage(Args[Index]);
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl)) {
+      const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
+      const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
+      if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
+        Event.communicatorDecl = namedStorage(Passed);
+        Event.communicator = sourceText(Passed, Callee->getASTContext());
       }
+    }
     Event.site = Site;
     Event.siteStmt = SiteStmt;
     Event.via = Callee;

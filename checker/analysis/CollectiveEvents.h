@@ -17,13 +17,20 @@
 
 namespace lockstep::analysis {
 
+/// An argument every rank must pass identically, by its role in the rules.
+struct EventArgument {
+  std::string role;    // "root", "count", ...
+  std::string value;   // what is compared: the constant, or the expanded expression
+  std::string written; // as the user wrote it, for the diagnostics
+};
+
 /// One collective as the ranks see it.
 struct CollectiveEvent {
   std::string key;          // what every rank must agree on: operation and arguments
   std::string collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
   std::string communicator; // the communicator as written, when the rules name it
   const clang::ValueDecl *communicatorDecl = nullptr; // the variable or field holding it
-  std::vector<std::pair<std::string, std::string>> agreedArguments; // (role, as written)
+  std::vector<EventArgument> agreedArguments;
   clang::SourceLocation site;                  // in the analysed function
   const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
   clang::SourceLocation collectiveSite;        // the collective call itself

@@ -1,5 +1,6 @@
 #include "TranslationUnitAnalysis.h"
 #include "Limits.h"
+#include "SourceText.h"
 #include "TripCount.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -41,6 +42,17 @@ public:
 private:
   const SourceManager &SM;
 };
+
+/// The communicator argument of a collective call as written; empty when
+/// the rules name none.
+std::string writtenCommunicator(const CallExpr *Call, const CallClassifier &Classifier,
+                                const ASTContext &Context) {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
+  const Expr *Comm =
+      Role && Role->collective ? ruleArgument(Call, Role->collective->comm) : nullptr;
+  return Comm ? sourceText(Comm, Context) : "";
+}
 
 } // namespace
 
@@ -362,7 +374,9 @@ void TranslationUnitAnalysis::findRankArguments() {
       if (Source && Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(),
                                      Argument.role).second)
         RankArguments.push_back({Function->decl(), Argument.call, Argument.collective,
-                                 Argument.role, Argument.argument, Source});
+                                 Argument.role, Argument.argument, Source,
+                                 writtenCommunicator(Argument.call, Classifier,
+                                                     Function->context())});
     }
 }
 
@@ -402,9 +416,13 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
       for (const CollectiveEvent &Event : Sequences->events) {
         if (Event.groupMarker)
           continue;
+        const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl);
         Summary.collectives.push_back(
-            {Event.collective, Event.externalSite.file.empty() ? Point(Event.collectiveSite)
-                                                               : Event.externalSite});
+            {Event.collective,
+             Event.externalSite.file.empty() ? Point(Event.collectiveSite) : Event.externalSite,
+             Event.communicator,
+             Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
+                                                    : std::nullopt});
         if (Sequences->several)
           break;
       }

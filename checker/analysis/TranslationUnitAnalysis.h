@@ -40,6 +40,7 @@ struct RankArgument {
   std::string role; // "root", "count", ...
   const clang::Expr *argument = nullptr;
   const Provenance *source = nullptr;
+  std::string communicator; // as written, when the rules name one
 };
 
 class TranslationUnitAnalysis {

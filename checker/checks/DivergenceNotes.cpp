@@ -4,7 +4,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Lex/Lexer.h"
 
 namespace lockstep::checks {
 using namespace clang;
@@ -31,27 +30,6 @@ std::string namedCollective(const analysis::CollectiveEvent &Event) {
   if (!Event.via)
     return quoted(Event.collective);
   return quoted(calledName(Event)) + " (which calls " + quoted(Event.collective) + ")";
-}
-
-std::string sourceText(const Stmt *S, const ASTContext &Context) {
-  if (!S)
-    return "";
-  const SourceManager &SM = Context.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(S->getSourceRange()), SM, Context.getLangOpts());
-  std::string Text = Lexer::getSourceText(Range, SM, Context.getLangOpts()).str();
-  if (Text.empty()) { // inside a macro body: print the expression instead
-    llvm::raw_string_ostream OS(Text);
-    S->printPretty(OS, nullptr, Context.getPrintingPolicy());
-  }
-  // One line: collapse the whitespace of multi-line conditions.
-  std::string Collapsed;
-  for (char C : Text) {
-    bool Space = C == ' ' || C == '\n' || C == '\t' || C == '\r';
-    if (!Space || (!Collapsed.empty() && Collapsed.back() != ' '))
-      Collapsed += Space ? ' ' : C;
-  }
-  return Collapsed;
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
