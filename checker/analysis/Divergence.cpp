@@ -43,10 +43,12 @@ std::optional<bool> truthAt(const Expr *Condition, SourceLocation Site, const Pa
       return true;
     if (In(Choice->getFalseExpr()))
       return false;
-  } else if (const auto *While = dyn_cast_or_null<WhileStmt>(Owner); While && In(While->getBody())) {
-    return true;
-  } else if (const auto *For = dyn_cast_or_null<ForStmt>(Owner); For && In(For->getBody())) {
-    return true;
+  } else if (const auto *While = dyn_cast_or_null<WhileStmt>(Owner)) {
+    if (In(While->getBody()))
+      return true;
+  } else if (const auto *For = dyn_cast_or_null<ForStmt>(Owner)) {
+    if (In(For->getBody()))
+      return true;
   }
   return std::nullopt;
 }
@@ -61,8 +63,10 @@ std::pair<const Expr *, bool> wholeCondition(const Expr *Operand, bool Truth, So
   const Expr *Known = Operand, *Current = Operand;
   bool KnownTruth = Truth;
   std::optional<bool> CurrentTruth = Truth;
-  while (const auto *Chain =
-             dyn_cast_or_null<BinaryOperator>(Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Current)))) {
+  auto Parent = [&](const Expr *E) { // ParentMap takes mutable statements, reads only
+    return Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(E));
+  };
+  while (const auto *Chain = dyn_cast_or_null<BinaryOperator>(Parent(Current))) {
     if (!Chain->isLogicalOp() || sourceContains(SM, Chain->getSourceRange(), Site))
       break;
     // `a && x` and `a || x` are `x` wherever `x` is tested; `x && b` is false

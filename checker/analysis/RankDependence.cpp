@@ -1,4 +1,5 @@
 #include "RankDependence.h"
+#include "PerRankSources.h"
 #include "Tautology.h"
 
 #include "clang/AST/ASTContext.h"
@@ -342,6 +343,10 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (Role.annotatedRankSource)
     return RankValue::rank(Env.arena.make(Provenance::Kind::Annotated, Role.name,
                                           Call->getBeginLoc()));
+  if (Role.perRankSource && Role.perRankSource->returns) {
+    Value.source = perRankData(Call, Call, *Role.perRankSource, Env.arena, Function);
+    return Value;
+  }
   if (Role.uniformSource && Role.uniformSource->returns)
     return Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue();
   if (Role.isKnown())
@@ -531,6 +536,13 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     unsigned I = *Role.uniformSource->outArg;
     writeOutArgument(Args[I], ParamFor(I),
                      agreed(Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue()));
+  }
+  if (Role.perRankSource && Role.perRankSource->outArg &&
+      *Role.perRankSource->outArg < Args.size()) {
+    unsigned I = *Role.perRankSource->outArg;
+    RankValue Data;
+    Data.source = perRankData(Call, Args[I], *Role.perRankSource, Env.arena, Function);
+    writeOutArgument(Args[I], ParamFor(I), Data);
   }
   if (Role.collective)
     for (unsigned I : Role.collective->uniformOutputs)

@@ -127,6 +127,15 @@ void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source,
                  DiagnosticIDs::Note)
           << quoted(Source->name);
       break;
+    case Provenance::Kind::PerRankData:
+      if (Source->holder.empty())
+        Check.diag(Source->loc, "%0 returns %1 here; each rank reads its own",
+                   DiagnosticIDs::Note)
+            << quoted(Source->name) << Source->why;
+      else
+        Check.diag(Source->loc, "%0 is %1 from %2; each rank reads its own", DiagnosticIDs::Note)
+            << quoted(Source->holder) << Source->why << quoted(Source->name);
+      break;
     case Provenance::Kind::External:
       Check.diag(Source->loc, "the rank comes from %0, defined in another file",
                  DiagnosticIDs::Note)
