@@ -64,12 +64,13 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
   computeDependence();
-  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
+  Indirect = std::make_unique<IndirectCalls>(ByDecl);
+  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events);
   if (KeepPending) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
-                                                       /*KeepPending=*/true);
+                                                       *Indirect, /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents);
   }
   collectSplits();

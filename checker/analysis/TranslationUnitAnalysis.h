@@ -84,6 +84,7 @@ private:
   std::vector<std::unique_ptr<FunctionCFG>> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> ByDecl;
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
+  std::unique_ptr<IndirectCalls> Indirect;
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions
   std::vector<Divergence> Divergences;
