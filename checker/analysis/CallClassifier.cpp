@@ -56,7 +56,10 @@ bool listed(const std::vector<std::string> &List, const std::vector<std::string>
 CallClassifier::CallClassifier(const rules::RuleSet &Rules)
     : Rules(Rules),
       RankName(Rules.naming.rankPattern, std::regex::ECMAScript | std::regex::icase),
-      WorldSizeName(Rules.naming.worldSizePattern, std::regex::ECMAScript | std::regex::icase) {}
+      WorldSizeName(Rules.naming.worldSizePattern, std::regex::ECMAScript | std::regex::icase) {
+  for (const rules::StatusRule &Status : Rules.statuses)
+    StatusFunctions.emplace_back(Status.functions, std::regex::ECMAScript);
+}
 
 const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {
   Callee = Callee->getCanonicalDecl();
@@ -98,7 +101,37 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   Role.annotatedCollective = hasAnnotation(FD, "lockstep::collective");
   Role.annotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
   Role.annotatedUniform = hasAnnotation(FD, "lockstep::uniform");
+  Role.statusSuccess = statusSuccess(FD, Names);
   return Role;
+}
+
+std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
+                                                     const std::vector<std::string> &Names) const {
+  // The type names the result carries, outermost typedef first.
+  std::vector<std::string> TypeNames;
+  QualType Result = FD->getReturnType();
+  for (QualType T = Result; const auto *Typedef = T->getAs<TypedefType>();
+       T = Typedef->getDecl()->getUnderlyingType())
+    TypeNames.push_back(Typedef->getDecl()->getQualifiedNameAsString());
+  const auto *Enum = dyn_cast_or_null<EnumDecl>(Result->getAsTagDecl());
+  if (Enum && Enum->getIdentifier())
+    TypeNames.push_back(Enum->getQualifiedNameAsString());
+  for (size_t I = 0; I < Rules.statuses.size(); ++I) {
+    const rules::StatusRule &Status = Rules.statuses[I];
+    const bool Applies = Status.type.empty()
+                             ? Result->isIntegralOrEnumerationType() &&
+                                   std::regex_search(Names.front(), StatusFunctions[I])
+                             : llvm::is_contained(TypeNames, Status.type);
+    if (!Applies)
+      continue;
+    if (Status.value)
+      return *Status.value;
+    if (Enum)
+      for (const EnumConstantDecl *Constant : Enum->enumerators())
+        if (Constant->getName() == Status.success)
+          return Constant->getInitVal().getExtValue();
+  }
+  return std::nullopt;
 }
 
 EnvironmentValue CallClassifier::environmentRead(const CallExpr *Call,

@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ struct CalleeRole {
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
   bool environmentReader = false;
   bool converter = false;
+  std::optional<int64_t> statusSuccess; // its result reports success with this value
   std::string name; // the rule's name, or the function's qualified name
 
   bool isCollective() const { return collective || annotatedCollective; }
@@ -59,9 +61,12 @@ public:
 
 private:
   CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
+  std::optional<int64_t> statusSuccess(const clang::FunctionDecl *Callee,
+                                       const std::vector<std::string> &Names) const;
 
   const rules::RuleSet &Rules;
   std::regex RankName, WorldSizeName;
+  std::vector<std::regex> StatusFunctions; // Rules.statuses[I].functions, compiled
   mutable llvm::DenseMap<const clang::FunctionDecl *, CalleeRole> Cache;
   mutable llvm::StringMap<bool> RankNames, WorldSizeNames; // std::regex is slow: match once
   bool matches(llvm::StringRef Name, const std::regex &Pattern, llvm::StringMap<bool> &Seen) const;

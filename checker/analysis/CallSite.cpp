@@ -69,9 +69,17 @@ const Expr *ruleArgument(const CallExpr *Call, const rules::ArgRef &Ref) {
 }
 
 std::vector<std::pair<const char *, const rules::ArgRef *>>
-agreedArguments(const rules::CollectiveRule &Rule) {
-  return {{"communicator", &Rule.comm}, {"root", &Rule.root}, {"count", &Rule.count},
-          {"datatype", &Rule.datatype}, {"operator", &Rule.op}};
+agreedArguments(const rules::CollectiveRule &Rule, const CallExpr *Call,
+                const ASTContext &Context) {
+  const rules::ArgRef *Count = &Rule.count, *Datatype = &Rule.datatype;
+  if (const auto &In = Rule.inPlace)
+    if (const Expr *Buffer = ruleArgument(Call, In->buffer);
+        Buffer && spelledAsMacro(Buffer, In->marker, Context)) {
+      Count = &In->count;
+      Datatype = &In->datatype;
+    }
+  return {{"communicator", &Rule.comm}, {"root", &Rule.root}, {"count", Count},
+          {"datatype", Datatype}, {"operator", &Rule.op}};
 }
 
 const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,

@@ -24,9 +24,11 @@ const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);
 /// or a field of a braced options argument. Null when absent.
 const clang::Expr *ruleArgument(const clang::CallExpr *Call, const rules::ArgRef &Ref);
 
-/// The arguments every rank must pass identically, by role, in rules order.
+/// The arguments every rank must pass identically to \p Call, by role, in
+/// rules order; an in-place call names its receive side's count and type.
 std::vector<std::pair<const char *, const rules::ArgRef *>>
-agreedArguments(const rules::CollectiveRule &Rule);
+agreedArguments(const rules::CollectiveRule &Rule, const clang::CallExpr *Call,
+                const clang::ASTContext &Context);
 
 /// The function a CFG element calls: calls, constructions and the implicit
 /// destructors of RAII objects. \p Site and \p SiteStmt say where.

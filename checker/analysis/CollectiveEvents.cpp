@@ -140,7 +140,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.joinBoundary = Role.joinBegin || Role.joinEnd;
   if (!Role.collective)
     return Event;
-  for (const auto &[RoleName, Ref] : agreedArguments(*Role.collective)) {
+  for (const auto &[RoleName, Ref] : agreedArguments(*Role.collective, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;

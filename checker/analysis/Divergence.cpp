@@ -218,7 +218,7 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   for (const CFGBlock::AdjacentBlock &Succ : Branch.succs()) {
     const CFGBlock *Target = Succ.getReachableBlock();
     unsigned EdgeIndex = Index++;
-    if (!Target)
+    if (!Target || !Builder.follows(Function, Branch, EdgeIndex))
       continue;
     FormulaRef Edge = Shape.conditions().edge(Branch, EdgeIndex);
     auto Known = std::find_if(Starts.begin(), Starts.end(),

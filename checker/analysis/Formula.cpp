@@ -197,19 +197,20 @@ FormulaRef FormulaArena::asInteger(FormulaRef F) {
   return Nodes[F].boolean ? choose(F, constant(1), constant(0)) : F;
 }
 
+// Breadth first: the constants a question compares with directly (`x > 2500`)
+// come before those deep inside the values it compares (a long `?:` chain).
 std::vector<int64_t> FormulaArena::constants(FormulaRef F) const {
   std::vector<int64_t> Found;
-  llvm::DenseSet<FormulaRef> Seen;
-  std::vector<FormulaRef> Stack{F};
-  while (!Stack.empty()) {
-    const FormulaNode &N = Nodes[Stack.back()];
-    Stack.pop_back();
+  llvm::DenseSet<FormulaRef> Seen{F};
+  std::vector<FormulaRef> Queue{F};
+  for (size_t Next = 0; Next < Queue.size(); ++Next) {
+    const FormulaNode &N = Nodes[Queue[Next]];
     if (N.op == FormulaOp::Const)
       Found.push_back(N.value);
     const FormulaRef Children[] = {N.a, N.b, N.c};
     for (unsigned I = 0; I < arity(N.op); ++I)
       if (Seen.insert(Children[I]).second)
-        Stack.push_back(Children[I]);
+        Queue.push_back(Children[I]);
   }
   return Found;
 }

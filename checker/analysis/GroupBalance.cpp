@@ -1,10 +1,14 @@
 #include "GroupBalance.h"
 #include "CallSite.h"
+#include "CorrelatedBranches.h"
+#include "Divergence.h"
+#include "Limits.h"
 
 #include "clang/AST/DeclCXX.h"
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -22,11 +26,34 @@ struct DepthInfo {
   std::string closer;
   const Stmt *leftBy = nullptr;
 };
-using DepthState = std::map<int, DepthInfo>;
+/// A depth, and the arm each correlated condition took on the way (bit I of
+/// `known` and `taken` for condition I).
+struct PathKey {
+  int depth = 0;
+  uint32_t known = 0, taken = 0;
+  bool operator<(const PathKey &O) const {
+    return std::tie(depth, known, taken) < std::tie(O.depth, O.known, O.taken);
+  }
+  bool operator!=(const PathKey &O) const { return O < *this || *this < O; }
+};
+using DepthState = std::map<PathKey, DepthInfo>;
 
-void mergeInto(DepthState &Into, const DepthState &From) {
-  for (const auto &[Depth, Info] : From)
-    Into.emplace(Depth, Info);
+/// Joins what flows along arm \p Arm of a branch on correlated condition
+/// \p Condition (none: -1): paths that took the other arm at an earlier test
+/// of the same condition cannot take this one.
+void mergeInto(DepthState &Into, const DepthState &From, int Condition, unsigned Arm) {
+  static_assert(limits::MaxCorrelatedConditions <= 32, "one bit per condition");
+  for (const auto &[Known, Info] : From) {
+    PathKey Key = Known;
+    if (Condition >= 0) {
+      const uint32_t Bit = 1u << Condition, Taken = Arm == 0 ? Bit : 0;
+      if ((Key.known & Bit) && (Key.taken & Bit) != Taken)
+        continue;
+      Key.known |= Bit;
+      Key.taken |= Taken;
+    }
+    Into.emplace(Key, Info);
+  }
 }
 
 bool sameDepths(const DepthState &A, const DepthState &B) {
@@ -40,8 +67,10 @@ bool sameDepths(const DepthState &A, const DepthState &B) {
 
 DepthState shift(const DepthState &In, int Delta, SourceLocation Site, const std::string &Name) {
   DepthState Out;
-  for (auto [Depth, Info] : In) {
-    int Next = std::clamp(Depth + Delta, MinDepth, MaxDepth);
+  for (const auto &[From, FromInfo] : In) {
+    PathKey Key = From;
+    DepthInfo Info = FromInfo;
+    const int Depth = Key.depth, Next = std::clamp(Depth + Delta, MinDepth, MaxDepth);
     if (Depth <= 0 && Next > 0 && Info.opened.isInvalid()) {
       Info.opened = Site;
       Info.opener = Name;
@@ -50,7 +79,8 @@ DepthState shift(const DepthState &In, int Delta, SourceLocation Site, const std
       Info.unmatched = Site;
       Info.closer = Name;
     }
-    Out.emplace(Next, Info);
+    Key.depth = Next;
+    Out.emplace(Key, Info);
   }
   return Out;
 }
@@ -88,14 +118,29 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
   std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
   bool AnyMarker = false;
+  const CorrelatedBranches Correlated = CorrelatedBranches::of(Function);
+  if (Correlated.truncated)
+    Limits.push_back({Function.decl(), Function.decl()->getLocation(),
+                      "more than " + std::to_string(limits::MaxCorrelatedConditions) +
+                          " conditions tested twice; group balance correlates the first ones"});
 
   auto Transfer = [&](const CFGBlock &Block) {
     DepthState State;
     if (&Block == &Graph.getEntry())
-      State[0] = DepthInfo();
-    for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
-      if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
-        mergeInto(State, Out[P->getBlockID()]);
+      State[PathKey()] = DepthInfo();
+    for (const CFGBlock::AdjacentBlock &Pred : Block.preds()) {
+      const CFGBlock *P = Pred.getReachableBlock();
+      if (!P || !Visited[P->getBlockID()])
+        continue;
+      auto Condition = Correlated.condition.find(P);
+      unsigned Index = 0;
+      for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
+        unsigned Arm = Index++;
+        if (Succ.getReachableBlock() == &Block && Paths.follows(Function, *P, Arm))
+          mergeInto(State, Out[P->getBlockID()],
+                    Condition == Correlated.condition.end() ? -1 : int(Condition->second), Arm);
+      }
+    }
     forEachCall(Block, Function.context(),
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
                   const CalleeRole &Role = Classifier.classify(Callee);
@@ -111,8 +156,8 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     if (isa_and_nonnull<CallExpr>(Leaving))
       return DepthState(); // exit() and friends end the process: nothing stays open
     if (Leaving)
-      for (auto &[Depth, Info] : State)
-        if (Depth > 0 && !Info.leftBy)
+      for (auto &[Key, Info] : State)
+        if (Key.depth > 0 && !Info.leftBy)
           Info.leftBy = Leaving;
     return State;
   };
@@ -125,10 +170,15 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     bool Changed = !Visited[Block->getBlockID()] || !sameDepths(State, Out[Block->getBlockID()]);
     Visited[Block->getBlockID()] = true;
     Out[Block->getBlockID()] = std::move(State);
-    if (Changed)
-      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-        if (const CFGBlock *Next = Succ.getReachableBlock())
-          Worklist.push_back(Next);
+    if (!Changed)
+      continue;
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Next = Succ.getReachableBlock();
+      if (Next && Paths.follows(Function, *Block, Index))
+        Worklist.push_back(Next);
+      ++Index;
+    }
   }
 
   Outcome Result;
@@ -138,8 +188,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   if (AtExit.empty())
     return Result;
   const FunctionDecl *FD = Function.decl();
-  const auto &[Lowest, LowInfo] = *AtExit.begin();
-  const auto &[Highest, HighInfo] = *AtExit.rbegin();
+  const auto &[LowKey, LowInfo] = *AtExit.begin();
+  const auto &[HighKey, HighInfo] = *AtExit.rbegin();
+  const int Lowest = LowKey.depth, Highest = HighKey.depth;
   GroupImbalance Problem;
   Problem.function = FD;
   if (Lowest != Highest) {

@@ -1,11 +1,13 @@
 // Group balance: every ncclGroupStart must meet its ncclGroupEnd on every
-// path. A forward data flow over the possible group depths of each function;
+// path. A forward data flow over the possible group depths of each function,
+// path-sensitive on conditions tested twice (CorrelatedBranches.h);
 // calls contribute the net depth change of the callee, so a guard class whose
 // constructor starts and destructor ends the group is balanced.
 #pragma once
 
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
+#include "ErrorPaths.h"
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -14,6 +16,8 @@
 #include <vector>
 
 namespace lockstep::analysis {
+
+struct AnalysisLimit;
 
 struct GroupImbalance {
   enum class Kind {
@@ -32,8 +36,9 @@ class GroupBalance {
 public:
   GroupBalance(const CallClassifier &Classifier,
                const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-               CollectiveEvents &Events)
-      : Classifier(Classifier), Functions(Functions), Events(Events) {}
+               CollectiveEvents &Events, ErrorPaths &Paths, std::vector<AnalysisLimit> &Limits)
+      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths),
+        Limits(Limits) {}
 
   std::vector<GroupImbalance> check(const FunctionCFG &Function);
 
@@ -49,6 +54,8 @@ private:
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   CollectiveEvents &Events;
+  ErrorPaths &Paths;
+  std::vector<AnalysisLimit> &Limits;
   llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };

@@ -17,11 +17,9 @@ SequenceTable::SequenceTable() {
 }
 
 unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
-  auto [It, Inserted] = KeyIds.try_emplace(Event.key, KeyTexts.size());
+  auto [It, Inserted] = KeyIds.try_emplace(Event.key, Representatives.size());
   if (Inserted) {
-    KeyTexts.push_back(Event.key);
-    Events.push_back(Event);
-    Representatives.push_back(&Events.back());
+    Representatives.push_back(&Event);
   }
   return It->second;
 }
@@ -35,11 +33,11 @@ uint32_t SequenceTable::appendKey(uint32_t Sequence, unsigned Key) {
 
 uint32_t SequenceTable::appendEvent(uint32_t Sequence, const CollectiveEvent &Event) {
   // Occurrences are told apart by where they are reported.
-  uint64_t Where = uint64_t(Event.site.getRawEncoding()) << 32 | keyOf(Event);
-  auto [It, Inserted] = EventChildren.try_emplace({Sequence, Where}, EventNodes.size());
+  auto [It, Inserted] = EventChildren.try_emplace(
+      {Sequence, Event.site.getRawEncoding(), keyOf(Event)}, EventNodes.size());
   if (Inserted) {
-    EventNodes.push_back({Sequence, static_cast<unsigned>(Events.size())});
-    Events.push_back(Event);
+    EventNodes.push_back({Sequence, static_cast<unsigned>(Occurrences.size())});
+    Occurrences.push_back(&Event);
   }
   return It->second;
 }
@@ -54,7 +52,7 @@ std::vector<unsigned> SequenceTable::keys(uint32_t Sequence) const {
 std::vector<const CollectiveEvent *> SequenceTable::events(uint32_t Sequence) const {
   std::vector<const CollectiveEvent *> Out;
   for (; Sequence; Sequence = EventNodes[Sequence].parent)
-    Out.push_back(&Events[EventNodes[Sequence].item]);
+    Out.push_back(Occurrences[EventNodes[Sequence].item]);
   return {Out.rbegin(), Out.rend()};
 }
 
@@ -62,7 +60,7 @@ uint32_t SequenceTable::parentKey(uint32_t Sequence) const { return KeyNodes[Seq
 uint32_t SequenceTable::parentEvent(uint32_t Sequence) const { return EventNodes[Sequence].parent; }
 unsigned SequenceTable::lastKey(uint32_t Sequence) const { return KeyNodes[Sequence].item; }
 const CollectiveEvent &SequenceTable::lastEvent(uint32_t Sequence) const {
-  return Events[EventNodes[Sequence].item];
+  return *Occurrences[EventNodes[Sequence].item];
 }
 
 // --- merging ---------------------------------------------------------------
@@ -213,24 +211,6 @@ FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
 
 // --- SequenceBuilder ---------------------------------------------------------
 
-namespace {
-
-/// `assert(x)` failing stops every rank: a path through it is no divergence.
-bool failsAnAssertion(const CFGBlock &Block) {
-  for (const CFGElement &Element : Block)
-    if (auto S = Element.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->getIdentifier() &&
-              llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn",
-                                  "_wassert", "__assert2", "__assert"},
-                                 Callee->getName()))
-            return true;
-  return false;
-}
-
-} // namespace
-
 GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const CollectiveEvent &Event) {
   // A group of one operation is that operation: Start, X, End -> X.
   if (Event.groupMarker && !Event.groupBegins && Sequence.keys) {
@@ -239,10 +219,9 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
       const CollectiveEvent &First = Table.representative(Table.lastKey(Opening));
       const CollectiveEvent &Only = Table.lastEvent(Sequence.events);
       if (First.groupMarker && First.groupBegins && !Only.groupMarker) {
-        CollectiveEvent Kept = Only;
-        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Kept));
+        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Only));
         Sequence.events =
-            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Kept);
+            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Only);
         return Sequence;
       }
     }
@@ -253,6 +232,10 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
 }
 
 bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGBlock &Branch) {
+  // Branches are asked inner first: a nested one already known to decide
+  // nothing is not walked again (a `?:` chain stays linear).
+  if (auto Known = Decides.find(&Branch); Known != Decides.end())
+    return Known->second;
   llvm::BitVector Seen(Function.cfg().getNumBlockIDs());
   std::vector<const CFGBlock *> Work{&Branch};
   while (!Work.empty()) {
@@ -263,11 +246,14 @@ bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGB
         continue;
       Seen.set(Decided->getBlockID());
       if (!Events.blockEvents(Function, *Decided).empty() || leavingStatement(*Decided))
-        return true;
-      Work.push_back(Decided);
+        return Decides[&Branch] = true;
+      if (auto Known = Decides.find(Decided); Known == Decides.end())
+        Work.push_back(Decided);
+      else if (Known->second)
+        return Decides[&Branch] = true;
     }
   }
-  return false;
+  return Decides[&Branch] = false;
 }
 
 RegionSequences SequenceBuilder::region(
@@ -310,6 +296,11 @@ RegionSequences SequenceBuilder::walk(
       continue;
     std::vector<GuardedSequence> In = std::move(Found->second);
     Pending.erase(Found);
+    // Every path from a single start reaches a block that post-dominates
+    // it: one class arriving there runs under the start's own guard, not the
+    // disjunction of every path's (a `?:` chain would make that huge).
+    if (Starts.size() == 1 && In.size() == 1 && Shape.postDominates(Block, Starts.front().first))
+      In.front().guard = Starts.front().second.guard;
     if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
       for (const GuardedSequence &S : In)
         Finish(S);
@@ -322,8 +313,6 @@ RegionSequences SequenceBuilder::walk(
           Send(Target, Event ? append(S, *Event) : S);
       continue;
     }
-    if (failsAnAssertion(*Block))
-      continue;
     const std::vector<CollectiveEvent> &BlockEvents = Events.blockEvents(Function, *Block);
     const Stmt *Leaving = leavingStatement(*Block);
     for (GuardedSequence &S : In) {
@@ -342,6 +331,8 @@ RegionSequences SequenceBuilder::walk(
       if (Block == Loop && !Shape.inLoop(Loop, Target))
         continue; // the loop ends: its iterations are what it runs
       AnySuccessor = true;
+      if (!Paths.follows(Function, *Block, EdgeIndex))
+        continue; // an error path: the path ends without a claim
       FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
       for (GuardedSequence S : In) {
         S.guard = Arena.conjoin(S.guard, Edge);

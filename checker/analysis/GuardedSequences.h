@@ -7,6 +7,7 @@
 
 #include "CollectiveEvents.h"
 #include "ConditionFormula.h"
+#include "ErrorPaths.h"
 #include "Formula.h"
 #include "FunctionCFG.h"
 
@@ -14,16 +15,18 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 
-#include <deque>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace lockstep::analysis {
 
 /// Sequences of collective events as two tries: by what ranks must agree on
 /// (the keys: what is compared) and by occurrence (the events: what is
-/// reported). Id 0 is the empty sequence in both.
+/// reported). Id 0 is the empty sequence in both. The table refers to the
+/// events it is given, which must outlive it (block and loop events are
+/// computed once and kept), so a long summary is not copied per path.
 class SequenceTable {
 public:
   SequenceTable();
@@ -34,7 +37,7 @@ public:
   std::vector<unsigned> keys(uint32_t Sequence) const;
   std::vector<const CollectiveEvent *> events(uint32_t Sequence) const;
   const CollectiveEvent &representative(unsigned Key) const { return *Representatives[Key]; }
-  const std::string &keyText(unsigned Key) const { return KeyTexts[Key]; }
+  const std::string &keyText(unsigned Key) const { return Representatives[Key]->key; }
   uint32_t parentKey(uint32_t Sequence) const;
   uint32_t parentEvent(uint32_t Sequence) const;
   unsigned lastKey(uint32_t Sequence) const;
@@ -47,11 +50,10 @@ private:
   };
   std::vector<Node> KeyNodes, EventNodes;
   llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> KeyChildren;
-  llvm::DenseMap<std::pair<uint32_t, uint64_t>, uint32_t> EventChildren; // by site and key
+  llvm::DenseMap<std::tuple<uint32_t, unsigned, unsigned>, uint32_t> EventChildren; // by site, key
   llvm::StringMap<unsigned> KeyIds;
-  std::vector<std::string> KeyTexts;
   std::vector<const CollectiveEvent *> Representatives;
-  std::deque<CollectiveEvent> Events; // owned copies, stable addresses
+  std::vector<const CollectiveEvent *> Occurrences;
 };
 
 /// One path class through a region: the arm it took at the region's branch,
@@ -104,8 +106,14 @@ private:
 /// Walks regions of functions and builds their guarded sequences.
 class SequenceBuilder {
 public:
-  SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events)
-      : Arena(Arena), Table(Table), Events(Events) {}
+  SequenceBuilder(FormulaArena &Arena, SequenceTable &Table, CollectiveEvents &Events,
+                  ErrorPaths &Paths)
+      : Arena(Arena), Table(Table), Events(Events), Paths(Paths) {}
+
+  /// Whether walks take edge \p Index out of \p Block (see ErrorPaths).
+  bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index) {
+    return Paths.follows(Function, Block, Index);
+  }
 
   /// Whether a collective can run in the blocks \p Branch decides, directly
   /// or through the branches and loops among them.
@@ -128,7 +136,9 @@ private:
   FormulaArena &Arena;
   SequenceTable &Table;
   CollectiveEvents &Events;
+  ErrorPaths &Paths;
   llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>> Loops; // null: no collective
+  llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
 };
 
 /// Joins \p Entry into \p Into: a path class with the same arm and sequence

@@ -37,6 +37,11 @@ constexpr int64_t LargestJob = int64_t(1) << 24;
 /// Time the solver may take for one question.
 constexpr unsigned SolverMillisecondsPerQuestion = 2000;
 
+/// Conditions a group-balance walk correlates per function (`if (fused)
+/// ncclGroupStart(); ... if (fused) ncclGroupEnd();`); the paths carry which
+/// arm they took at each. Branches on further conditions are not correlated.
+constexpr unsigned MaxCorrelatedConditions = 16;
+
 /// Operands followed when an expression is turned into a formula; deeper
 /// expressions become an unknown per-rank condition.
 constexpr unsigned MaxExpressionNodes = 4096;

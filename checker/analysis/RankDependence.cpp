@@ -463,7 +463,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     }
   if (!Recording)
     return;
-  for (const auto &[RoleName, Ref] : agreedArguments(Rule)) {
+  for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     RankValue Value = Arg ? eval(Arg) : optionField(Call, *Ref, Arg);
     if (!Arg || (Ref == &Rule.comm && fromSplit(Value.source)))

@@ -76,9 +76,21 @@ Answer RankSolver::decide(const std::vector<FormulaRef> &Alternatives, RankWitne
     }
   if (Live.empty())
     return Answer::Never;
+  // Widening asks the same question of several regions: formulas are
+  // hash-consed, so an equal question is the same list.
+  auto [Known, Inserted] = Answered.try_emplace(Live);
+  if (Inserted)
+    Known->second.first = solve(Live, Known->second.second);
+  else
+    ++Stats.answeredBefore;
+  Witness = Known->second.second;
+  Witness.alternative = Index[Witness.alternative];
+  return Known->second.first;
+}
+
+Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witness) {
   if (evaluateSmallJobs(Live, Witness)) {
     ++Stats.byEvaluation;
-    Witness.alternative = Index[Witness.alternative];
     return Answer::Holds;
   }
 #ifndef LOCKSTEP_HAVE_Z3
@@ -120,8 +132,8 @@ Answer RankSolver::decide(const std::vector<FormulaRef> &Alternatives, RankWitne
         return std::nullopt;
       return Value.getSExtValue();
     };
-    Witness = {Index[static_cast<size_t>(Read(Choice).value_or(0)) % Live.size()], Read(R1),
-               Read(R2), Read(Size)};
+    Witness = {static_cast<size_t>(Read(Choice).value_or(0)) % Live.size(), Read(R1), Read(R2),
+               Read(Size)};
   } else if (Result == Answer::Unknown) {
     ++Stats.undecided;
   }

@@ -9,6 +9,7 @@
 
 #include "llvm/Support/SMTAPI.h"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct RankWitness {
 
 struct SolverStatistics {
   unsigned questions = 0;      // asked of the solver object
+  unsigned answeredBefore = 0; // the same question again: answered from memory
   unsigned byEvaluation = 0;   // settled by evaluating small jobs
   unsigned solverCalls = 0;    // sent to Z3
   unsigned undecided = 0;      // Z3 gave up (time limit), or no Z3 in this LLVM
@@ -44,12 +46,15 @@ public:
   static bool haveSolver();
 
 private:
+  /// \p Witness.alternative indexes \p Live.
+  Answer solve(const std::vector<FormulaRef> &Live, RankWitness &Witness);
   bool evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness);
   llvm::SMTExprRef translate(FormulaRef Root);
 
   FormulaArena &Arena;
   llvm::SMTSolverRef Solver;
   SolverStatistics Stats;
+  std::map<std::vector<FormulaRef>, std::pair<Answer, RankWitness>> Answered;
 };
 
 } // namespace lockstep::analysis

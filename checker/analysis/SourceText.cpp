@@ -21,7 +21,7 @@ bool endsDefinition(SourceLocation Last, const SourceManager &SM, const LangOpti
 }
 
 /// The text of \p Range, climbing out of the macro expansions that it
-/// exactly fills to the tokens the user wrote in a macro body.
+/// exactly fills to the macro name the user wrote in a macro body.
 std::string spelledText(SourceRange Range, const SourceManager &SM, const LangOptions &Options) {
   CharSourceRange File =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Range), SM, Options);
@@ -36,11 +36,14 @@ std::string spelledText(SourceRange Range, const SourceManager &SM, const LangOp
     Begin = Use.getBegin();
     End = Use.getEnd();
   }
-  Begin = SM.getSpellingLoc(Begin);
-  End = SM.getSpellingLoc(End);
-  if (SM.getFileID(Begin) != SM.getFileID(End) || SM.isBeforeInTranslationUnit(End, Begin))
+  // Only a macro name is taken from a macro body: longer text there may hold
+  // the parameters of the macro around it (`(cmd) != 0`).
+  if (Begin != End)
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, End), SM, Options).str();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getSpellingLoc(Begin),
+                                                             SM.getSpellingLoc(End)),
+                              SM, Options)
+      .str();
 }
 
 } // namespace

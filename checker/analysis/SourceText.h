@@ -12,10 +12,10 @@ class Stmt;
 
 namespace lockstep::analysis {
 
-/// The source text of \p S on one line. Inside a macro body, the text of the
-/// outermost macro use that \p S is exactly (`MPI_COMM_WORLD` in
-/// `#define SYNC() MPI_Barrier(MPI_COMM_WORLD)`); the pretty-printed
-/// expression when no spelling covers it.
+/// The source text of \p S on one line. Inside a macro body, the name of the
+/// macro that \p S is exactly (`MPI_COMM_WORLD` in
+/// `#define SYNC() MPI_Barrier(MPI_COMM_WORLD)`); otherwise the
+/// pretty-printed expression when no spelling covers it.
 std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Context);
 
 } // namespace lockstep::analysis

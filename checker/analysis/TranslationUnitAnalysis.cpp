@@ -59,19 +59,20 @@ std::string writtenCommunicator(const CallExpr *Call, const CallClassifier &Clas
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
                                                  const CallClassifier &Classifier,
                                                  const ExternalSummaries *External,
-                                                 bool KeepPending)
+                                                 bool KeepPending, PathOptions Options)
     : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
   computeDependence();
+  Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Indirect = std::make_unique<IndirectCalls>(ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               /*KeepPending=*/false);
-  Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events);
+  Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
   if (KeepPending) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
                                                        *Indirect, /*KeepPending=*/true);
-    PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents);
+    PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();
   summarize(*Events, *Builder);
@@ -323,7 +324,7 @@ void TranslationUnitAnalysis::findDivergences() {
       if (It == Result.conditions.end())
         continue;
       const Provenance *Source = Env.resolve(It->second, Function->decl());
-      if (!Source)
+      if (!Source || Paths->onErrorPath(*Function, *Block))
         continue;
       const bool Loop = isLoopBranch(*Block);
       Branches.push_back({Function->decl(), decidingCondition(*Block), Source, Loop});
@@ -382,7 +383,7 @@ void TranslationUnitAnalysis::findRankArguments() {
 }
 
 void TranslationUnitAnalysis::findGroupImbalances() {
-  GroupBalance Balance(Classifier, ByDecl, *Events);
+  GroupBalance Balance(Classifier, ByDecl, *Events, *Paths, Limits);
   std::set<unsigned> Reported;
   for (const auto &Function : Functions)
     for (GroupImbalance &Problem : Balance.check(*Function))

@@ -6,6 +6,7 @@
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
 #include "Divergence.h"
+#include "ErrorPaths.h"
 #include "Formula.h"
 #include "GuardedSequences.h"
 #include "Membership.h"
@@ -48,8 +49,10 @@ public:
   /// \p External summarises functions defined in other files. With
   /// \p KeepPending, calls to user functions defined nowhere yet also yield
   /// findings whose collective is PendingPrefix + USR (pendingDivergences).
+  /// \p Options say which error paths count as ranks that leave.
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
-                          const ExternalSummaries *External = nullptr, bool KeepPending = false);
+                          const ExternalSummaries *External = nullptr, bool KeepPending = false,
+                          PathOptions Options = {});
   ~TranslationUnitAnalysis();
 
   const std::vector<Divergence> &divergences() const { return Divergences; }
@@ -84,6 +87,7 @@ private:
   std::vector<std::unique_ptr<FunctionCFG>> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> ByDecl;
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
+  std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions

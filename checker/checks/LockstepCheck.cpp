@@ -29,6 +29,7 @@ struct SharedState {
   std::map<std::string, LoadedRules> rulesByConfiguration;
   const ASTContext *analysedContext = nullptr;
   const LoadedRules *analysedWith = nullptr;
+  analysis::PathOptions analysedPaths;
   std::unique_ptr<analysis::TranslationUnitAnalysis> analysis;
   AnalysisObserver observer;
 };
@@ -86,10 +87,15 @@ LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Conte
       RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
       WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")),
       SummaryFile(Options.getLocalOrGlobal("SummaryFile", "")),
-      // Read as text: the plugin cannot use clang-tidy's integral option parser.
-      PendingExternalCalls(
-          llvm::StringRef(Options.getLocalOrGlobal("PendingExternalCalls", "false")).trim() ==
-          "true") {}
+      PendingExternalCalls(flag("PendingExternalCalls")) {
+  Paths.errorPathsAsExits = flag("ErrorPathsAsExits");
+  Paths.assertionsAsExits = flag("AssertionsAsExits");
+}
+
+// Read as text: the plugin cannot use clang-tidy's integral option parser.
+bool LockstepCheck::flag(llvm::StringRef Name) const {
+  return llvm::StringRef(Options.getLocalOrGlobal(Name, "false")).trim() == "true";
+}
 
 void setAnalysisObserver(AnalysisObserver Observer) { shared().observer = std::move(Observer); }
 
@@ -99,6 +105,8 @@ void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "WorldSizeNamePattern", WorldSizeNamePattern);
   Options.store(Opts, "SummaryFile", SummaryFile);
   Options.store(Opts, "PendingExternalCalls", PendingExternalCalls ? "true" : "false");
+  Options.store(Opts, "ErrorPathsAsExits", Paths.errorPathsAsExits ? "true" : "false");
+  Options.store(Opts, "AssertionsAsExits", Paths.assertionsAsExits ? "true" : "false");
 }
 
 void LockstepCheck::registerMatchers(MatchFinder *Finder) {
@@ -115,12 +123,15 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   SharedState &State = shared();
-  if (State.analysedContext != Result.Context || State.analysedWith != &Loaded) {
+  // Checks given other path options locally get an analysis of their own.
+  if (State.analysedContext != Result.Context || State.analysedWith != &Loaded ||
+      State.analysedPaths != Paths) {
     State.analysis.reset();
     State.analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
-        *Result.Context, *Loaded.classifier, &Loaded.summaries, PendingExternalCalls);
+        *Result.Context, *Loaded.classifier, &Loaded.summaries, PendingExternalCalls, Paths);
     State.analysedContext = Result.Context;
     State.analysedWith = &Loaded;
+    State.analysedPaths = Paths;
     if (State.observer)
       State.observer(*State.analysis, *Result.Context);
   }

@@ -42,12 +42,15 @@ const char *CheckUsage =
                       [--output FILE] [--baseline FILE] [--shard I/N]
                       [--checks GLOBS] [--header-filter REGEX] [--exclude GLOB]...
                       [--fix] [--export-fixes FILE]
+                      [--error-paths-as-exits] [--assertions-as-exits]
                       [--rules FILE]... [--summaries FILE] [--summary-out FILE]
                       [--cache-dir DIR | --no-cache] [--quiet] [--verbose] [PATHS...]
 
 Runs the lockstep checks on the translation units of BUILD_DIR/compile_commands.json
 (default: the current directory), in parallel, with summaries across files.
 PATHS keep only the units under those files or directories.
+--error-paths-as-exits and --assertions-as-exits report ranks that leave
+because a status check or an assertion failed (not reported by default).
 Exit status: 0 no findings, 1 findings, 2 usage or configuration error.
 )";
 
@@ -57,6 +60,7 @@ struct CheckArguments {
   std::vector<std::string> paths, rules, excludes;
   OutputOptions output;
   bool quiet = false, noCache = false, fix = false, verbose = false;
+  analysis::PathOptions exits; // --error-paths-as-exits, --assertions-as-exits
 };
 
 /// Reads the command line; every path comes back absolute against \p Cwd.
@@ -92,6 +96,10 @@ std::string parseArguments(const std::vector<std::string> &Args, const std::stri
       A.noCache = true;
     else if (Arg == "--fix")
       A.fix = true;
+    else if (Arg == "--error-paths-as-exits")
+      A.exits.errorPathsAsExits = true;
+    else if (Arg == "--assertions-as-exits")
+      A.exits.assertionsAsExits = true;
     else if (!Arg.empty() && Arg[0] == '-')
       Error = "unknown option '" + Arg + "'";
     else
@@ -185,7 +193,9 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
 std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n";
+  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n" +
+             (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
+             (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
   rules::RuleSet Rules;
   if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
     return "cannot load the rules: " + Problem;
@@ -258,6 +268,7 @@ int checkCommand(const std::vector<std::string> &Args) {
   CheckConfig Config;
   Config.checks = Checks;
   Config.verbose = A.verbose;
+  Config.paths = A.exits;
   std::string CacheKey;
   if (std::string Problem = loadConfiguration(A, Config, CacheKey); !Problem.empty())
     return configurationError(Problem);
@@ -300,11 +311,15 @@ int checkCommand(const std::vector<std::string> &Args) {
   std::vector<Finding> Findings;
   std::set<std::string> MainFiles;
   size_t Failed = 0;
+  std::set<std::string> Incomplete; // a limit in a header, seen from several units, once
   for (size_t I = 0; I < Results.size(); ++I) {
     MainFiles.insert(Selected[I].file);
     const std::string Shown = relativeToRoot(Selected[I].file, Cwd).path; // as the findings
     for (const std::string &Note : Results[I].notes)
       std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
+    for (const std::string &Limit : Results[I].incomplete)
+      if (Incomplete.insert(Limit).second && !A.quiet)
+        std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
     if (!Results[I].failure.empty()) {
       ++Failed;
       std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
@@ -322,8 +337,9 @@ int checkCommand(const std::vector<std::string> &Args) {
   if (std::string Problem = writeSummaryFile(A.summaryOut, Summaries); !Problem.empty())
     return configurationError(Problem);
   const size_t Analysed = Selected.size() - Failed;
-  nlohmann::json Summary = {
-      {"units", Selected.size()}, {"analysed", Analysed}, {"failed", Failed}, {"cached", Cached}};
+  nlohmann::json Summary = {{"units", Selected.size()}, {"analysed", Analysed},
+                            {"failed", Failed},         {"cached", Cached},
+                            {"incomplete", Incomplete.size()}};
   nlohmann::json ShardData = {
       {"index", ShardIndex},
       {"count", ShardCount},
@@ -351,6 +367,9 @@ int checkCommand(const std::vector<std::string> &Args) {
                  "(%zu analysed, %zu from cache, %zu failed)",
                  Findings.size(), Findings.size() == 1 ? "" : "s", Selected.size(),
                  Selected.size() == 1 ? "" : "s", Analysed, Cached, Failed);
+    if (!Incomplete.empty())
+      std::fprintf(stderr, " (%zu analysis limit%s reached)", Incomplete.size(),
+                   Incomplete.size() == 1 ? "" : "s");
     if (!A.output.baseline.empty())
       std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
     std::fputc('\n', stderr);

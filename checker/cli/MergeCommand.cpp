@@ -134,7 +134,7 @@ int mergeCommand(const std::vector<std::string> &Args) {
 
   analysis::ExternalSummaries Summaries;
   std::vector<Finding> All;
-  size_t Units = 0, Analysed = 0, Failed = 0;
+  size_t Units = 0, Analysed = 0, Failed = 0, Incomplete = 0;
   for (ShardFile &S : Shards) {
     if (std::string Problem =
             analysis::mergeSummaries(S.summaries.dump(), S.path + ": shard.summaries", Summaries);
@@ -143,6 +143,7 @@ int mergeCommand(const std::vector<std::string> &Args) {
     Units += S.summary.value("units", 0);
     Analysed += S.summary.value("analysed", 0);
     Failed += S.summary.value("failed", 0);
+    Incomplete += S.summary.value("incomplete", 0);
     for (Finding &F : S.findings)
       F.id.clear(); // pending findings change when resolved: ids are recomputed
     All.insert(All.end(), S.findings.begin(), S.findings.end());
@@ -150,7 +151,8 @@ int mergeCommand(const std::vector<std::string> &Args) {
   All = resolvePending(std::move(All), Summaries, /*KeepUnresolved=*/false);
   if (std::string Problem = writeSummaryFile(SummaryOut, Summaries); !Problem.empty())
     return configurationError(Problem);
-  nlohmann::json Summary = {{"units", Units}, {"analysed", Analysed}, {"failed", Failed}};
+  nlohmann::json Summary = {
+      {"units", Units}, {"analysed", Analysed}, {"failed", Failed}, {"incomplete", Incomplete}};
   size_t Suppressed = 0;
   if (std::string Problem = writeFindings(All, Output, Summary, nullptr, Suppressed);
       !Problem.empty())

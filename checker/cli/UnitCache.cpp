@@ -100,9 +100,15 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
   // A damaged or outdated entry is a miss, never an error: it is rewritten.
   json Entry = json::parse((*Buffer)->getBuffer().str(), nullptr, /*allow_exceptions=*/false);
   if (!Entry.is_object() || !Entry.contains("inputs") || !Entry["inputs"].is_object() ||
-      !Entry.contains("findings") || !Entry.contains("summaries"))
+      !Entry.contains("findings") || !Entry.contains("summaries") ||
+      !Entry.contains("incomplete") || !Entry["incomplete"].is_array())
     return std::nullopt;
   UnitResult Result;
+  for (const json &Limit : Entry["incomplete"]) {
+    if (!Limit.is_string())
+      return std::nullopt;
+    Result.incomplete.push_back(Limit.get<std::string>());
+  }
   for (const auto &Input : Entry["inputs"].items()) {
     if (!Input.value().is_string() || contentHash(Input.key()) != Input.value().get<std::string>())
       return std::nullopt;
@@ -132,7 +138,8 @@ void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
                 {"findings", json::parse(toJson(Findings, json::object()))},
                 {"summaries", json::parse(analysis::writeSummaries(Result.summaries))},
                 {"fixes", writeFixes(Result.findings)},
-                {"call_arguments", writeCallArguments(Result.findings)}};
+                {"call_arguments", writeCallArguments(Result.findings)},
+                {"incomplete", Result.incomplete}};
   if (llvm::sys::fs::create_directories(Directory))
     return; // an unwritable cache only costs time
   std::string Path = entryPath(Unit), Temporary = Path + ".tmp";

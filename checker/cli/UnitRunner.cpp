@@ -124,6 +124,10 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
   if (!Config.ruleFiles.empty())
     Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.ruleFiles);
+  for (auto [Name, On] : {std::pair("ErrorPathsAsExits", Config.paths.errorPathsAsExits),
+                          std::pair("AssertionsAsExits", Config.paths.assertionsAsExits)})
+    if (On)
+      Options.CheckOptions[Name] = tidy::ClangTidyOptions::ClangTidyValue("true");
   if (!Config.summaryFile.empty())
     Options.CheckOptions["SummaryFile"] =
         tidy::ClangTidyOptions::ClangTidyValue(Config.summaryFile);
@@ -142,6 +146,15 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
     }
     collectFacts(Analysis, AST, Facts);
     const SourceManager &SM = AST.getSourceManager();
+    for (const analysis::AnalysisLimit &Limit : Analysis.limits()) {
+      PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.where));
+      std::string At = Where.isValid() ? inDirectory(Where.getFilename(), Unit.directory) + ":" +
+                                             std::to_string(Where.getLine()) + ":" +
+                                             std::to_string(Where.getColumn()) + ": "
+                                       : "";
+      Result.incomplete.push_back(At + "analysis of '" + Limit.function->getQualifiedNameAsString() +
+                                  "' incomplete: " + Limit.what);
+    }
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       Result.inputs.push_back(inDirectory(It->first.getName(), Unit.directory));
     if (Config.verbose) {
@@ -184,7 +197,9 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
       Result.errors.push_back(At + "error: " + Message.Message);
       continue;
     }
-    if (Error.DiagnosticName.rfind("lockstep-", 0) != 0)
+    // Remarks are the engine's bounds, taken from the analysis above as data.
+    if (Error.DiagnosticName.rfind("lockstep-", 0) != 0 ||
+        Error.DiagLevel == tooling::Diagnostic::Remark)
       continue;
     Finding F;
     F.check = Error.DiagnosticName;

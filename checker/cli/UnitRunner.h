@@ -7,6 +7,7 @@
 #include "CompileDatabase.h"
 #include "Finding.h"
 
+#include "../analysis/ErrorPaths.h"
 #include "../analysis/ExternalSummary.h"
 
 #include <string>
@@ -18,6 +19,7 @@ struct CheckConfig {
   std::string checks = "lockstep-*"; // clang-tidy glob, as --checks
   std::string ruleFiles;             // ';'-separated, the RuleFiles option
   std::string summaryFile;
+  analysis::PathOptions paths; // --error-paths-as-exits, --assertions-as-exits
   bool verbose = false; // name the functions skipped because they do not compile
 };
 
@@ -28,6 +30,9 @@ struct UnitResult {
   std::string failure; // why the unit was not analysed, "" when it was
   std::vector<std::string> errors; // the details: the first compiler errors, ...
   std::vector<std::string> notes;  // with --verbose: what was left out of the analysis
+  // Where the engine hit one of its bounds: "file:line:col: analysis of 'f'
+  // incomplete: ...", always reported (the findings there may be missing).
+  std::vector<std::string> incomplete;
 };
 
 /// Runs the checks on \p Unit. Never depends on the process's working

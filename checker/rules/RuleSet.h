@@ -27,7 +27,15 @@ struct CollectiveRule {
   ArgRef comm, root, count, datatype, op, send, recv;
   ArgRef color, newComm; // communicator creation: the split colour, the new handle
   std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
-  std::string origin;                   // the rules file
+  // A rank that passes the in-place marker (MPI_IN_PLACE) as `buffer` does
+  // not read its own count and datatype there: what it contributes is
+  // described by `count` and `datatype` instead (the receive side).
+  struct InPlace {
+    std::string marker;
+    ArgRef buffer, count, datatype;
+  };
+  std::optional<InPlace> inPlace;
+  std::string origin; // the rules file
 };
 
 enum class GroupRole { Begin, End };
@@ -71,6 +79,20 @@ struct JoinProtocolRule {
   std::string origin;
 };
 
+/// The results of an API's calls that report success or failure: a status
+/// check on them (`r != ncclSuccess`) decides an error path, not divergence.
+/// The calls are those returning `type` (a typedef or enum name) or those
+/// whose name matches `functions` (a regular expression); success is the
+/// enumerator `success` of that type, or `value` when given (`MPI_SUCCESS`
+/// is a macro: the AST sees only its value).
+struct StatusRule {
+  std::string type;
+  std::string functions;
+  std::string success;
+  std::optional<long long> value;
+  std::string origin;
+};
+
 struct EnvironmentRules {
   std::vector<std::string> readers;           // getenv and friends
   std::vector<std::string> rankVariables;     // RANK, LOCAL_RANK, ...
@@ -91,6 +113,7 @@ struct RuleSet {
   std::vector<ValueSourceRule> uniformSources;
   std::vector<PerRankSourceRule> perRankSources;
   std::vector<JoinProtocolRule> joinProtocols;
+  std::vector<StatusRule> statuses;
   EnvironmentRules environment;
   NamingRules naming;
   std::vector<std::string> files; // every file merged, in order

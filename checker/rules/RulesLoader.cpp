@@ -64,10 +64,30 @@ const std::set<std::string> &knownOperations() {
   return Known;
 }
 
+bool readInPlace(const json &Entry, const std::string &Context, CollectiveRule &Rule,
+                 std::string &Error) {
+  Reader R(Entry, Context + ": in_place", Error);
+  CollectiveRule::InPlace In;
+  std::string Buffer;
+  if (!R.onlyKeys({"marker", "buffer", "count", "datatype"}) || !R.string("marker", In.marker) ||
+      !R.string("buffer", Buffer) || !argRef(R, "count", In.count) ||
+      !argRef(R, "datatype", In.datatype))
+    return false;
+  if (In.marker.empty())
+    return R.fail("marker", "missing required field");
+  if (Buffer != "send" && Buffer != "recv")
+    return R.fail("buffer", "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
+  In.buffer = Buffer == "send" ? Rule.send : Rule.recv;
+  if (In.buffer.kind == ArgRef::Kind::Absent)
+    return R.fail("buffer", "names the " + Buffer + " buffer, which \"args\" does not give");
+  Rule.inPlace = std::move(In);
+  return true;
+}
+
 bool readCollective(const json &Entry, const std::string &Context, const std::string &Api,
                     const std::string &File, CollectiveRule &Rule, std::string &Error) {
   Reader R(Entry, Context, Error);
-  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs"}) ||
+  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
       !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
       !R.boolean("blocking", Rule.blocking) || !R.indexList("uniform_outputs", Rule.uniformOutputs))
     return false;
@@ -81,6 +101,8 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
       !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
       !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
       !argRef(Args, "new_comm", Rule.newComm))
+    return false;
+  if (R.has("in_place") && !readInPlace(Entry.at("in_place"), Context, Rule, Error))
     return false;
   if (!knownOperations().count(Rule.operation)) {
     std::string Known;
@@ -159,11 +181,34 @@ bool readPerRankSource(const json &Entry, const std::string &Context, const std:
   return true;
 }
 
-bool readPattern(Reader &R, const char *Key, std::string &Out) {
-  if (!R.string(Key, Out))
+bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = true) {
+  if (!R.string(Key, Out, Required))
     return false;
+  if (Out.empty())
+    return true;
   if (std::string Problem = checkPattern(Out); !Problem.empty())
     return R.fail(Key, Problem);
+  return true;
+}
+
+bool readStatus(const json &Entry, const std::string &Context, const std::string &File,
+                StatusRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
+      !R.string("type", Rule.type, /*Required=*/false) ||
+      !readPattern(R, "functions", Rule.functions, /*Required=*/false) ||
+      !R.string("success", Rule.success))
+    return false;
+  if (Rule.type.empty() == Rule.functions.empty())
+    return R.fail("", "give exactly one of 'type' and 'functions'");
+  if (R.has("value")) {
+    if (!R.at("value").is_number_integer())
+      return R.fail("value", "expected an integer, found " + R.at("value").dump());
+    Rule.value = R.at("value").get<long long>();
+  } else if (!Rule.functions.empty()) {
+    return R.fail("value", "a 'functions' entry needs the success value");
+  }
+  Rule.origin = File;
   return true;
 }
 
@@ -227,7 +272,8 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   Reader Top(Document, File, Error);
   std::string Api;
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "per_rank_sources", "join_protocols", "environment",
+                     "uniform_sources", "per_rank_sources", "join_protocols", "status",
+                     "environment",
                      "naming"}))
     return Error;
   if (!Document.contains("version"))
@@ -267,6 +313,10 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
       readSection(Document, "join_protocols", File, "name", Added.joinProtocols, Error,
                   [&](const json &E, const std::string &C, JoinProtocolRule &R) {
                     return readJoinProtocol(E, C, File, R, Error);
+                  }) &&
+      readSection(Document, "status", File, "type", Added.statuses, Error,
+                  [&](const json &E, const std::string &C, StatusRule &R) {
+                    return readStatus(E, C, File, R, Error);
                   });
   if (!Ok)
     return Error;
@@ -310,6 +360,7 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   append(Rules.uniformSources, Added.uniformSources);
   append(Rules.perRankSources, Added.perRankSources);
   append(Rules.joinProtocols, Added.joinProtocols);
+  append(Rules.statuses, Added.statuses);
   append(Rules.environment.readers, Added.environment.readers);
   append(Rules.environment.rankVariables, Added.environment.rankVariables);
   append(Rules.environment.worldSizeVariables, Added.environment.worldSizeVariables);

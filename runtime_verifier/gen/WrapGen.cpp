@@ -130,6 +130,8 @@ bool isIdentifier(const std::string &S) {
 struct Wrapper {
   std::string Name, Api, Operation, Kind, Origin;
   int Comm = -1, Root = -1, Count = -1, Datatype = -1, Op = -1;
+  int InPlaceBuffer = -1, InPlaceCount = -1, InPlaceDatatype = -1;
+  std::string InPlaceMarker;
   bool Blocking = true;
 };
 
@@ -191,9 +193,12 @@ void emit(std::ostream &Out, const std::vector<Wrapper> &Wrappers,
           << ">(\"" << W.Name << "\");\n";
     Out << "  using S = lockstep::rt::Spec<" << Id << ", lockstep::rt::Kind::" << W.Kind << ", "
         << W.Comm << ", " << W.Root << ", " << W.Count << ", " << W.Datatype << ", " << W.Op
-        << ">;\n";
+        << ", " << W.InPlaceCount << ", " << W.InPlaceDatatype << ">;\n";
+    std::string InPlace = W.InPlaceBuffer < 0 ? "false"
+                                              : "(const void *)a" + std::to_string(W.InPlaceBuffer) +
+                                                    " == (const void *)(" + W.InPlaceMarker + ")";
     Out << "  return lockstep::rt::intercept<" << (User ? userTraits(W) : Apis.at(W.Api).Traits)
-        << ", S>(Real, __builtin_return_address(0)";
+        << ", S>(Real, __builtin_return_address(0), " << InPlace;
     for (int I = 0; I < N; ++I)
       Out << ", a" << I;
     Out << ");\n}\n";
@@ -268,8 +273,13 @@ int main(int Argc, char **Argv) {
     else if (R.comm.kind != ArgRef::Kind::Argument && R.operation != "finalize")
       Why = "no communicator argument";
     else if (R.root.kind == ArgRef::Kind::Receiver || !R.root.field.empty() ||
-             !R.count.field.empty() || !R.datatype.field.empty() || !R.op.field.empty())
+             !R.count.field.empty() || !R.datatype.field.empty() || !R.op.field.empty() ||
+             (R.inPlace && (!R.inPlace->count.field.empty() ||
+                            !R.inPlace->datatype.field.empty())))
       Why = "field arguments are not supported for C functions";
+    else if (R.inPlace && (!isIdentifier(R.inPlace->marker) ||
+                           R.inPlace->buffer.kind != ArgRef::Kind::Argument))
+      Why = "the in-place marker must be a macro or constant name and the buffer an argument";
     if (!Why.empty()) {
       Skipped.push_back(R.name + ": " + Why);
       continue;
@@ -281,9 +291,16 @@ int main(int Argc, char **Argv) {
     W.Count = index(R.count);
     W.Datatype = index(R.datatype);
     W.Op = index(R.op);
+    if (R.inPlace) {
+      W.InPlaceBuffer = index(R.inPlace->buffer);
+      W.InPlaceCount = index(R.inPlace->count);
+      W.InPlaceDatatype = index(R.inPlace->datatype);
+      W.InPlaceMarker = R.inPlace->marker;
+    }
     W.Blocking = R.blocking;
     int N = Arity[R.api][R.name];
-    for (int I : {W.Comm, W.Root, W.Count, W.Datatype, W.Op})
+    for (int I : {W.Comm, W.Root, W.Count, W.Datatype, W.Op, W.InPlaceBuffer, W.InPlaceCount,
+                  W.InPlaceDatatype})
       if (I >= N) {
         std::fprintf(stderr, "lockstep-wrapgen: error: %s: '%s' has %d parameters but its rule "
                              "names argument %d\n", R.origin.c_str(), R.name.c_str(), N, I);

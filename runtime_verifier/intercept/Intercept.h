@@ -25,14 +25,16 @@ template <class R, class... A> struct Signature<R (*)(A...)> {
 template <class F> using Ret = typename Signature<F>::Ret;
 template <class F, size_t I> using ArgT = std::tuple_element_t<I, typename Signature<F>::Args>;
 
-/// Argument positions from the rules (-1: absent).
+/// Argument positions from the rules (-1: absent). A call that passes the
+/// in-place marker reads its count and datatype from the InPlace positions.
 template <uint32_t FuncId, Kind K, int CommArg, int RootArg, int CountArg, int DatatypeArg,
-          int OpArg>
+          int OpArg, int InPlaceCountArg = -1, int InPlaceDatatypeArg = -1>
 struct Spec {
   static constexpr uint32_t Func = FuncId;
   static constexpr Kind Which = K;
   static constexpr int Comm = CommArg, Root = RootArg, Count = CountArg,
-                       Datatype = DatatypeArg, Op = OpArg;
+                       Datatype = DatatypeArg, Op = OpArg, InPlaceCount = InPlaceCountArg,
+                       InPlaceDatatype = InPlaceDatatypeArg;
 };
 
 /// The traits of a communicator type (MpiApi.h, NcclApi.h): the wrappers of
@@ -56,7 +58,8 @@ template <class Reader, int I, class... A> constexpr bool reads() {
 }
 
 template <class Traits, class S, class Real, class... A>
-auto intercept(Real RealFn, const void *ReturnAddress, A... Args) -> decltype(RealFn(Args...)) {
+auto intercept(Real RealFn, const void *ReturnAddress, bool InPlace, A... Args)
+    -> decltype(RealFn(Args...)) {
   Guard G;
   if (G.nested() || !enabled())
     return RealFn(Args...);
@@ -90,6 +93,14 @@ auto intercept(Real RealFn, const void *ReturnAddress, A... Args) -> decltype(Re
         Count = toCount(std::get<S::Count>(Tuple));
       if constexpr (reads<decltype(&Traits::datatype), S::Datatype, A...>())
         Datatype = Traits::datatype(std::get<S::Datatype>(Tuple));
+      if (InPlace) {
+        Count = wire::kNoCount;
+        Datatype = wire::kNone;
+        if constexpr (S::InPlaceCount >= 0)
+          Count = toCount(std::get<S::InPlaceCount>(Tuple));
+        if constexpr (reads<decltype(&Traits::datatype), S::InPlaceDatatype, A...>())
+          Datatype = Traits::datatype(std::get<S::InPlaceDatatype>(Tuple));
+      }
       if constexpr (reads<decltype(&Traits::op), S::Op, A...>())
         Op = Traits::op(std::get<S::Op>(Tuple));
       if constexpr (S::Root >= 0)

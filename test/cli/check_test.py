@@ -45,7 +45,7 @@ if check(len(findings) == 1, "expected one finding in JSON: %s" % findings):
           and f0["file"] == train and f0["line"] == 12 and len(f0["id"]) == 16,
           "JSON fields: %s" % f0)
     check(any(n["file"] == checkpoint for n in f0["notes"]), "JSON note into the other file")
-check(out["summary"] == {"units": 4, "analysed": 3, "failed": 1, "cached": 3},
+check(out["summary"] == {"units": 4, "analysed": 3, "failed": 1, "cached": 3, "incomplete": 0},
       "JSON summary (second run from cache): %s" % out["summary"])
 run([LOCKSTEP, "check", "-p", ".", "-q", "--baseline", "out.json"], root, 0)
 
@@ -89,6 +89,29 @@ check("train.cpp:21:5: warning: 'MPI_Barrier' runs only on ranks where 'node_ran
       in p.stdout and "the rank comes from 'node_rank', defined in another file" in p.stdout
       and "ranks.cpp:7:3: note: 'node_rank' gets the rank here" in p.stdout,
       "cross-file rank source with --summaries:\n" + p.stdout + p.stderr)
+
+# An error path is quiet by default (the runs above) and reported with
+# --error-paths-as-exits, which is part of the cache key.
+p = run([LOCKSTEP, "check", "-p", ".", "--error-paths-as-exits"], root, 1)
+check("checkpoint.cpp:18:10: warning: 'MPI_Barrier' is never reached on ranks where "
+      "'rank == 0', which return before it" in p.stdout
+      and "2 findings in 4 translation units (3 analysed, 0 from cache, 1 failed)" in p.stderr,
+      "--error-paths-as-exits:\n" + p.stdout + p.stderr)
+
+# No silent limits: a function past the engine's bounds is named on stderr,
+# counted in the summary line and the JSON summary, and never a finding;
+# the second run, from the cache, says the same.
+limits = project("limits_project", WORK, MPI_INCLUDE)
+for attempt in ("first run", "from the cache"):
+    p = run([LOCKSTEP, "check", "-p", ".", "--format", "json", "-o", "out.json"], limits, 0)
+    check("choices.cpp:13:3: analysis of 'many_choices' incomplete: more than 64 distinct "
+          "collective sequences follow this branch" in p.stderr, attempt + ": note:\n" + p.stderr)
+    check("(2 analysis limits reached)" in p.stderr, attempt + ": summary line:\n"
+          + p.stderr)
+    with open(os.path.join(limits, "out.json")) as f:
+        out = json.load(f)
+    check(out["findings"] == [] and out["summary"]["incomplete"] == 2,
+          attempt + ": JSON: %s" % out)
 
 # Bad input: clear errors, exit 2.
 for args, message in [

@@ -1,12 +1,16 @@
 // RUN: %clang_tidy --checks='-*,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+// RUN: %clang_tidy --checks='-*,lockstep-rank-exit' \
+// RUN:   --config="{CheckOptions: {lockstep-rank-exit.AssertionsAsExits: true}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefixes=CHECK-MESSAGES,ASSERTS
 //
 // Engine v2, assertions: a failed assert aborts the process, and the MPI
 // launcher then takes the whole job down; no rank is left waiting in a
 // collective. An assert under a rank condition is therefore no early exit,
 // and an assert on a condition that holds on every rank (0 <= rank) never
 // fails at all. A plain return under the same condition leaves the others
-// waiting and is still reported.
+// waiting and is still reported. AssertionsAsExits takes failing assertions as
+// exits again (the ASSERTS lines).
 #include <cassert>
 #include <mpi.h>
 
@@ -17,6 +21,7 @@ void validate_on_root(MPI_Comm comm, int x) {
   if (rank == 0)
     assert(x > 0);
   MPI_Barrier(comm);
+  // ASSERTS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call '__assert_fail' before it
 }
 
 // Positive: the same check written as an early return: rank 0 leaves and the
@@ -47,6 +52,7 @@ void last_rank_owns_tail(MPI_Comm comm, int tail) {
   MPI_Comm_size(comm, &size);
   assert(rank != size - 1 || tail >= 0);
   MPI_Bcast(&tail, 1, MPI_INT, size - 1, comm);
+  // ASSERTS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where {{.*}}, which call '__assert_fail' before it
 }
 
 // Positive: the validation spelled out with a return inside the rank branch.

@@ -1,13 +1,8 @@
 // RUN: %clang_tidy --checks='-*,lockstep-rank-argument,lockstep-rank-branch' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
-// XFAIL: *
-// Known gap of engine v2 (issue 9), kept as the specification:
-// arguments MPI ignores on some ranks (the receive arguments of a gather on
-// non-roots, the send arguments next to MPI_IN_PLACE) are not described in
-// rules/ yet, so the arms below still compare them.
-//
-// Engine v2, arguments that MPI ignores: rooted collectives read some
+// Engine v2, arguments that MPI ignores (described by "in_place" and the
+// choice of count and datatype in rules/mpi.json): rooted collectives read some
 // arguments only at the root (the receive buffer, count and type of
 // MPI_Gather; the send buffer, count and type of MPI_Scatter), and
 // MPI_IN_PLACE at the root makes its own send arguments meaningless. Arms
@@ -74,6 +69,29 @@ void scatter_from_root(MPI_Comm comm, const int *all, int *mine, int n) {
     MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, comm);
   else
     MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, mine, n, MPI_INT, 0, comm);
+}
+
+// Negative: the root keeps its own share in place, so its receive count and
+// type are ignored; what it hands each rank is its send count and type.
+void scatter_in_place(MPI_Comm comm, int *all, int *mine, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    MPI_Scatter(all, n, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, 0, comm);
+  else
+    MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, mine, n, MPI_INT, 0, comm);
+}
+
+// Positive: the receive count is read on every rank; the non-roots expect
+// half of what the root's own receive (and every rank's share) is.
+void scatter_short_receive(MPI_Comm comm, int *all, int *mine, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Scatter' gets count 'n' on ranks where 'rank == 0' but 'n / 2' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  else
+    MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, mine, n / 2, MPI_INT, 0, comm);
 }
 
 // Negative: the usual in-place reduce; the receive buffer is ignored on

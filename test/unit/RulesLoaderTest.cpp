@@ -26,7 +26,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   RuleSet Rules;
   ASSERT_EQ(mergeBuiltinRules(Rules), "");
   EXPECT_EQ(validateComplete(Rules), "");
-  EXPECT_EQ(Rules.files.size(), 5u);
+  EXPECT_EQ(Rules.files.size(), 6u);
 
   const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
   ASSERT_NE(Bcast, nullptr);
@@ -50,6 +50,10 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->outArg, 1u);
   EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->returns);
   EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->worldSize);
+  ASSERT_EQ(Rules.statuses.size(), 4u);
+  EXPECT_EQ(Rules.statuses[0].type, "cudaError_t"); // files in name order
+  EXPECT_EQ(Rules.statuses[2].functions, "^P?MPI_[A-Z]");
+  EXPECT_EQ(Rules.statuses[2].value, 0);
   EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->returns);
   EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->outArg, 0u);
   EXPECT_EQ(Rules.findPerRankSource("gethostname")->why, "the host name");
@@ -57,7 +61,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
 
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
   RuleSet Rules;
-  for (const char *Name : {"nccl", "mpi", "c10d", "environment", "system"})
+  for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment", "system"})
     EXPECT_EQ(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules),
               "");
   EXPECT_EQ(validateComplete(Rules), "");
@@ -235,6 +239,41 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->count.kind, ArgRef::Kind::Absent);
 }
 
+TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  const CollectiveRule *Gather = Rules.findCollective("MPI_Gather");
+  ASSERT_TRUE(Gather->inPlace);
+  EXPECT_EQ(Gather->inPlace->marker, "MPI_IN_PLACE");
+  EXPECT_EQ(Gather->inPlace->buffer.index, Gather->send.index);
+  EXPECT_EQ(Gather->inPlace->count.index, 4u);
+  EXPECT_EQ(Gather->inPlace->datatype.index, 5u);
+  // Scatter's send side is read at the root only: every rank compares its receive side.
+  const CollectiveRule *Scatter = Rules.findCollective("MPI_Scatter");
+  EXPECT_EQ(Scatter->count.index, 4u);
+  EXPECT_EQ(Scatter->inPlace->buffer.index, Scatter->recv.index);
+  EXPECT_FALSE(Rules.findCollective("MPI_Bcast")->inPlace);
+}
+
+TEST(RulesLoader, RejectsMalformedInPlace) {
+  auto Entry = [](const std::string &InPlace) {
+    return errorOf(R"({"version": 1, "api": "x", "collectives": [
+        {"name": "f", "operation": "gather", "args": {"send": 0, "count": 1, "comm": 3},
+         "in_place": )" + InPlace + "}]}");
+  };
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "both"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'buffer': expected \"send\" or "
+            "\"recv\", found \"both\"");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "recv"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'buffer': names the recv buffer, "
+            "which \"args\" does not give");
+  EXPECT_EQ(Entry(R"({"buffer": "send"})"),
+            "user.json: collectives[0] ('f'): in_place: key 'marker': missing required field");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "send", "root": 2})"),
+            "user.json: collectives[0] ('f'): in_place: key 'root': unknown key");
+  EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "send", "count": 2})"), "");
+}
+
 TEST(RulesLoader, ReadsJoinProtocols) {
   RuleSet Rules;
   ASSERT_EQ(load(R"({"version": 1, "api": "x", "join_protocols": [
@@ -296,5 +335,34 @@ TEST(RulesLoader, RejectsMalformedPerRankSources) {
       {"function": "MPI_Wtime", "returns": true, "why": "a clock reading"}]})",
                  Rules)
                 .find("per_rank_sources: 'MPI_Wtime' is already defined in"),
+            std::string::npos);
+}
+
+TEST(RulesLoader, ReadsStatus) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "status": [
+      {"type": "my_err_t", "success": "MY_OK"},
+      {"functions": "^my_", "success": "MY_OK", "value": 0}]})",
+                 Rules),
+            "");
+  ASSERT_EQ(Rules.statuses.size(), 2u);
+  EXPECT_EQ(Rules.statuses[0].type, "my_err_t");
+  EXPECT_FALSE(Rules.statuses[0].value.has_value());
+  EXPECT_EQ(Rules.statuses[1].value, 0);
+}
+
+TEST(RulesLoader, RejectsMalformedStatus) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"type": "t", "functions": "^f", "success": "OK", "value": 0}]})"),
+            "user.json: status[0] ('t'): give exactly one of 'type' and 'functions'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"functions": "^f", "success": "OK"}]})"),
+            "user.json: status[0]: key 'value': a 'functions' entry needs the success value");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t", "success": "OK", "value": "0"}]})"),
+            "user.json: status[0] ('t'): key 'value': expected an integer, found \"0\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t"}]})"),
+            "user.json: status[0] ('t'): key 'success': missing required field");
+  EXPECT_NE(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"functions": "([", "success": "OK", "value": 0}]})")
+                .find("user.json: status[0]: key 'functions': invalid regular expression"),
             std::string::npos);
 }

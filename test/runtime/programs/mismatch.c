@@ -21,6 +21,18 @@ int main(int argc, char **argv) {
   } else {
     MPI_Bcast(weights, 4, MPI_FLOAT, 0, MPI_COMM_WORLD); /* LOCKSTEP-SITE: bcast */
   }
+  /* Every mode: in place at the root, whose own count and type MPI ignores
+   * (the root passes 0 and MPI_DATATYPE_NULL); rules/mpi.json's "in_place"
+   * makes the runtime compare its receive side instead, so this is no mismatch. */
+  int share = rank, all[64] = {0};
+  if (rank == 0)
+    MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  else
+    MPI_Gather(&share, 1, MPI_INT, NULL, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    MPI_Scatter(all, 1, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+  else
+    MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, &share, 1, MPI_INT, 0, MPI_COMM_WORLD);
   int step = 3;
   if (!fixed && strcmp(mode, "datatype") == 0 && rank == 1) {
     float as_float = 3.0f; /* same size, another type: silently wrong */

@@ -1,0 +1,261 @@
+#include "ErrorPaths.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+/// `assert(x)` failing stops every rank.
+bool failsAnAssertion(const CFGBlock &Block) {
+  for (const CFGElement &Element : Block)
+    if (auto S = Element.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          if (Callee->getIdentifier() &&
+              llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn",
+                                  "_wassert", "__assert2", "__assert"},
+                                 Callee->getName()))
+            return true;
+  return false;
+}
+
+/// Leaves the function: return, throw, a call that does not return, or a
+/// goto forward (to the cleanup before a return). Not break or continue:
+/// the loop's other iterations still run.
+bool leavesFunction(const CFGBlock &Block, const SourceManager &SM) {
+  const Stmt *Leaving = leavingStatement(Block);
+  if (const auto *Goto = dyn_cast_or_null<GotoStmt>(Leaving))
+    return Goto->getLabel()->getStmt() &&
+           SM.isBeforeInTranslationUnit(Goto->getGotoLoc(),
+                                        Goto->getLabel()->getStmt()->getBeginLoc());
+  return Leaving && !isa<BreakStmt, ContinueStmt, IndirectGotoStmt>(Leaving);
+}
+
+/// Blocks reached from the entry along the edges \p Follows keeps.
+template <typename FollowsFn>
+llvm::BitVector reached(const CFG &Graph, FollowsFn Follows) {
+  llvm::BitVector Seen(Graph.getNumBlockIDs());
+  std::vector<const CFGBlock *> Work{&Graph.getEntry()};
+  Seen.set(Graph.getEntry().getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.back();
+    Work.pop_back();
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Target = Succ.getReachableBlock();
+      const unsigned EdgeIndex = Index++;
+      if (Target && Follows(*Block, EdgeIndex) && !Seen.test(Target->getBlockID())) {
+        Seen.set(Target->getBlockID());
+        Work.push_back(Target);
+      }
+    }
+  }
+  return Seen;
+}
+
+} // namespace
+
+ErrorPaths::ErrorPaths(const CallClassifier &Classifier,
+                       const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
+                       PathOptions Options)
+    : Classifier(Classifier), Functions(Functions), Options(Options) {}
+
+ErrorPaths::~ErrorPaths() = default;
+
+bool ErrorPaths::follows(const FunctionCFG &Function, const CFGBlock &Block, unsigned Index) {
+  return keeps(cutsOf(Function), Block, Index);
+}
+
+bool ErrorPaths::keeps(const Cuts &C, const CFGBlock &Block, unsigned Index) {
+  if (auto It = C.failingEdge.find(Block.getBlockID()); It != C.failingEdge.end())
+    return It->second != Index;
+  const CFGBlock *Target = std::next(Block.succ_begin(), Index)->getReachableBlock();
+  return !Target || !C.assertions.test(Target->getBlockID());
+}
+
+bool ErrorPaths::onErrorPath(const FunctionCFG &Function, const CFGBlock &Block) {
+  return cutsOf(Function).dropped.test(Block.getBlockID());
+}
+
+const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
+  if (auto It = CutsByFunction.find(&Function); It != CutsByFunction.end())
+    return It->second;
+  const CFG &Graph = Function.cfg();
+  Cuts Result;
+  Result.assertions.resize(Graph.getNumBlockIDs());
+  for (const CFGBlock *Block : Graph) {
+    if (!Options.assertionsAsExits && failsAnAssertion(*Block))
+      Result.assertions.set(Block->getBlockID());
+    if (Options.errorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block))
+      continue;
+    const Expr *Condition = decidingCondition(*Block);
+    std::optional<unsigned> Arm = Condition ? failingArm(Condition, Function.decl()) : std::nullopt;
+    const CFGBlock *Target = Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
+    if (Target && leavesBeforeJoin(Function, *Block, *Target))
+      Result.failingEdge[Block->getBlockID()] = *Arm;
+  }
+  // What runs only on the cut paths: reached in the whole graph, not without them.
+  Result.dropped.resize(Graph.getNumBlockIDs());
+  if (!Result.failingEdge.empty() || Result.assertions.any()) {
+    auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
+    Result.dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
+    Result.dropped.reset(reached(Graph, Kept));
+  }
+  return CutsByFunction[&Function] = std::move(Result);
+}
+
+bool ErrorPaths::leavesBeforeJoin(const FunctionCFG &Function, const CFGBlock &Branch,
+                                  const CFGBlock &Target) {
+  const CFGBlock *Join = Function.immediatePostDominator(&Branch);
+  const SourceManager &SM = Function.context().getSourceManager();
+  llvm::BitVector Seen(Function.cfg().getNumBlockIDs());
+  std::vector<const CFGBlock *> Work{&Target};
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.back();
+    Work.pop_back();
+    if (Block == Join)
+      return false;
+    if (Seen.test(Block->getBlockID()))
+      continue;
+    Seen.set(Block->getBlockID());
+    if (leavesFunction(*Block, SM))
+      continue;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+      if (const CFGBlock *Next = Succ.getReachableBlock())
+        Work.push_back(Next);
+  }
+  return true;
+}
+
+// The arm (0: true, 1: false) taken when the status \p Condition tests is
+// not its success value.
+std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const FunctionDecl *FD) {
+  const ASTContext &Context = FD->getASTContext();
+  bool TrueFails = true;
+  const Expr *E = Condition->IgnoreParenImpCasts();
+  for (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot;
+       Not = dyn_cast<UnaryOperator>(E)) {
+    TrueFails = !TrueFails;
+    E = Not->getSubExpr()->IgnoreParenImpCasts();
+  }
+  auto Arm = [&] { return TrueFails ? 0u : 1u; };
+  const auto *Compare = dyn_cast<BinaryOperator>(E);
+  if (!Compare || !Compare->isEqualityOp()) {
+    std::optional<int64_t> Success = statusOf(E, FD, nullptr); // `if (err)`
+    return Success && *Success == 0 ? std::optional(Arm()) : std::nullopt;
+  }
+  for (auto [Value, Other] : {std::pair(Compare->getLHS(), Compare->getRHS()),
+                              std::pair(Compare->getRHS(), Compare->getLHS())}) {
+    std::optional<llvm::APSInt> Constant = Other->getIntegerConstantExpr(Context);
+    if (!Constant)
+      continue;
+    std::optional<int64_t> Success = statusOf(Value, FD, nullptr);
+    if (!Success || *Success != Constant->getExtValue())
+      continue;
+    if (Compare->getOpcode() == BO_EQ)
+      TrueFails = !TrueFails;
+    return Arm();
+  }
+  return std::nullopt;
+}
+
+// A status: the result of a status call, or a local written only from status
+// calls of one success value and from constants.
+std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *FD,
+                                            std::vector<const FunctionDecl *> *Missing) {
+  if (std::optional<int64_t> Direct = callStatus(E, Missing))
+    return Direct;
+  const VarDecl *Var = localVariable(E->IgnoreParenCasts());
+  if (!Var || isa<ParmVarDecl>(Var))
+    return std::nullopt;
+  const LocalWrites &Body = writesOf(FD);
+  auto Writes = Body.writes.find(Var);
+  if (Body.opaque.count(Var) || Writes == Body.writes.end())
+    return std::nullopt;
+  std::optional<int64_t> Success;
+  for (const Expr *Write : Writes->second) {
+    if (Write->isIntegerConstantExpr(FD->getASTContext()))
+      continue; // `int err = MPI_SUCCESS;`
+    std::optional<int64_t> Written = callStatus(Write, Missing);
+    if (!Written || (Success && *Success != *Written))
+      return std::nullopt;
+    Success = Written;
+  }
+  return Success;
+}
+
+std::optional<int64_t> ErrorPaths::callStatus(const Expr *E,
+                                              std::vector<const FunctionDecl *> *Missing) {
+  E = E->IgnoreParenCasts();
+  // `(err = f()) != 0` tests what f returned.
+  for (const auto *Assign = dyn_cast<BinaryOperator>(E); Assign && Assign->getOpcode() == BO_Assign;
+       Assign = dyn_cast<BinaryOperator>(E))
+    E = Assign->getRHS()->IgnoreParenCasts();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee ? calleeStatus(Callee, Missing) : std::nullopt;
+}
+
+// The rules' status results, then the functions of this file that return
+// only statuses and constants (`int work(...) { NCCLCHECK(...); return 0; }`),
+// decided callees first with an explicit stack: call chains can be deep.
+std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
+                                                std::vector<const FunctionDecl *> *Missing) {
+  if (std::optional<int64_t> Rule = Classifier.classify(Callee).statusSuccess)
+    return Rule;
+  const FunctionDecl *Key = Callee->getCanonicalDecl();
+  if (!Functions.count(Key) || !Callee->getReturnType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (auto Known = Returned.find(Key); Known != Returned.end())
+    return Known->second;
+  if (Deciding.count(Key))
+    return std::nullopt; // recursion: not a status
+  if (Missing) {
+    Missing->push_back(Key);
+    return std::nullopt;
+  }
+  std::vector<const FunctionDecl *> Stack{Key};
+  Deciding.insert(Key);
+  while (!Stack.empty()) {
+    const FunctionDecl *Top = Stack.back();
+    std::vector<const FunctionDecl *> Needed;
+    std::optional<int64_t> Result = summarise(Top, Needed);
+    if (!Needed.empty()) {
+      Deciding.insert(Needed.front());
+      Stack.push_back(Needed.front());
+      continue;
+    }
+    Returned[Top] = Result;
+    Deciding.erase(Top);
+    Stack.pop_back();
+  }
+  return Returned.lookup(Key);
+}
+
+std::optional<int64_t> ErrorPaths::summarise(const FunctionDecl *FD,
+                                             std::vector<const FunctionDecl *> &Missing) {
+  std::optional<int64_t> Success;
+  for (const Expr *Value : writesOf(FD).returns) {
+    if (!Value)
+      return std::nullopt;
+    if (Value->isIntegerConstantExpr(FD->getASTContext()))
+      continue;
+    std::optional<int64_t> Returns = statusOf(Value, FD, &Missing);
+    if (!Returns || (Success && *Success != *Returns))
+      return std::nullopt;
+    Success = Returns;
+  }
+  return Success;
+}
+
+const LocalWrites &ErrorPaths::writesOf(const FunctionDecl *FD) {
+  std::unique_ptr<LocalWrites> &Slot = Writes[FD->getCanonicalDecl()];
+  if (!Slot)
+    Slot = std::make_unique<LocalWrites>(LocalWrites::of(FD));
+  return *Slot;
+}
+
+} // namespace lockstep::analysis

@@ -1,0 +1,87 @@
+// Paths that stop the job or report an error: no divergence. A failing
+// `assert` aborts the process and the launcher takes the job down; the arm
+// of a status check taken when a call failed (`if (r_ != ncclSuccess) return
+// r_;`) reports the error, and the job is broken on that rank whatever the
+// others do. Both are cut from the walks of the engine (guarded sequences,
+// group balance), unless an option asks to see them as exits.
+//
+// A status check compares a status value with its success value, or tests
+// it for truth: the result of a call the rules give a status (by result
+// type or name, rules/*.json "status"), of a function of this file that
+// returns only statuses and constants, or a local written only from those.
+// Its failing arm is an error path when every way through it leaves the
+// function (return, throw, a forward goto, a call that does not return)
+// before the arms meet again.
+#pragma once
+
+#include "CallClassifier.h"
+#include "FunctionCFG.h"
+#include "LocalWrites.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <memory>
+#include <optional>
+
+namespace lockstep::analysis {
+
+/// What the user wants to see as a rank that leaves.
+struct PathOptions {
+  bool errorPathsAsExits = false; // status checks that fail and leave
+  bool assertionsAsExits = false; // assertions that fail
+
+  bool operator!=(const PathOptions &O) const {
+    return errorPathsAsExits != O.errorPathsAsExits || assertionsAsExits != O.assertionsAsExits;
+  }
+};
+
+class ErrorPaths {
+public:
+  ErrorPaths(const CallClassifier &Classifier,
+             const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
+             PathOptions Options);
+  ~ErrorPaths();
+
+  /// Whether the analyses follow edge \p Index out of \p Block: false into
+  /// a failing assertion and into the failing arm of a status check that
+  /// leaves.
+  bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index);
+
+  /// Whether \p Block runs only on a cut path.
+  bool onErrorPath(const FunctionCFG &Function, const clang::CFGBlock &Block);
+
+private:
+  struct Cuts {
+    llvm::DenseMap<unsigned, unsigned> failingEdge; // status branch block -> failing successor
+    llvm::BitVector assertions;                       // blocks that fail an assertion
+    llvm::BitVector dropped;                          // blocks only on cut paths
+  };
+  const Cuts &cutsOf(const FunctionCFG &Function);
+  static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);
+  const LocalWrites &writesOf(const clang::FunctionDecl *FD);
+  std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::FunctionDecl *FD);
+  bool leavesBeforeJoin(const FunctionCFG &Function, const clang::CFGBlock &Branch,
+                        const clang::CFGBlock &Target);
+  std::optional<int64_t> statusOf(const clang::Expr *E, const clang::FunctionDecl *FD,
+                                  std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<int64_t> callStatus(const clang::Expr *E,
+                                    std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<int64_t> calleeStatus(const clang::FunctionDecl *Callee,
+                                      std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<int64_t> summarise(const clang::FunctionDecl *FD,
+                                   std::vector<const clang::FunctionDecl *> &Missing);
+
+  const CallClassifier &Classifier;
+  const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
+  PathOptions Options;
+  llvm::DenseMap<const FunctionCFG *, Cuts> CutsByFunction;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>> Writes;
+  // Functions of this file that return a status: its success value, or
+  // nullopt when they do not. Absent: not decided yet.
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<int64_t>> Returned;
+  llvm::DenseSet<const clang::FunctionDecl *> Deciding;
+};
+
+} // namespace lockstep::analysis

@@ -1,0 +1,176 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-exit,lockstep-rank-branch' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+// RUN: %clang_tidy --checks='-*,lockstep-rank-exit,lockstep-rank-branch' \
+// RUN:   --config="{CheckOptions: {lockstep-rank-exit.ErrorPathsAsExits: true}}" %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefixes=CHECK-MESSAGES,EXITS
+//
+// Error paths are not divergence: a rank that leaves because a call failed
+// (a status check: the call's result against its success value, directly,
+// through a local, through a macro) reports an error; it is no rank exit.
+// ErrorPathsAsExits brings them back (the EXITS lines). A leave decided by
+// the rank, or by the rank and the status together, is still reported.
+#include <cstdio>
+#include <cstdlib>
+#include <mpi.h>
+#include <stdexcept>
+
+#define MPICHECK(cmd)                                                          \
+  do {                                                                         \
+    int e_ = (cmd);                                                            \
+    if (e_ != MPI_SUCCESS) {                                                   \
+      std::fprintf(stderr, "MPI error %d\n", e_);                              \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+#define CHECK(cmd)                                                             \
+  do {                                                                         \
+    if ((cmd) != 0)                                                            \
+      std::exit(1);                                                            \
+  } while (0)
+
+int load(int *buf, int n);
+
+// Negative: rank 0 sends with an exit on failure; everyone then synchronises.
+void root_sends_checked(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    MPICHECK(MPI_Send(buf, n, MPI_INT, 1, 0, comm));
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call 'exit' before it
+  // EXITS: :[[@LINE-3]]:5: note: ranks where 'rank == 0' call 'exit' here
+}
+
+// Negative: the result held in a local, the failure reported by a return.
+int root_loads(MPI_Comm comm, int *buf, int n) {
+  int rank, err = MPI_SUCCESS;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    err = MPI_Recv(buf, n, MPI_INT, 1, 0, comm, MPI_STATUS_IGNORE);
+    if (err)
+      return err;
+  }
+  MPI_Bcast(buf, n, MPI_INT, 0, comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which return before it
+  // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' return here
+  return MPI_SUCCESS;
+}
+
+// Negative: a throw on a collective's own result.
+void reduce_or_throw(MPI_Comm comm, double *v, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    if (MPI_Reduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, 0, comm) != MPI_SUCCESS)
+      throw std::runtime_error("reduce failed");
+  } else {
+    MPI_Reduce(v, nullptr, n, MPI_DOUBLE, MPI_SUM, 0, comm);
+  }
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which throw before it
+}
+
+// A function of this file that returns only statuses and constants is a
+// status too; its rank argument does not make its failure a rank exit.
+int work(int *buf, int n, int rank) {
+  if (rank == 0) {
+    int err = MPI_Send(buf, n, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    if (err != MPI_SUCCESS)
+      return err;
+  }
+  return MPI_Bcast(buf, n, MPI_INT, 0, MPI_COMM_WORLD);
+  // EXITS: :[[@LINE-1]]:10: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which return before it
+}
+
+// Negative: CHECK(work(buf, rank)): the status depends on the rank, the exit
+// is still an error path.
+void checked_work(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  CHECK(work(buf, n, rank));
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where '(work(buf, n, rank)) != 0', which call 'exit' before it
+}
+
+// Negative: a goto to the cleanup that returns the error.
+int cleanup_on_error(MPI_Comm comm, int *buf, int n) {
+  int rank, err = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    err = MPI_Send(buf, n, MPI_INT, 1, 0, comm);
+    if (err != MPI_SUCCESS)
+      goto fail;
+  }
+  err = MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:9: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which jump away with goto before it
+  // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' jump away with goto here
+fail:
+  std::free(buf);
+  return err;
+}
+
+// Negative: the check as a `?:`, and the failure on the else arm.
+int checked_other_ways(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    MPI_Send(buf, n, MPI_INT, 1, 0, comm) == MPI_SUCCESS ? (void)0 : std::abort();
+    int err = MPI_Send(buf, n, MPI_INT, 2, 0, comm);
+    if (!err)
+      std::puts("sent");
+    else
+      return err;
+  }
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call 'abort' before it
+  return 0;
+}
+
+// Positive: a plain rank exit.
+void root_leaves(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0' return here
+}
+
+// Positive: the status and the rank together decide the return. When the
+// call succeeds, rank 1 leaves and the others wait in the barrier.
+void success_and_rank(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int r = MPI_Bcast(buf, n, MPI_INT, 0, comm);
+  if (r == 0 && rank == 1)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r == 0 && rank == 1', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r == 0 && rank == 1' return here
+}
+
+// Positive: even on failure, only rank 1 leaves: a failure seen by every rank
+// sends the others on to the barrier.
+void failure_and_rank(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int r = MPI_Bcast(buf, n, MPI_INT, 0, comm);
+  if (r != 0 && rank == 1)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r != 0 && rank == 1', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r != 0 && rank == 1' return here
+}
+
+// Positive: a count is no status; `load` has no body here to say otherwise.
+void nothing_to_load(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && load(buf, n) != 0)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && load(buf, n) != 0', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && load(buf, n) != 0' return here
+}

@@ -1,0 +1,131 @@
+// REQUIRES: nccl
+// RUN: %clang_tidy --checks='-*,lockstep-group-balance,lockstep-rank-branch' %s -- %cxx_flags %nccl_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES --implicit-check-not='remark:'
+//
+// Group balance with correlated conditions (issue 14, pattern 2): a group
+// opened and closed under the same test of a value that does not change in
+// between is balanced on every path. A value that changes between the tests,
+// or two different tests, still leaves the group open.
+#include <nccl.h>
+
+// Negative: one group around the per-device operations when there are several.
+void all_devices(float **bufs, size_t n, int nGpus, ncclComm_t *comms, cudaStream_t *s) {
+  if (nGpus > 1)
+    ncclGroupStart();
+  for (int i = 0; i < nGpus; ++i)
+    ncclAllReduce(bufs[i], bufs[i], n, ncclFloat, ncclSum, comms[i], s[i]);
+  if (nGpus > 1)
+    ncclGroupEnd();
+}
+
+// Negative: the flag is a local that keeps its value, tested inside a loop.
+void fused_steps(float *buf, size_t n, int steps, int mode, ncclComm_t comm, cudaStream_t s) {
+  const bool fused = mode == 2;
+  for (int i = 0; i < steps; ++i) {
+    if (fused)
+      ncclGroupStart();
+    ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+    ncclBroadcast(buf, buf, n, ncclFloat, 0, comm, s);
+    if (fused)
+      ncclGroupEnd();
+  }
+}
+
+// Positive: the flag changes between the tests.
+void flag_changes(float *buf, size_t n, bool fused, ncclComm_t comm, cudaStream_t s) {
+  if (fused)
+    ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'flag_changes'
+  ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+  fused = n > 1024;
+  if (fused)
+    ncclGroupEnd();
+}
+
+// Positive: two different tests.
+void different_tests(float *buf, size_t n, int nGpus, ncclComm_t comm, cudaStream_t s) {
+  if (nGpus > 1)
+    ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'different_tests'
+  ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+  if (nGpus > 2)
+    ncclGroupEnd();
+}
+
+void step();
+
+// Positive, with a remark: more conditions tested twice than the walk
+// correlates (limits::MaxCorrelatedConditions); the last one is not.
+void many_flags(float *buf, size_t n, ncclComm_t comm, cudaStream_t s, bool f0, bool f1, bool f2, bool f3, bool f4, bool f5, bool f6, bool f7, bool f8, bool f9, bool f10, bool f11, bool f12, bool f13, bool f14, bool f15, bool f16) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: remark: lockstep: analysis of 'many_flags' incomplete: more than 16 conditions tested twice; group balance correlates the first ones [lockstep-rank-branch]
+  if (f0)
+    step();
+  if (f0)
+    step();
+  if (f1)
+    step();
+  if (f1)
+    step();
+  if (f2)
+    step();
+  if (f2)
+    step();
+  if (f3)
+    step();
+  if (f3)
+    step();
+  if (f4)
+    step();
+  if (f4)
+    step();
+  if (f5)
+    step();
+  if (f5)
+    step();
+  if (f6)
+    step();
+  if (f6)
+    step();
+  if (f7)
+    step();
+  if (f7)
+    step();
+  if (f8)
+    step();
+  if (f8)
+    step();
+  if (f9)
+    step();
+  if (f9)
+    step();
+  if (f10)
+    step();
+  if (f10)
+    step();
+  if (f11)
+    step();
+  if (f11)
+    step();
+  if (f12)
+    step();
+  if (f12)
+    step();
+  if (f13)
+    step();
+  if (f13)
+    step();
+  if (f14)
+    step();
+  if (f14)
+    step();
+  if (f15)
+    step();
+  if (f15)
+    step();
+  if (f16)
+    ncclGroupStart();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'many_flags'
+  ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+  if (f16)
+    ncclGroupEnd();
+}

@@ -1,0 +1,111 @@
+// REQUIRES: nccl
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags %nccl_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+// RUN: %clang_tidy --checks='-*,lockstep-*' --config="{CheckOptions: {ErrorPathsAsExits: true}}" \
+// RUN:   %s -- %cxx_flags %nccl_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefixes=CHECK-MESSAGES,EXITS
+//
+// Error paths in NCCL and CUDA code (issue 14, pattern 1): check macros that
+// return the error, exit or throw when a call fails are no rank exit and
+// leave no group open. ErrorPathsAsExits (for every check here) brings them
+// back: the EXITS lines.
+#include <cstdio>
+#include <cstdlib>
+#include <mpi.h>
+#include <nccl.h>
+#include <stdexcept>
+
+#define NCCLCHECK(cmd)                                                         \
+  do {                                                                         \
+    ncclResult_t r_ = (cmd);                                                   \
+    if (r_ != ncclSuccess)                                                     \
+      return r_;                                                               \
+  } while (0)
+
+#define NCCLCHECK_EXIT(cmd)                                                    \
+  do {                                                                         \
+    ncclResult_t r_ = (cmd);                                                   \
+    if (r_ != ncclSuccess) {                                                   \
+      std::printf("NCCL failure %s\n", ncclGetErrorString(r_));                \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+#define CUDACHECK(cmd)                                                         \
+  do {                                                                         \
+    cudaError_t e_ = cmd;                                                      \
+    if (e_ != cudaSuccess)                                                     \
+      throw std::runtime_error(cudaGetErrorString(e_));                        \
+  } while (0)
+
+// Negative: every call of the group checked, the error returned.
+ncclResult_t exchange(float *s, float *r, size_t n, int peer, ncclComm_t comm, cudaStream_t st) {
+  NCCLCHECK(ncclGroupStart());
+  NCCLCHECK(ncclSend(s, n, ncclFloat, peer, comm, st));
+  NCCLCHECK(ncclRecv(r, n, ncclFloat, peer, comm, st));
+  NCCLCHECK(ncclGroupEnd());
+  return ncclSuccess;
+}
+// EXITS: :[[@LINE-6]]:13: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'exchange'
+// EXITS: :[[@LINE-5]]:3: note: the group is still open at this 'return'
+
+// Positive: a group really left open, on rank 0 only.
+ncclResult_t root_leaves_group(float *s, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
+  NCCLCHECK(ncclGroupStart());
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'root_leaves_group'
+  NCCLCHECK(ncclAllReduce(s, s, n, ncclFloat, ncclSum, comm, st));
+  if (rank == 0)
+    return ncclSuccess;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'return'
+  NCCLCHECK(ncclGroupEnd());
+  return ncclSuccess;
+}
+
+// Negative: the canonical bootstrap; rank 0 makes the id, exits if it fails.
+ncclComm_t bootstrap(int nranks) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  ncclUniqueId id;
+  if (rank == 0)
+    NCCLCHECK_EXIT(ncclGetUniqueId(&id));
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which call 'exit' before it
+  ncclComm_t comm;
+  NCCLCHECK_EXIT(ncclCommInitRank(&comm, nranks, id, rank));
+  return comm;
+}
+
+// Negative: CUDA error checks inside the arms of a rank branch.
+void stage(float *buf, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
+  float *tmp = nullptr;
+  if (rank == 0) {
+    CUDACHECK(cudaMalloc(&tmp, n * sizeof(float)));
+    CUDACHECK(cudaMemcpy(tmp, buf, n * sizeof(float), cudaMemcpyDefault));
+  } else {
+    CUDACHECK(cudaMemset(buf, 0, n * sizeof(float)));
+  }
+  NCCLCHECK_EXIT(ncclBroadcast(buf, buf, n, ncclFloat, 0, comm, st));
+  // EXITS: :[[@LINE-1]]:18: warning: 'ncclBroadcast' is never reached on ranks where 'rank == 0' is false, which throw before it
+  // EXITS: :[[@LINE-4]]:5: note: ranks where 'rank == 0' is false throw here
+}
+
+// Negative: a throw on the collective's own result, under a rank branch.
+void reduce_to_root(float *buf, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
+  if (rank == 0) {
+    if (ncclReduce(buf, buf, n, ncclFloat, ncclSum, 0, comm, st) != ncclSuccess)
+      throw std::runtime_error("reduce failed");
+  } else if (ncclReduce(buf, nullptr, n, ncclFloat, ncclSum, 0, comm, st) != ncclSuccess) {
+    throw std::runtime_error("reduce failed");
+  }
+  NCCLCHECK_EXIT(ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, st));
+  // EXITS: :[[@LINE-1]]:18: warning: 'ncclAllReduce' is never reached on ranks where 'rank == 0' is false, which throw before it
+}
+
+// Positive: a real rank exit before a checked collective.
+ncclResult_t root_skips(float *buf, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
+  if (rank == 0)
+    return ncclSuccess;
+  NCCLCHECK(ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, st));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'ncclAllReduce' is never reached on ranks where 'rank == 0', which return before it
+  return ncclSuccess;
+}
