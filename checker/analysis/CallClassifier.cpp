@@ -82,6 +82,8 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
       Role.rankSource = Rules.findRankSource(Name);
     if (!Role.uniformSource)
       Role.uniformSource = Rules.findUniformSource(Name);
+    if (!Role.perRankSource)
+      Role.perRankSource = Rules.findPerRankSource(Name);
   }
   for (const rules::JoinProtocolRule &Join : Rules.joinProtocols) {
     if (listed(Join.shadows, Names))

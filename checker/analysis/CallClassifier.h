@@ -1,5 +1,6 @@
 // Maps a called function to what the rules say about it: a collective, an
-// NCCL group marker, a rank source, a uniform source, an environment reader.
+// NCCL group marker, a rank source, a uniform source, a per-rank data
+// source, an environment reader.
 // Rules come from rules/*.json and from [[clang::annotate("lockstep::...")]]
 // on the user's own declarations (see include/lockstep/annotations.h).
 #pragma once
@@ -26,6 +27,7 @@ struct CalleeRole {
   bool annotatedRankSource = false;
   const rules::ValueSourceRule *uniformSource = nullptr;
   bool annotatedUniform = false;
+  const rules::PerRankSourceRule *perRankSource = nullptr; // a clock, a host query, ...
   const rules::JoinProtocolRule *joinBegin = nullptr; // opens the region (guard constructor)
   const rules::JoinProtocolRule *joinEnd = nullptr;   // closes it (guard destructor)
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
@@ -38,7 +40,7 @@ struct CalleeRole {
   /// Known to the rules: its return value is never an unknown quantity.
   bool isKnown() const {
     return isCollective() || groupMarker || rankSource || annotatedRankSource || uniformSource ||
-           annotatedUniform || joinBegin || joinEnd;
+           annotatedUniform || perRankSource || joinBegin || joinEnd;
   }
 };
 

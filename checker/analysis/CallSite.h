@@ -37,14 +37,18 @@ const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
                                          const clang::Stmt *&SiteStmt);
 
 /// Calls \p Visit(Callee, Site, SiteStmt) for each call a block makes, in
-/// order (SiteStmt is null for destructors).
+/// order (SiteStmt is null for destructors). With \p Unnamed, also for the
+/// calls through a pointer, with a null Callee.
 template <typename VisitFn>
-void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit) {
+void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit,
+                 bool Unnamed = false) {
   for (const clang::CFGElement &Element : Block) {
     clang::SourceLocation Site;
     const clang::Stmt *SiteStmt = nullptr;
     if (const clang::FunctionDecl *Callee = elementCallee(Element, Context, Site, SiteStmt))
       Visit(Callee, Site, SiteStmt);
+    else if (Unnamed && llvm::isa_and_nonnull<clang::CallExpr>(SiteStmt))
+      Visit(nullptr, Site, SiteStmt);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "CollectiveEvents.h"
 #include "CallSite.h"
+#include "SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -15,7 +16,8 @@ using namespace clang;
 
 namespace {
 
-std::string spelled(const Expr *E, ASTContext &Context) {
+/// What ranks compare: equal constants are equal however they are written.
+std::string comparable(const Expr *E, ASTContext &Context) {
   E = E->IgnoreParenImpCasts();
   Expr::EvalResult Result;
   if (!E->isValueDependent() && E->EvaluateAsInt(Result, Context))
@@ -26,26 +28,44 @@ std::string spelled(const Expr *E, ASTContext &Context) {
   return OS.str();
 }
 
+/// The argument the call \p Site passes for parameter \p Index.
+const Expr *argumentAt(const Stmt *Site, unsigned Index) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Site);
+  if (!Call)
+    return nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  return Index < Args.size() ? Args[Index] : nullptr;
+}
+
 } // namespace
 
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
-    const ExternalIndex &External, bool KeepPending)
-    : Classifier(Classifier), Functions(Functions), External(External), KeepPending(KeepPending) {
+    const ExternalIndex &External, const IndirectCalls &Indirect, bool KeepPending)
+    : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
+      KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers,
   // until nothing changes (recursion converges because the set only grows).
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
     for (const CFGBlock *Block : Function->cfg())
       forEachCall(*Block, Function->context(),
-                  [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *) {
+                  [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+                    std::vector<const FunctionDecl *> Targets = Indirect.targets(Site);
+                    if (!Targets.empty()) {
+                      Calls[Decl].insert(Calls[Decl].end(), Targets.begin(), Targets.end());
+                      return;
+                    }
+                    if (!Callee)
+                      return;
                     const CalleeRole &Role = Classifier.classify(Callee);
                     if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
                       Performing.insert(Decl);
                     else
                       Calls[Decl].push_back(Callee->getCanonicalDecl());
-                  });
+                  },
+                  /*Unnamed=*/true);
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -124,14 +144,15 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
-    std::string Text = spelled(Arg, Context);
-    Event.agreedArguments.emplace_back(RoleName, Text);
-    Event.key += std::string("|") + RoleName + "=" + Text;
+    std::string Value = comparable(Arg, Context);
+    std::string Written = sourceText(Arg, Context);
+    Event.key += std::string("|") + RoleName + "=" + Value;
     if (Ref == &Role.collective->comm) {
-      Event.communicator = Text;
+      Event.communicator = Written;
       Event.communicatorDecl = namedStorage(Arg);
       Event.selfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
+    Event.agreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
   }
   return Event;
 }
@@ -149,6 +170,9 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       for (const ExternalFunction::Collective &C : Summary->collectives) {
         Event.collective = Event.key = C.name;
         Event.externalSite = C.site;
+        const Expr *Passed = C.communicatorParam ? argumentAt(SiteStmt, *C.communicatorParam)
+                                                 : nullptr;
+        Event.communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.communicator;
         Out.push_back(Event);
         if (Summary->severalSequences) {
           Out.back().key = "call " + External.usr(Callee);
@@ -166,15 +190,14 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   const FunctionSummary *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     // A communicator the callee receives is the caller's argument.
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl))
-      if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt)) {
-        std::vector<const Expr *> Args = explicitArguments(Call);
-        unsigned Index = Param->getFunctionScopeIndex();
-        const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
-        if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() &&
-            Index < Args.size())
-          Event.communicatorDecl = namedStorage(Args[Index]);
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl)) {
+      const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
+      const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
+      if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
+        Event.communicatorDecl = namedStorage(Passed);
+        Event.communicator = sourceText(Passed, Callee->getASTContext());
       }
+    }
     Event.site = Site;
     Event.siteStmt = SiteStmt;
     Event.via = Callee;
@@ -201,6 +224,45 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   Out.push_back(std::move(Event));
 }
 
+// A call that runs one of several functions (overrides, stored callables):
+// their common sequence when they all run the same one, else one event named
+// after the call that matches only itself, with the first function that
+// performs collectives as the one that runs them (for the notes).
+void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *> &Targets,
+                                         SourceLocation Site, const Stmt *SiteStmt,
+                                         std::vector<CollectiveEvent> &Out) {
+  auto Performs = [&](const FunctionDecl *Target) { return performsCollectives(Target); };
+  auto Performer = std::find_if(Targets.begin(), Targets.end(), Performs);
+  if (Performer == Targets.end())
+    return;
+  auto KeysOf = [&](const FunctionDecl *Target) {
+    std::vector<std::string> Keys;
+    if (!Performs(Target))
+      return Keys;
+    if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->several)
+      for (const CollectiveEvent &Event : Summary->events)
+        Keys.push_back(Event.key);
+    else
+      Keys.push_back("call " + Target->getQualifiedNameAsString());
+    return Keys;
+  };
+  const std::vector<std::string> First = KeysOf(*Performer);
+  bool Same = std::all_of(Targets.begin(), Targets.end(),
+                          [&](const FunctionDecl *Target) { return KeysOf(Target) == First; });
+  std::vector<CollectiveEvent> Events;
+  addCallEvents(*Performer, Site, SiteStmt, Events);
+  for (CollectiveEvent &Event : Events)
+    Event.dispatched = true;
+  if (Same || Events.empty()) {
+    Out.insert(Out.end(), Events.begin(), Events.end());
+    return;
+  }
+  CollectiveEvent Event = Events.front();
+  Event.key = "dispatch " + sourceText(SiteStmt, (*Performer)->getASTContext());
+  Event.groupMarker = Event.groupBegins = false;
+  Out.push_back(std::move(Event));
+}
+
 const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const FunctionCFG &Function,
                                                                   const CFGBlock &Block) {
   auto [It, Inserted] = BlockEvents.try_emplace(&Block);
@@ -209,6 +271,13 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
   std::vector<CollectiveEvent> Events;
   forEachCall(Block, Function.context(),
               [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt) {
+                std::vector<const FunctionDecl *> Targets = Indirect.targets(SiteStmt);
+                if (!Targets.empty()) {
+                  addDispatchEvents(Targets, Site, SiteStmt, Events);
+                  return;
+                }
+                if (!Callee)
+                  return;
                 const CalleeRole &Role = Classifier.classify(Callee);
                 if (Role.isCollective() || Role.groupMarker) {
                   if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
@@ -216,7 +285,8 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
                 } else if (performsCollectives(Callee)) {
                   addCallEvents(Callee, Site, SiteStmt, Events);
                 }
-              });
+              },
+              /*Unnamed=*/true);
   return BlockEvents[&Block] = std::move(Events);
 }
 

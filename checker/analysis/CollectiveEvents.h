@@ -7,6 +7,7 @@
 #include "CallClassifier.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
+#include "IndirectCalls.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -17,17 +18,25 @@
 
 namespace lockstep::analysis {
 
+/// An argument every rank must pass identically, by its role in the rules.
+struct EventArgument {
+  std::string role;    // "root", "count", ...
+  std::string value;   // what is compared: the constant, or the expanded expression
+  std::string written; // as the user wrote it, for the diagnostics
+};
+
 /// One collective as the ranks see it.
 struct CollectiveEvent {
   std::string key;          // what every rank must agree on: operation and arguments
   std::string collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
   std::string communicator; // the communicator as written, when the rules name it
   const clang::ValueDecl *communicatorDecl = nullptr; // the variable or field holding it
-  std::vector<std::pair<std::string, std::string>> agreedArguments; // (role, as written)
+  std::vector<EventArgument> agreedArguments;
   clang::SourceLocation site;                  // in the analysed function
   const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
   clang::SourceLocation collectiveSite;        // the collective call itself
   const clang::FunctionDecl *via = nullptr;    // the function called at site, if any
+  bool dispatched = false; // a virtual call or a stored callable: via is one it may run
   bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
   bool groupBegins = false;                    // the marker opens a group
   bool selfCommunicator = false;               // on MPI_COMM_SELF: no other rank takes part
@@ -54,7 +63,8 @@ public:
   /// file is an event named PendingPrefix + its USR, resolved later.
   CollectiveEvents(const CallClassifier &Classifier,
                    const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-                   const ExternalIndex &External, bool KeepPending);
+                   const ExternalIndex &External, const IndirectCalls &Indirect,
+                   bool KeepPending);
 
   /// Whether \p FD performs a collective or a group marker, directly or
   /// through the functions of the translation unit it calls.
@@ -77,6 +87,9 @@ private:
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);
+  void addDispatchEvents(const std::vector<const clang::FunctionDecl *> &Targets,
+                         clang::SourceLocation Site, const clang::Stmt *SiteStmt,
+                         std::vector<CollectiveEvent> &Out);
   bool externallyPerforming(const clang::FunctionDecl *Callee) const;
   bool pendingCandidate(const clang::FunctionDecl *Callee) const;
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,
@@ -85,6 +98,7 @@ private:
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   const ExternalIndex &External;
+  const IndirectCalls &Indirect;
   bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;

@@ -2,6 +2,7 @@
 #include "Limits.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -23,6 +24,66 @@ BranchArm describeArm(const CFGBlock &Branch, unsigned Index, const CFGBlock *Ta
   }
   Arm.kind = Index == 0 ? BranchArm::Kind::True : BranchArm::Kind::False;
   return Arm;
+}
+
+/// Which truth of \p Condition, the whole condition of an `if`, loop or
+/// `?:`, the statements at \p Site run under; none when \p Site is in
+/// neither arm.
+std::optional<bool> truthAt(const Expr *Condition, SourceLocation Site, const ParentMap &Parents,
+                            const SourceManager &SM) {
+  const Stmt *Owner = Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Condition));
+  auto In = [&](const Stmt *S) { return S && sourceContains(SM, S->getSourceRange(), Site); };
+  if (const auto *If = dyn_cast_or_null<IfStmt>(Owner)) {
+    if (In(If->getThen()))
+      return true;
+    if (In(If->getElse()))
+      return false;
+  } else if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(Owner)) {
+    if (In(Choice->getTrueExpr()))
+      return true;
+    if (In(Choice->getFalseExpr()))
+      return false;
+  } else if (const auto *While = dyn_cast_or_null<WhileStmt>(Owner)) {
+    if (In(While->getBody()))
+      return true;
+  } else if (const auto *For = dyn_cast_or_null<ForStmt>(Owner)) {
+    if (In(For->getBody()))
+      return true;
+  }
+  return std::nullopt;
+}
+
+/// The condition as the user wrote it: the `a || b` chain around the operand
+/// a branch block tests, and the truth of that chain on the ranks that reach
+/// \p Site (\p Truth is the operand's). Stays below an operand that holds
+/// the site itself (`rank == 0 && MPI_Barrier(comm) == 0`).
+std::pair<const Expr *, bool> wholeCondition(const Expr *Operand, bool Truth, SourceLocation Site,
+                                             const ParentMap &Parents,
+                                             const SourceManager &SM) {
+  const Expr *Known = Operand, *Current = Operand;
+  bool KnownTruth = Truth;
+  std::optional<bool> CurrentTruth = Truth;
+  auto Parent = [&](const Expr *E) { // ParentMap takes mutable statements, reads only
+    return Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(E));
+  };
+  while (const auto *Chain = dyn_cast_or_null<BinaryOperator>(Parent(Current))) {
+    if (!Chain->isLogicalOp() || sourceContains(SM, Chain->getSourceRange(), Site))
+      break;
+    // `a && x` and `a || x` are `x` wherever `x` is tested; `x && b` is false
+    // where `x` is, `x || b` true where `x` is; otherwise the arms decide.
+    const bool Left = Chain->getLHS()->IgnoreParenImpCasts() == Current->IgnoreParenImpCasts();
+    if (Left && CurrentTruth != (Chain->getOpcode() == BO_LOr))
+      CurrentTruth.reset();
+    Current = Chain;
+    if (CurrentTruth) {
+      Known = Current;
+      KnownTruth = *CurrentTruth;
+    }
+  }
+  if (!CurrentTruth)
+    if (std::optional<bool> ByArm = truthAt(Current, Site, Parents, SM))
+      return {Current, *ByArm};
+  return {Known, KnownTruth};
 }
 
 bool sameCollectives(std::vector<unsigned> A, std::vector<unsigned> B) {
@@ -248,6 +309,16 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
         !sourceContains(SM, Statement->getSourceRange(), Event.site)) {
       D.kind = Divergence::Kind::SkippedAfterExit;
       D.arm = Arms[Other.arm];
+    }
+    if (D.condition && D.arm.kind != BranchArm::Kind::Case &&
+        D.arm.kind != BranchArm::Kind::Default) {
+      SourceLocation Site = D.kind == Divergence::Kind::SkippedAfterExit
+                                ? D.leaving->getBeginLoc()
+                                : Event.site;
+      auto [Whole, Truth] = wholeCondition(D.condition, D.arm.kind == BranchArm::Kind::True,
+                                           Site, Function.parents(), SM);
+      D.condition = Whole;
+      D.arm.kind = Truth ? BranchArm::Kind::True : BranchArm::Kind::False;
     }
     Found.push_back(std::move(D)); // the caller keeps one finding per site
   };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct ExternalFunction {
   struct Collective {
     std::string name; // "MPI_Barrier"
     SourcePoint site;
+    std::string communicator;                // as written in the function
+    std::optional<unsigned> communicatorParam; // the parameter that receives it, if one does
   };
   std::vector<Collective> collectives; // the sequence it performs on every path
   bool severalSequences = false;       // paths differ: it counts as one opaque event

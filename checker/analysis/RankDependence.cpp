@@ -1,4 +1,5 @@
 #include "RankDependence.h"
+#include "PerRankSources.h"
 #include "Tautology.h"
 
 #include "clang/AST/ASTContext.h"
@@ -112,12 +113,15 @@ private:
   void applyCallEffects(const CallExpr *Call);
   void recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args);
   void recordCollective(const CallExpr *Call, const CalleeRole &Role);
+  RankValue optionField(const CallExpr *Call, const rules::ArgRef &Ref,
+                        const Expr *&Written) const;
   void flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee);
   void writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value);
   RankValue taintOf(const CFGBlock &Branch) const;
   RankValue returnTaint(const CFGBlock &Block) const;
   void mergePredecessors(const CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
+  void dropWritesAgreedAtExit(const State &AtExit);
   bool sameDefinition(const void *A, const void *B) const;
   const llvm::DenseSet<const void *> &writtenUnder(const CFGBlock &Branch);
   RankValue conditionValue(const CFGBlock &Block) const;
@@ -134,6 +138,7 @@ private:
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> GatedAt;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
   llvm::DenseMap<const CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
+  std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
   State Current;
   bool Recording = false; // only the final pass records calls and writes
   bool ReturnSeen = false;
@@ -269,10 +274,15 @@ void Dataflow::write(const StorageKey &Key, RankValue Value) {
   if (!Recording || !Value.dependent())
     return;
   const void *Last = Key.back();
+  const ValueDecl *Shared = nullptr;
   if (Key.size() > 1 && Last != &DerefStep)
-    Result.sharedWrites.push_back({static_cast<const FieldDecl *>(Last), Value});
+    Shared = static_cast<const FieldDecl *>(Last);
   else if (Key.size() == 1 && Key.front() != &ThisRoot)
-    Result.sharedWrites.push_back({static_cast<const VarDecl *>(Key.front()), Value});
+    Shared = static_cast<const VarDecl *>(Key.front());
+  if (Shared) {
+    Result.sharedWrites.push_back({Shared, Value});
+    SharedWriteKeys.push_back(Key);
+  }
   // Writes through pointer or reference parameters reach the caller.
   if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
           Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()))) {
@@ -362,6 +372,10 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (Role.annotatedRankSource)
     return RankValue::rank(Env.arena.make(Provenance::Kind::Annotated, Role.name,
                                           Call->getBeginLoc()));
+  if (Role.perRankSource && Role.perRankSource->returns) {
+    Value.source = perRankData(Call, Call, *Role.perRankSource, Env.arena, Function);
+    return Value;
+  }
   if (Role.uniformSource && Role.uniformSource->returns)
     return Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue();
   if (Role.isKnown())
@@ -469,14 +483,38 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     }
   if (!Recording)
     return;
-  for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context))
-    if (const Expr *Arg = ruleArgument(Call, *Ref)) {
-      RankValue Value = eval(Arg);
-      if (Ref == &Rule.comm && fromSplit(Value.source))
-        continue;
-      if (Value.dependent())
-        Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
+  for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
+    const Expr *Arg = ruleArgument(Call, *Ref);
+    RankValue Value = Arg ? eval(Arg) : optionField(Call, *Ref, Arg);
+    if (!Arg || (Ref == &Rule.comm && fromSplit(Value.source)))
+      continue;
+    if (Value.dependent())
+      Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
+  }
+}
+
+// An options object filled before the call (`opts.rootRank = r;
+// pg->broadcast(t, opts)`): the field's value here, and in \p Written the
+// expression that wrote it (the object when no single one did).
+RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
+                                const Expr *&Written) const {
+  Written = nullptr;
+  const Expr *Object =
+      Ref.field.empty() ? nullptr : ruleArgument(Call, {Ref.kind, Ref.index, ""});
+  const RecordDecl *Record = Object ? Object->getType()->getAsRecordDecl() : nullptr;
+  StorageKey Key;
+  if (!Record || !keyOf(Object, Key))
+    return {};
+  for (const FieldDecl *Field : Record->fields())
+    if (Field->getName() == Ref.field) {
+      Key.push_back(Field);
+      RankValue Value = read(Key);
+      const void *Definition = Value.definition;
+      bool Single = Definition && Definition != &AgreedByEveryRank && !Blocks.count(Definition);
+      Written = Single ? cast<Expr>(static_cast<const Stmt *>(Definition)) : Object;
+      return Value;
     }
+  return {};
 }
 
 // A function lockstep knows nothing about passes what it is given on to what
@@ -551,6 +589,13 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     unsigned I = *Role.uniformSource->outArg;
     writeOutArgument(Args[I], ParamFor(I),
                      agreed(Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue()));
+  }
+  if (Role.perRankSource && Role.perRankSource->outArg &&
+      *Role.perRankSource->outArg < Args.size()) {
+    unsigned I = *Role.perRankSource->outArg;
+    RankValue Data;
+    Data.source = perRankData(Call, Args[I], *Role.perRankSource, Env.arena, Function);
+    writeOutArgument(Args[I], ParamFor(I), Data);
   }
   if (Role.collective)
     for (unsigned I : Role.collective->uniformOutputs)
@@ -732,6 +777,27 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   }
 }
 
+// A member or global that a collective agrees on before every return holds
+// the agreed value for everyone after the call (`MPI_Allreduce(MPI_IN_PLACE,
+// &steps_, ...)` in a method): the per-rank writes before it stay inside.
+void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
+  auto Outlives = [](const StorageKey &Key) {
+    if (Key.front() == &ThisRoot)
+      return true;
+    const auto *Var = static_cast<const VarDecl *>(Key.front());
+    return Key.back() != &DerefStep && Var->hasGlobalStorage();
+  };
+  std::vector<SharedWrite> Kept;
+  for (size_t I = 0; I < Result.sharedWrites.size(); ++I) {
+    auto It = AtExit.find(SharedWriteKeys[I]);
+    bool Agreed = It != AtExit.end() && It->second.definition == &AgreedByEveryRank &&
+                  !It->second.dependent();
+    if (!Agreed || !Outlives(SharedWriteKeys[I]))
+      Kept.push_back(Result.sharedWrites[I]);
+  }
+  Result.sharedWrites = std::move(Kept);
+}
+
 // The variables and fields a branch's arms (a loop's body) write.
 const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branch) {
   auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
@@ -831,6 +897,8 @@ FunctionDependence Dataflow::run() {
   for (const CFGBlock *Block : Graph)
     if (Visited[Block->getBlockID()])
       ProcessBlock(*Block);
+  if (Visited[Graph.getExit().getBlockID()])
+    dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
   Result.sharedReads = std::move(SharedReads);
   Result.values = std::move(Values);
   return std::move(Result);

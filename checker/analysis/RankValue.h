@@ -27,6 +27,7 @@ struct Provenance {
     Implicit,    // assigned under a rank-dependent condition
     External,    // returned by a function of another file (its summary says so)
     Split,       // a communicator split by a rank-dependent colour (each part has its own)
+    PerRankData, // data each rank reads for itself: a clock, a host query (rules per_rank_sources)
   };
   Kind kind;
   std::string name;          // function, variable or parameter name; condition text for Implicit
@@ -37,6 +38,9 @@ struct Provenance {
   // SourceCall through an out-argument: the communicator whose rank it is
   // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
   const clang::Expr *communicator = nullptr;
+  // PerRankData: what the data is ("a clock reading"), and the variable or
+  // expression that receives it as written ("t"; empty when none does).
+  std::string why, holder;
 };
 
 /// Whether a value is a communicator handle that a rank-dependent split made
@@ -55,6 +59,13 @@ public:
                          const Provenance *Via = nullptr,
                          const clang::Expr *Communicator = nullptr) {
     Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via, "", 0, 0, Communicator});
+    return &Storage.back();
+  }
+  const Provenance *makePerRank(std::string Function, clang::SourceLocation Call, std::string Why,
+                                std::string Holder) {
+    Storage.push_back(Provenance{Provenance::Kind::PerRankData, std::move(Function), Call});
+    Storage.back().why = std::move(Why);
+    Storage.back().holder = std::move(Holder);
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,

@@ -40,8 +40,10 @@ bool readFunction(const json &Entry, const std::string &Context, ExternalFunctio
     for (size_t I = 0; I < List.size(); ++I) {
       Reader C(List[I], Context + ": collectives[" + std::to_string(I) + "]", Error);
       ExternalFunction::Collective Item;
-      if (!C.onlyKeys({"name", "file", "line", "column"}) || !C.string("name", Item.name) ||
-          !point(C, Item.site))
+      if (!C.onlyKeys({"name", "file", "line", "column", "communicator", "communicator_param"}) ||
+          !C.string("name", Item.name) || !point(C, Item.site) ||
+          !C.string("communicator", Item.communicator, /*Required=*/false) ||
+          !C.index("communicator_param", Item.communicatorParam))
         return false;
       F.collectives.push_back(std::move(Item));
     }
@@ -66,6 +68,10 @@ std::string writeSummaries(const ExternalSummaries &Summaries) {
     for (const ExternalFunction::Collective &C : F.collectives) {
       json Item = pointJson(C.site);
       Item["name"] = C.name;
+      if (!C.communicator.empty())
+        Item["communicator"] = C.communicator;
+      if (C.communicatorParam)
+        Item["communicator_param"] = *C.communicatorParam;
       Collectives.push_back(std::move(Item));
     }
     Entry["collectives"] = std::move(Collectives);

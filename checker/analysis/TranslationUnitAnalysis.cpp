@@ -1,5 +1,6 @@
 #include "TranslationUnitAnalysis.h"
 #include "Limits.h"
+#include "SourceText.h"
 #include "TripCount.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -42,6 +43,17 @@ private:
   const SourceManager &SM;
 };
 
+/// The communicator argument of a collective call as written; empty when
+/// the rules name none.
+std::string writtenCommunicator(const CallExpr *Call, const CallClassifier &Classifier,
+                                const ASTContext &Context) {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
+  const Expr *Comm =
+      Role && Role->collective ? ruleArgument(Call, Role->collective->comm) : nullptr;
+  return Comm ? sourceText(Comm, Context) : "";
+}
+
 } // namespace
 
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
@@ -53,12 +65,13 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   collectFunctions(Context);
   computeDependence();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
-  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
+  Indirect = std::make_unique<IndirectCalls>(ByDecl);
+  Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
   if (KeepPending) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
-                                                       /*KeepPending=*/true);
+                                                       *Indirect, /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();
@@ -363,7 +376,9 @@ void TranslationUnitAnalysis::findRankArguments() {
       if (Source && Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(),
                                      Argument.role).second)
         RankArguments.push_back({Function->decl(), Argument.call, Argument.collective,
-                                 Argument.role, Argument.argument, Source});
+                                 Argument.role, Argument.argument, Source,
+                                 writtenCommunicator(Argument.call, Classifier,
+                                                     Function->context())});
     }
 }
 
@@ -403,9 +418,13 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
       for (const CollectiveEvent &Event : Sequences->events) {
         if (Event.groupMarker)
           continue;
+        const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl);
         Summary.collectives.push_back(
-            {Event.collective, Event.externalSite.file.empty() ? Point(Event.collectiveSite)
-                                                               : Event.externalSite});
+            {Event.collective,
+             Event.externalSite.file.empty() ? Point(Event.collectiveSite) : Event.externalSite,
+             Event.communicator,
+             Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
+                                                    : std::nullopt});
         if (Sequences->several)
           break;
       }

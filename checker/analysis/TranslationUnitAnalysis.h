@@ -41,6 +41,7 @@ struct RankArgument {
   std::string role; // "root", "count", ...
   const clang::Expr *argument = nullptr;
   const Provenance *source = nullptr;
+  std::string communicator; // as written, when the rules name one
 };
 
 class TranslationUnitAnalysis {
@@ -87,6 +88,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> ByDecl;
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<ErrorPaths> Paths;
+  std::unique_ptr<IndirectCalls> Indirect;
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions
   std::vector<Divergence> Divergences;

@@ -1,10 +1,11 @@
 #include "DivergenceNotes.h"
 
+#include "../analysis/CallSite.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Lex/Lexer.h"
 
 namespace lockstep::checks {
 using namespace clang;
@@ -16,12 +17,19 @@ std::string quoted(llvm::StringRef Name) { return "'" + Name.str() + "'"; }
 std::string calledName(const analysis::CollectiveEvent &Event) {
   if (!Event.via)
     return Event.collective;
-  // A lambda is named by the expression that calls it: `sync()` -> 'sync'.
+  // A call that may run several functions is named as written: 'hook_->on_step'.
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.siteStmt); Call && Event.dispatched) {
+    const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+    return sourceText(Operator ? Operator->getArg(0) : Call->getCallee(),
+                      Event.via->getASTContext());
+  }
+  // A lambda is named by what holds it: `sync()` -> 'sync', `on_step_()`
+  // (a std::function member) -> 'on_step_'.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
       Method && Method->getParent()->isLambda()) {
     if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.siteStmt))
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreImplicit()))
-        return Ref->getDecl()->getNameAsString();
+      if (const ValueDecl *Holder = analysis::namedStorage(Call->getArg(0)))
+        return Holder->getNameAsString();
     return "lambda";
   }
   return Event.via->getQualifiedNameAsString();
@@ -31,27 +39,6 @@ std::string namedCollective(const analysis::CollectiveEvent &Event) {
   if (!Event.via)
     return quoted(Event.collective);
   return quoted(calledName(Event)) + " (which calls " + quoted(Event.collective) + ")";
-}
-
-std::string sourceText(const Stmt *S, const ASTContext &Context) {
-  if (!S)
-    return "";
-  const SourceManager &SM = Context.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(S->getSourceRange()), SM, Context.getLangOpts());
-  std::string Text = Lexer::getSourceText(Range, SM, Context.getLangOpts()).str();
-  if (Text.empty()) { // inside a macro body: print the expression instead
-    llvm::raw_string_ostream OS(Text);
-    S->printPretty(OS, nullptr, Context.getPrintingPolicy());
-  }
-  // One line: collapse the whitespace of multi-line conditions.
-  std::string Collapsed;
-  for (char C : Text) {
-    bool Space = C == ' ' || C == '\n' || C == '\t' || C == '\r';
-    if (!Space || (!Collapsed.empty() && Collapsed.back() != ' '))
-      Collapsed += Space ? ' ' : C;
-  }
-  return Collapsed;
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
@@ -149,6 +136,15 @@ void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source,
                  DiagnosticIDs::Note)
           << quoted(Source->name);
       break;
+    case Provenance::Kind::PerRankData:
+      if (Source->holder.empty())
+        Check.diag(Source->loc, "%0 returns %1 here; each rank reads its own",
+                   DiagnosticIDs::Note)
+            << quoted(Source->name) << Source->why;
+      else
+        Check.diag(Source->loc, "%0 is %1 from %2; each rank reads its own", DiagnosticIDs::Note)
+            << quoted(Source->holder) << Source->why << quoted(Source->name);
+      break;
     case Provenance::Kind::External:
       Check.diag(Source->loc, "the rank comes from %0, defined in another file",
                  DiagnosticIDs::Note)
@@ -176,9 +172,17 @@ void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent
   SourceLocation Inside = Event.collectiveSite;
   if (Inside.isInvalid() && !Event.externalSite.file.empty())
     Inside = locate(Context, Event.externalSite); // the callee is defined in another file
-  if (Event.via && Inside.isValid())
+  if (Event.via && Event.dispatched && Inside.isValid()) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
+    const bool Lambda = Method && Method->getParent()->isLambda();
+    Check.diag(Inside, "%0 is called here, inside %1, which %2 may run", DiagnosticIDs::Note)
+        << quoted(Event.collective)
+        << (Lambda ? "the lambda" : quoted(Event.via->getQualifiedNameAsString()))
+        << quoted(calledName(Event));
+  } else if (Event.via && Inside.isValid()) {
     Check.diag(Inside, "%0 is called here, inside %1", DiagnosticIDs::Note)
         << quoted(Event.collective) << quoted(calledName(Event));
+  }
   if (Differing)
     Check.diag(Differing->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
         << quoted(sourceText(Differing, Context)) << Differing->getSourceRange();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../analysis/Divergence.h"
+#include "../analysis/SourceText.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 
@@ -11,8 +12,7 @@
 
 namespace lockstep::checks {
 
-/// The source text of \p S as the user wrote it (macro uses unexpanded).
-std::string sourceText(const clang::Stmt *S, const clang::ASTContext &Context);
+using analysis::sourceText;
 
 /// "ranks where 'rank == 0'", "ranks where 'rank == 0' is false",
 /// "ranks where 'rank % 4' is 2", ...

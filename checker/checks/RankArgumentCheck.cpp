@@ -13,9 +13,9 @@ namespace {
 std::pair<std::string, std::pair<std::string, std::string>>
 firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B) {
   for (size_t I = 0; I < A.agreedArguments.size() && I < B.agreedArguments.size(); ++I)
-    if (A.agreedArguments[I] != B.agreedArguments[I])
-      return {A.agreedArguments[I].first,
-              {A.agreedArguments[I].second, B.agreedArguments[I].second}};
+    if (A.agreedArguments[I].value != B.agreedArguments[I].value)
+      return {A.agreedArguments[I].role,
+              {A.agreedArguments[I].written, B.agreedArguments[I].written}};
   return {"arguments", {"", ""}};
 }
 

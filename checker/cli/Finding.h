@@ -39,6 +39,9 @@ struct Finding {
   std::vector<Note> notes;  // in emission order
   std::string id;           // stable identity: see FindingsOutput.h
   std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
+  // A call still pending: its arguments as written, so that the communicator
+  // the callee receives is named once resolved; not in the outputs.
+  std::vector<std::string> callArguments;
 };
 
 } // namespace lockstep::cli

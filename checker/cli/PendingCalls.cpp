@@ -48,6 +48,9 @@ std::vector<Finding> resolvePending(std::vector<Finding> Findings,
     for (Note &N : F.notes)
       replaceAll(N.message, Placeholder, First.name);
     F.collective = First.name;
+    F.communicator = First.communicatorParam && *First.communicatorParam < F.callArguments.size()
+                         ? F.callArguments[*First.communicatorParam]
+                         : First.communicator;
     // The note into the other file goes right after the warning, as the
     // checks place the callee note for a function of the same file.
     F.notes.insert(F.notes.begin(),

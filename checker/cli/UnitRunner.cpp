@@ -1,6 +1,7 @@
 #include "UnitRunner.h"
 #include "InstallPaths.h"
 
+#include "../analysis/CallSite.h"
 #include "../analysis/FunctionCFG.h"
 #include "../checks/DivergenceNotes.h"
 #include "../checks/LockstepCheck.h"
@@ -29,6 +30,7 @@ namespace {
 /// does not carry as data: the collective, communicator, condition, function.
 struct SiteFacts {
   std::string function, collective, communicator, condition;
+  std::vector<std::string> callArguments; // a pending call's, as written
 };
 using FactsBySite = std::map<std::pair<std::string, unsigned>, SiteFacts>;
 
@@ -48,6 +50,9 @@ void collectFacts(const analysis::TranslationUnitAnalysis &Analysis, ASTContext 
     if (Event) {
       Facts.collective = Event->collective;
       Facts.communicator = Event->communicator;
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(Event->siteStmt); Call && Event->pending)
+        for (const Expr *Argument : analysis::explicitArguments(Call))
+          Facts.callArguments.push_back(checks::sourceText(Argument, Context));
     }
     Facts.condition = checks::sourceText(Condition, Context);
   };
@@ -58,6 +63,7 @@ void collectFacts(const analysis::TranslationUnitAnalysis &Analysis, ASTContext 
   for (const analysis::RankArgument &A : Analysis.rankArguments()) {
     analysis::CollectiveEvent Event;
     Event.collective = A.collective;
+    Event.communicator = A.communicator;
     Add(A.argument->getBeginLoc(), A.function, &Event, A.argument);
   }
   for (const analysis::GroupImbalance &P : Analysis.groupImbalances())
@@ -204,6 +210,7 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
       F.collective = It->second.collective;
       F.communicator = It->second.communicator;
       F.condition = It->second.condition;
+      F.callArguments = It->second.callArguments;
     }
     for (const tooling::DiagnosticMessage &Note : Error.Notes)
       F.notes.push_back({Locate(Note), Note.Message});

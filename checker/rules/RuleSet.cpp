@@ -24,5 +24,8 @@ const ValueSourceRule *RuleSet::findRankSource(const std::string &Name) const {
 const ValueSourceRule *RuleSet::findUniformSource(const std::string &Name) const {
   return findBy(uniformSources, Name, [](const ValueSourceRule &R) -> const std::string & { return R.function; });
 }
+const PerRankSourceRule *RuleSet::findPerRankSource(const std::string &Name) const {
+  return findBy(perRankSources, Name, [](const PerRankSourceRule &R) -> const std::string & { return R.function; });
+}
 
 } // namespace lockstep::rules

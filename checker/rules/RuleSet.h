@@ -56,6 +56,17 @@ struct ValueSourceRule {
   std::string origin;
 };
 
+/// A function whose result each rank reads for itself (a clock, a random
+/// number, a host or device query, a received message): values computed from
+/// it differ between ranks until a collective agrees on them.
+struct PerRankSourceRule {
+  std::string function;
+  std::optional<unsigned> outArg; // the argument it writes the data through
+  bool returns = false;           // it returns the data
+  std::string why;                // what the data is, for the notes: "a clock reading"
+  std::string origin;
+};
+
 /// An uneven-input join protocol: inside its region, ranks that run out of
 /// input early shadow the collectives of `shadows` until every rank joins.
 /// The region is the lifetime of a `guard` object, or the code between calls
@@ -100,6 +111,7 @@ struct RuleSet {
   std::vector<GroupMarkerRule> groupMarkers;
   std::vector<ValueSourceRule> rankSources;
   std::vector<ValueSourceRule> uniformSources;
+  std::vector<PerRankSourceRule> perRankSources;
   std::vector<JoinProtocolRule> joinProtocols;
   std::vector<StatusRule> statuses;
   EnvironmentRules environment;
@@ -110,6 +122,7 @@ struct RuleSet {
   const GroupMarkerRule *findGroupMarker(const std::string &name) const;
   const ValueSourceRule *findRankSource(const std::string &name) const;
   const ValueSourceRule *findUniformSource(const std::string &name) const;
+  const PerRankSourceRule *findPerRankSource(const std::string &name) const;
 };
 
 } // namespace lockstep::rules

@@ -168,6 +168,19 @@ bool readValueSource(const json &Entry, const std::string &Context, const std::s
   return true;
 }
 
+bool readPerRankSource(const json &Entry, const std::string &Context, const std::string &File,
+                       PerRankSourceRule &Rule, std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"function", "out_arg", "returns", "why"}) ||
+      !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
+      !R.boolean("returns", Rule.returns) || !R.string("why", Rule.why))
+    return false;
+  if (!Rule.outArg && !Rule.returns)
+    return R.fail("", "give 'out_arg', \"returns\": true, or both");
+  Rule.origin = File;
+  return true;
+}
+
 bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = true) {
   if (!R.string(Key, Out, Required))
     return false;
@@ -259,7 +272,8 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   Reader Top(Document, File, Error);
   std::string Api;
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "join_protocols", "status", "environment",
+                     "uniform_sources", "per_rank_sources", "join_protocols", "status",
+                     "environment",
                      "naming"}))
     return Error;
   if (!Document.contains("version"))
@@ -291,6 +305,10 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
       readSection(Document, "uniform_sources", File, "function", Added.uniformSources, Error,
                   [&](const json &E, const std::string &C, ValueSourceRule &R) {
                     return readValueSource(E, C, File, /*Uniform=*/true, R, Error);
+                  }) &&
+      readSection(Document, "per_rank_sources", File, "function", Added.perRankSources, Error,
+                  [&](const json &E, const std::string &C, PerRankSourceRule &R) {
+                    return readPerRankSource(E, C, File, R, Error);
                   }) &&
       readSection(Document, "join_protocols", File, "name", Added.joinProtocols, Error,
                   [&](const json &E, const std::string &C, JoinProtocolRule &R) {
@@ -325,12 +343,14 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   }
 
   auto ByName = [](const auto &Rule) { return Rule.name; };
-  auto ByFunction = [](const ValueSourceRule &Rule) { return Rule.function; };
+  auto ByFunction = [](const auto &Rule) { return Rule.function; };
   if (!rejectDuplicates(Rules.collectives, Added.collectives, "collectives", ByName, Error) ||
       !rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName, Error) ||
       !rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction, Error) ||
       !rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction,
                         Error) ||
+      !rejectDuplicates(Rules.perRankSources, Added.perRankSources, "per_rank_sources",
+                        ByFunction, Error) ||
       !rejectDuplicates(Rules.joinProtocols, Added.joinProtocols, "join_protocols", ByName, Error))
     return Error;
 
@@ -338,6 +358,7 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   append(Rules.groupMarkers, Added.groupMarkers);
   append(Rules.rankSources, Added.rankSources);
   append(Rules.uniformSources, Added.uniformSources);
+  append(Rules.perRankSources, Added.perRankSources);
   append(Rules.joinProtocols, Added.joinProtocols);
   append(Rules.statuses, Added.statuses);
   append(Rules.environment.readers, Added.environment.readers);

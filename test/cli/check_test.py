@@ -41,6 +41,7 @@ if check(len(findings) == 1, "expected one finding in JSON: %s" % findings):
     f0 = findings[0]
     check(f0["check"] == "lockstep-rank-branch" and f0["collective"] == "MPI_Barrier"
           and f0["function"] == "train" and f0["condition"] == "rank == 0"
+          and f0["communicator"] == "comm"
           and f0["file"] == train and f0["line"] == 12 and len(f0["id"]) == 16,
           "JSON fields: %s" % f0)
     check(any(n["file"] == checkpoint for n in f0["notes"]), "JSON note into the other file")

@@ -242,8 +242,8 @@ void allgather_sweep_first_two(int N) {
       for (int i = 0; i < count; i++)
         vecout[rank * count + i] = rank * count + i;
       MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, vecout, count, MPI_DOUBLE, comm);
-      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allgather' is never reached on ranks where 'wrank >= 2', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-      // CHECK-MESSAGES: :[[@LINE-10]]:7: note: ranks where 'wrank >= 2' continue with the next iteration here
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allgather' is never reached on ranks where 'comm == MPI_COMM_NULL || wrank >= 2', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-10]]:7: note: ranks where 'comm == MPI_COMM_NULL || wrank >= 2' continue with the next iteration here
       delete[] vecout;
     }
     free_comm(&comm);

@@ -127,8 +127,8 @@ void relay_same_endpoint(MPI_Comm comm, int argc, char **argv, double *buf, int 
   if (rank == src && rank != dst) {
     pack(buf, n);
     MPI_Barrier(comm);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
   }
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: {{.*}} [lockstep-rank-branch]
   if (rank == dst && rank != src) {
     MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]

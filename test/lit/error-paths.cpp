@@ -147,8 +147,8 @@ void success_and_rank(MPI_Comm comm, int *buf, int n) {
   if (r == 0 && rank == 1)
     return;
   MPI_Barrier(comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 1', which return before it
-  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r == 0 && rank == 1', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r == 0 && rank == 1' return here
 }
 
 // Positive: even on failure, only rank 1 leaves: a failure seen by every rank
@@ -160,8 +160,8 @@ void failure_and_rank(MPI_Comm comm, int *buf, int n) {
   if (r != 0 && rank == 1)
     return;
   MPI_Barrier(comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 1', which return before it
-  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r != 0 && rank == 1', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r != 0 && rank == 1' return here
 }
 
 // Positive: a count is no status; `load` has no body here to say otherwise.
@@ -171,6 +171,6 @@ void nothing_to_load(MPI_Comm comm, int *buf, int n) {
   if (rank == 0 && load(buf, n) != 0)
     return;
   MPI_Barrier(comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it
-  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && load(buf, n) != 0', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && load(buf, n) != 0' return here
 }

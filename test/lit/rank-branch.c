@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   if (rank == size - 1 && argc > 1)
     exit(2);
   MPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == size - 1', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == size - 1 && argc > 1', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
 
   MPI_Finalize();
   return 0;

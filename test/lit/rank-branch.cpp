@@ -172,7 +172,7 @@ void short_circuit(MPI_Comm comm, bool verbose) {
   int rank = world_rank();
   if (verbose && rank == 0 && MPI_Barrier(comm) == MPI_SUCCESS)
     write_log("synced");
-  // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: 'MPI_Barrier' runs only on ranks where 'verbose && rank == 0'
 }
 
 void lambda_capture(MPI_Comm comm) {

@@ -57,7 +57,7 @@ void breaks_out(MPI_Comm comm, int steps) {
     if (rank == 0 && i == 3)
       break;
     MPI_Allreduce(MPI_IN_PLACE, &i, 1, MPI_INT, MPI_SUM, comm);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == 0', which break out of the loop before it
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == 0 && i == 3', which break out of the loop before it
   }
 }
 

@@ -25,3 +25,19 @@ void user_collective() {
     sync_all();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'my_rank == 0'
 }
+
+double read_sensor();
+void write_log(double);
+
+void user_per_rank_source() {
+  if (read_sensor() > 80.0)
+    sync_all();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'read_sensor() > 80.0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'read_sensor' returns a sensor reading here; each rank reads its own
+}
+
+// Negative: the reading is only logged.
+void user_per_rank_source_logged() {
+  write_log(read_sensor());
+  sync_all();
+}

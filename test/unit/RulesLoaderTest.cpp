@@ -26,7 +26,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   RuleSet Rules;
   ASSERT_EQ(mergeBuiltinRules(Rules), "");
   EXPECT_EQ(validateComplete(Rules), "");
-  EXPECT_EQ(Rules.files.size(), 5u);
+  EXPECT_EQ(Rules.files.size(), 6u);
 
   const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
   ASSERT_NE(Bcast, nullptr);
@@ -54,11 +54,14 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(Rules.statuses[0].type, "cudaError_t"); // files in name order
   EXPECT_EQ(Rules.statuses[2].functions, "^P?MPI_[A-Z]");
   EXPECT_EQ(Rules.statuses[2].value, 0);
+  EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->returns);
+  EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->outArg, 0u);
+  EXPECT_EQ(Rules.findPerRankSource("gethostname")->why, "the host name");
 }
 
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
   RuleSet Rules;
-  for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment"})
+  for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment", "system"})
     EXPECT_EQ(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules),
               "");
   EXPECT_EQ(validateComplete(Rules), "");
@@ -297,6 +300,42 @@ TEST(RulesLoader, RejectsMalformedJoinProtocols) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
       {"name": "j", "guard": "G", "shadows": ["s"], "note": "x"}]})"),
             "user.json: join_protocols[0] ('j'): key 'note': unknown key");
+}
+
+TEST(RulesLoader, ReadsPerRankSources) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "read_sensor", "returns": true, "why": "a sensor reading"},
+      {"function": "stamp", "returns": true, "out_arg": 0, "why": "a clock reading"}]})",
+                 Rules),
+            "");
+  ASSERT_EQ(Rules.perRankSources.size(), 2u);
+  EXPECT_EQ(Rules.findPerRankSource("read_sensor")->why, "a sensor reading");
+  EXPECT_FALSE(Rules.findPerRankSource("read_sensor")->outArg.has_value());
+  EXPECT_TRUE(Rules.findPerRankSource("stamp")->returns);
+  EXPECT_EQ(*Rules.findPerRankSource("stamp")->outArg, 0u);
+}
+
+TEST(RulesLoader, RejectsMalformedPerRankSources) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "why": "a reading"}]})"),
+            "user.json: per_rank_sources[0] ('f'): give 'out_arg', \"returns\": true, or both");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "returns": true}]})"),
+            "user.json: per_rank_sources[0] ('f'): key 'why': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "returns": true, "why": ""}]})"),
+            "user.json: per_rank_sources[0] ('f'): key 'why': expected a non-empty string");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "returns": true, "why": "x", "value": "uniform"}]})"),
+            "user.json: per_rank_sources[0] ('f'): key 'value': unknown key");
+  RuleSet Rules;
+  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  EXPECT_NE(load(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "MPI_Wtime", "returns": true, "why": "a clock reading"}]})",
+                 Rules)
+                .find("per_rank_sources: 'MPI_Wtime' is already defined in"),
+            std::string::npos);
 }
 
 TEST(RulesLoader, ReadsStatus) {

@@ -1,0 +1,122 @@
+#include "IndirectCalls.h"
+#include "CallSite.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+/// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`,
+/// through the conversions that wrap it into a std::function.
+const FunctionDecl *storedFunction(const Expr *E) {
+  for (const Expr *Previous = nullptr; E && E != Previous;) {
+    Previous = E;
+    E = E->IgnoreImplicit()->IgnoreParenCasts();
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() == 1)
+      E = Construct->getArg(0);
+    else if (const auto *Address = dyn_cast<UnaryOperator>(E);
+             Address && Address->getOpcode() == UO_AddrOf)
+      E = Address->getSubExpr();
+  }
+  if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
+    return Lambda->getCallOperator();
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+    return dyn_cast<FunctionDecl>(Ref->getDecl());
+  return nullptr;
+}
+
+} // namespace
+
+IndirectCalls::IndirectCalls(
+    const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions)
+    : Functions(Functions) {
+  for (const auto &[Decl, Function] : Functions) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Decl)) {
+      std::vector<const CXXMethodDecl *> Pending(Method->begin_overridden_methods(),
+                                                 Method->end_overridden_methods());
+      while (!Pending.empty()) {
+        const CXXMethodDecl *Base = Pending.back();
+        Pending.pop_back();
+        Overriders[Base->getCanonicalDecl()].push_back(Decl);
+        Pending.insert(Pending.end(), Base->begin_overridden_methods(),
+                       Base->end_overridden_methods());
+      }
+    }
+    if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function->decl()))
+      for (const CXXCtorInitializer *Init : Constructor->inits())
+        if (Init->getMember())
+          store(Init->getMember(), Init->getInit());
+    recordStores(Function->decl()->getBody());
+  }
+}
+
+void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
+  const FunctionDecl *Target = storedFunction(Value);
+  if (!Storage || !Target || !Functions.count(Target->getCanonicalDecl()))
+    return;
+  std::vector<const FunctionDecl *> &List = Stored[Storage];
+  if (!llvm::is_contained(List, Target->getCanonicalDecl()))
+    List.push_back(Target->getCanonicalDecl());
+}
+
+// `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
+// `on_step_ = [this] { ... };`.
+void IndirectCalls::recordStores(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+    for (const auto *D : Decl->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
+        store(Var, Var->getInit());
+  } else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+             Assign && Assign->getOpcode() == BO_Assign) {
+    store(namedStorage(Assign->getLHS()), Assign->getRHS());
+  } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+             Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2) {
+    store(namedStorage(Operator->getArg(0)), Operator->getArg(1));
+  }
+  for (const Stmt *Child : S->children())
+    recordStores(Child);
+}
+
+std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Site);
+  if (!Call)
+    return {};
+  // A virtual call the compiler cannot bind: the method or any override.
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+    if (!Method || !Method->isVirtual() || resolvedCallee(Call) != Method ||
+        (Callee && Callee->hasQualifier()))
+      return {};
+    auto It = Overriders.find(Method->getCanonicalDecl());
+    if (It == Overriders.end())
+      return {};
+    std::vector<const FunctionDecl *> Targets = It->second;
+    if (Functions.count(Method->getCanonicalDecl()))
+      Targets.push_back(Method->getCanonicalDecl());
+    return Targets;
+  }
+  // A stored callable: `f()` on a std::function, `fp()` on a pointer.
+  const FunctionDecl *Direct = Call->getDirectCallee();
+  if (Direct && Functions.count(Direct->getCanonicalDecl()))
+    return {};
+  const Expr *Callable = Call->getCallee();
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+      Operator && Operator->getOperator() == OO_Call)
+    Callable = Operator->getArg(0);
+  const ValueDecl *Holder = namedStorage(Callable);
+  auto It = Holder ? Stored.find(Holder) : Stored.end();
+  return It == Stored.end() ? std::vector<const FunctionDecl *>() : It->second;
+}
+
+} // namespace lockstep::analysis

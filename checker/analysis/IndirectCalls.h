@@ -1,0 +1,38 @@
+// The functions of the translation unit that a call may run when it names
+// none directly: every override of a virtual method (and the method itself)
+// for a call through a pointer, a reference or a smart pointer, and the
+// lambdas and functions stored in a std::function or a function pointer
+// (a variable or a field, wherever the translation unit assigns it).
+#pragma once
+
+#include "FunctionCFG.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace lockstep::analysis {
+
+class IndirectCalls {
+public:
+  /// \p Functions are the analysed functions, by canonical declaration.
+  explicit IndirectCalls(
+      const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions);
+
+  /// What \p Call may run, among \p Functions; empty for a direct call (one
+  /// that runs its callee's own body) and for an indirect call whose targets
+  /// are not known here.
+  std::vector<const clang::FunctionDecl *> targets(const clang::Stmt *Call) const;
+
+private:
+  void recordStores(const clang::Stmt *Body);
+  void store(const clang::ValueDecl *Storage, const clang::Expr *Value);
+
+  const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
+  // By the canonical declaration of the overridden method.
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Overriders;
+  // By the variable or field that holds the callable.
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::FunctionDecl *>> Stored;
+};
+
+} // namespace lockstep::analysis

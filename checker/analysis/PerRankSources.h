@@ -1,0 +1,22 @@
+// Per-rank data sources (rules `per_rank_sources`): a clock, a random number,
+// a host or device query, a received message. Each rank reads its own value,
+// so what is computed from it differs between ranks until a collective
+// agrees on it; the provenance names the source for the notes.
+#pragma once
+
+#include "FunctionCFG.h"
+#include "RankValue.h"
+
+#include "../rules/RuleSet.h"
+
+namespace lockstep::analysis {
+
+/// Why the data that \p Call reads through \p Rule differs between ranks.
+/// \p Received is what receives the data: the call itself for a returned
+/// value, or the out argument; the provenance names the variable it lands
+/// in when there is one (`double t = MPI_Wtime();`, `gethostname(host, n)`).
+const Provenance *perRankData(const clang::CallExpr *Call, const clang::Expr *Received,
+                              const rules::PerRankSourceRule &Rule, ProvenanceArena &Arena,
+                              const FunctionCFG &Function);
+
+} // namespace lockstep::analysis

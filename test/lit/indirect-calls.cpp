@@ -1,0 +1,122 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Calls that name no single function: virtual calls through pointers,
+// references and smart pointers run any override the translation unit
+// defines; a std::function or a function pointer runs what the code stored
+// in it. The finding names the call as written and notes the override (or
+// lambda) that performs the collective.
+#include <mpi.h>
+#include <functional>
+#include <memory>
+
+struct Hook {
+  virtual ~Hook() = default;
+  virtual void on_step(int step) = 0;
+};
+
+struct AllreduceHook : Hook {
+  explicit AllreduceHook(MPI_Comm c) : comm(c) {}
+  void on_step(int step) override; // below, after the calls it is noted for
+  MPI_Comm comm;
+};
+
+struct PrintHook : Hook {
+  void on_step(int step) override { (void)step; }
+};
+
+class Trainer {
+public:
+  Trainer(MPI_Comm comm, std::unique_ptr<Hook> hook) : hook_(std::move(hook)) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    is_main_ = rank == 0;
+  }
+  void step(int s) {
+    if (is_main_)
+      hook_->on_step(s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'hook_->on_step' (which calls 'MPI_Allreduce') runs only on ranks where 'is_main_'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  }
+
+private:
+  std::unique_ptr<Hook> hook_;
+  bool is_main_ = false;
+};
+
+void by_reference(Hook &h, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    h.on_step(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'h.on_step' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'
+}
+
+void AllreduceHook::on_step(int step) {
+  MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_INT, MPI_MAX, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: 'MPI_Allreduce' is called here, inside 'AllreduceHook::on_step', which 'h.on_step' may run
+}
+
+// Negative: every rank runs the hook, whatever it does.
+void by_pointer_everywhere(Hook *h, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  h->on_step(rank);
+}
+
+// Negative: no override of Logger performs a collective.
+struct Logger {
+  virtual ~Logger() = default;
+  virtual void log(int) {}
+};
+struct FileLogger : Logger {
+  void log(int x) override { (void)x; }
+};
+
+void log_on_root(Logger *logger, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    logger->log(1);
+}
+
+class Callbacks {
+public:
+  explicit Callbacks(MPI_Comm comm); // below, after the calls it is noted for
+  void epoch() {
+    if (rank_ == 0)
+      on_epoch_();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'on_epoch_' (which calls 'MPI_Barrier') runs only on ranks where 'rank_ == 0'
+  }
+  // Negative: the stored lambda runs no collective.
+  void log() {
+    if (rank_ == 0)
+      on_log_();
+  }
+
+private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  std::function<void()> on_epoch_, on_log_;
+};
+
+Callbacks::Callbacks(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm, &rank_);
+  on_epoch_ = [this] { MPI_Barrier(comm_); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: note: 'MPI_Barrier' is called here, inside the lambda, which 'on_epoch_' may run
+  on_log_ = [] {};
+}
+
+void sync_world() { MPI_Barrier(MPI_COMM_WORLD); }
+void note_world() {}
+
+void through_pointers(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  void (*sync)() = &sync_world;
+  void (*note)() = note_world;
+  if (rank == 0)
+    sync();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'
+  if (rank == 0)
+    note(); // Negative: the function it holds performs no collective.
+}

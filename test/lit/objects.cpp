@@ -1,0 +1,74 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Values kept in objects: members written inside methods (through `this`),
+// made the same on every rank by a collective that writes them there; and
+// options objects whose fields are assigned before the call.
+#include <mpi.h>
+#include <c10d/ProcessGroup.hpp>
+#include <cstdio>
+#include <vector>
+
+// Negative: each rank's shard has its own length, but the constructor agrees
+// on the longest one before anyone reads it.
+class AgreedLoader {
+public:
+  explicit AgreedLoader(MPI_Comm comm) : comm_(comm) {
+    int rank;
+    MPI_Comm_rank(comm_, &rank);
+    steps_ = 100 + rank % 3;
+    MPI_Allreduce(MPI_IN_PLACE, &steps_, 1, MPI_INT, MPI_MAX, comm_);
+  }
+  int steps() const { return steps_; }
+
+private:
+  MPI_Comm comm_;
+  int steps_ = 0;
+};
+
+void train_agreed(MPI_Comm comm, double *grad, int n) {
+  AgreedLoader loader(comm);
+  for (int b = 0; b < loader.steps(); ++b)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Positive: the same loader without the agreement.
+class ShardLoader {
+public:
+  void open(MPI_Comm comm) {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    this->steps_ = 100 + rank % 3;
+  }
+  int steps() const { return steps_; }
+
+private:
+  int steps_ = 0;
+};
+
+void train_unagreed(MPI_Comm comm, double *grad, int n) {
+  ShardLoader loader;
+  loader.open(comm);
+  for (int b = 0; b < loader.steps(); ++b)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+}
+
+void load_weights(c10d::ProcessGroup &pg, std::vector<at::Tensor> &weights, const char *path) {
+  int rank = pg.getRank();
+  bool have_file = std::fopen(path, "r") != nullptr;
+  c10d::BroadcastOptions opts;
+  opts.rootRank = have_file ? rank : 0;
+  pg.broadcast(weights, opts)->wait();
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'have_file ? rank : 0' differs between ranks
+}
+
+// Negative: the root is overwritten with a constant before the call.
+void load_weights_from_zero(c10d::ProcessGroup &pg, std::vector<at::Tensor> &weights) {
+  int rank = pg.getRank();
+  c10d::BroadcastOptions opts;
+  opts.rootRank = rank;
+  opts.rootRank = 0;
+  pg.broadcast(weights, opts)->wait();
+}

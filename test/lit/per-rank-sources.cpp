@@ -1,0 +1,122 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit,lockstep-rank-argument' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Per-rank data sources (rules per_rank_sources): a clock, a random number,
+// a host or device query, a received message. Each rank reads its own value,
+// so a collective decided by it hangs, although the value never touched the
+// rank; a collective that agrees on the value first makes it safe, and a
+// value only logged decides nothing.
+#include <mpi.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+extern "C" int cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+void deadline(MPI_Comm comm, double *grad, int n, int steps, double limit) {
+  double t0 = MPI_Wtime();
+  for (int s = 0; s < steps; ++s) {
+    if (MPI_Wtime() - t0 > limit)
+      break;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'MPI_Wtime() - t0 > limit', which break out of the loop before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:9: note: 'MPI_Wtime' returns a clock reading here; each rank reads its own
+  }
+}
+
+// Negative: the elapsed time is agreed (the slowest rank's) before it decides.
+void agreed_deadline(MPI_Comm comm, double *grad, int n, int steps, double limit) {
+  double t0 = MPI_Wtime();
+  for (int s = 0; s < steps; ++s) {
+    double elapsed = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (elapsed > limit)
+      break;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+// Negative: a clock read only for logging decides no collective.
+void timed_step(MPI_Comm comm, double *grad, int n) {
+  double t = MPI_Wtime();
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  std::printf("allreduce took %f s\n", MPI_Wtime() - t);
+}
+
+void chrono_budget(MPI_Comm comm, std::chrono::seconds budget) {
+  auto start = std::chrono::steady_clock::now();
+  auto now = std::chrono::steady_clock::now();
+  if (now - start > budget)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'now - start > budget', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-5]]:14: note: 'now' is a clock reading from 'std::chrono::steady_clock::now'; each rank reads its own
+}
+
+void sampled_sync(MPI_Comm comm) {
+  if (std::rand() % 100 == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'std::rand() % 100 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rand' returns a random number here; each rank reads its own
+}
+
+// Negative: rank 0 draws, and every rank uses the broadcast draw.
+void broadcast_sample(MPI_Comm comm) {
+  int draw = std::rand();
+  MPI_Bcast(&draw, 1, MPI_INT, 0, comm);
+  if (draw % 100 == 0)
+    MPI_Barrier(comm);
+}
+
+void host_leader(MPI_Comm comm) {
+  char host[64];
+  gethostname(host, sizeof host);
+  if (host[0] == 'a')
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'host[0] == 'a''; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'host' is the host name from 'gethostname'; each rank reads its own
+}
+
+// Negative: the host name is only printed.
+void host_banner(MPI_Comm comm) {
+  char host[64];
+  gethostname(host, sizeof host);
+  std::printf("running on %s\n", host);
+  MPI_Barrier(comm);
+}
+
+void memory_chunks(MPI_Comm comm, float *buf) {
+  size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  int chunks = static_cast<int>(free_bytes >> 30);
+  MPI_Bcast(buf, chunks, MPI_FLOAT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'free_bytes' is the free device memory from 'cudaMemGetInfo'; each rank reads its own
+}
+
+// Negative: the smallest free memory of all ranks sizes the chunks.
+void agreed_memory_chunks(MPI_Comm comm, float *buf) {
+  size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  unsigned long least = free_bytes;
+  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_UNSIGNED_LONG, MPI_MIN, comm);
+  int chunks = static_cast<int>(least >> 30);
+  MPI_Bcast(buf, chunks, MPI_FLOAT, 0, comm);
+}
+
+void received_flag(MPI_Comm comm, int peer) {
+  int go = 0;
+  MPI_Recv(&go, 1, MPI_INT, peer, 0, comm, MPI_STATUS_IGNORE);
+  if (go)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'go'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'go' is a received message from 'MPI_Recv'; each rank reads its own
+}
+
+// Negative: the status of the receive is the same on every rank.
+void receive_status(MPI_Comm comm, int peer, int *data) {
+  if (MPI_Recv(data, 1, MPI_INT, peer, 0, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    return;
+  MPI_Barrier(comm);
+}
