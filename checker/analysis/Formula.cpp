@@ -233,8 +233,20 @@ bool FormulaArena::onlyRankAndSize(FormulaRef F) const {
   return true;
 }
 
+// Values that tell symbols apart in common tests (zero, one, small counts,
+// a large bound, negative) without any search.
+static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsigned Which) {
+  static const int64_t Samples[] = {0, 1, 2, 3, 7, 64, 1000, -1};
+  constexpr unsigned Count = sizeof(Samples) / sizeof(Samples[0]);
+  unsigned Mix = unsigned(Symbol.value) * 5 + Assignment;
+  if (Symbol.op == FormulaOp::PerRank)
+    Mix += Which * 3; // the two ranks see different values
+  int64_t V = Samples[Mix % Count];
+  return Symbol.boolean ? V & 1 : V;
+}
+
 std::optional<int64_t> FormulaArena::evaluate(FormulaRef Root, int64_t Rank1, int64_t Rank2,
-                                              int64_t Size) const {
+                                              int64_t Size, unsigned Assignment) const {
   // Post-order over (node, rank) pairs with an explicit stack: formulas can
   // be as deep as the program's expressions.
   llvm::DenseMap<std::pair<FormulaRef, unsigned>, int64_t> Value;
@@ -267,7 +279,7 @@ std::optional<int64_t> FormulaArena::evaluate(FormulaRef Root, int64_t Rank1, in
     case FormulaOp::Rank: Result = Which == 1 ? Rank1 : Rank2; break;
     case FormulaOp::Size: Result = Size; break;
     case FormulaOp::Uniform:
-    case FormulaOp::PerRank: Failed = true; break;
+    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Which); break;
     case FormulaOp::Not: Result = !Get(N.a); break;
     case FormulaOp::And: Result = Get(N.a) && Get(N.b); break;
     case FormulaOp::Or: Result = Get(N.a) || Get(N.b); break;

@@ -79,8 +79,11 @@ public:
   /// Whether \p F mentions only the rank, the size and constants.
   bool onlyRankAndSize(FormulaRef F) const;
   /// The value of \p F for the ranks \p Rank1, \p Rank2 of a job of
-  /// \p Size; only for formulas onlyRankAndSize accepts.
-  std::optional<int64_t> evaluate(FormulaRef F, int64_t Rank1, int64_t Rank2, int64_t Size) const;
+  /// \p Size, with its symbols given the values numbered \p Assignment
+  /// (uniform ones the same on both ranks, per-rank ones each its own): any
+  /// assignment is one the program can meet, so a true value is a witness.
+  std::optional<int64_t> evaluate(FormulaRef F, int64_t Rank1, int64_t Rank2, int64_t Size,
+                                  unsigned Assignment = 0) const;
 
   /// Readable form, for tests and debugging.
   std::string print(FormulaRef F) const;

@@ -24,6 +24,10 @@ constexpr unsigned CorrelationSteps = 3;
 /// Job sizes tried by evaluation before asking the solver.
 constexpr int64_t EvaluatedJobSize = 6;
 
+/// Sample values of a question's symbols that evaluation tries (a witness
+/// found so is a real one: symbols are unconstrained).
+constexpr unsigned EvaluatedAssignments = 8;
+
 /// Constants of a question whose neighbouring ranks evaluation also tries.
 constexpr size_t EvaluatedConstants = 16;
 

@@ -30,25 +30,27 @@ RankSolver::~RankSolver() = default;
 // (`rank == 4000` is settled by ranks 4000 and 0 of 4001).
 bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
                                    RankWitness &Witness) {
-  std::vector<size_t> Evaluable;
   std::vector<int64_t> Near;
-  for (size_t I = 0; I < Alternatives.size(); ++I)
-    if (Arena.onlyRankAndSize(Alternatives[I])) {
-      Evaluable.push_back(I);
-      for (int64_t C : Arena.constants(Alternatives[I]))
-        for (int64_t R : {C - 1, C, C + 1})
-          if (R >= 0 && R < limits::LargestJob && !llvm::is_contained(Near, R) &&
-              Near.size() < limits::EvaluatedConstants)
-            Near.push_back(R);
-    }
+  // Formulas with symbols are also tried under a few sample values of them.
+  std::vector<unsigned> Assignments(Alternatives.size(), 1);
+  for (size_t I = 0; I < Alternatives.size(); ++I) {
+    if (!Arena.onlyRankAndSize(Alternatives[I]))
+      Assignments[I] = limits::EvaluatedAssignments;
+    for (int64_t C : Arena.constants(Alternatives[I]))
+      for (int64_t R : {C - 1, C, C + 1})
+        if (R >= 0 && R < limits::LargestJob && !llvm::is_contained(Near, R) &&
+            Near.size() < limits::EvaluatedConstants)
+          Near.push_back(R);
+  }
   auto Try = [&](int64_t Size, int64_t R1, int64_t R2) {
     if (R1 == R2 || R1 >= Size || R2 >= Size)
       return false;
-    for (size_t I : Evaluable)
-      if (Arena.evaluate(Alternatives[I], R1, R2, Size).value_or(0)) {
-        Witness = {I, R1, R2, Size};
-        return true;
-      }
+    for (size_t I = 0; I < Alternatives.size(); ++I)
+      for (unsigned A = 0; A < Assignments[I]; ++A)
+        if (Arena.evaluate(Alternatives[I], R1, R2, Size, A).value_or(0)) {
+          Witness = {I, R1, R2, Size};
+          return true;
+        }
     return false;
   };
   for (int64_t R1 : Near) {
@@ -57,7 +59,7 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
       if (Try(Size, R1, R2) || Try(Size, R2, R1))
         return true;
   }
-  for (int64_t Size = 2; Size <= limits::EvaluatedJobSize && !Evaluable.empty(); ++Size)
+  for (int64_t Size = 2; Size <= limits::EvaluatedJobSize; ++Size)
     for (int64_t R1 = 0; R1 < Size; ++R1)
       for (int64_t R2 = 0; R2 < Size; ++R2)
         if (Try(Size, R1, R2))

@@ -1,0 +1,99 @@
+// The formulas and the solver's decisions: questions about two ranks r1 != r2
+// of one job that agree on every uniform symbol. Each positive question has a
+// negative beside it that differs in one point.
+#include "../../checker/analysis/Formula.h"
+#include "../../checker/analysis/RankSolver.h"
+
+#include <gtest/gtest.h>
+
+using namespace lockstep::analysis;
+
+namespace {
+
+class RankSolverTest : public ::testing::Test {
+protected:
+  /// Whether ranks 1 and 2 can take \p Mine and \p Theirs respectively.
+  Answer apart(FormulaRef Mine, FormulaRef Theirs) {
+    return Solver.decide({Arena.conjoin(Arena.inRank(1, Mine), Arena.inRank(2, Arena.negate(Theirs)))},
+                         Witness);
+  }
+  FormulaRef gt(FormulaRef A, int64_t B) { return Arena.compare(FormulaOp::Lt, Arena.constant(B), A); }
+
+  FormulaArena Arena;
+  RankSolver Solver{Arena};
+  RankWitness Witness;
+  const int UniformKey = 0, PerRankKey = 0;
+};
+
+TEST_F(RankSolverTest, RankConditionsSplitTheJob) {
+  FormulaRef Root = Arena.compare(FormulaOp::Eq, Arena.rank(), Arena.constant(0));
+  EXPECT_EQ(apart(Root, Root), Answer::Holds);
+  ASSERT_TRUE(Witness.rank1 && Witness.rank2);
+  EXPECT_EQ(*Witness.rank1, 0);
+  EXPECT_NE(*Witness.rank2, 0);
+  // Every rank is below the size: a tautology in any spelling.
+  FormulaRef Below = Arena.compare(FormulaOp::Lt, Arena.rank(), Arena.size_());
+  EXPECT_EQ(apart(Below, Below), Answer::Never);
+}
+
+TEST_F(RankSolverTest, RanksNextToLargeConstantsAreTried) {
+  FormulaRef Last = Arena.compare(FormulaOp::Eq, Arena.rank(), Arena.constant(4000));
+  EXPECT_EQ(apart(Last, Last), Answer::Holds);
+  EXPECT_EQ(Solver.statistics().solverCalls, 0u); // settled by evaluation
+}
+
+TEST_F(RankSolverTest, PerRankSymbolsDifferUniformOnesDoNot) {
+  FormulaRef PerRank = gt(Arena.perRank(&PerRankKey, /*Boolean=*/false), 3);
+  EXPECT_EQ(apart(PerRank, PerRank), Answer::Holds);
+  EXPECT_EQ(Solver.statistics().solverCalls, 0u); // a sample assignment is a witness
+  FormulaRef Uniform = gt(Arena.uniform(&UniformKey, /*Boolean=*/false), 3);
+  EXPECT_EQ(apart(Uniform, Uniform), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+}
+
+TEST_F(RankSolverTest, TripCountsEqualOnEveryRank) {
+  // for (i = rank; i < rank + n; ++i): n iterations everywhere.
+  FormulaRef N = Arena.uniform(&UniformKey, false);
+  FormulaRef Trip = Arena.arithmetic(FormulaOp::Sub, Arena.arithmetic(FormulaOp::Add, Arena.rank(), N),
+                                     Arena.rank());
+  FormulaRef Differ = Arena.compare(FormulaOp::Ne, Arena.inRank(1, Trip), Arena.inRank(2, Trip));
+  EXPECT_EQ(Solver.decide({Differ}, Witness),
+            RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+  // for (i = 0; i < rank; ++i): each rank its own count.
+  FormulaRef PerRankTrip = Arena.rank();
+  EXPECT_EQ(Solver.decide({Arena.compare(FormulaOp::Ne, Arena.inRank(1, PerRankTrip),
+                                         Arena.inRank(2, PerRankTrip))},
+                          Witness),
+            Answer::Holds);
+}
+
+TEST_F(RankSolverTest, AnUnknownIntegerIsUnbounded) {
+  // Past the expression bound a value is an unknown per-rank integer: far
+  // from 0 or 1, so `x - 4095 > 0` can hold on one rank only.
+  FormulaRef X = Arena.arithmetic(FormulaOp::Sub, Arena.unknownPerRank(/*Boolean=*/false),
+                                  Arena.constant(4095));
+  EXPECT_EQ(apart(gt(X, 0), gt(X, 0)), RankSolver::haveSolver() ? Answer::Holds : Answer::Unknown);
+  FormulaRef Flag = Arena.arithmetic(FormulaOp::Sub, Arena.asInteger(Arena.unknownPerRank()),
+                                     Arena.constant(4095));
+  EXPECT_EQ(apart(gt(Flag, 0), gt(Flag, 0)), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+}
+
+TEST_F(RankSolverTest, AQuestionAskedTwiceIsAnsweredOnce) {
+  FormulaRef Uniform = gt(Arena.uniform(&UniformKey, false), 3);
+  Answer First = apart(Uniform, Uniform);
+  EXPECT_EQ(apart(Uniform, Uniform), First);
+  EXPECT_EQ(Solver.statistics().questions, 2u);
+  EXPECT_EQ(Solver.statistics().answeredBefore, 1u);
+}
+
+TEST_F(RankSolverTest, EvaluationGivesUniformSymbolsOneValue) {
+  FormulaRef U = Arena.uniform(&UniformKey, false);
+  // u == rank on two different ranks cannot hold: u has one value.
+  FormulaRef Same = Arena.conjoin(
+      Arena.inRank(1, Arena.compare(FormulaOp::Eq, U, Arena.rank())),
+      Arena.inRank(2, Arena.compare(FormulaOp::Eq, U, Arena.rank())));
+  EXPECT_FALSE(Arena.evaluate(Same, 0, 1, 2, 0).value_or(1));
+  EXPECT_EQ(Solver.decide({Same}, Witness),
+            RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+}
+
+} // namespace
