@@ -162,8 +162,15 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     return State;
   };
 
-  unsigned Budget = 16 * Graph.getNumBlockIDs() + 16;
-  while (!Worklist.empty() && Budget-- > 0) {
+  unsigned Budget = limits::GroupVisitsPerBlock * (Graph.getNumBlockIDs() + 1);
+  while (!Worklist.empty()) {
+    if (Budget-- == 0) {
+      Limits.push_back({Function.decl(), Function.decl()->getLocation(),
+                        "the NCCL group depths did not settle within " +
+                            std::to_string(limits::GroupVisitsPerBlock) +
+                            " visits per block; groups may be reported open or missed"});
+      break;
+    }
     const CFGBlock *Block = Worklist.back();
     Worklist.pop_back();
     DepthState State = Transfer(*Block);

@@ -46,6 +46,10 @@ constexpr unsigned SolverMillisecondsPerQuestion = 2000;
 /// arm they took at each. Branches on further conditions are not correlated.
 constexpr unsigned MaxCorrelatedConditions = 16;
 
+/// Visits per CFG block of the group-balance data flow before it stops (its
+/// depths only grow, so this is hit only by loops that open groups forever).
+constexpr unsigned GroupVisitsPerBlock = 16;
+
 /// Operands followed when an expression is turned into a formula; deeper
 /// expressions become an unknown per-rank condition.
 constexpr unsigned MaxExpressionNodes = 4096;
