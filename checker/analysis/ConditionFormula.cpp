@@ -173,6 +173,11 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F);
   };
   if (++Budget > limits::MaxExpressionNodes) {
+    // Past the bound: a value the ranks share stays one shared unknown; only
+    // a rank-dependent one loses information (and is said in a remark).
+    const RankValue *Value = Facts.valueAt(E->IgnoreParenCasts());
+    if (Value && !Facts.differs(*Value))
+      return Arena.uniform(E->IgnoreParenCasts(), WantBoolean);
     Truncated = true;
     return Arena.unknownPerRank(WantBoolean);
   }

@@ -144,11 +144,11 @@ private:
   bool ReturnSeen = false;
   mutable llvm::DenseSet<const ValueDecl *> SharedReads;
   mutable llvm::DenseMap<const Expr *, RankValue> Values;
-  // The values of the current block's expressions, each computed at its own
-  // CFG element (operands come first): evaluating an operator reads its
-  // operands here instead of recursing, so 50,000-term expressions cost no
-  // stack. Cleared per block: the state changes between visits.
-  mutable llvm::DenseMap<const Expr *, RankValue> BlockValues;
+  // The value of each expression as of its own CFG element (operands come
+  // first): an operator reads its operands here instead of recursing, so
+  // 50,000-term expressions cost no stack and a `?:` chain is not walked
+  // again at every level. Refreshed at the element on every visit.
+  mutable llvm::DenseMap<const Expr *, RankValue> ElementValues;
   FunctionDependence Result;
 };
 
@@ -307,10 +307,10 @@ RankValue Dataflow::eval(const Expr *E) const {
     return {};
   const Expr *Key = E->IgnoreParenCasts();
   RankValue Value;
-  if (auto Known = BlockValues.find(Key); Known != BlockValues.end())
+  if (auto Known = ElementValues.find(Key); Known != ElementValues.end())
     Value = Known->second;
   else
-    BlockValues[Key] = Value = evaluate(E);
+    ElementValues[Key] = Value = evaluate(E);
   if (Recording)
     Values[Key] = Value;
   return Value;
@@ -637,6 +637,8 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   if (!StmtElement)
     return;
   const Stmt *S = StmtElement->getStmt();
+  if (const auto *Value = dyn_cast<Expr>(S)) // for the operators it feeds
+    ElementValues[Value->IgnoreParenCasts()] = evaluate(Value);
   if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
     for (const auto *D : Decl->decls())
       if (const auto *Var = dyn_cast<VarDecl>(D))
@@ -668,8 +670,6 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     recordCall(Construct->getConstructor(),
                llvm::ArrayRef<const Expr *>(Construct->getArgs(), Construct->getNumArgs()));
-  } else if (const auto *Operand = dyn_cast<Expr>(S); Operand && Operand->isPRValue()) {
-    eval(Operand); // for the operators it feeds (see BlockValues)
   }
 }
 
@@ -849,7 +849,6 @@ FunctionDependence Dataflow::run() {
     }
 
   auto ProcessBlock = [&](const CFGBlock &Block) {
-    BlockValues.clear();
     mergePredecessors(Block, Out, Visited);
     RankValue ReturnTaint = returnTaint(Block);
     for (const CFGElement &Element : Block)
