@@ -1,22 +1,17 @@
 // Compile command translation: see CommandTranslation.h for what is kept and
-// why, and CompilerOptionTables.h for the options themselves.
-#include "CommandTranslation.h"
-#include "CompilerOptionTables.h"
+// why, and CompilerOptionTables.h for the options themselves. This file walks
+// a command's arguments; CommandTranslator.h names the files that translate
+// them.
+#include "CommandTranslator.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 namespace lockstep::cli {
-namespace {
+namespace translation {
 
 namespace fs = std::filesystem;
-using namespace options;
 
 bool startsWith(const std::string &S, const char *Prefix) {
   return S.compare(0, std::strlen(Prefix), Prefix) == 0;
@@ -46,10 +41,9 @@ std::vector<std::string> splitOnCommas(const std::string &List) {
   return Items;
 }
 
-// ---------------------------------------------------------------------------
-// Compilers and languages.
+namespace {
 
-enum class Driver { C, Cxx, Nvcc };
+// Compilers and languages.
 
 Driver classifyDriver(const std::string &Compiler) {
   std::string Name = baseName(Compiler);
@@ -69,22 +63,6 @@ bool isLauncher(const std::string &Program) {
   const std::string Name = baseName(Program);
   return Name == "ccache" || Name == "sccache" || Name == "distcc" || Name == "icecc" ||
          Name == "buildcache";
-}
-
-// The language of a `-x` value: "c", "c++", "cuda", "" for `none` (back to
-// the file's extension), or the value itself for a language lockstep does
-// not analyse.
-std::string languageOfX(const std::string &Value) {
-  if (Value == "c" || Value == "c-header" || Value == "cpp-output")
-    return "c";
-  if (Value == "c++" || Value == "c++-header" || Value == "c++-cpp-output" ||
-      Value == "c++-system-header" || Value == "c++-user-header")
-    return "c++";
-  if (Value == "cu" || Value == "cuda")
-    return "cuda";
-  if (Value == "none")
-    return "";
-  return Value;
 }
 
 // The language the build's compiler gave \p File: g++ compiles `.c` files as
@@ -114,145 +92,7 @@ bool isAnalysedLanguage(const std::string &Language) {
   return Language == "c" || Language == "c++" || Language == "cuda";
 }
 
-// The option's name without "-f"/"-m", "no-" and "=value".
-std::string optionStem(const std::string &Option) {
-  std::string Stem = Option.substr(2);
-  if (startsWith(Stem, "no-"))
-    Stem = Stem.substr(3);
-  return Stem.substr(0, Stem.find('='));
-}
-
-template <std::size_t N, std::size_t M>
-bool stemListed(const std::string &Stem, const char *const (&Names)[N],
-                const char *const (&Prefixes)[M]) {
-  for (const char *Name : Names)
-    if (Stem == Name)
-      return true;
-  for (const char *Prefix : Prefixes)
-    if (startsWith(Stem, Prefix))
-      return true;
-  return false;
-}
-
-// The kinds nvcc's `-Werror kind,...` accepts: a separate argument is only
-// its value when it is a list of these (gcc's -Werror takes none).
-bool isNvccWarningKindList(const std::string &Value) {
-  static const char *const Kinds[] = {
-      "all-warnings",         "cross-execution-space-call", "reorder",
-      "default-stream-launch", "missing-launch-bounds",     "ext-lambda-captures-this",
-      "deprecated-declarations"};
-  const std::vector<std::string> Items = splitOnCommas(Value);
-  if (Items.empty())
-    return false;
-  for (const std::string &Item : Items) {
-    bool Known = false;
-    for (const char *Kind : Kinds)
-      Known = Known || Item == Kind;
-    if (!Known)
-      return false;
-  }
-  return true;
-}
-
-// Where nvcc's toolkit lives: bin/nvcc's grandparent, following a symlinked
-// nvcc (Debian's /usr/bin/nvcc) when the path as written has no toolkit.
-std::string cudaRootOf(const std::string &Nvcc, const std::string &Directory) {
-  fs::path Path(Nvcc);
-  if (Nvcc.find('/') == std::string::npos) {
-    // A bare "nvcc": the build found it on PATH.
-    const char *Env = std::getenv("PATH");
-    std::stringstream Dirs(Env ? Env : "");
-    std::string Dir;
-    std::error_code EC;
-    Path.clear();
-    while (std::getline(Dirs, Dir, ':'))
-      if (!Dir.empty() && fs::is_regular_file(fs::path(Dir) / Nvcc, EC)) {
-        Path = fs::path(Dir) / Nvcc;
-        break;
-      }
-    if (Path.empty()) {
-      for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
-        if (const char *Root = std::getenv(Var); Root && *Root)
-          return Root;
-      return "/usr/local/cuda";
-    }
-  } else if (Path.is_relative() && !Directory.empty()) {
-    Path = fs::path(Directory) / Path;
-  }
-  Path = Path.lexically_normal();
-  const fs::path Root = Path.parent_path().parent_path();
-  std::error_code EC;
-  if (!fs::exists(Root / "include" / "cuda_runtime.h", EC)) {
-    const fs::path Real = fs::canonical(Path, EC);
-    if (!EC && Real.parent_path().filename() == "bin")
-      return Real.parent_path().parent_path().string();
-  }
-  return Root.string();
-}
-
-// Whether \p Text is nvcc's option \p Name, alone or as Name=value (which
-// sets \p Value).
-bool isNvccOption(const std::string &Text, const char *Name, bool &HasEquals,
-                  std::string &Value) {
-  const std::size_t Length = std::strlen(Name);
-  HasEquals = Text.size() > Length && Text[Length] == '=' && startsWith(Text, Name);
-  if (HasEquals)
-    Value = Text.substr(Length + 1);
-  return HasEquals || Text == Name;
-}
-
-template <std::size_t N>
-bool isAnyNvccOption(const std::string &Text, const char *const (&Names)[N],
-                     bool &HasEquals, std::string &Value) {
-  for (const char *Name : Names)
-    if (isNvccOption(Text, Name, HasEquals, Value))
-      return true;
-  return false;
-}
-
-// ---------------------------------------------------------------------------
-
-struct Token {
-  std::string Text;
-  bool Host; // came through -Xcompiler: nvcc's own options do not apply
-};
-
-// Safety net against a response file that names itself.
-constexpr int MaxFileExpansions = 64;
-
-class Translator {
-public:
-  Translator(const std::string &Directory, const TranslationOptions &Options,
-             TranslatedCommand &Out)
-      : Directory(Directory), Options(Options), Out(Out) {}
-
-  bool run(const std::vector<std::string> &Command, const std::string &SourceFile,
-           std::string &Error);
-
-private:
-  bool nvccOption(const Token &T, bool &Handled, std::string &Error);
-  bool hostOption(const Token &T, std::string &Error);
-  bool xclang(const std::string &Value, std::string &Error);
-  bool expandFile(const std::string &File, bool Host, const char *What,
-                  std::string &Error);
-  bool takeValue(const std::string &Option, std::string &Value, std::string &Error);
-  void pushFront(const std::vector<std::string> &Texts, bool Host);
-  void define(const std::string &Macro);
-  std::string absolute(const std::string &Path) const;
-  void finish(const std::string &Language, const std::string &Compiler);
-
-  const std::string &Directory;
-  const TranslationOptions &Options;
-  TranslatedCommand &Out;
-  Driver Kind = Driver::C;
-  std::deque<Token> Pending;
-  std::vector<std::string> Args;
-  std::vector<std::string> Macros;
-  std::string XLanguage; // the last -x, mapped by languageOfX
-  bool HasSdkVersion = false;
-  bool CurrentIsHost = false; // the token being translated came through -Xcompiler
-  int Expansions = 0;
-};
+} // namespace
 
 bool Translator::takeValue(const std::string &Option, std::string &Value,
                            std::string &Error) {
@@ -298,238 +138,6 @@ std::string Translator::absolute(const std::string &Path) const {
   if (Path.empty() || Directory.empty() || Path[0] == '/' || Path[0] == '=')
     return Path;
   return (fs::path(Directory) / Path).lexically_normal().string();
-}
-
-bool Translator::expandFile(const std::string &File, bool Host, const char *What,
-                            std::string &Error) {
-  if (++Expansions > MaxFileExpansions) {
-    Error = "more than " + std::to_string(MaxFileExpansions) + " " + What +
-            "s expanded at '" + File + "': does one include itself?";
-    return false;
-  }
-  const std::string Path = absolute(File);
-  std::ifstream In(Path, std::ios::binary);
-  std::stringstream Text;
-  if (In)
-    Text << In.rdbuf();
-  if (!In || In.bad()) {
-    Error = std::string("cannot read ") + What + " '" + File + "'";
-    if (Path != File)
-      Error += " (" + Path + ")";
-    Error += std::string(": ") + std::strerror(errno);
-    return false;
-  }
-  std::vector<std::string> Words;
-  std::string SplitError;
-  if (!splitCommandLine(Text.str(), Words, SplitError)) {
-    Error = std::string(What) + " '" + Path + "': " + SplitError;
-    return false;
-  }
-  pushFront(Words, Host);
-  return true;
-}
-
-bool Translator::nvccOption(const Token &T, bool &Handled, std::string &Error) {
-  Handled = true;
-  bool HasEquals = false;
-  std::string Value;
-  if (isAnyNvccOption(T.Text, NvccDropFlags, HasEquals, Value))
-    return true;
-  if (isAnyNvccOption(T.Text, NvccDropWithValue, HasEquals, Value))
-    return HasEquals || takeValue(T.Text, Value, Error);
-  const NvccOption *Match = nullptr;
-  for (const NvccOption &O : NvccOptions)
-    if (isNvccOption(T.Text, O.Short, HasEquals, Value) ||
-        isNvccOption(T.Text, O.Long, HasEquals, Value)) {
-      Match = &O;
-      break;
-    }
-  if (!Match) {
-    Handled = false;
-    return true;
-  }
-  if (Match->TakesValue && !HasEquals && !takeValue(T.Text, Value, Error))
-    return false;
-
-  const std::string Extra = Match->Extra;
-  switch (Match->Action) {
-  case NvccAction::Macro:
-    define(Extra);
-    return true;
-  case NvccAction::Rewrite:
-    if (endsWith(Extra, "="))
-      pushFront({Extra + Value}, true);
-    else
-      pushFront({Extra, Value}, true);
-    return true;
-  case NvccAction::HostCompiler: {
-    // nvcc splits the list on commas and hands each item to the host
-    // compiler's command line, where `-Xcompiler "-Wall -fPIC"` splits again.
-    std::vector<std::string> HostArgs;
-    for (const std::string &Item : splitOnCommas(Value)) {
-      std::vector<std::string> Words;
-      std::string Ignored;
-      if (!splitCommandLine(Item, Words, Ignored))
-        Words = {Item};
-      HostArgs.insert(HostArgs.end(), Words.begin(), Words.end());
-    }
-    pushFront(HostArgs, true);
-    return true;
-  }
-  case NvccAction::OptionsFile: {
-    // Expanded last file first, so that they end up in order at the front.
-    const std::vector<std::string> Files = splitOnCommas(Value);
-    for (auto It = Files.rbegin(); It != Files.rend(); ++It)
-      if (!expandFile(*It, false, "nvcc options file", Error))
-        return false;
-    return true;
-  }
-  case NvccAction::Rdc:
-    if (Value == "true")
-      define("__CUDACC_RDC__");
-    return true;
-  case NvccAction::DefaultStream:
-    if (Value == "per-thread")
-      define("CUDA_API_PER_THREAD_DEFAULT_STREAM");
-    return true;
-  case NvccAction::Werror:
-    if (!HasEquals && !Pending.empty() && isNvccWarningKindList(Pending.front().Text))
-      Pending.pop_front();
-    return true;
-  }
-  return true;
-}
-
-bool Translator::xclang(const std::string &Value, std::string &Error) {
-  // Plugins and PCHs of the build's clang do not load into clang 22; their
-  // operand comes as the next -Xclang pair.
-  const bool DropsOperand = Value == "-load" || Value == "-plugin" ||
-                            Value == "-add-plugin" || Value == "-include-pch" ||
-                            startsWith(Value, "-plugin-arg-");
-  if (DropsOperand) {
-    if (!Pending.empty() && Pending.front().Text == "-Xclang") {
-      Pending.pop_front();
-      std::string Operand;
-      return takeValue("-Xclang", Operand, Error);
-    }
-    return true;
-  }
-  if (Value.find("-target-sdk-version") != std::string::npos)
-    HasSdkVersion = true;
-  Args.push_back("-Xclang");
-  Args.push_back(Value);
-  return true;
-}
-
-bool Translator::hostOption(const Token &T, std::string &Error) {
-  const std::string &Text = T.Text;
-  if (Text.empty())
-    return true;
-  if (Text[0] != '-' || Text == "-") {
-    Out.inputs.push_back(Text);
-    return true;
-  }
-
-  std::string Value;
-  for (const char *Name : HostDropFlags)
-    if (Text == Name)
-      return true;
-  for (const char *Name : HostDropSeparate)
-    if (Text == Name)
-      return takeValue(Text, Value, Error);
-  for (const char *Name : HostDropSeparateOrJoined)
-    if (startsWith(Text, Name))
-      return Text != Name || takeValue(Text, Value, Error);
-
-  // The table: the longest name that is the argument itself, or its prefix
-  // in a form the option accepts (name=value, or joined).
-  const HostOption *Match = nullptr;
-  unsigned Form = 0;
-  for (const HostOption &O : HostOptions) {
-    const std::size_t Length = std::strlen(O.Name);
-    if (!startsWith(Text, O.Name) || (Match && Length <= std::strlen(Match->Name)))
-      continue;
-    if (Text.size() == Length) {
-      Form = O.Forms & Separate;
-    } else if ((O.Forms & Equals) && Text[Length] == '=') {
-      Form = Equals;
-      Value = Text.substr(Length + 1);
-    } else if (O.Forms & Joined) {
-      Form = Joined;
-      Value = Text.substr(Length);
-    } else {
-      continue;
-    }
-    Match = &O;
-  }
-  if (Match) {
-    if (Form == Separate && !takeValue(Text, Value, Error))
-      return false;
-    std::string Name = Match->Name;
-    switch (Match->Action) {
-    case HA::Drop:
-      return true;
-    case HA::Language:
-      XLanguage = languageOfX(Value);
-      return true;
-    case HA::XClang:
-      return xclang(Value, Error);
-    case HA::KeepFile: {
-      std::error_code EC;
-      if (fs::exists(absolute(Value), EC))
-        Value = absolute(Value);
-      break;
-    }
-    case HA::KeepPath:
-      Value = absolute(Value);
-      break;
-    case HA::Keep:
-      break;
-    }
-    if (Form == Separate) {
-      Args.push_back(Name);
-      Args.push_back(Value);
-    } else {
-      Args.push_back(Name + (Form == Equals ? "=" : "") + Value);
-    }
-    return true;
-  }
-
-  // Classes of options.
-  if (startsWith(Text, "-W")) {
-    // Warnings only matter to the build; -Werror and gcc-only warning names
-    // would stop the file. -Wno- only silences (unknown ones are ignored
-    // with -Wno-unknown-warning-option); -Wp, passes preprocessor options,
-    // except dependency files (-Wp,-MD,file), which the analysis must not write.
-    if (startsWith(Text, "-Wno-") ||
-        (startsWith(Text, "-Wp,") && Text.find(",-M") == std::string::npos))
-      Args.push_back(Text);
-    return true;
-  }
-  if (startsWith(Text, "-f")) {
-    if (stemListed(optionStem(Text), FrontEndFOptions, FrontEndFPrefixes))
-      Args.push_back(Text);
-    return true;
-  }
-  if (startsWith(Text, "-m")) {
-    if (!stemListed(optionStem(Text), GccOnlyMOptions, GccOnlyMPrefixes))
-      Args.push_back(Text);
-    return true;
-  }
-  if (startsWith(Text, "-g"))
-    return true; // debug information: gcc has -g forms clang rejects
-  if (Text == "-Ofast") {
-    // Deprecated in clang 22 (a warning); this is what it stands for.
-    Args.push_back("-O3");
-    Args.push_back("-ffast-math");
-    return true;
-  }
-  if (startsWith(Text, "--std=")) {
-    Args.push_back(Text.substr(1));
-    return true;
-  }
-  Args.push_back(Text);
-  return true;
 }
 
 void Translator::finish(const std::string &Language, const std::string &Compiler) {
@@ -639,74 +247,14 @@ bool Translator::run(const std::vector<std::string> &Command,
   return true;
 }
 
-} // namespace
-
-bool splitCommandLine(const std::string &Line, std::vector<std::string> &Out,
-                      std::string &Error) {
-  std::vector<std::string> Words;
-  std::string Word;
-  bool InWord = false;
-  for (std::size_t I = 0; I < Line.size(); ++I) {
-    const char C = Line[I];
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
-      if (InWord)
-        Words.push_back(std::move(Word));
-      Word.clear();
-      InWord = false;
-      continue;
-    }
-    if (C == '\\') {
-      if (I + 1 >= Line.size()) {
-        Error = "trailing backslash at character " + std::to_string(I + 1);
-        return false;
-      }
-      ++I;
-      if (Line[I] == '\n')
-        continue; // a line continuation joins, it adds nothing
-      Word += Line[I];
-    } else if (C == '\'') {
-      const std::size_t End = Line.find('\'', I + 1);
-      if (End == std::string::npos) {
-        Error = "unterminated single quote at character " + std::to_string(I + 1);
-        return false;
-      }
-      Word.append(Line, I + 1, End - I - 1);
-      I = End;
-    } else if (C == '"') {
-      const std::size_t Start = I;
-      for (++I;; ++I) {
-        if (I >= Line.size()) {
-          Error = "unterminated double quote at character " + std::to_string(Start + 1);
-          return false;
-        }
-        if (Line[I] == '"')
-          break;
-        if (Line[I] == '\\' && I + 1 < Line.size() &&
-            std::strchr("\"\\$`\n", Line[I + 1]) != nullptr && Line[I + 1] != '\0') {
-          ++I;
-          if (Line[I] != '\n')
-            Word += Line[I];
-          continue;
-        }
-        Word += Line[I];
-      }
-    } else {
-      Word += C;
-    }
-    InWord = true;
-  }
-  if (InWord)
-    Words.push_back(std::move(Word));
-  Out = std::move(Words);
-  return true;
-}
+} // namespace translation
 
 bool translateCommand(const std::vector<std::string> &Command,
                       const std::string &Directory, const std::string &SourceFile,
                       const TranslationOptions &Options, TranslatedCommand &Out,
                       std::string &Error) {
   TranslatedCommand Result;
-  Translator T(Directory, Options, Result);
+  translation::Translator T(Directory, Options, Result);
   if (!T.run(Command, SourceFile, Error))
     return false;
   Out = std::move(Result);

@@ -1,9 +1,9 @@
-// The option tables of CommandTranslation.cpp, kept apart so that the
+// The option tables of the compile command translation, kept apart so that the
 // translation logic stays readable: which gcc, clang and nvcc options the
 // host-side front end needs, which it must not see, and which take a value.
 // Checked against clang-22 (`clang-22 -fsyntax-only OPTION empty.cpp`) and
 // nvcc 13.0's option list. Internal: include it only from
-// CommandTranslation.cpp.
+// HostOptionTranslation.cpp and NvccOptionTranslation.cpp.
 #pragma once
 
 namespace lockstep::cli::options {

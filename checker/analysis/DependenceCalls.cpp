@@ -1,0 +1,268 @@
+// Calls in the rank-dependence data flow: what they return and what they
+// write (rank, uniform and per-rank sources, collectives, summarized and
+// unknown functions).
+#include "DependenceDataflow.h"
+#include "PerRankSources.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+namespace {
+
+RankValue agreed(RankValue Value = RankValue()) {
+  Value.definition = &AgreedByEveryRank;
+  return Value;
+}
+
+} // namespace
+
+RankValue Dataflow::evalCall(const CallExpr *Call) const {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  RankValue Value;
+  if (!Callee) { // a call through a pointer: its result depends on what goes in
+    for (const Expr *Arg : Args)
+      Value.combine(eval(Arg));
+    Value.opaque = true;
+    return Value;
+  }
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.rankSource && Role.rankSource->returns)
+    return RankValue::rank(Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+                                          Call->getBeginLoc()));
+  if (Role.annotatedRankSource)
+    return RankValue::rank(Env.arena.make(Provenance::Kind::Annotated, Role.name,
+                                          Call->getBeginLoc()));
+  if (Role.perRankSource && Role.perRankSource->returns) {
+    Value.source = perRankData(Call, Call, *Role.perRankSource, Env.arena, Function);
+    return Value;
+  }
+  if (Role.uniformSource && Role.uniformSource->returns)
+    return Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue();
+  if (Role.isKnown())
+    return {}; // error codes and handles agree on every rank
+  std::string Variable;
+  switch (Classifier.environmentRead(Call, Variable)) {
+  case EnvironmentValue::Rank:
+    return RankValue::rank(Env.arena.make(Provenance::Kind::Environment, Variable,
+                                          Call->getBeginLoc()));
+  case EnvironmentValue::WorldSize:
+    return RankValue::worldSize();
+  case EnvironmentValue::None:
+    break;
+  }
+  if (Role.converter && !Args.empty()) {
+    Value = eval(Args.front());
+    Value.opaque = false;
+    return Value;
+  }
+  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
+    const RankValue &Returned = It->second.returnValue;
+    Value.source = Returned.source;
+    Value.exactRank = Returned.exactRank && Returned.source;
+    for (size_t I = 0; I < Args.size() && I < 64; ++I)
+      if (Returned.params >> I & 1)
+        Value.merge(eval(Args[I]));
+    return Value;
+  }
+  if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
+    return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
+                                                  Summary->rankSite.file,
+                                                  Summary->rankSite.line,
+                                                  Summary->rankSite.column));
+  // Unknown function: its result may depend on anything it is given.
+  for (const Expr *Arg : Args)
+    Value.combine(eval(Arg));
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Value.combine(eval(Member->getImplicitObjectArgument()));
+  Value.opaque = true;
+  return Value;
+}
+
+void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value) {
+  StorageKey Key;
+  bool ByReference = Param ? Param->getType()->isReferenceType()
+                           : !Arg->getType()->isPointerType();
+  if (!Value.definition)
+    Value.definition = Arg;
+  if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
+    write(Key, Value);
+}
+
+void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+  if (!Recording || !Callee || !Callee->hasBody())
+    return;
+  CallSiteRecord Record;
+  Record.callee = Callee->getCanonicalDecl();
+  for (const Expr *Arg : Args)
+    Record.args.push_back(eval(Arg));
+  Result.calls.push_back(std::move(Record));
+}
+
+void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
+  if (!Role.collective)
+    return;
+  const rules::CollectiveRule &Rule = *Role.collective;
+  // A split by a rank-dependent colour hands each part its own communicator
+  // (or none): the handle differs between ranks, and only the members of a
+  // part use it, so it is not an argument that must agree.
+  const Expr *Color = ruleArgument(Call, Rule.color);
+  const Expr *NewCommArg = ruleArgument(Call, Rule.newComm);
+  const ValueDecl *NewComm = namedStorage(NewCommArg);
+  if (Color && NewComm)
+    if (RankValue Value = eval(Color); Value.dependent()) {
+      if (Recording)
+        Result.splits.push_back({NewComm, Color, Value});
+      RankValue Handle;
+      Handle.source = Value.source ? Env.arena.make(Provenance::Kind::Split, Role.name,
+                                                    Call->getBeginLoc(), Value.source)
+                                   : nullptr;
+      Handle.params = Value.params;
+      writeOutArgument(NewCommArg, nullptr, Handle);
+    }
+  if (!Recording)
+    return;
+  for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
+    const Expr *Arg = ruleArgument(Call, *Ref);
+    RankValue Value = Arg ? eval(Arg) : optionField(Call, *Ref, Arg);
+    if (!Arg || (Ref == &Rule.comm && fromSplit(Value.source)))
+      continue;
+    if (Value.dependent())
+      Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
+  }
+}
+
+// An options object filled before the call (`opts.rootRank = r;
+// pg->broadcast(t, opts)`): the field's value here, and in \p Written the
+// expression that wrote it (the object when no single one did).
+RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
+                                const Expr *&Written) const {
+  Written = nullptr;
+  const Expr *Object =
+      Ref.field.empty() ? nullptr : ruleArgument(Call, {Ref.kind, Ref.index, ""});
+  const RecordDecl *Record = Object ? Object->getType()->getAsRecordDecl() : nullptr;
+  StorageKey Key;
+  if (!Record || !keyOf(Object, Key))
+    return {};
+  for (const FieldDecl *Field : Record->fields())
+    if (Field->getName() == Ref.field) {
+      Key.push_back(Field);
+      RankValue Value = read(Key);
+      const void *Definition = Value.definition;
+      bool Single = Definition && Definition != &AgreedByEveryRank && !Blocks.count(Definition);
+      Written = Single ? cast<Expr>(static_cast<const Stmt *>(Definition)) : Object;
+      return Value;
+    }
+  return {};
+}
+
+// A function lockstep knows nothing about passes what it is given on to what
+// it writes: `in >> n`, `std::getline(in, line)`, `fscanf(f, "%d", &n)` and
+// `snprintf(path, sizeof path, "shard%d", rank)` make per-rank input. Only a
+// rank that is known here flows (not a parameter's "maybe"), and each output
+// takes the other inputs: a hook that is handed a state object under a rank
+// test is not assumed to change it.
+void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee) {
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+  std::vector<RankValue> Values;
+  for (const Expr *Arg : Args)
+    Values.push_back(eval(Arg));
+  const RankValue ObjectValue = Object ? eval(Object) : RankValue();
+  auto InputsBut = [&](size_t Skip) {
+    RankValue In = Skip == Args.size() ? RankValue() : ObjectValue;
+    for (size_t I = 0; I < Values.size(); ++I)
+      if (I != Skip)
+        In.combine(Values[I]);
+    return In;
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    QualType Type = Param ? Param->getType() : Args[I]->getType();
+    // Handles (MPI_Datatype, ncclComm_t, FILE *, and Open MPI's predefined
+    // handles, pointers to opaque globals) are not data: only values read
+    // into plain storage are per-rank input.
+    QualType Pointee = Type->getPointeeType();
+    bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
+                    !Pointee.isConstQualified() && !Pointee->isPointerType() &&
+                    !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
+    RankValue In = InputsBut(I);
+    if (Writable && In.source && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+      writeOutArgument(Args[I], Param, In);
+  }
+  // Only mutators (void, or returning the object itself as streams do) write
+  // the object; accessors such as operator[] or data() do not.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  StorageKey Key;
+  RankValue In = InputsBut(Args.size());
+  if (In.source && Object && Method && !Method->isConst() && keyOf(Object, Key)) {
+    QualType Returned = Method->getReturnType();
+    const CXXRecordDecl *ReturnedRecord = Returned->getPointeeCXXRecordDecl();
+    if (Returned->isVoidType() ||
+        (Returned->isReferenceType() && ReturnedRecord &&
+         ReturnedRecord->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()))
+      write(Key, In);
+  }
+}
+
+void Dataflow::applyCallEffects(const CallExpr *Call) {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  if (!Callee)
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  auto ParamFor = [&](size_t I) {
+    return I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+  };
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.rankSource && Role.rankSource->outArg && *Role.rankSource->outArg < Args.size()) {
+    unsigned I = *Role.rankSource->outArg;
+    // `MPI_Comm_rank(comm, &rank)`: the rank is one in the communicator before it.
+    const Expr *Communicator =
+        I > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
+    const Provenance *Source = Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+                                              Call->getBeginLoc(), nullptr, Communicator);
+    writeOutArgument(Args[I], ParamFor(I), RankValue::rank(Source));
+  }
+  if (Role.uniformSource && Role.uniformSource->outArg &&
+      *Role.uniformSource->outArg < Args.size()) {
+    unsigned I = *Role.uniformSource->outArg;
+    writeOutArgument(Args[I], ParamFor(I),
+                     agreed(Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue()));
+  }
+  if (Role.perRankSource && Role.perRankSource->outArg &&
+      *Role.perRankSource->outArg < Args.size()) {
+    unsigned I = *Role.perRankSource->outArg;
+    RankValue Data;
+    Data.source = perRankData(Call, Args[I], *Role.perRankSource, Env.arena, Function);
+    writeOutArgument(Args[I], ParamFor(I), Data);
+  }
+  if (Role.collective)
+    for (unsigned I : Role.collective->uniformOutputs)
+      if (I < Args.size())
+        writeOutArgument(Args[I], ParamFor(I), agreed());
+  recordCollective(Call, Role);
+  auto Facts = Env.facts.find(Callee->getCanonicalDecl());
+  std::string Variable;
+  if (Facts == Env.facts.end() && !Callee->hasBody() && !Role.isKnown() && !Role.converter &&
+      Classifier.environmentRead(Call, Variable) == EnvironmentValue::None)
+    flowThroughUnknownCall(Call, Callee);
+  if (auto It = Facts; It != Env.facts.end()) {
+    const std::vector<RankValue> &Out = It->second.outParams;
+    for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {
+      if (!Out[I].dependent())
+        continue;
+      RankValue Value;
+      Value.source = Out[I].source;
+      for (size_t J = 0; J < Args.size() && J < 64; ++J)
+        if (Out[I].params >> J & 1)
+          Value.combine(eval(Args[J]));
+      writeOutArgument(Args[I], ParamFor(I), Value);
+    }
+  }
+  recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
+}
+
+} // namespace lockstep::analysis::dependence

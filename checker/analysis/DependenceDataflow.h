@@ -1,0 +1,105 @@
+// The rank-dependence data flow of one function (see RankDependence.h),
+// shared by the files that implement it: DependenceStorage.cpp (storage paths,
+// aliases, reads and writes), DependenceCalls.cpp (what calls return and
+// write), DependenceImplicitFlow.cpp (rank-dependent branches and their
+// merges) and RankDependence.cpp (values, transfer and the worklist). Internal
+// to the analysis library.
+#pragma once
+
+#include "RankDependence.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <vector>
+
+namespace lockstep::analysis::dependence {
+
+// Storage is named by a root (a variable, or `this`) and a path of fields and
+// dereferences: `ctx.rank`, `*out`, `this->rank_`.
+using StorageKey = std::vector<const void *>;
+inline const char ThisRoot = 0;
+inline const char DerefStep = 0;
+// Written by a collective or a uniform source: the same on every path that
+// reaches it, so merging such writes is no implicit flow.
+inline const char AgreedByEveryRank = 0;
+
+using State = std::map<StorageKey, RankValue>;
+
+/// The forward data flow of one function: construct, then run() once.
+class Dataflow {
+public:
+  Dataflow(const FunctionCFG &Function, DependenceEnvironment &Env)
+      : Function(Function), Env(Env), Classifier(Env.classifier),
+        Context(Function.context()) {
+    const clang::FunctionDecl *FD = Function.decl();
+    for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
+      ParamIndex[FD->getParamDecl(I)] = I;
+    Result.facts.outParams.resize(FD->getNumParams());
+    collectAliases(FD->getBody());
+  }
+
+  FunctionDependence run();
+
+private:
+  // --- storage ---------------------------------------------------------
+  bool keyOf(const clang::Expr *E, StorageKey &Key) const;
+  bool pointeeKeyOf(const clang::Expr *E, StorageKey &Key) const;
+  RankValue read(const StorageKey &Key) const;
+  RankValue fallback(const StorageKey &Key) const;
+  void write(const StorageKey &Key, RankValue Value);
+  void collectAliases(const clang::Stmt *S);
+
+  // --- values ----------------------------------------------------------
+  RankValue eval(const clang::Expr *E) const; // records the value in the last pass
+  RankValue evaluate(const clang::Expr *E) const;
+  RankValue evalCall(const clang::CallExpr *Call) const;
+  RankValue joinChildren(const clang::Stmt *S) const;
+
+  // --- transfer --------------------------------------------------------
+  void transfer(const clang::CFGElement &Element, const RankValue &ReturnTaint);
+  void assign(const clang::Expr *Target, RankValue Value, bool Compound, const clang::Stmt *Definition);
+  void declare(const clang::VarDecl *Var);
+  void applyCallEffects(const clang::CallExpr *Call);
+  void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
+  void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
+  RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
+                        const clang::Expr *&Written) const;
+  void flowThroughUnknownCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value);
+  RankValue taintOf(const clang::CFGBlock &Branch) const;
+  RankValue returnTaint(const clang::CFGBlock &Block) const;
+  void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
+                         const std::vector<bool> &Visited);
+  void dropWritesAgreedAtExit(const State &AtExit);
+  bool sameDefinition(const void *A, const void *B) const;
+  const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
+  RankValue conditionValue(const clang::CFGBlock &Block) const;
+
+  const FunctionCFG &Function;
+  DependenceEnvironment &Env;
+  const CallClassifier &Classifier;
+  clang::ASTContext &Context;
+  llvm::DenseMap<const clang::ParmVarDecl *, unsigned> ParamIndex;
+  llvm::DenseMap<const clang::VarDecl *, StorageKey> References; // int &r = x;
+  llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo;   // int *p = &x;
+  // Rank-dependent branches by the block where their arms meet again, and
+  // loop headers by themselves: where implicit flow happens.
+  llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
+  llvm::DenseSet<const void *> Blocks; // merges, as definitions
+  llvm::DenseMap<const clang::CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
+  std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
+  State Current;
+  bool Recording = false; // only the final pass records calls and writes
+  bool ReturnSeen = false;
+  mutable llvm::DenseSet<const clang::ValueDecl *> SharedReads;
+  mutable llvm::DenseMap<const clang::Expr *, RankValue> Values;
+  // The value of each expression as of its own CFG element (operands come
+  // first): an operator reads its operands here instead of recursing, so
+  // 50,000-term expressions cost no stack and a `?:` chain is not walked
+  // again at every level. Refreshed at the element on every visit.
+  mutable llvm::DenseMap<const clang::Expr *, RankValue> ElementValues;
+  FunctionDependence Result;
+};
+
+} // namespace lockstep::analysis::dependence

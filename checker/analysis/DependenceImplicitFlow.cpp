@@ -1,0 +1,157 @@
+// Implicit flow in the rank-dependence data flow: conditions that differ
+// between ranks, and what their arms write, merged where they meet again.
+#include "DependenceDataflow.h"
+#include "Tautology.h"
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+namespace {
+
+void mergeInto(State &Into, const State &From) {
+  for (const auto &[Key, Value] : From) {
+    auto [It, Inserted] = Into.emplace(Key, Value);
+    if (!Inserted)
+      It->second.merge(Value);
+  }
+}
+
+} // namespace
+
+RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
+  const Expr *Condition = decidingCondition(Block);
+  if (!Condition)
+    return {};
+  TautologyOperands Operands{
+      [this](const Expr *E) { return eval(E); },
+      [this](const Expr *E) {
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+          return Classifier.isWorldSizeName(Ref->getDecl()->getName());
+        if (const auto *Member = dyn_cast<MemberExpr>(E))
+          return Classifier.isWorldSizeName(Member->getMemberDecl()->getName());
+        return false;
+      }};
+  if (isRankTautology(Condition, Context, Operands))
+    return {};
+  RankValue Value = eval(Condition);
+  Value.exactRank = Value.exactSize = false;
+  return Value;
+}
+
+// Why values that a rank-dependent branch decides differ between ranks.
+RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
+  auto It = Result.conditions.find(&Branch);
+  if (It == Result.conditions.end() || !It->second.dependent())
+    return {};
+  RankValue Derived;
+  Derived.params = It->second.params;
+  if (It->second.source) {
+    const Expr *Condition = decidingCondition(Branch);
+    Derived.source = Env.arena.make(Provenance::Kind::Implicit, "",
+                                    Condition ? Condition->getBeginLoc() : SourceLocation(),
+                                    It->second.source);
+  }
+  return Derived;
+}
+
+// A value returned on the ranks of one arm only differs from what the other
+// ranks return, even when each return is uniform.
+RankValue Dataflow::returnTaint(const CFGBlock &Block) const {
+  RankValue Value;
+  for (const CFGBlock *Branch : Function.controllers(&Block))
+    Value.combine(taintOf(*Branch));
+  return Value;
+}
+
+bool Dataflow::sameDefinition(const void *A, const void *B) const {
+  if (A == B)
+    return true;
+  if (A == &AgreedByEveryRank || B == &AgreedByEveryRank || Blocks.count(A) || Blocks.count(B))
+    return false;
+  // Otherwise both are the expressions that were written.
+  const auto *X = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(A));
+  const auto *Y = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(B));
+  Expr::EvalResult VX, VY;
+  return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&
+         X->EvaluateAsInt(VX, Context) && Y->EvaluateAsInt(VY, Context) &&
+         VX.Val.getInt() == VY.Val.getInt();
+}
+
+// Gated implicit flow: where the arms of a rank-dependent branch meet again
+// (and at a loop header whose exit depends on the rank), storage that the
+// incoming paths wrote differently differs between ranks. An assignment that
+// only some ranks execute is the same value on all of them until then.
+void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State> &Out,
+                                 const std::vector<bool> &Visited) {
+  Current.clear();
+  std::vector<const State *> Incoming;
+  for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
+    if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
+      Incoming.push_back(&Out[P->getBlockID()]);
+  for (const State *In : Incoming)
+    mergeInto(Current, *In);
+  auto Gated = GatedAt.find(&Block);
+  if (Incoming.size() < 2 || Gated == GatedAt.end())
+    return;
+  RankValue Taint;
+  llvm::DenseSet<const void *> Written;
+  for (const CFGBlock *Branch : Gated->second) {
+    RankValue BranchTaint = taintOf(*Branch);
+    if (!BranchTaint.dependent())
+      continue;
+    Taint.combine(BranchTaint);
+    const llvm::DenseSet<const void *> &ByBranch = writtenUnder(*Branch);
+    Written.insert(ByBranch.begin(), ByBranch.end());
+  }
+  if (!Taint.dependent())
+    return;
+  for (auto &[Key, Value] : Current) {
+    const void *Root = Key.front() == &ThisRoot ? Key.back() : Key.front();
+    if (!Written.count(Root))
+      continue;
+    bool Differs = false;
+    for (const State *In : Incoming) {
+      auto It = In->find(Key);
+      const void *Definition = It == In->end() ? nullptr : It->second.definition;
+      Differs |= !sameDefinition(Definition, Value.definition);
+    }
+    if (Differs) {
+      Value.combine(Taint);
+      Value.definition = &Block; // no single write: the merge itself
+    }
+  }
+}
+
+// The variables and fields a branch's arms (a loop's body) write.
+const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branch) {
+  auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
+  if (!Inserted)
+    return It->second;
+  llvm::DenseSet<const void *> Written;
+  auto Mark = [&](const Expr *E) {
+    if (const ValueDecl *D = namedStorage(E))
+      Written.insert(D);
+  };
+  for (const CFGBlock *Block : Function.controlled(&Branch))
+    for (const CFGElement &Element : *Block) {
+      auto S = Element.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      if (const auto *Decl = dyn_cast<DeclStmt>(S->getStmt())) {
+        for (const auto *D : Decl->decls())
+          Written.insert(D);
+      } else if (const auto *Binary = dyn_cast<BinaryOperator>(S->getStmt())) {
+        if (Binary->isAssignmentOp())
+          Mark(Binary->getLHS());
+      } else if (const auto *Unary = dyn_cast<UnaryOperator>(S->getStmt())) {
+        if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
+          Mark(Unary->getSubExpr());
+      } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S->getStmt())) {
+        if (Operator->isAssignmentOp())
+          Mark(Operator->getArg(0));
+      }
+    }
+  return WrittenUnder[&Branch] = std::move(Written);
+}
+
+} // namespace lockstep::analysis::dependence

@@ -1,0 +1,175 @@
+// Storage in the rank-dependence data flow: the paths that name it, the
+// aliases that share it, and its reads and writes.
+#include "DependenceDataflow.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+void Dataflow::collectAliases(const Stmt *Body) {
+  std::vector<const Stmt *> Work{Body}; // explicit: expressions nest 50,000 deep
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Decl = dyn_cast<DeclStmt>(S))
+      for (const auto *D : Decl->decls()) {
+        const auto *Var = dyn_cast<VarDecl>(D);
+        if (!Var || !Var->getInit())
+          continue;
+        StorageKey Key;
+        if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
+          References[Var] = Key;
+        else if (Var->getType()->isPointerType() &&
+                 !Var->getType()->getPointeeType().isConstQualified() &&
+                 pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
+          PointsTo[Var] = Key;
+      }
+    // In source order: `int *p = &alias;` needs `int &alias = c.who;` first.
+    size_t End = Work.size();
+    Work.insert(Work.end(), S->child_begin(), S->child_end());
+    std::reverse(Work.begin() + End, Work.end());
+  }
+}
+
+bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var)
+      return false;
+    auto Alias = References.find(Var);
+    Key = Alias != References.end() ? Alias->second : StorageKey{Var};
+    return true;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field)
+      return false;
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      Key = StorageKey{&ThisRoot};
+    else if (!(Member->isArrow() ? pointeeKeyOf(Base, Key) : keyOf(Base, Key)))
+      return false;
+    Key.push_back(Field);
+    return true;
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
+    return pointeeKeyOf(Unary->getSubExpr(), Key);
+  return false;
+}
+
+bool Dataflow::pointeeKeyOf(const Expr *E, StorageKey &Key) const {
+  E = E->IgnoreParenCasts();
+  if (E->getType()->isArrayType()) // an array decays to a pointer to itself
+    return keyOf(E, Key);
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
+    return keyOf(Unary->getSubExpr(), Key);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (auto It = PointsTo.find(Var); It != PointsTo.end()) {
+        Key = It->second;
+        return true;
+      }
+  if (!keyOf(E, Key))
+    return false;
+  Key.push_back(&DerefStep);
+  return true;
+}
+
+RankValue Dataflow::read(const StorageKey &Key) const {
+  // The longest recorded prefix holds the value: `s = t` covers `s.f`.
+  for (size_t Length = Key.size(); Length > 0; --Length) {
+    auto It = Current.find(StorageKey(Key.begin(), Key.begin() + Length));
+    if (It != Current.end())
+      return It->second;
+  }
+  return fallback(Key);
+}
+
+RankValue Dataflow::fallback(const StorageKey &Key) const {
+  RankValue Value;
+  const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
+  if (Key.size() > 1 && Last) {
+    const auto *Field = static_cast<const FieldDecl *>(Key.back());
+    SharedReads.insert(Field);
+    if (auto It = Env.shared.find(Field); It != Env.shared.end())
+      return It->second;
+    if (Classifier.isRankName(Field->getName()))
+      return RankValue::rank(Env.rankName(Field));
+    return Value;
+  }
+  if (Key.front() == &ThisRoot)
+    return Value;
+  const auto *Var = static_cast<const VarDecl *>(Key.front());
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
+    if (auto It = ParamIndex.find(Param); It != ParamIndex.end()) {
+      Value.params = uint64_t(1) << It->second;
+      Value.exactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
+      return Value;
+    }
+  }
+  SharedReads.insert(Var);
+  if (auto It = Env.shared.find(Var); It != Env.shared.end())
+    return It->second;
+  if (Classifier.isRankName(Var->getName()))
+    return RankValue::rank(Env.rankName(Var));
+  return Value;
+}
+
+void Dataflow::write(const StorageKey &Key, RankValue Value) {
+  for (auto It = Current.lower_bound(Key); It != Current.end();) {
+    if (It->first.size() < Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+      break;
+    It = Current.erase(It);
+  }
+  Current[Key] = Value;
+  if (!Recording || !Value.dependent())
+    return;
+  const void *Last = Key.back();
+  const ValueDecl *Shared = nullptr;
+  if (Key.size() > 1 && Last != &DerefStep)
+    Shared = static_cast<const FieldDecl *>(Last);
+  else if (Key.size() == 1 && Key.front() != &ThisRoot)
+    Shared = static_cast<const VarDecl *>(Key.front());
+  if (Shared) {
+    Result.sharedWrites.push_back({Shared, Value});
+    SharedWriteKeys.push_back(Key);
+  }
+  // Writes through pointer or reference parameters reach the caller.
+  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+          Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()))) {
+    auto It = ParamIndex.find(Param);
+    bool Through = (Key.size() == 2 && Key.back() == &DerefStep) ||
+                   (Key.size() == 1 && Param->getType()->isReferenceType());
+    if (It != ParamIndex.end() && Through)
+      Result.facts.outParams[It->second].combine(Value);
+  }
+}
+
+// A member or global that a collective agrees on before every return holds
+// the agreed value for everyone after the call (`MPI_Allreduce(MPI_IN_PLACE,
+// &steps_, ...)` in a method): the per-rank writes before it stay inside.
+void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
+  auto Outlives = [](const StorageKey &Key) {
+    if (Key.front() == &ThisRoot)
+      return true;
+    const auto *Var = static_cast<const VarDecl *>(Key.front());
+    return Key.back() != &DerefStep && Var->hasGlobalStorage();
+  };
+  std::vector<SharedWrite> Kept;
+  for (size_t I = 0; I < Result.sharedWrites.size(); ++I) {
+    auto It = AtExit.find(SharedWriteKeys[I]);
+    bool Agreed = It != AtExit.end() && It->second.definition == &AgreedByEveryRank &&
+                  !It->second.dependent();
+    if (!Agreed || !Outlives(SharedWriteKeys[I]))
+      Kept.push_back(Result.sharedWrites[I]);
+  }
+  Result.sharedWrites = std::move(Kept);
+}
+
+} // namespace lockstep::analysis::dependence
