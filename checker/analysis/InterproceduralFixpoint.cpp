@@ -7,12 +7,6 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-namespace {
-
-constexpr unsigned MaxRounds = 6;
-
-} // namespace
-
 // Functions read each other's facts (return values, out-parameters) and the
 // shared facts (fields, globals); parameters are seeded from call sites.
 // Everything only grows, so a few rounds reach the fixed point; after the
@@ -28,10 +22,23 @@ void TranslationUnitAnalysis::computeDependence() {
       Present.push_back(Seed != nullptr);
     return Present;
   };
-  for (unsigned Round = 0; Round < MaxRounds && !Pending.empty(); ++Round) {
+  for (unsigned Round = 0; !Pending.empty(); ++Round) {
+    if (Round == limits::DependenceRounds) {
+      for (const FunctionCFG *Function : Pending)
+        Limits.push_back({Function->decl(), Function->decl()->getLocation(),
+                          "what its callees return did not settle within " +
+                              std::to_string(limits::DependenceRounds) +
+                              " rounds; some rank-dependent values may be missed"});
+      break;
+    }
     llvm::DenseSet<const FunctionDecl *> NewFacts;
     for (const FunctionCFG *Function : Pending) {
       FunctionDependence Result = analyzeDependence(*Function, Env);
+      if (!Result.settled)
+        Limits.push_back({Function->decl(), Function->decl()->getLocation(),
+                          "its values did not settle within " +
+                              std::to_string(limits::DependenceVisitsPerBlock) +
+                              " visits per block; some rank-dependent values may be missed"});
       FunctionFacts &Facts = Env.facts[Function->decl()->getCanonicalDecl()];
       if (!Facts.sameAs(Result.facts)) {
         Facts = Result.facts;

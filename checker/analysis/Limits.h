@@ -46,6 +46,14 @@ constexpr unsigned SolverMillisecondsPerQuestion = 2000;
 /// arm they took at each. Branches on further conditions are not correlated.
 constexpr unsigned MaxCorrelatedConditions = 16;
 
+/// Visits per CFG block of the rank-dependence data flow before it stops
+/// (values only grow, so this is a guard, not an expected outcome).
+constexpr unsigned DependenceVisitsPerBlock = 64;
+
+/// Rounds of the interprocedural fixed point (what callees return, what
+/// callers pass, fields and globals) before it stops.
+constexpr unsigned DependenceRounds = 6;
+
 /// Visits per CFG block of the group-balance data flow before it stops (its
 /// depths only grow, so this is hit only by loops that open groups forever).
 constexpr unsigned GroupVisitsPerBlock = 16;

@@ -2,6 +2,7 @@
 // of each CFG element, and the worklist to a fixed point. The class is in
 // DependenceDataflow.h.
 #include "DependenceDataflow.h"
+#include "Limits.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -191,7 +192,7 @@ FunctionDependence Dataflow::run() {
   std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
   std::vector<bool> Queued(Graph.getNumBlockIDs(), false);
   Queued[Graph.getEntry().getBlockID()] = true;
-  unsigned Budget = 64 * Graph.getNumBlockIDs() + 64;
+  unsigned Budget = limits::DependenceVisitsPerBlock * (Graph.getNumBlockIDs() + 1);
 
   for (const CFGBlock *Block : Graph)
     Blocks.insert(Block);
@@ -216,7 +217,11 @@ FunctionDependence Dataflow::run() {
     return ConditionChanged;
   };
 
-  while (!Worklist.empty() && Budget-- > 0) {
+  while (!Worklist.empty()) {
+    if (Budget-- == 0) {
+      Result.settled = false;
+      break;
+    }
     const CFGBlock *Block = Worklist.back();
     Worklist.pop_back();
     Queued[Block->getBlockID()] = false;
