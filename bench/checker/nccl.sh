@@ -12,7 +12,8 @@
 # SKIPPED and exits 0.
 #
 # Environment: REPS (runs per tool, interleaved, median reported; default 3),
-# TARGET_RATIO (2), TARGET_MB (2048), TIME_LIMIT (seconds per run, default
+# TARGET_RATIO (2), TARGET_MB (2048), GAP_LIMIT (lockstep check's peak RSS
+# over the plugin's, 1.25), TIME_LIMIT (seconds per run, default
 # 300), MEM_LIMIT_MB (address space per run, default 4096), LOCKSTEP_PLUGIN,
 # LOCKSTEP, CLANG, CLANG_TIDY, MPI_INCLUDE.
 #
@@ -27,8 +28,9 @@ KEEP=0
 REPS=${REPS:-3}
 TARGET=${TARGET_RATIO:-2}
 TARGET_MB=${TARGET_MB:-2048}
+GAP_LIMIT=${GAP_LIMIT:-1.25}
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "n:kh" opt; do
   case $opt in
     n) LINES=$OPTARG ;;
@@ -118,6 +120,14 @@ for t in "${TOOLS[@]}"; do
   [[ $v == PASS ]] || RC=1
   printf "$fmt" "" "" "$name" "$(w3 "$w")" "$rt" "$m" "$c" "$rc" "${finds[$t]}" "$v"
 done
+# The CLI runs the same checks on the same unit: it must not hold more than
+# the plugin (issue 14), beyond a small allowance for its own results.
+# shellcheck disable=SC2086
+pm=$(mib "$(maxof ${rss[plugin]})"); cm=$(mib "$(maxof ${rss[check]})")
+gap=$(ratio "$cm" "$pm")
+gv=$(awk -v g="$gap" -v t="$GAP_LIMIT" 'BEGIN { print (g != "NA" && g <= t) ? "PASS" : "FAIL" }')
+[[ $gv == PASS ]] || RC=1
+printf "lockstep check / plugin peak RSS: %s MB / %s MB = %s (<= %s): %s\n" "$cm" "$pm" "$gap" "$GAP_LIMIT" "$gv"
 echo
 for t in "${TOOLS[@]}"; do
   # shellcheck disable=SC2086
@@ -129,6 +139,6 @@ echo "  some ranks, a root taken from the rank) with a finding on their line, an
 echo "  of the file (grouped send/recv with rank-based peers, balanced broadcasts whose rank-0 arm has a"
 echo "  CUDACHECK, rank-0 logging and metrics) is correct, so 'other' counts false positives"
 echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
-echo "VERDICT: $([[ $RC == 0 ]] && echo PASS || echo FAIL) (targets: <= ${TARGET}x the parse, <= $TARGET_MB MB)"
+echo "VERDICT: $([[ $RC == 0 ]] && echo PASS || echo FAIL) (targets: <= ${TARGET}x the parse, <= $TARGET_MB MB, lockstep check <= ${GAP_LIMIT}x the plugin's RSS)"
 echo "elapsed: $(($(date +%s) - START)) s"
 exit $RC

@@ -88,8 +88,12 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
     if (const CFGBlock *P = Pred.getReachableBlock(); P && Visited[P->getBlockID()])
       Incoming.push_back(&Out[P->getBlockID()]);
-  for (const State *In : Incoming)
-    mergeInto(Current, *In);
+  // The first state is copied whole (no key comparisons): most blocks have
+  // one predecessor.
+  if (!Incoming.empty())
+    Current = *Incoming.front();
+  for (size_t I = 1; I < Incoming.size(); ++I)
+    mergeInto(Current, *Incoming[I]);
   auto Gated = GatedAt.find(&Block);
   if (Incoming.size() < 2 || Gated == GatedAt.end())
     return;

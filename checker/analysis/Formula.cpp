@@ -245,68 +245,87 @@ static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsig
   return Symbol.boolean ? V & 1 : V;
 }
 
-std::optional<int64_t> FormulaArena::evaluate(FormulaRef Root, int64_t Rank1, int64_t Rank2,
-                                              int64_t Size, unsigned Assignment) const {
-  // Post-order over (node, rank) pairs with an explicit stack: formulas can
-  // be as deep as the program's expressions.
-  llvm::DenseMap<std::pair<FormulaRef, unsigned>, int64_t> Value;
+// Post-order over (node, rank) pairs with an explicit stack: formulas can be
+// as deep as the program's expressions.
+FormulaArena::EvaluationPlan FormulaArena::plan(FormulaRef Root) const {
+  EvaluationPlan Plan;
+  llvm::DenseMap<std::pair<FormulaRef, unsigned>, uint32_t> Position;
   std::vector<std::pair<FormulaRef, unsigned>> Stack{{Root, 1}};
-  bool Failed = false;
-  while (!Stack.empty() && !Failed) {
+  while (!Stack.empty()) {
     auto [F, Which] = Stack.back();
-    if (Value.count({F, Which})) {
+    if (Position.count({F, Which})) {
       Stack.pop_back();
       continue;
     }
     const FormulaNode &N = Nodes[F];
     unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
-    bool Ready = true;
     const FormulaRef Children[] = {N.a, N.b, N.c};
-    for (unsigned I = 0; I < arity(N.op); ++I)
-      if (!Value.count({Children[I], Inner})) {
+    EvaluationStep Step{F, Which, {0, 0, 0}};
+    bool Ready = true;
+    for (unsigned I = 0; I < arity(N.op); ++I) {
+      auto It = Position.find({Children[I], Inner});
+      if (It == Position.end()) {
         Stack.push_back({Children[I], Inner});
         Ready = false;
+      } else {
+        Step.operands[I] = It->second;
       }
+    }
     if (!Ready)
       continue;
     Stack.pop_back();
-    auto Get = [&](FormulaRef Child) { return Value.lookup({Child, Inner}); };
-    int64_t Result = 0;
+    Position[{F, Which}] = Plan.size();
+    Plan.push_back(Step);
+  }
+  return Plan;
+}
+
+std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_t Rank1,
+                                              int64_t Rank2, int64_t Size, unsigned Assignment,
+                                              std::vector<int64_t> &Values) const {
+  Values.resize(Plan.size());
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    const EvaluationStep &Step = Plan[I];
+    const FormulaNode &N = Nodes[Step.node];
+    const int64_t A = Values[Step.operands[0]], B = Values[Step.operands[1]];
+    int64_t &Result = Values[I];
     switch (N.op) {
     case FormulaOp::True: Result = 1; break;
     case FormulaOp::False: Result = 0; break;
     case FormulaOp::Const: Result = N.value; break;
-    case FormulaOp::Rank: Result = Which == 1 ? Rank1 : Rank2; break;
+    case FormulaOp::Rank: Result = Step.which == 1 ? Rank1 : Rank2; break;
     case FormulaOp::Size: Result = Size; break;
     case FormulaOp::Uniform:
-    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Which); break;
-    case FormulaOp::Not: Result = !Get(N.a); break;
-    case FormulaOp::And: Result = Get(N.a) && Get(N.b); break;
-    case FormulaOp::Or: Result = Get(N.a) || Get(N.b); break;
-    case FormulaOp::Eq: Result = Get(N.a) == Get(N.b); break;
-    case FormulaOp::Ne: Result = Get(N.a) != Get(N.b); break;
-    case FormulaOp::Lt: Result = Get(N.a) < Get(N.b); break;
-    case FormulaOp::Le: Result = Get(N.a) <= Get(N.b); break;
-    case FormulaOp::Add: Result = wrap32(Get(N.a) + Get(N.b)); break;
-    case FormulaOp::Sub: Result = wrap32(Get(N.a) - Get(N.b)); break;
-    case FormulaOp::Mul: Result = wrap32(Get(N.a) * Get(N.b)); break;
+    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Step.which); break;
+    case FormulaOp::Not: Result = !A; break;
+    case FormulaOp::And: Result = A && B; break;
+    case FormulaOp::Or: Result = A || B; break;
+    case FormulaOp::Eq: Result = A == B; break;
+    case FormulaOp::Ne: Result = A != B; break;
+    case FormulaOp::Lt: Result = A < B; break;
+    case FormulaOp::Le: Result = A <= B; break;
+    case FormulaOp::Add: Result = wrap32(A + B); break;
+    case FormulaOp::Sub: Result = wrap32(A - B); break;
+    case FormulaOp::Mul: Result = wrap32(A * B); break;
     case FormulaOp::Div:
     case FormulaOp::Rem:
-      if (Get(N.b) == 0 || (Get(N.a) == INT32_MIN && Get(N.b) == -1))
-        Failed = true; // undefined in C: leave it to the solver
-      else
-        Result = N.op == FormulaOp::Div ? Get(N.a) / Get(N.b) : Get(N.a) % Get(N.b);
+      if (B == 0 || (A == INT32_MIN && B == -1))
+        return std::nullopt; // undefined in C: leave it to the solver
+      Result = N.op == FormulaOp::Div ? A / B : A % B;
       break;
-    case FormulaOp::Neg: Result = wrap32(-Get(N.a)); break;
-    case FormulaOp::Ite: Result = Get(N.a) ? Get(N.b) : Get(N.c); break;
+    case FormulaOp::Neg: Result = wrap32(-A); break;
+    case FormulaOp::Ite: Result = A ? B : Values[Step.operands[2]]; break;
     case FormulaOp::InRank1:
-    case FormulaOp::InRank2: Result = Get(N.a); break;
+    case FormulaOp::InRank2: Result = A; break;
     }
-    Value[{F, Which}] = Result;
   }
-  if (Failed)
-    return std::nullopt;
-  return Value.lookup({Root, 1});
+  return Values.back();
+}
+
+std::optional<int64_t> FormulaArena::evaluate(FormulaRef F, int64_t Rank1, int64_t Rank2,
+                                              int64_t Size, unsigned Assignment) const {
+  std::vector<int64_t> Values;
+  return evaluate(plan(F), Rank1, Rank2, Size, Assignment, Values);
 }
 
 std::string FormulaArena::print(FormulaRef F) const {

@@ -85,6 +85,20 @@ public:
   std::optional<int64_t> evaluate(FormulaRef F, int64_t Rank1, int64_t Rank2, int64_t Size,
                                   unsigned Assignment = 0) const;
 
+  /// \p F flattened for many evaluations: its (node, rank) pairs in
+  /// post-order, each with the positions of its operands.
+  struct EvaluationStep {
+    FormulaRef node;
+    unsigned which;       // the rank of the pair the node is seen by
+    uint32_t operands[3]; // positions in the plan
+  };
+  using EvaluationPlan = std::vector<EvaluationStep>;
+  EvaluationPlan plan(FormulaRef F) const;
+  /// evaluate() on a plan; \p Values is scratch space reused across calls.
+  std::optional<int64_t> evaluate(const EvaluationPlan &Plan, int64_t Rank1, int64_t Rank2,
+                                  int64_t Size, unsigned Assignment,
+                                  std::vector<int64_t> &Values) const;
+
   /// Readable form, for tests and debugging.
   std::string print(FormulaRef F) const;
 

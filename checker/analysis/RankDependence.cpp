@@ -228,7 +228,7 @@ FunctionDependence Dataflow::run() {
     bool ConditionChanged = ProcessBlock(*Block);
     bool Changed = !Visited[Block->getBlockID()] || !sameState(Current, Out[Block->getBlockID()]);
     Visited[Block->getBlockID()] = true;
-    Out[Block->getBlockID()] = Current;
+    Out[Block->getBlockID()] = std::move(Current); // the next block starts afresh
     auto Enqueue = [&](const CFGBlock *Next) {
       if (Next && !Queued[Next->getBlockID()]) {
         Queued[Next->getBlockID()] = true;

@@ -33,7 +33,11 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
   std::vector<int64_t> Near;
   // Formulas with symbols are also tried under a few sample values of them.
   std::vector<unsigned> Assignments(Alternatives.size(), 1);
+  // Each alternative is tried up to a few thousand times: flatten it once.
+  std::vector<FormulaArena::EvaluationPlan> Plans;
+  std::vector<int64_t> Values;
   for (size_t I = 0; I < Alternatives.size(); ++I) {
+    Plans.push_back(Arena.plan(Alternatives[I]));
     if (!Arena.onlyRankAndSize(Alternatives[I]))
       Assignments[I] = limits::EvaluatedAssignments;
     for (int64_t C : Arena.constants(Alternatives[I]))
@@ -47,7 +51,7 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
       return false;
     for (size_t I = 0; I < Alternatives.size(); ++I)
       for (unsigned A = 0; A < Assignments[I]; ++A)
-        if (Arena.evaluate(Alternatives[I], R1, R2, Size, A).value_or(0)) {
+        if (Arena.evaluate(Plans[I], R1, R2, Size, A, Values).value_or(0)) {
           Witness = {I, R1, R2, Size};
           return true;
         }
