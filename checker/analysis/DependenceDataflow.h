@@ -97,7 +97,9 @@ private:
   // The value of each expression as of its own CFG element (operands come
   // first): an operator reads its operands here instead of recursing, so
   // 50,000-term expressions cost no stack and a `?:` chain is not walked
-  // again at every level. Refreshed at the element on every visit.
+  // again at every level. Refreshed at the element on every visit; an
+  // expression that is no element of its own keeps its first value (rare:
+  // operands inside elements are elements too).
   mutable llvm::DenseMap<const clang::Expr *, RankValue> ElementValues;
   FunctionDependence Result;
 };

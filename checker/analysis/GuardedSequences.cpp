@@ -287,6 +287,10 @@ RegionSequences SequenceBuilder::walk(
   for (const auto &[Block, Sequence] : Starts)
     if (Shape.reachable(Block))
       Send(Block, Sequence);
+  // Whether some path ended before reaching the blocks below (a cut error
+  // edge, an iteration's back edge, a call that does not return): their
+  // classes no longer stand for every path from the start.
+  bool PathsLost = Loop != nullptr;
 
   while (!Queue.empty() && !Result.overflow) {
     const CFGBlock *Block = Queue.top().second;
@@ -299,7 +303,8 @@ RegionSequences SequenceBuilder::walk(
     // Every path from a single start reaches a block that post-dominates
     // it: one class arriving there runs under the start's own guard, not the
     // disjunction of every path's (a `?:` chain would make that huge).
-    if (Starts.size() == 1 && In.size() == 1 && Shape.postDominates(Block, Starts.front().first))
+    if (!PathsLost && Starts.size() == 1 && In.size() == 1 &&
+        Shape.postDominates(Block, Starts.front().first))
       In.front().guard = Starts.front().second.guard;
     if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
       for (const GuardedSequence &S : In)
@@ -331,20 +336,25 @@ RegionSequences SequenceBuilder::walk(
       if (Block == Loop && !Shape.inLoop(Loop, Target))
         continue; // the loop ends: its iterations are what it runs
       AnySuccessor = true;
-      if (!Paths.follows(Function, *Block, EdgeIndex))
+      if (!Paths.follows(Function, *Block, EdgeIndex)) {
+        PathsLost = true;
         continue; // an error path: the path ends without a claim
+      }
       FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
       for (GuardedSequence S : In) {
         S.guard = Arena.conjoin(S.guard, Edge);
-        if (Shape.isBackEdge(Block, Target)) // one iteration ends here
+        if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
+          PathsLost = true;
           Finish(S);
-        else
+        } else
           Send(Target, S);
       }
     }
-    if (!AnySuccessor)
+    if (!AnySuccessor) {
+      PathsLost = true;
       for (const GuardedSequence &S : In)
         Finish(S);
+    }
   }
   return Result;
 }
