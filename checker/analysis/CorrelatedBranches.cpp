@@ -41,6 +41,21 @@ bool stable(const Expr *Condition, const LocalWrites &Writes) {
   return true;
 }
 
+/// Whether \p Condition has at most limits::MaxExpressionNodes operands:
+/// Clang's profiler recurses, and a flag tested twice is a short condition.
+bool profilable(const Expr *Condition) {
+  std::vector<const Stmt *> Work{Condition};
+  for (unsigned Seen = 0; !Work.empty(); ++Seen) {
+    if (Seen > limits::MaxExpressionNodes)
+      return false;
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (S)
+      Work.insert(Work.end(), S->child_begin(), S->child_end());
+  }
+  return true;
+}
+
 } // namespace
 
 CorrelatedBranches CorrelatedBranches::of(const FunctionCFG &Function) {
@@ -50,7 +65,7 @@ CorrelatedBranches CorrelatedBranches::of(const FunctionCFG &Function) {
   llvm::DenseMap<unsigned, std::vector<size_t>> ByHash;
   for (const CFGBlock *Block : Function.cfg()) {
     const Expr *Condition = decidingCondition(*Block);
-    if (!Condition || Block->succ_size() != 2 || isLoopBranch(*Block))
+    if (!Condition || Block->succ_size() != 2 || isLoopBranch(*Block) || !profilable(Condition))
       continue;
     llvm::FoldingSetNodeID ID;
     Condition->Profile(ID, Context, /*Canonical=*/true);
