@@ -65,7 +65,12 @@ void TranslationUnitAnalysis::computeDependence() {
           llvm::any_of(NewShared, [&](const ValueDecl *D) { return Result.sharedReads.count(D); }))
         Next.insert(Function.get());
     }
-    Pending.assign(Next.begin(), Next.end());
+    // In the functions' order, not the set's: which provenance a value keeps
+    // (the first one merged) must not change from run to run.
+    Pending.clear();
+    for (const auto &Function : Functions)
+      if (Next.count(Function.get()))
+        Pending.push_back(Function.get());
   }
 }
 
