@@ -1,6 +1,8 @@
 #include "Formula.h"
+#include "Limits.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -201,47 +203,18 @@ FormulaRef FormulaArena::asInteger(FormulaRef F) {
 
 // Breadth first: the constants a question compares with directly (`x > 2500`)
 // come before those deep inside the values it compares (a long `?:` chain).
-std::vector<int64_t> FormulaArena::constants(FormulaRef F) const {
-  std::vector<int64_t> Found;
-  llvm::DenseSet<FormulaRef> Seen{F};
-  std::vector<FormulaRef> Queue{F};
-  for (size_t Next = 0; Next < Queue.size(); ++Next) {
-    const FormulaNode &N = Nodes[Queue[Next]];
-    if (N.op == FormulaOp::Const)
-      Found.push_back(N.value);
-    const FormulaRef Children[] = {N.a, N.b, N.c};
-    for (unsigned I = 0; I < arity(N.op); ++I)
-      if (Seen.insert(Children[I]).second)
-        Queue.push_back(Children[I]);
-  }
-  return Found;
-}
-
-bool FormulaArena::onlyRankAndSize(FormulaRef F) const {
-  llvm::DenseSet<FormulaRef> Seen;
-  std::vector<FormulaRef> Stack{F};
-  while (!Stack.empty()) {
-    const FormulaNode &N = Nodes[Stack.back()];
-    Stack.pop_back();
-    if (N.op == FormulaOp::Uniform || N.op == FormulaOp::PerRank)
-      return false;
-    const FormulaRef Children[] = {N.a, N.b, N.c};
-    for (unsigned I = 0; I < arity(N.op); ++I)
-      if (Seen.insert(Children[I]).second)
-        Stack.push_back(Children[I]);
-  }
-  return true;
-}
-
-// Values that tell symbols apart in common tests (zero, one, small counts,
-// a large bound, negative) without any search.
-static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsigned Which) {
-  static const int64_t Samples[] = {0, 1, 2, 3, 7, 64, 1000, -1};
-  constexpr unsigned Count = sizeof(Samples) / sizeof(Samples[0]);
-  unsigned Mix = unsigned(Symbol.value) * 5 + Assignment;
-  if (Symbol.op == FormulaOp::PerRank)
-    Mix += Which * 3; // the two ranks see different values
-  int64_t V = Samples[Mix % Count];
+// Each symbol draws from the plan's samples by a hash of (symbol, rank of
+// the pair, assignment), so symbols vary independently across assignments
+// and the two ranks' values of a per-rank symbol differ in most of them.
+static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsigned Which,
+                           const std::vector<int64_t> &Samples) {
+  uint64_t H = (uint64_t(Symbol.value) << 32) ^ (uint64_t(Assignment) << 2) ^
+               (Symbol.op == FormulaOp::PerRank ? Which : 0);
+  // splitmix64's finaliser.
+  H = (H ^ (H >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  H = (H ^ (H >> 27)) * 0x94d049bb133111ebULL;
+  H ^= H >> 31;
+  int64_t V = Samples[H % Samples.size()];
   return Symbol.boolean ? V & 1 : V;
 }
 
@@ -274,18 +247,28 @@ FormulaArena::EvaluationPlan FormulaArena::plan(FormulaRef Root) const {
     if (!Ready)
       continue;
     Stack.pop_back();
-    Position[{F, Which}] = Plan.size();
-    Plan.push_back(Step);
+    Position[{F, Which}] = Plan.steps.size();
+    Plan.steps.push_back(Step);
+    if (N.op == FormulaOp::Const && !llvm::is_contained(Plan.constants, N.value))
+      Plan.constants.push_back(N.value);
+    Plan.hasSymbols |= N.op == FormulaOp::Uniform || N.op == FormulaOp::PerRank;
   }
+  // Values that tell symbols apart in common tests (zero, one, small counts,
+  // a large bound, negative), then the formula's constants and neighbours.
+  Plan.samples = {0, 1, 2, 3, 7, 64, 1000, -1};
+  for (int64_t C : Plan.constants)
+    for (int64_t V : {C, C - 1, C + 1})
+      if (!llvm::is_contained(Plan.samples, V) && Plan.samples.size() < limits::SampleValues)
+        Plan.samples.push_back(V);
   return Plan;
 }
 
 std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_t Rank1,
                                               int64_t Rank2, int64_t Size, unsigned Assignment,
                                               std::vector<int64_t> &Values) const {
-  Values.resize(Plan.size());
-  for (size_t I = 0; I < Plan.size(); ++I) {
-    const EvaluationStep &Step = Plan[I];
+  Values.resize(Plan.steps.size());
+  for (size_t I = 0; I < Plan.steps.size(); ++I) {
+    const EvaluationStep &Step = Plan.steps[I];
     const FormulaNode &N = Nodes[Step.node];
     const int64_t A = Values[Step.operands[0]], B = Values[Step.operands[1]];
     int64_t &Result = Values[I];
@@ -296,7 +279,8 @@ std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_
     case FormulaOp::Rank: Result = Step.which == 1 ? Rank1 : Rank2; break;
     case FormulaOp::Size: Result = Size; break;
     case FormulaOp::Uniform:
-    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Step.which); break;
+    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Step.which, Plan.samples);
+      break;
     case FormulaOp::Not: Result = !A; break;
     case FormulaOp::And: Result = A && B; break;
     case FormulaOp::Or: Result = A || B; break;

@@ -74,10 +74,6 @@ public:
   /// A condition as an integer (`int b = x < y`): 1 or 0.
   FormulaRef asInteger(FormulaRef F);
 
-  /// The integer constants \p F mentions.
-  std::vector<int64_t> constants(FormulaRef F) const;
-  /// Whether \p F mentions only the rank, the size and constants.
-  bool onlyRankAndSize(FormulaRef F) const;
   /// The value of \p F for the ranks \p Rank1, \p Rank2 of a job of
   /// \p Size, with its symbols given the values numbered \p Assignment
   /// (uniform ones the same on both ranks, per-rank ones each its own): any
@@ -86,13 +82,20 @@ public:
                                   unsigned Assignment = 0) const;
 
   /// \p F flattened for many evaluations: its (node, rank) pairs in
-  /// post-order, each with the positions of its operands.
+  /// post-order, each with the positions of its operands, and the values
+  /// its symbols are sampled from (the formula's own constants and their
+  /// neighbours, so `x % 100 == 0` and `p == u - 1` are met by sampling).
   struct EvaluationStep {
     FormulaRef node;
     unsigned which;       // the rank of the pair the node is seen by
     uint32_t operands[3]; // positions in the plan
   };
-  using EvaluationPlan = std::vector<EvaluationStep>;
+  struct EvaluationPlan {
+    std::vector<EvaluationStep> steps;
+    std::vector<int64_t> constants; // distinct, in the order met
+    std::vector<int64_t> samples;
+    bool hasSymbols = false; // uniform or per-rank symbols besides rank and size
+  };
   EvaluationPlan plan(FormulaRef F) const;
   /// evaluate() on a plan; \p Values is scratch space reused across calls.
   std::optional<int64_t> evaluate(const EvaluationPlan &Plan, int64_t Rank1, int64_t Rank2,

@@ -24,9 +24,16 @@ constexpr unsigned CorrelationSteps = 3;
 /// Job sizes tried by evaluation before asking the solver.
 constexpr int64_t EvaluatedJobSize = 6;
 
-/// Sample values of a question's symbols that evaluation tries (a witness
-/// found so is a real one: symbols are unconstrained).
-constexpr unsigned EvaluatedAssignments = 8;
+/// Sample assignments of a question's symbols that evaluation tries on each
+/// pair of ranks, and on ranks 0 and 1 of two (a witness found so is a real
+/// one: symbols are unconstrained). Cheap next to a solver call: most
+/// questions with symbols are settled here.
+constexpr unsigned AssignmentsPerPair = 8;
+constexpr unsigned SampledAssignments = 1024;
+
+/// Values a symbol is sampled from: a fixed few, then the question's
+/// constants and their neighbours.
+constexpr size_t SampleValues = 40;
 
 /// Constants of a question whose neighbouring ranks evaluation also tries.
 constexpr size_t EvaluatedConstants = 16;

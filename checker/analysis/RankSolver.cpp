@@ -27,47 +27,53 @@ RankSolver::RankSolver(FormulaArena &Arena) : Arena(Arena) {}
 RankSolver::~RankSolver() = default;
 
 // Small jobs, and ranks next to the constants the formulas compare with
-// (`rank == 4000` is settled by ranks 4000 and 0 of 4001).
+// (`rank == 4000` is settled by ranks 4000 and 0 of 4001), each under a few
+// samples of the symbols; then many more samples on the first pairs, since
+// symbols rarely need particular ranks as well (`p == 0 && u % 100 == 0`).
 bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
                                    RankWitness &Witness) {
   std::vector<int64_t> Near;
-  // Formulas with symbols are also tried under a few sample values of them.
-  std::vector<unsigned> Assignments(Alternatives.size(), 1);
-  // Each alternative is tried up to a few thousand times: flatten it once.
+  // Each alternative is tried thousands of times: flatten it once.
   std::vector<FormulaArena::EvaluationPlan> Plans;
   std::vector<int64_t> Values;
-  for (size_t I = 0; I < Alternatives.size(); ++I) {
-    Plans.push_back(Arena.plan(Alternatives[I]));
-    if (!Arena.onlyRankAndSize(Alternatives[I]))
-      Assignments[I] = limits::EvaluatedAssignments;
-    for (int64_t C : Arena.constants(Alternatives[I]))
+  bool AnySymbols = false;
+  for (FormulaRef Alternative : Alternatives) {
+    Plans.push_back(Arena.plan(Alternative));
+    AnySymbols |= Plans.back().hasSymbols;
+    for (int64_t C : Plans.back().constants)
       for (int64_t R : {C - 1, C, C + 1})
         if (R >= 0 && R < limits::LargestJob && !llvm::is_contained(Near, R) &&
             Near.size() < limits::EvaluatedConstants)
           Near.push_back(R);
   }
-  auto Try = [&](int64_t Size, int64_t R1, int64_t R2) {
+  // Formulas of the rank and size alone are tried once per pair.
+  auto Try = [&](int64_t Size, int64_t R1, int64_t R2, unsigned First, unsigned Last) {
     if (R1 == R2 || R1 >= Size || R2 >= Size)
       return false;
     for (size_t I = 0; I < Alternatives.size(); ++I)
-      for (unsigned A = 0; A < Assignments[I]; ++A)
+      for (unsigned A = First; A < (Plans[I].hasSymbols ? Last : std::min(Last, 1u)); ++A)
         if (Arena.evaluate(Plans[I], R1, R2, Size, A, Values).value_or(0)) {
           Witness = {I, R1, R2, Size};
           return true;
         }
     return false;
   };
+  const unsigned Few = limits::AssignmentsPerPair;
   for (int64_t R1 : Near) {
     int64_t Size = R1 + 2;
     for (int64_t R2 : {int64_t(0), int64_t(1), R1 + 1})
-      if (Try(Size, R1, R2) || Try(Size, R2, R1))
+      if (Try(Size, R1, R2, 0, Few) || Try(Size, R2, R1, 0, Few))
         return true;
   }
   for (int64_t Size = 2; Size <= limits::EvaluatedJobSize; ++Size)
     for (int64_t R1 = 0; R1 < Size; ++R1)
       for (int64_t R2 = 0; R2 < Size; ++R2)
-        if (Try(Size, R1, R2))
+        if (Try(Size, R1, R2, 0, Few))
           return true;
+  if (AnySymbols)
+    for (unsigned A = Few; A < limits::SampledAssignments; ++A)
+      if (Try(2, 0, 1, A, A + 1) || Try(2, 1, 0, A, A + 1))
+        return true;
   return false;
 }
 

@@ -63,6 +63,8 @@ public:
   /// Bounds of limits.h that were reached: claims about those functions may
   /// be incomplete.
   const std::vector<AnalysisLimit> &limits() const { return Limits; }
+  /// How the rank questions were settled, for benchmarks.
+  const SolverStatistics &solverStatistics() const { return Solver.statistics(); }
 
   /// What this file's functions do, for the callers in other files.
   ExternalSummaries exportSummaries() const;

@@ -5,6 +5,11 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -31,6 +36,7 @@ struct SharedState {
   const LoadedRules *analysedWith = nullptr;
   analysis::PathOptions analysedPaths;
   std::unique_ptr<analysis::TranslationUnitAnalysis> analysis;
+  double analysisSeconds = 0;
   AnalysisObserver observer;
 };
 
@@ -127,8 +133,11 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
   if (State.analysedContext != Result.Context || State.analysedWith != &Loaded ||
       State.analysedPaths != Paths) {
     State.analysis.reset();
+    auto Start = std::chrono::steady_clock::now();
     State.analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
         *Result.Context, *Loaded.classifier, &Loaded.summaries, PendingExternalCalls, Paths);
+    State.analysisSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     State.analysedContext = Result.Context;
     State.analysedWith = &Loaded;
     State.analysedPaths = Paths;
@@ -138,8 +147,23 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
   report(*State.analysis, *Result.Context);
 }
 
+// With LOCKSTEP_STATISTICS set, one line per translation unit on stderr says
+// what the analysis cost and how its rank questions were settled (the
+// benchmarks read it).
+static void printStatistics(const SharedState &State) {
+  const analysis::SolverStatistics &S = State.analysis->solverStatistics();
+  llvm::errs() << llvm::format(
+      "lockstep: statistics: analysis %.3f s, solver %.3f s; %u rank questions: %u "
+      "answered before, %u by evaluation, %u by the solver, %u undecided\n",
+      State.analysisSeconds, S.solverSeconds, S.questions, S.answeredBefore, S.byEvaluation,
+      S.solverCalls, S.undecided);
+}
+
 void LockstepCheck::onEndOfTranslationUnit() {
   SharedState &State = shared();
+  if (State.analysis && std::getenv("LOCKSTEP_STATISTICS"))
+    printStatistics(State);
+  State.analysisSeconds = 0;
   State.analysis.reset();
   State.analysedContext = nullptr;
   State.analysedWith = nullptr;

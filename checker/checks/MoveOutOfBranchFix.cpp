@@ -1,7 +1,5 @@
 #include "MoveOutOfBranchFix.h"
 
-#include "clang/AST/ParentMapContext.h"
-
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -66,14 +64,17 @@ std::vector<FixItHint> moveOutOfBranch(const analysis::Divergence &D, const ASTC
       D.arm.kind != analysis::BranchArm::Kind::True || If->getElse() || If->getInit() ||
       If->getConditionVariable() || If->isConsteval() || D.condition != If->getCond())
     return {};
-  // In an `else if`, the other arms would still not run it.
-  for (const DynTypedNode &Parent : const_cast<ASTContext &>(Context).getParents(*If))
-    if (Parent.get<IfStmt>())
-      return {};
   const SourceManager &SM = Context.getSourceManager();
   const LangOptions &Lang = Context.getLangOpts();
   if (If->getBeginLoc().isMacroID() || If->getEndLoc().isMacroID() ||
       Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID())
+    return {};
+  // In an `else if`, the other arms would still not run it. Read off the
+  // (raw) token before the `if`: the AST's parent map would cost a walk of the
+  // whole translation unit.
+  std::optional<Token> Before = Lexer::findPreviousToken(If->getBeginLoc(), SM, Lang,
+                                                         /*IncludeComments=*/false);
+  if (Before && Before->is(tok::raw_identifier) && Before->getRawIdentifier() == "else")
     return {};
   const Stmt *Then = If->getThen();
   const auto *Block = dyn_cast<CompoundStmt>(Then);

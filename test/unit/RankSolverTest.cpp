@@ -50,6 +50,25 @@ TEST_F(RankSolverTest, PerRankSymbolsDifferUniformOnesDoNot) {
   EXPECT_EQ(apart(Uniform, Uniform), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
 }
 
+TEST_F(RankSolverTest, SamplesMeetTheQuestionsConstants) {
+  // if (p == 0 && u % 100 == 0): needs p = 0 on one rank only and u a
+  // multiple of 100; the samples draw from the formula's constants.
+  FormulaRef P = Arena.perRank(&PerRankKey, /*Boolean=*/false);
+  FormulaRef U = Arena.uniform(&UniformKey, /*Boolean=*/false);
+  FormulaRef Every100 = Arena.compare(
+      FormulaOp::Eq, Arena.arithmetic(FormulaOp::Rem, U, Arena.constant(100)), Arena.constant(0));
+  FormulaRef Taken = Arena.conjoin(Arena.compare(FormulaOp::Eq, P, Arena.constant(0)), Every100);
+  EXPECT_EQ(apart(Taken, Taken), Answer::Holds);
+  EXPECT_EQ(Solver.statistics().solverCalls, 0u);
+  // p == u - 1: a relation between two symbols.
+  FormulaRef Next = Arena.compare(FormulaOp::Eq, P, Arena.arithmetic(FormulaOp::Sub, U, Arena.constant(1)));
+  EXPECT_EQ(apart(Next, Next), Answer::Holds);
+  EXPECT_EQ(Solver.statistics().solverCalls, 0u);
+  // Negative: the same test on a uniform value never splits the ranks.
+  FormulaRef Agreed = Arena.conjoin(Arena.compare(FormulaOp::Eq, U, Arena.constant(0)), Every100);
+  EXPECT_EQ(apart(Agreed, Agreed), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+}
+
 TEST_F(RankSolverTest, TripCountsEqualOnEveryRank) {
   // for (i = rank; i < rank + n; ++i): n iterations everywhere.
   FormulaRef N = Arena.uniform(&UniformKey, false);
