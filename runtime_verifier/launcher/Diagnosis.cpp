@@ -185,118 +185,147 @@ std::vector<DivergingCall> divergingCalls(const Matcher &M) {
   return Calls;
 }
 
+namespace {
+
+/// What the four kinds of diagnosis share: the first divergent point, the
+/// calls the ranks made there, and where notes go.
+struct Report {
+  const Matcher &M;
+  const std::vector<Location> &Sites;
+  const Divergence &D;
+  std::vector<DivergingCall> Calls;
+  std::ostringstream &Out;
+  std::string Comm, Number;
+
+  const Divergence::Point &point() const { return D.Points.front(); }
+  void note(const Call *C, const std::string &Text) {
+    Out << where(Sites, C) << ": note: " << Text << "\n";
+  }
+  void noteWaiting(const DivergingCall &C) {
+    note(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(M, C.What) +
+                     " here (collective " + Number + ")");
+  }
+};
+
+void renderMismatch(Report &R) {
+  const Call *A = &R.D.Calls.at(R.D.Culprits[0]), *B = &R.D.Calls.at(R.D.Culprits[1]);
+  R.Out << "collective " << R.Number << " on " << R.Comm << " differs between ranks ("
+        << R.D.Field << "): rank " << R.D.Culprits[0] << " calls " << describeCall(R.M, *A)
+        << ", rank " << R.D.Culprits[1] << " calls " << describeCall(R.M, *B) << " [mismatch]\n";
+  R.note(A, "rank " + std::to_string(R.D.Culprits[0]) + " calls " + nameOf(R.M, A) +
+                " here (collective " + R.Number + ")");
+  R.note(B, "rank " + std::to_string(R.D.Culprits[1]) + " calls " + nameOf(R.M, B) +
+                " here (collective " + R.Number + ")");
+}
+
+void renderLeft(Report &R) {
+  const auto &P = R.point();
+  // Every rank that left first, the first to leave included.
+  const std::vector<int> &Gone = R.D.Culprits;
+  auto Stayed = [&](const DivergingCall &C) {
+    return C.What && std::find(Gone.begin(), Gone.end(), C.Rank) == Gone.end();
+  };
+  std::vector<int> Callers;
+  const Call *First = nullptr;
+  for (const auto &C : R.Calls)
+    if (Stayed(C)) {
+      Callers.push_back(C.Rank);
+      First = First ? First : C.What;
+    }
+  std::vector<std::string> Hows;
+  for (int Rank : Gone) {
+    const Call *There = R.M.call(P.Comm, Rank, P.Seq);
+    Hows.push_back("rank " + std::to_string(Rank) + " " +
+                   (There && R.M.names().function(There->Func).Operation == "finalize"
+                        ? "called " + nameOf(R.M, There)
+                        : howLeft(R.M.ranks()[size_t(Rank)])));
+  }
+  for (size_t I = 0; I < Hows.size(); ++I)
+    R.Out << (I == 0 ? "" : I + 1 == Hows.size() ? " and " : ", ") << Hows[I];
+  R.Out << " after " << P.Seq - 1 << " collective" << plural(P.Seq - 1, "", "s") << " on "
+        << R.Comm << "; ";
+  if (Callers.empty())
+    R.Out << "the other ranks were still running and can never complete collective " << R.Number;
+  else
+    R.Out << ranksWord(Callers) << " called " << nameOf(R.M, First) << " " << R.Number
+          << ", which " << plural(Gone.size(), "it", "they") << " never called";
+  R.Out << " [rank-left]\n";
+  for (const auto &C : R.Calls)
+    if (Stayed(C))
+      R.noteWaiting(C);
+  for (int Rank : Gone)
+    if (const Call *Last = R.M.call(P.Comm, Rank, P.Seq - 1))
+      R.note(Last, "rank " + std::to_string(Rank) + "'s last collective on " + R.Comm + " (#" +
+                       std::to_string(P.Seq - 1) + ") was " + nameOf(R.M, Last) + " here");
+}
+
+void renderDeadlock(Report &R) {
+  R.Out << "deadlock: ";
+  for (size_t I = 0; I < R.Calls.size(); ++I) {
+    const auto &C = R.Calls[I];
+    int Next = R.Calls[(I + 1) % R.Calls.size()].Rank;
+    R.Out << (I ? "; " : "") << "rank " << C.Rank << " waits in " << nameOf(R.M, C.What) << " #"
+          << C.Seq << " on " << R.M.label(C.Comm) << ", which rank " << Next
+          << " has not called";
+  }
+  R.Out << " [deadlock]\n";
+  for (const auto &C : R.Calls)
+    R.note(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(R.M, C.What) +
+                       " here (collective #" + std::to_string(C.Seq) + " on " +
+                       R.M.label(C.Comm) + ")");
+}
+
+void renderStall(Report &R, double StallTimeoutSeconds) {
+  const auto &P = R.point();
+  const Call *First = nullptr;
+  std::vector<int> Waiting;
+  for (const auto &C : R.Calls)
+    if (C.What) {
+      Waiting.push_back(C.Rank);
+      First = First ? First : C.What;
+    }
+  // Members without a record of the point: those that never called it,
+  // and those that did (says their heartbeat) but whose record was lost.
+  std::vector<int> Missing, Unknown;
+  const CommState &State = R.M.comms().at(P.Comm);
+  for (int Rank : R.D.Culprits)
+    (State.Members.at(Rank).known() < P.Seq ? Missing : Unknown).push_back(Rank);
+  std::ostringstream Seconds;
+  Seconds << StallTimeoutSeconds;
+  R.Out << "no progress for " << Seconds.str() << " s on " << R.Comm << ": ";
+  std::vector<std::string> Parts;
+  if (!Waiting.empty())
+    Parts.push_back(ranksWord(Waiting) + " wait" + plural(Waiting.size(), "s", "") + " in " +
+                    nameOf(R.M, First) + " " + R.Number);
+  if (!Missing.empty())
+    Parts.push_back(ranksWord(Missing) + " " + plural(Missing.size(), "has", "have") +
+                    " not called " + (Waiting.empty() ? R.Number : "it"));
+  if (!Unknown.empty())
+    Parts.push_back(ranksWord(Unknown) + " " + plural(Unknown.size(), "is", "are") + " inside " +
+                    R.Number + ", but the record of what " + plural(Unknown.size(), "it", "they") +
+                    " called was dropped");
+  for (size_t I = 0; I < Parts.size(); ++I)
+    R.Out << (I ? "; " : "") << Parts[I];
+  R.Out << " [stall]\n";
+  for (const auto &C : R.Calls)
+    if (C.What)
+      R.noteWaiting(C);
+}
+
+} // namespace
+
 std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites,
                             double StallTimeoutSeconds) {
   const Divergence &D = *M.divergence();
-  std::vector<DivergingCall> Calls = divergingCalls(M);
   std::ostringstream Out;
-  auto NoteAt = [&](const Call *C, const std::string &Text) {
-    Out << where(Sites, C) << ": note: " << Text << "\n";
-  };
   const auto &P = D.Points.front();
-  std::string Comm = M.label(P.Comm), Number = "#" + std::to_string(P.Seq);
-  std::vector<int> Waiting;
-  for (const auto &C : Calls)
-    if (C.What)
-      Waiting.push_back(C.Rank);
+  Report R{M, Sites, D, divergingCalls(M), Out, M.label(P.Comm), "#" + std::to_string(P.Seq)};
   Out << "lockstep: error: ";
   switch (D.Kind) {
-  case DivergenceKind::Mismatch: {
-    const Call *A = &D.Calls.at(D.Culprits[0]), *B = &D.Calls.at(D.Culprits[1]);
-    Out << "collective " << Number << " on " << Comm << " differs between ranks (" << D.Field
-        << "): rank " << D.Culprits[0] << " calls " << describeCall(M, *A) << ", rank "
-        << D.Culprits[1] << " calls " << describeCall(M, *B) << " [mismatch]\n";
-    NoteAt(A, "rank " + std::to_string(D.Culprits[0]) + " calls " + nameOf(M, A) +
-                  " here (collective " + Number + ")");
-    NoteAt(B, "rank " + std::to_string(D.Culprits[1]) + " calls " + nameOf(M, B) +
-                  " here (collective " + Number + ")");
-    break;
-  }
-  case DivergenceKind::Left: {
-    // Every rank that left first, the first to leave included.
-    const std::vector<int> &Gone = D.Culprits;
-    std::vector<int> Callers;
-    const Call *First = nullptr;
-    for (const auto &C : Calls)
-      if (C.What && std::find(Gone.begin(), Gone.end(), C.Rank) == Gone.end()) {
-        Callers.push_back(C.Rank);
-        First = First ? First : C.What;
-      }
-    std::vector<std::string> Hows;
-    for (int R : Gone) {
-      const Call *There = M.call(P.Comm, R, P.Seq);
-      Hows.push_back("rank " + std::to_string(R) + " " +
-                     (There && M.names().function(There->Func).Operation == "finalize"
-                          ? "called " + nameOf(M, There)
-                          : howLeft(M.ranks()[size_t(R)])));
-    }
-    for (size_t I = 0; I < Hows.size(); ++I)
-      Out << (I == 0 ? "" : I + 1 == Hows.size() ? " and " : ", ") << Hows[I];
-    Out << " after " << P.Seq - 1 << " collective" << plural(P.Seq - 1, "", "s") << " on " << Comm
-        << "; ";
-    if (Callers.empty())
-      Out << "the other ranks were still running and can never complete collective " << Number;
-    else
-      Out << ranksWord(Callers) << " called " << nameOf(M, First) << " " << Number << ", which "
-          << plural(Gone.size(), "it", "they") << " never called";
-    Out << " [rank-left]\n";
-    for (const auto &C : Calls)
-      if (C.What && std::find(Gone.begin(), Gone.end(), C.Rank) == Gone.end())
-        NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " +
-                           nameOf(M, C.What) + " here (collective " + Number + ")");
-    for (int R : Gone)
-      if (const Call *Last = M.call(P.Comm, R, P.Seq - 1))
-        NoteAt(Last, "rank " + std::to_string(R) + "'s last collective on " + Comm + " (#" +
-                         std::to_string(P.Seq - 1) + ") was " + nameOf(M, Last) + " here");
-    break;
-  }
-  case DivergenceKind::Deadlock: {
-    Out << "deadlock: ";
-    for (size_t I = 0; I < Calls.size(); ++I) {
-      const auto &C = Calls[I];
-      int Next = Calls[(I + 1) % Calls.size()].Rank;
-      Out << (I ? "; " : "") << "rank " << C.Rank << " waits in " << nameOf(M, C.What)
-          << " #" << C.Seq << " on " << M.label(C.Comm) << ", which rank " << Next << " has not called";
-    }
-    Out << " [deadlock]\n";
-    for (const auto &C : Calls)
-      NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(M, C.What) +
-                         " here (collective #" + std::to_string(C.Seq) + " on " + M.label(C.Comm) + ")");
-    break;
-  }
-  case DivergenceKind::Stall: {
-    const Call *First = nullptr;
-    for (const auto &C : Calls)
-      First = First ? First : C.What;
-    // Members without a record of the point: those that never called it,
-    // and those that did (says their heartbeat) but whose record was lost.
-    std::vector<int> Missing, Unknown;
-    const CommState &State = M.comms().at(P.Comm);
-    for (int R : D.Culprits)
-      (State.Members.at(R).known() < P.Seq ? Missing : Unknown).push_back(R);
-    std::ostringstream Seconds;
-    Seconds << StallTimeoutSeconds;
-    Out << "no progress for " << Seconds.str() << " s on " << Comm << ": ";
-    std::vector<std::string> Parts;
-    if (!Waiting.empty())
-      Parts.push_back(ranksWord(Waiting) + " wait" + plural(Waiting.size(), "s", "") + " in " +
-                      nameOf(M, First) + " " + Number);
-    if (!Missing.empty())
-      Parts.push_back(ranksWord(Missing) + " " + plural(Missing.size(), "has", "have") +
-                      " not called " + (Waiting.empty() ? Number : "it"));
-    if (!Unknown.empty())
-      Parts.push_back(ranksWord(Unknown) + " " + plural(Unknown.size(), "is", "are") + " inside " +
-                      Number + ", but the record of what " + plural(Unknown.size(), "it", "they") +
-                      " called was dropped");
-    for (size_t I = 0; I < Parts.size(); ++I)
-      Out << (I ? "; " : "") << Parts[I];
-    Out << " [stall]\n";
-    for (const auto &C : Calls)
-      if (C.What)
-        NoteAt(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(M, C.What) +
-                           " here (collective " + Number + ")");
-    break;
-  }
+  case DivergenceKind::Mismatch: renderMismatch(R); break;
+  case DivergenceKind::Left: renderLeft(R); break;
+  case DivergenceKind::Deadlock: renderDeadlock(R); break;
+  case DivergenceKind::Stall: renderStall(R, StallTimeoutSeconds); break;
   }
   std::map<uint64_t, std::set<uint64_t>> Marked;
   for (const auto &Point : D.Points)
