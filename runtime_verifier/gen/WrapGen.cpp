@@ -211,17 +211,19 @@ int usage() {
   return 2;
 }
 
-} // namespace
-
-int main(int Argc, char **Argv) {
+struct Options {
   std::string Output;
   std::map<std::string, std::map<std::string, int>> Arity; // per API with a header
   std::map<std::string, std::string> Headers;              // API -> header path
   std::vector<std::string> RuleFiles;
+};
+
+/// Reads the command line and the headers it names; 0 or the exit code.
+int parseArguments(int Argc, char **Argv, Options &Opts) {
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "-o" && I + 1 < Argc) {
-      Output = Argv[++I];
+      Opts.Output = Argv[++I];
     } else if (A == "--header" && I + 1 < Argc) {
       std::string Spec = Argv[++I];
       size_t Eq = Spec.find('=');
@@ -236,69 +238,72 @@ int main(int Argc, char **Argv) {
         std::fprintf(stderr, "lockstep-wrapgen: error: cannot read '%s'\n", Spec.c_str() + Eq + 1);
         return 1;
       }
-      Arity[Spec.substr(0, Eq)] = arities(declarationsOnly(Text));
-      Headers[Spec.substr(0, Eq)] = Spec.substr(Eq + 1);
+      Opts.Arity[Spec.substr(0, Eq)] = arities(declarationsOnly(Text));
+      Opts.Headers[Spec.substr(0, Eq)] = Spec.substr(Eq + 1);
     } else if (!A.empty() && A[0] == '-') {
       return usage();
     } else {
-      RuleFiles.push_back(A);
+      Opts.RuleFiles.push_back(A);
     }
   }
-  if (Output.empty() || RuleFiles.empty())
-    return usage();
+  return Opts.Output.empty() || Opts.RuleFiles.empty() ? usage() : 0;
+}
 
-  RuleSet Rules;
-  for (const auto &File : RuleFiles)
-    if (std::string Error = lockstep::rules::mergeRulesFile(File, Rules); !Error.empty()) {
-      std::fprintf(stderr, "lockstep-wrapgen: error: %s\n", Error.c_str());
-      return 1;
-    }
+bool declared(const Options &Opts, const std::string &Api, const std::string &Name) {
+  auto It = Opts.Arity.find(Api);
+  return It != Opts.Arity.end() && It->second.count(Name);
+}
 
-  std::vector<Wrapper> Wrappers;
-  std::vector<std::string> Skipped;
-  auto Declared = [&](const std::string &Api, const std::string &Name) {
-    auto It = Arity.find(Api);
-    return It != Arity.end() && It->second.count(Name);
-  };
+/// Why no wrapper is generated for \p R; empty when one is.
+std::string skipReason(const Options &Opts, const CollectiveRule &R) {
+  if (!Opts.Arity.count(R.api) && !Apis.count(R.api))
+    return "API '" + R.api + "' has no header here (--header " + R.api + "=PATH)";
+  if (!Opts.Arity.count(R.api))
+    return "no " + R.api + " header at build time";
+  if (!isIdentifier(R.name))
+    return "not a C function name";
+  if (!declared(Opts, R.api, R.name))
+    return "not declared by this " + R.api + " header";
+  if (R.comm.kind != ArgRef::Kind::Argument && R.operation != "finalize")
+    return "no communicator argument";
+  if (R.root.kind == ArgRef::Kind::Receiver || !R.root.field.empty() || !R.count.field.empty() ||
+      !R.datatype.field.empty() || !R.op.field.empty() ||
+      (R.inPlace && (!R.inPlace->count.field.empty() || !R.inPlace->datatype.field.empty())))
+    return "field arguments are not supported for C functions";
+  if (R.inPlace &&
+      (!isIdentifier(R.inPlace->marker) || R.inPlace->buffer.kind != ArgRef::Kind::Argument))
+    return "the in-place marker must be a macro or constant name and the buffer an argument";
+  return "";
+}
+
+Wrapper collectiveWrapper(const CollectiveRule &R) {
+  Wrapper W{R.name, R.api, R.operation, R.operation == "finalize" ? "Finalize" : "Collective",
+            R.origin};
+  W.Comm = index(R.comm);
+  W.Root = index(R.root);
+  W.Count = index(R.count);
+  W.Datatype = index(R.datatype);
+  W.Op = index(R.op);
+  if (R.inPlace) {
+    W.InPlaceBuffer = index(R.inPlace->buffer);
+    W.InPlaceCount = index(R.inPlace->count);
+    W.InPlaceDatatype = index(R.inPlace->datatype);
+    W.InPlaceMarker = R.inPlace->marker;
+  }
+  W.Blocking = R.blocking;
+  return W;
+}
+
+/// The wrappers the rules ask for and the header declares; 0 or the exit code.
+int collectWrappers(const Options &Opts, const RuleSet &Rules, std::vector<Wrapper> &Wrappers,
+                    std::vector<std::string> &Skipped) {
   for (const CollectiveRule &R : Rules.collectives) {
-    std::string Why;
-    if (!Arity.count(R.api) && !Apis.count(R.api))
-      Why = "API '" + R.api + "' has no header here (--header " + R.api + "=PATH)";
-    else if (!Arity.count(R.api))
-      Why = "no " + R.api + " header at build time";
-    else if (!isIdentifier(R.name))
-      Why = "not a C function name";
-    else if (!Declared(R.api, R.name))
-      Why = "not declared by this " + R.api + " header";
-    else if (R.comm.kind != ArgRef::Kind::Argument && R.operation != "finalize")
-      Why = "no communicator argument";
-    else if (R.root.kind == ArgRef::Kind::Receiver || !R.root.field.empty() ||
-             !R.count.field.empty() || !R.datatype.field.empty() || !R.op.field.empty() ||
-             (R.inPlace && (!R.inPlace->count.field.empty() ||
-                            !R.inPlace->datatype.field.empty())))
-      Why = "field arguments are not supported for C functions";
-    else if (R.inPlace && (!isIdentifier(R.inPlace->marker) ||
-                           R.inPlace->buffer.kind != ArgRef::Kind::Argument))
-      Why = "the in-place marker must be a macro or constant name and the buffer an argument";
-    if (!Why.empty()) {
+    if (std::string Why = skipReason(Opts, R); !Why.empty()) {
       Skipped.push_back(R.name + ": " + Why);
       continue;
     }
-    Wrapper W{R.name, R.api, R.operation, R.operation == "finalize" ? "Finalize" : "Collective",
-              R.origin};
-    W.Comm = index(R.comm);
-    W.Root = index(R.root);
-    W.Count = index(R.count);
-    W.Datatype = index(R.datatype);
-    W.Op = index(R.op);
-    if (R.inPlace) {
-      W.InPlaceBuffer = index(R.inPlace->buffer);
-      W.InPlaceCount = index(R.inPlace->count);
-      W.InPlaceDatatype = index(R.inPlace->datatype);
-      W.InPlaceMarker = R.inPlace->marker;
-    }
-    W.Blocking = R.blocking;
-    int N = Arity[R.api][R.name];
+    Wrapper W = collectiveWrapper(R);
+    int N = Opts.Arity.at(R.api).at(R.name);
     for (int I : {W.Comm, W.Root, W.Count, W.Datatype, W.Op, W.InPlaceBuffer, W.InPlaceCount,
                   W.InPlaceDatatype})
       if (I >= N) {
@@ -310,24 +315,41 @@ int main(int Argc, char **Argv) {
   }
   for (const auto &M : Rules.groupMarkers) {
     std::string Api;
-    for (const auto &[Name, _] : Arity)
-      if (Apis.count(Name) && Declared(Name, M.name))
+    for (const auto &[Name, _] : Opts.Arity)
+      if (Apis.count(Name) && declared(Opts, Name, M.name))
         Api = Name;
     if (Api.empty()) {
       Skipped.push_back(M.name + ": group marker not declared by any header");
       continue;
     }
-    Wrapper W{M.name, Api, M.role == GroupRole::Begin ? "group_begin" : "group_end",
-              M.role == GroupRole::Begin ? "GroupBegin" : "GroupEnd", M.origin};
-    Wrappers.push_back(W);
+    Wrappers.push_back({M.name, Api, M.role == GroupRole::Begin ? "group_begin" : "group_end",
+                        M.role == GroupRole::Begin ? "GroupBegin" : "GroupEnd", M.origin});
   }
+  return 0;
+}
 
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options Opts;
+  if (int Status = parseArguments(Argc, Argv, Opts))
+    return Status;
+  RuleSet Rules;
+  for (const auto &File : Opts.RuleFiles)
+    if (std::string Error = lockstep::rules::mergeRulesFile(File, Rules); !Error.empty()) {
+      std::fprintf(stderr, "lockstep-wrapgen: error: %s\n", Error.c_str());
+      return 1;
+    }
+  std::vector<Wrapper> Wrappers;
+  std::vector<std::string> Skipped;
+  if (int Status = collectWrappers(Opts, Rules, Wrappers, Skipped))
+    return Status;
   std::ostringstream Text;
-  emit(Text, Wrappers, Arity, Headers, Skipped, RuleFiles);
-  std::ofstream Out(Output, std::ios::binary);
+  emit(Text, Wrappers, Opts.Arity, Opts.Headers, Skipped, Opts.RuleFiles);
+  std::ofstream Out(Opts.Output, std::ios::binary);
   Out << Text.str();
   if (!Out) {
-    std::fprintf(stderr, "lockstep-wrapgen: error: cannot write '%s'\n", Output.c_str());
+    std::fprintf(stderr, "lockstep-wrapgen: error: cannot write '%s'\n", Opts.Output.c_str());
     return 1;
   }
   return 0;
