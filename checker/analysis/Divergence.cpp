@@ -204,21 +204,28 @@ Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
   return Solver.decide(pairQuestions(Classes, Shape.reaching(From), Pairs), Ignored);
 }
 
-std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBlock &Branch,
-                                             const Provenance *Source) {
-  const FunctionCFG &Function = Shape.function();
-  // Arms that run no collective and do not leave cannot diverge (a `?:`
-  // chain computing a value): skip the walk.
-  if (!Builder.decidesCollectives(Function, Branch))
-    return {};
-  const CFGBlock *Stop = Function.immediatePostDominator(&Branch);
-  std::vector<std::pair<const CFGBlock *, GuardedSequence>> Starts;
+/// One branch's claim: its arms, the distinct sequences after it, the pairs
+/// of them two ranks can run, and the witness the solver found.
+struct DivergenceFinder::Claim {
+  FunctionShape &Shape;
+  const CFGBlock &Branch;
+  const Provenance *Source;
   std::vector<BranchArm> Arms;
+  std::vector<Distinct> Classes;
+  std::vector<std::pair<size_t, size_t>> Pairs, Reported;
+  RankWitness Witness;
+  const Stmt *Statement = nullptr;
+};
+
+std::vector<std::pair<const CFGBlock *, GuardedSequence>>
+DivergenceFinder::armStarts(FunctionShape &Shape, const CFGBlock &Branch,
+                            std::vector<BranchArm> &Arms) {
+  std::vector<std::pair<const CFGBlock *, GuardedSequence>> Starts;
   unsigned Index = 0;
   for (const CFGBlock::AdjacentBlock &Succ : Branch.succs()) {
     const CFGBlock *Target = Succ.getReachableBlock();
     unsigned EdgeIndex = Index++;
-    if (!Target || !Builder.follows(Function, Branch, EdgeIndex))
+    if (!Target || !Builder.follows(Shape.function(), Branch, EdgeIndex))
       continue;
     FormulaRef Edge = Shape.conditions().edge(Branch, EdgeIndex);
     auto Known = std::find_if(Starts.begin(), Starts.end(),
@@ -233,31 +240,14 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
     Arms.push_back(describeArm(Branch, EdgeIndex, Target));
     Starts.push_back({Target, Start});
   }
-  if (Arms.size() < 2)
-    return {};
-  RegionSequences Region = Builder.region(Shape, Starts, Stop);
-  if (Region.overflow) {
-    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
-          "more than " + std::to_string(limits::MaxSequences) +
-              " distinct collective sequences follow this branch");
-    return {};
-  }
-  std::vector<Distinct> Classes = distinct(Region);
-  if (Classes.size() < 2)
-    return {};
-  std::vector<std::pair<size_t, size_t>> Pairs;
-  std::vector<FormulaRef> Questions = pairQuestions(Classes, Shape.reaching(&Branch), Pairs);
-  RankWitness Witness;
-  Answer Diverges = Solver.decide(Questions, Witness);
-  if (Diverges == Answer::Never)
-    return {};
-  if (Diverges == Answer::Unknown) {
-    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
-          "the solver could not decide whether ranks diverge at this branch");
-    return {};
-  }
-  // Branches around this one may balance it: widen the region towards its
-  // dominators and post-dominators before making a claim.
+  return Starts;
+}
+
+// Branches around this one may balance it: widen the region towards its
+// dominators and post-dominators before making a claim.
+bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Branch,
+                                      const CFGBlock *Stop) {
+  const FunctionCFG &Function = Shape.function();
   for (unsigned Width = 1; Width <= 2 * limits::CorrelationSteps; ++Width)
     for (unsigned Back = 0; Back <= std::min(Width, limits::CorrelationSteps); ++Back) {
       unsigned Forward = Width - Back;
@@ -270,94 +260,137 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
         To = Function.immediatePostDominator(To);
       if (From && To && Shape.sameIterations(From, &Branch) &&
           balanced(Shape, From, To) == Answer::Never)
-        return {};
+        return true;
     }
+  return false;
+}
 
+std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBlock &Branch,
+                                             const Provenance *Source) {
+  const FunctionCFG &Function = Shape.function();
+  // Arms that run no collective and do not leave cannot diverge (a `?:`
+  // chain computing a value): skip the walk.
+  if (!Builder.decidesCollectives(Function, Branch))
+    return {};
+  const CFGBlock *Stop = Function.immediatePostDominator(&Branch);
+  Claim C{Shape, Branch, Source};
+  auto Starts = armStarts(Shape, Branch, C.Arms);
+  if (C.Arms.size() < 2)
+    return {};
+  RegionSequences Region = Builder.region(Shape, Starts, Stop);
+  if (Region.overflow) {
+    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+          "more than " + std::to_string(limits::MaxSequences) +
+              " distinct collective sequences follow this branch");
+    return {};
+  }
+  C.Classes = distinct(Region);
+  if (C.Classes.size() < 2)
+    return {};
+  std::vector<FormulaRef> Questions = pairQuestions(C.Classes, Shape.reaching(&Branch), C.Pairs);
+  Answer Diverges = Solver.decide(Questions, C.Witness);
+  if (Diverges == Answer::Never)
+    return {};
+  if (Diverges == Answer::Unknown) {
+    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+          "the solver could not decide whether ranks diverge at this branch");
+    return {};
+  }
+  if (balancedAround(Shape, Branch, Stop))
+    return {};
   // Report each pair of sequences that two ranks can run, as the arms differ.
-  std::vector<std::pair<size_t, size_t>> Reported;
-  if (Classes.size() <= 4) {
-    for (size_t P = 0; P < Pairs.size(); ++P) {
+  if (C.Classes.size() <= 4) {
+    for (size_t P = 0; P < C.Pairs.size(); ++P) {
       RankWitness Ignored;
-      if (P == Witness.alternative || Solver.decide({Questions[P]}, Ignored) == Answer::Holds)
-        Reported.push_back(Pairs[P]);
+      if (P == C.Witness.alternative || Solver.decide({Questions[P]}, Ignored) == Answer::Holds)
+        C.Reported.push_back(C.Pairs[P]);
     }
   } else {
-    Reported.push_back(Pairs[Witness.alternative]);
+    C.Reported.push_back(C.Pairs[C.Witness.alternative]);
   }
-
+  C.Statement = branchStatement(Branch, Function.parents());
   std::vector<Divergence> Found;
-  const Stmt *Statement = branchStatement(Branch, Function.parents());
-  const SourceManager &SM = Function.context().getSourceManager();
-  auto Report = [&](Divergence::Kind Kind, const GuardedSequence &Runs,
-                    const CollectiveEvent &Event, const GuardedSequence &Other,
-                    const CollectiveEvent *OtherEvent, size_t Pair) {
-    Divergence D;
-    D.kind = Kind;
-    D.function = Function.decl();
-    D.event = Event;
-    D.condition = decidingCondition(Branch);
-    D.branch = Statement;
-    D.arm = Arms[Runs.arm];
-    D.source = Source;
-    D.leaving = Other.leaving;
-    if (OtherEvent)
-      D.otherEvent = *OtherEvent;
-    if (Pairs[Witness.alternative] == Reported[Pair])
-      D.witness = Witness;
-    if (Kind == Divergence::Kind::OnlySomeRanks && Other.leaving && Statement &&
-        sourceContains(SM, Statement->getSourceRange(), Other.leaving->getBeginLoc()) &&
-        !sourceContains(SM, Statement->getSourceRange(), Event.site)) {
-      D.kind = Divergence::Kind::SkippedAfterExit;
-      D.arm = Arms[Other.arm];
-    }
-    if (D.condition && D.arm.kind != BranchArm::Kind::Case &&
-        D.arm.kind != BranchArm::Kind::Default) {
-      SourceLocation Site = D.kind == Divergence::Kind::SkippedAfterExit
-                                ? D.leaving->getBeginLoc()
-                                : Event.site;
-      auto [Whole, Truth] = wholeCondition(D.condition, D.arm.kind == BranchArm::Kind::True,
-                                           Site, Function.parents(), SM);
-      D.condition = Whole;
-      D.arm.kind = Truth ? BranchArm::Kind::True : BranchArm::Kind::False;
-    }
-    Found.push_back(std::move(D)); // the caller keeps one finding per site
-  };
-  for (size_t P = 0; P < Reported.size(); ++P) {
-    for (bool Swapped : {false, true}) {
-      size_t I = Swapped ? Reported[P].second : Reported[P].first;
-      size_t J = Swapped ? Reported[P].first : Reported[P].second;
-      const GuardedSequence &Mine = *Classes[I].members.front();
-      const GuardedSequence *Theirs = Classes[J].members.front();
-      for (const GuardedSequence *Candidate : Classes[J].members)
-        if (Candidate->arm != Mine.arm) {
-          Theirs = Candidate;
-          break;
-        }
-      std::vector<unsigned> KeysA = Table.keys(Mine.keys), KeysB = Table.keys(Theirs->keys);
-      std::vector<const CollectiveEvent *> A = Table.events(Mine.events),
-                                           B = Table.events(Theirs->events);
-      size_t K = 0;
-      while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
-        ++K;
-      const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
-      if (MineLonger && TheirsLonger) {
-        bool Permuted = sameCollectives(KeysA, KeysB);
-        bool SameLoop = !A[K]->loopBody.empty() && A[K]->loopBody == B[K]->loopBody;
-        if (SameLoop) {
-          if (!Swapped) // one report per pair, at the first arm's loop
-            Report(Divergence::Kind::TripCount, Mine, *A[K], *Theirs, B[K], P);
-        } else if (!Swapped && Permuted)
-          Report(Divergence::Kind::Order, Mine, *A[K], *Theirs, B[K], P);
-        else if (!Swapped && A[K]->collective == B[K]->collective)
-          Report(Divergence::Kind::Arguments, Mine, *A[K], *Theirs, B[K], P);
-        else if (A[K]->collective != B[K]->collective && !Permuted)
-          Report(Divergence::Kind::OnlySomeRanks, Mine, *A[K], *Theirs, B[K], P);
-      } else if (MineLonger) {
-        Report(Divergence::Kind::OnlySomeRanks, Mine, *A[K], *Theirs, nullptr, P);
-      }
-    }
-  }
+  for (size_t P = 0; P < C.Reported.size(); ++P)
+    for (bool Swapped : {false, true})
+      reportPair(C, P, Swapped, Found);
   return Found;
+}
+
+// Where two sequences of a pair first differ, and how.
+void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
+                                  std::vector<Divergence> &Found) {
+  size_t I = Swapped ? C.Reported[P].second : C.Reported[P].first;
+  size_t J = Swapped ? C.Reported[P].first : C.Reported[P].second;
+  const GuardedSequence &Mine = *C.Classes[I].members.front();
+  const GuardedSequence *Theirs = C.Classes[J].members.front();
+  for (const GuardedSequence *Candidate : C.Classes[J].members)
+    if (Candidate->arm != Mine.arm) {
+      Theirs = Candidate;
+      break;
+    }
+  std::vector<unsigned> KeysA = Table.keys(Mine.keys), KeysB = Table.keys(Theirs->keys);
+  std::vector<const CollectiveEvent *> A = Table.events(Mine.events),
+                                       B = Table.events(Theirs->events);
+  size_t K = 0;
+  while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
+    ++K;
+  const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
+  auto Report = [&](Divergence::Kind Kind, const CollectiveEvent *OtherEvent) {
+    Found.push_back(divergence(C, Kind, Mine, *A[K], *Theirs, OtherEvent, P));
+  };
+  if (MineLonger && TheirsLonger) {
+    bool Permuted = sameCollectives(KeysA, KeysB);
+    bool SameLoop = !A[K]->loopBody.empty() && A[K]->loopBody == B[K]->loopBody;
+    if (SameLoop) {
+      if (!Swapped) // one report per pair, at the first arm's loop
+        Report(Divergence::Kind::TripCount, B[K]);
+    } else if (!Swapped && Permuted)
+      Report(Divergence::Kind::Order, B[K]);
+    else if (!Swapped && A[K]->collective == B[K]->collective)
+      Report(Divergence::Kind::Arguments, B[K]);
+    else if (A[K]->collective != B[K]->collective && !Permuted)
+      Report(Divergence::Kind::OnlySomeRanks, B[K]);
+  } else if (MineLonger) {
+    Report(Divergence::Kind::OnlySomeRanks, nullptr);
+  }
+}
+
+Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
+                                        const GuardedSequence &Runs, const CollectiveEvent &Event,
+                                        const GuardedSequence &Other,
+                                        const CollectiveEvent *OtherEvent, size_t Pair) {
+  const FunctionCFG &Function = C.Shape.function();
+  const SourceManager &SM = Function.context().getSourceManager();
+  Divergence D;
+  D.kind = Kind;
+  D.function = Function.decl();
+  D.event = Event;
+  D.condition = decidingCondition(C.Branch);
+  D.branch = C.Statement;
+  D.arm = C.Arms[Runs.arm];
+  D.source = C.Source;
+  D.leaving = Other.leaving;
+  if (OtherEvent)
+    D.otherEvent = *OtherEvent;
+  if (C.Pairs[C.Witness.alternative] == C.Reported[Pair])
+    D.witness = C.Witness;
+  if (Kind == Divergence::Kind::OnlySomeRanks && Other.leaving && C.Statement &&
+      sourceContains(SM, C.Statement->getSourceRange(), Other.leaving->getBeginLoc()) &&
+      !sourceContains(SM, C.Statement->getSourceRange(), Event.site)) {
+    D.kind = Divergence::Kind::SkippedAfterExit;
+    D.arm = C.Arms[Other.arm];
+  }
+  if (D.condition && D.arm.kind != BranchArm::Kind::Case &&
+      D.arm.kind != BranchArm::Kind::Default) {
+    SourceLocation Site = D.kind == Divergence::Kind::SkippedAfterExit
+                              ? D.leaving->getBeginLoc()
+                              : Event.site;
+    auto [Whole, Truth] = wholeCondition(D.condition, D.arm.kind == BranchArm::Kind::True, Site,
+                                         Function.parents(), SM);
+    D.condition = Whole;
+    D.arm.kind = Truth ? BranchArm::Kind::True : BranchArm::Kind::False;
+  }
+  return D; // the caller keeps one finding per site
 }
 
 } // namespace lockstep::analysis

@@ -76,6 +76,16 @@ private:
   std::vector<FormulaRef> pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
                                         std::vector<std::pair<size_t, size_t>> &Pairs);
   Answer balanced(FunctionShape &Shape, const clang::CFGBlock *From, const clang::CFGBlock *Stop);
+  bool balancedAround(FunctionShape &Shape, const clang::CFGBlock &Branch,
+                      const clang::CFGBlock *Stop);
+  /// Where each arm of \p Branch starts, under the condition of its edges.
+  std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>>
+  armStarts(FunctionShape &Shape, const clang::CFGBlock &Branch, std::vector<BranchArm> &Arms);
+  struct Claim;
+  void reportPair(const Claim &C, size_t P, bool Swapped, std::vector<Divergence> &Found);
+  Divergence divergence(const Claim &C, Divergence::Kind Kind, const GuardedSequence &Runs,
+                        const CollectiveEvent &Event, const GuardedSequence &Other,
+                        const CollectiveEvent *OtherEvent, size_t Pair);
   void limit(FunctionShape &Shape, clang::SourceLocation Where, std::string What);
 
   SequenceBuilder &Builder;
