@@ -72,6 +72,10 @@ private:
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
   void dropWritesAgreedAtExit(const State &AtExit);
+  uint64_t agreedParameters(const State &AtExit) const;
+  void startProgram();
+  void publishGlobalsAtExit(const State &AtExit);
+  void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
   RankValue conditionValue(const clang::CFGBlock &Block) const;

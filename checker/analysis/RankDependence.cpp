@@ -10,7 +10,8 @@ namespace lockstep::analysis {
 using namespace clang;
 
 bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
-  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size())
+  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size() ||
+      agreedParams != Other.agreedParams || writtenGlobals != Other.writtenGlobals)
     return false;
   for (size_t I = 0; I < outParams.size(); ++I)
     if (!outParams[I].sameAs(Other.outParams[I]))
@@ -205,6 +206,8 @@ FunctionDependence Dataflow::run() {
 
   auto ProcessBlock = [&](const CFGBlock &Block) {
     mergePredecessors(Block, Out, Visited);
+    if (&Block == &Graph.getEntry())
+      startProgram();
     RankValue ReturnTaint = returnTaint(Block);
     for (const CFGElement &Element : Block)
       transfer(Element, ReturnTaint);
@@ -255,8 +258,18 @@ FunctionDependence Dataflow::run() {
   for (const CFGBlock *Block : Graph)
     if (Visited[Block->getBlockID()])
       ProcessBlock(*Block);
-  if (Visited[Graph.getExit().getBlockID()])
+  if (Visited[Graph.getExit().getBlockID()]) {
+    publishGlobalsAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
+    Result.facts.agreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
+  }
+  for (const SharedWrite &Write : Result.sharedWrites)
+    if (const auto *Var = dyn_cast<VarDecl>(Write.decl); Var && Var->isFileVarDecl())
+      Result.facts.writtenGlobals.insert(Var);
+  for (const CallSiteRecord &Call : Result.calls)
+    if (auto It = Env.facts.find(Call.callee); It != Env.facts.end())
+      Result.facts.writtenGlobals.insert(It->second.writtenGlobals.begin(),
+                                         It->second.writtenGlobals.end());
   Result.sharedReads = std::move(SharedReads);
   Result.values = std::move(Values);
   return std::move(Result);

@@ -22,6 +22,10 @@ namespace lockstep::analysis {
 struct FunctionFacts {
   RankValue returnValue;            // params bits refer to the callee's parameters
   std::vector<RankValue> outParams; // written through pointer or reference parameters
+  uint64_t agreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  // Globals it, or a function it calls, writes with a value that may differ
+  // between ranks: they hold that value after a call, not before it.
+  llvm::DenseSet<const clang::ValueDecl *> writtenGlobals;
 
   bool sameAs(const FunctionFacts &Other) const;
 };
