@@ -77,15 +77,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.opaque = false;
     return Value;
   }
-  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
-    const RankValue &Returned = It->second.returnValue;
-    Value.source = Returned.source;
-    Value.exactRank = Returned.exactRank && Returned.source;
-    for (size_t I = 0; I < Args.size() && I < 64; ++I)
-      if (Returned.params >> I & 1)
-        Value.merge(eval(Args[I]));
-    return Value;
-  }
+  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end())
+    return atCall(It->second.returnValue, Args);
   if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
     return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
                                                   Summary->rankSite.file,
