@@ -1,6 +1,8 @@
 #include "CallClassifier.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
 
 #include <algorithm>
@@ -98,6 +100,7 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   }
   Role.environmentReader = listed(Rules.environment.readers, Names);
   Role.converter = listed(Rules.environment.converters, Names);
+  Role.systemLibrary = FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
   Role.annotatedCollective = hasAnnotation(FD, "lockstep::collective");
   Role.annotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
   Role.annotatedUniform = hasAnnotation(FD, "lockstep::uniform");

@@ -33,6 +33,9 @@ struct CalleeRole {
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
   bool environmentReader = false;
   bool converter = false;
+  // Declared in a system header: a library function (std::min, snprintf,
+  // fopen) whose results are computed from its inputs.
+  bool systemLibrary = false;
   std::optional<int64_t> statusSuccess; // its result reports success with this value
   std::string name; // the rule's name, or the function's qualified name
 

@@ -146,4 +146,19 @@ const ValueDecl *namedStorage(const Expr *E) {
   return nullptr;
 }
 
+const ValueDecl *accessedStorage(const Expr *E) {
+  if (const ValueDecl *Named = namedStorage(E))
+    return Named;
+  const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+  const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
+  const auto *Return = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const ValueDecl *Named = Return ? namedStorage(Return->getRetValue()) : nullptr;
+  // Only storage that outlives the call: not a parameter or a local.
+  if (const auto *Var = dyn_cast_or_null<VarDecl>(Named); Var && !Var->hasGlobalStorage())
+    return nullptr;
+  return Named;
+}
+
 } // namespace lockstep::analysis

@@ -63,4 +63,8 @@ bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::AST
 /// or null.
 const clang::ValueDecl *namedStorage(const clang::Expr *E);
 
+/// namedStorage, also through an accessor: a call of a function whose body
+/// is `return X;` with X a global or a field (`cross_node_comm()`).
+const clang::ValueDecl *accessedStorage(const clang::Expr *E);
+
 } // namespace lockstep::analysis

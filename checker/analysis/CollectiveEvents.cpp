@@ -149,7 +149,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     Event.key += std::string("|") + RoleName + "=" + Value;
     if (Ref == &Role.collective->comm) {
       Event.communicator = Written;
-      Event.communicatorDecl = namedStorage(Arg);
+      Event.communicatorDecl = accessedStorage(Arg);
       Event.selfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
     Event.agreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
@@ -194,7 +194,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
       const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
       if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
-        Event.communicatorDecl = namedStorage(Passed);
+        Event.communicatorDecl = accessedStorage(Passed);
         Event.communicator = sourceText(Passed, Callee->getASTContext());
       }
     }

@@ -17,6 +17,24 @@ RankValue agreed(RankValue Value = RankValue()) {
   return Value;
 }
 
+/// The buffer a collective writes through \p Arg: a chunk at `(char *)p +
+/// off` is part of what `p` points to.
+const Expr *bufferOf(const Expr *Arg) {
+  const auto *Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
+  while (Chunk && Chunk->isAdditiveOp() && Chunk->getLHS()->getType()->isPointerType()) {
+    Arg = Chunk->getLHS();
+    Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
+  }
+  return Arg;
+}
+
+/// Whether a call with no summary passes its inputs on to its results: its
+/// return value unless that is a status, and what it writes through its
+/// arguments.
+bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
+  return Role.systemLibrary && !(Returned && Role.statusSuccess);
+}
+
 } // namespace
 
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
@@ -59,26 +77,24 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.opaque = false;
     return Value;
   }
-  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end()) {
-    const RankValue &Returned = It->second.returnValue;
-    Value.source = Returned.source;
-    Value.exactRank = Returned.exactRank && Returned.source;
-    for (size_t I = 0; I < Args.size() && I < 64; ++I)
-      if (Returned.params >> I & 1)
-        Value.merge(eval(Args[I]));
-    return Value;
-  }
+  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end())
+    return atCall(It->second.returnValue, Args);
   if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
     return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
                                                   Summary->rankSite.file,
                                                   Summary->rankSite.line,
                                                   Summary->rankSite.column));
-  // Unknown function: its result may depend on anything it is given.
+  // No summary: only a library function of the system computes its result
+  // from its inputs (`std::min(rank, n)`, `fopen(path)`). A status reports
+  // success or failure, and a function of another file returns what its
+  // summary says (above), not whatever it is given: `CHECK(work(buf, rank))`.
+  Value.opaque = true;
+  if (!transfersInputs(Role))
+    return Value;
   for (const Expr *Arg : Args)
     Value.combine(eval(Arg));
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(eval(Member->getImplicitObjectArgument()));
-  Value.opaque = true;
   return Value;
 }
 
@@ -159,12 +175,11 @@ RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
   return {};
 }
 
-// A function lockstep knows nothing about passes what it is given on to what
-// it writes: `in >> n`, `std::getline(in, line)`, `fscanf(f, "%d", &n)` and
-// `snprintf(path, sizeof path, "shard%d", rank)` make per-rank input. Only a
-// rank that is known here flows (not a parameter's "maybe"), and each output
-// takes the other inputs: a hook that is handed a state object under a rank
-// test is not assumed to change it.
+// A library function of the system passes what it is given on to what it
+// writes, as to what it returns: `in >> n`, `std::getline(in, line)`,
+// `fscanf(f, "%d", &n)` and `snprintf(path, sizeof path, "shard%d", rank)`
+// make per-rank input. Each output takes the other inputs: a state object
+// handed over under a rank test is not assumed to change.
 void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee) {
   std::vector<const Expr *> Args = explicitArguments(Call);
   const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
@@ -190,7 +205,7 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
                     !Pointee.isConstQualified() && !Pointee->isPointerType() &&
                     !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
     RankValue In = InputsBut(I);
-    if (Writable && In.source && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+    if (Writable && In.dependent() && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
       writeOutArgument(Args[I], Param, In);
   }
   // Only mutators (void, or returning the object itself as streams do) write
@@ -198,7 +213,7 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Key;
   RankValue In = InputsBut(Args.size());
-  if (In.source && Object && Method && !Method->isConst() && keyOf(Object, Key)) {
+  if (In.dependent() && Object && Method && !Method->isConst() && keyOf(Object, Key)) {
     QualType Returned = Method->getReturnType();
     const CXXRecordDecl *ReturnedRecord = Returned->getPointeeCXXRecordDecl();
     if (Returned->isVoidType() ||
@@ -242,11 +257,12 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   if (Role.collective)
     for (unsigned I : Role.collective->uniformOutputs)
       if (I < Args.size())
-        writeOutArgument(Args[I], ParamFor(I), agreed());
+        writeOutArgument(bufferOf(Args[I]), ParamFor(I), agreed());
   recordCollective(Call, Role);
   auto Facts = Env.facts.find(Callee->getCanonicalDecl());
   std::string Variable;
-  if (Facts == Env.facts.end() && !Callee->hasBody() && !Role.isKnown() && !Role.converter &&
+  if (Facts == Env.facts.end() && !Callee->hasBody() && transfersInputs(Role, /*Returned=*/false) &&
+      !Role.isKnown() && !Role.converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None)
     flowThroughUnknownCall(Call, Callee);
   if (auto It = Facts; It != Env.facts.end()) {
@@ -261,6 +277,10 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
           Value.combine(eval(Args[J]));
       writeOutArgument(Args[I], ParamFor(I), Value);
     }
+    for (size_t I = 0; I < Args.size() && I < 64; ++I)
+      if (It->second.agreedParams >> I & 1)
+        writeOutArgument(Args[I], ParamFor(I), agreed());
+    writeGlobalsOfCall(It->second, Call);
   }
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
 }

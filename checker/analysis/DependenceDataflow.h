@@ -11,6 +11,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace lockstep::analysis::dependence {
@@ -72,6 +73,16 @@ private:
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
   void dropWritesAgreedAtExit(const State &AtExit);
+  uint64_t agreedParameters(const State &AtExit) const;
+  void startProgram();
+  // --- records, field by field (DependenceRecords.cpp) ------------------
+  bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
+  std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
+  void assignFields(const StorageKey &Key, const clang::Expr *Source);
+  void mergeReturnedFields(const FieldValues *Fields);
+  RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args) const;
+  void publishGlobalsAtExit(const State &AtExit);
+  void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
   RankValue conditionValue(const clang::CFGBlock &Block) const;
@@ -92,6 +103,7 @@ private:
   State Current;
   bool Recording = false; // only the final pass records calls and writes
   bool ReturnSeen = false;
+  bool RecordReturned = true; // every return so far returned a record field by field
   mutable llvm::DenseSet<const clang::ValueDecl *> SharedReads;
   mutable llvm::DenseMap<const clang::Expr *, RankValue> Values;
   // The value of each expression as of its own CFG element (operands come

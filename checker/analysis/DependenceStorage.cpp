@@ -172,4 +172,63 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
   Result.sharedWrites = std::move(Kept);
 }
 
+// What a parameter points or refers to, agreed by a collective before every
+// return: the caller's storage is agreed after the call (`bcast(&len, 1,
+// MPI_INT)` through a wrapper over MPI_Bcast). A path that writes nothing
+// there (a chunk loop that runs no chunk) leaves nothing to agree.
+uint64_t Dataflow::agreedParameters(const State &AtExit) const {
+  uint64_t Agreed = 0;
+  for (const auto &[Param, Index] : ParamIndex) {
+    StorageKey Key{Param};
+    if (!Param->getType()->isReferenceType())
+      Key.push_back(&DerefStep);
+    auto It = AtExit.find(Key);
+    if (It != AtExit.end() && It->second.definition == &AgreedByEveryRank &&
+        !It->second.dependent())
+      Agreed |= uint64_t(1) << Index;
+  }
+  return Agreed;
+}
+
+// Globals in call order: the program starts in main, where a global that a
+// function writes with a per-rank value still holds its initial value until
+// main calls that function (`if (g_verbose) ...; run();` reads the initial
+// value). Elsewhere any caller may have run the writer first.
+void Dataflow::startProgram() {
+  if (!Function.decl()->isMain())
+    return;
+  for (const auto &[Decl, Value] : Env.shared)
+    if (const auto *Var = dyn_cast<VarDecl>(Decl); Var && Var->isFileVarDecl()) {
+      SharedReads.insert(Var);
+      RankValue Initial = Var->getInit() ? eval(Var->getInit()) : RankValue();
+      Initial.definition = Var;
+      write(StorageKey{Var}, Initial);
+    }
+}
+
+// A global that differs between ranks when the function returns, although
+// no single write made it so (`if (rank == 0) g_mode = 1;`: the arms meet
+// at the exit), is a per-rank write for the code that runs after the call.
+void Dataflow::publishGlobalsAtExit(const State &AtExit) {
+  for (const auto &[Key, Value] : AtExit)
+    if (Key.size() == 1 && Key.front() != &ThisRoot && Value.dependent())
+      if (const auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
+          Var && Var->isFileVarDecl()) {
+        Result.sharedWrites.push_back({Var, Value});
+        SharedWriteKeys.push_back(Key);
+      }
+}
+
+// After a call, the globals the callee writes hold what it wrote.
+void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *Call) {
+  for (const ValueDecl *Global : Callee.writtenGlobals) {
+    SharedReads.insert(Global);
+    if (auto It = Env.shared.find(Global); It != Env.shared.end()) {
+      RankValue Value = It->second;
+      Value.definition = Call;
+      write(StorageKey{Global}, Value);
+    }
+  }
+}
+
 } // namespace lockstep::analysis::dependence

@@ -10,8 +10,14 @@ namespace lockstep::analysis {
 using namespace clang;
 
 bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
-  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size())
+  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size() ||
+      agreedParams != Other.agreedParams || writtenGlobals != Other.writtenGlobals ||
+      returnedFields.size() != Other.returnedFields.size())
     return false;
+  for (auto A = returnedFields.begin(), B = Other.returnedFields.begin(); A != returnedFields.end();
+       ++A, ++B)
+    if (A->first != B->first || !A->second.sameAs(B->second))
+      return false;
   for (size_t I = 0; I < outParams.size(); ++I)
     if (!outParams[I].sameAs(Other.outParams[I]))
       return false;
@@ -86,6 +92,9 @@ RankValue Dataflow::evaluate(const Expr *E) const {
       (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     if (keyOf(E, Key))
       return read(Key);
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      if (std::optional<RankValue> Field = fieldOfValue(Member))
+        return *Field;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl()))
       return {}; // enumerators, functions
   }
@@ -122,6 +131,13 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
     Value.combine(read(Key));
   Value.definition = Definition;
   write(Key, Value);
+  if (Compound)
+    return;
+  const auto *Source = dyn_cast<Expr>(Definition);
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source))
+    Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
+  if (Source)
+    assignFields(Key, Source);
 }
 
 void Dataflow::declare(const VarDecl *Var) {
@@ -131,8 +147,10 @@ void Dataflow::declare(const VarDecl *Var) {
   if (!Value.dependent() && Value.opaque && Classifier.isRankName(Var->getName()))
     Value = RankValue::rank(Env.rankName(Var));
   Value.definition = Var->getInit();
-  if (Var->getInit())
+  if (Var->getInit()) {
     write(StorageKey{Var}, Value);
+    assignFields(StorageKey{Var}, Var->getInit());
+  }
 }
 
 void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint) {
@@ -165,8 +183,15 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   } else if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
     if (Return->getRetValue()) {
       RankValue Returned = eval(Return->getRetValue());
+      FieldValues Fields;
+      bool Record = fieldsOf(Return->getRetValue(), Fields);
+      for (auto &[Field, Value] : Fields) {
+        Value.combine(ReturnTaint);
+        Returned.combine(Value);
+      }
       if (ReturnTaint.dependent())
         Returned.combine(ReturnTaint);
+      mergeReturnedFields(Record ? &Fields : nullptr);
       if (ReturnSeen)
         Result.facts.returnValue.merge(Returned);
       else
@@ -205,6 +230,8 @@ FunctionDependence Dataflow::run() {
 
   auto ProcessBlock = [&](const CFGBlock &Block) {
     mergePredecessors(Block, Out, Visited);
+    if (&Block == &Graph.getEntry())
+      startProgram();
     RankValue ReturnTaint = returnTaint(Block);
     for (const CFGElement &Element : Block)
       transfer(Element, ReturnTaint);
@@ -250,13 +277,24 @@ FunctionDependence Dataflow::run() {
   // return value.
   Recording = true;
   ReturnSeen = false;
+  RecordReturned = true;
   Result.facts = FunctionFacts();
   Result.facts.outParams.resize(Function.decl()->getNumParams());
   for (const CFGBlock *Block : Graph)
     if (Visited[Block->getBlockID()])
       ProcessBlock(*Block);
-  if (Visited[Graph.getExit().getBlockID()])
+  if (Visited[Graph.getExit().getBlockID()]) {
+    publishGlobalsAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
+    Result.facts.agreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
+  }
+  for (const SharedWrite &Write : Result.sharedWrites)
+    if (const auto *Var = dyn_cast<VarDecl>(Write.decl); Var && Var->isFileVarDecl())
+      Result.facts.writtenGlobals.insert(Var);
+  for (const CallSiteRecord &Call : Result.calls)
+    if (auto It = Env.facts.find(Call.callee); It != Env.facts.end())
+      Result.facts.writtenGlobals.insert(It->second.writtenGlobals.begin(),
+                                         It->second.writtenGlobals.end());
   Result.sharedReads = std::move(SharedReads);
   Result.values = std::move(Values);
   return std::move(Result);

@@ -14,14 +14,23 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
 #include <vector>
 
 namespace lockstep::analysis {
 
+/// The fields of a record value, each with its own dependence.
+using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
+
 /// What callers need to know about a function.
 struct FunctionFacts {
   RankValue returnValue;            // params bits refer to the callee's parameters
+  FieldValues returnedFields;       // a returned record, field by field
   std::vector<RankValue> outParams; // written through pointer or reference parameters
+  uint64_t agreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  // Globals it, or a function it calls, writes with a value that may differ
+  // between ranks: they hold that value after a call, not before it.
+  llvm::DenseSet<const clang::ValueDecl *> writtenGlobals;
 
   bool sameAs(const FunctionFacts &Other) const;
 };

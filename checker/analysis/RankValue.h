@@ -123,7 +123,11 @@ struct RankValue {
   }
 
   bool sameAs(const RankValue &O) const {
-    return (source != nullptr) == (O.source != nullptr) && params == O.params &&
+    // A rank guessed from a name that becomes a known source (a global the
+    // rank is written into, seen in a later round) is news to the callers.
+    auto Guessed = [](const Provenance *P) { return P && P->kind == Provenance::Kind::RankName; };
+    return (source != nullptr) == (O.source != nullptr) && Guessed(source) == Guessed(O.source) &&
+           params == O.params &&
            exactRank == O.exactRank && exactSize == O.exactSize && opaque == O.opaque &&
            definition == O.definition;
   }

@@ -1,0 +1,127 @@
+// Records field by field in the rank-dependence data flow: a plain struct
+// returned, copied or assigned keeps each field's own dependence, so that
+// `Span s = partition(rank, n);` makes `s.offset` per-rank and leaves
+// `s.size` uniform.
+#include "DependenceDataflow.h"
+#include "CallSite.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+namespace {
+
+/// The record value \p E stands for, past temporaries, conversions and copies.
+const Expr *wholeValue(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+    if (!Copy || Copy->getNumArgs() != 1 || !Copy->getConstructor()->isCopyOrMoveConstructor())
+      return E;
+    E = Copy->getArg(0);
+  }
+}
+
+/// A plain struct: its fields are all there is to its value.
+const RecordDecl *plainRecord(QualType Type) {
+  const RecordDecl *Record = Type->getAsRecordDecl();
+  if (!Record || Record->isUnion() || !Record->getDefinition())
+    return nullptr;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(Record->getDefinition()))
+    if (!Class->isAggregate() || Class->getNumBases() != 0)
+      return nullptr;
+  return Record->getDefinition();
+}
+
+} // namespace
+
+// A summary's value in the caller's terms: parameters stand for arguments.
+RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *> Args) const {
+  RankValue Value;
+  Value.source = Summary.source;
+  Value.exactRank = Summary.exactRank && Summary.source;
+  for (size_t I = 0; I < Args.size() && I < 64; ++I)
+    if (Summary.params >> I & 1)
+      Value.merge(eval(Args[I]));
+  return Value;
+}
+
+// The fields of the plain struct \p E: an initializer list, storage, or a
+// call of a function of the file that returns one field by field.
+bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
+  E = wholeValue(E);
+  const RecordDecl *Record = plainRecord(E->getType());
+  if (!Record)
+    return false;
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    unsigned I = 0;
+    for (const FieldDecl *Field : Record->fields())
+      if (I < List->getNumInits())
+        Fields[Field] = eval(List->getInit(I++));
+    return true;
+  }
+  StorageKey Key;
+  if (keyOf(E, Key)) {
+    for (const FieldDecl *Field : Record->fields()) {
+      Key.push_back(Field);
+      Fields[Field] = read(Key);
+      Key.pop_back();
+    }
+    return true;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  auto It = Callee ? Env.facts.find(Callee->getCanonicalDecl()) : Env.facts.end();
+  if (It == Env.facts.end() || It->second.returnedFields.empty())
+    return false;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (const auto &[Field, Value] : It->second.returnedFields)
+    Fields[Field] = atCall(Value, Args);
+  return true;
+}
+
+// `partition(rank, n).size`: the field of a record that is no storage.
+std::optional<RankValue> Dataflow::fieldOfValue(const MemberExpr *Member) const {
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  FieldValues Fields;
+  if (!Field || Member->isArrow() || !fieldsOf(Member->getBase(), Fields))
+    return std::nullopt;
+  auto It = Fields.find(Field);
+  return It == Fields.end() ? std::nullopt : std::optional<RankValue>(It->second);
+}
+
+void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
+  FieldValues Fields;
+  if (!fieldsOf(Source, Fields))
+    return;
+  StorageKey FieldKey = Key;
+  for (auto &[Field, Value] : Fields) {
+    FieldKey.push_back(Field);
+    Value.definition = Source;
+    write(FieldKey, Value);
+    FieldKey.pop_back();
+  }
+}
+
+// A function returns its record field by field only while every return
+// does; otherwise its callers see the whole value.
+void Dataflow::mergeReturnedFields(const FieldValues *Fields) {
+  FieldValues &Returned = Result.facts.returnedFields;
+  if (!Fields)
+    RecordReturned = false;
+  if (!RecordReturned) {
+    Returned.clear();
+    return;
+  }
+  if (!ReturnSeen) {
+    Returned = *Fields;
+    return;
+  }
+  for (const auto &[Field, Value] : *Fields)
+    if (auto [It, Inserted] = Returned.emplace(Field, Value); !Inserted)
+      It->second.merge(Value);
+}
+
+} // namespace lockstep::analysis::dependence

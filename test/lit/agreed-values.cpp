@@ -1,0 +1,87 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Values agreed by a collective (issue 14, pattern 3): a flag agreed in the
+// loop before its condition is tested, and a length broadcast through a
+// wrapper that takes `void *` and broadcasts it in chunks, are the same on
+// every rank. A flag agreed after the test or on one path only, and a
+// wrapper that only sends, agree nothing.
+#include <algorithm>
+#include <mpi.h>
+#include <string>
+#include <vector>
+
+bool converged(const float *v, int n);
+
+// Negative: each rank's verdict, agreed (the minimum) before the test.
+void until_all_pass(MPI_Comm comm, float *v, int n) {
+  int pass = 0;
+  while (!pass) {
+    pass = converged(v, n) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_FLOAT, MPI_SUM, comm);
+  }
+}
+
+// Positive: the verdict is agreed, then overwritten by the rank's own.
+void agreed_too_early(MPI_Comm comm, float *v, int n, int rank) {
+  int pass = 0;
+  while (!pass) {
+    MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    pass = rank % 2;
+  }
+}
+
+// Positive: agreed on one path only.
+void agreed_sometimes(MPI_Comm comm, float *v, int n, int rank) {
+  int pass = 0;
+  while (!pass) {
+    pass = rank % 2;
+    if (n > 3)
+      MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  }
+}
+
+const long Chunk = 1 << 20;
+
+// Broadcasts `n` elements of `t` from rank 0, a chunk at a time.
+void bcast(void *p, int n, MPI_Datatype t, MPI_Comm comm) {
+  int size;
+  MPI_Type_size(t, &size);
+  for (long off = 0; off < long(n) * size; off += Chunk)
+    MPI_Bcast(static_cast<char *>(p) + off, int(std::min(Chunk, long(n) * size - off)), MPI_BYTE,
+              0, comm);
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:45: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+}
+
+// Gathers `n` elements of `t` on rank 0: the others only send.
+void gather(void *p, int n, MPI_Datatype t, MPI_Comm comm) {
+  MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, p, n, t, 0, comm);
+}
+
+// Negative: the length is broadcast before it sizes the second broadcast.
+void share(MPI_Comm comm, const std::string &s) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int len = rank == 0 ? int(s.size()) : 0;
+  bcast(&len, 1, MPI_INT, comm);
+  std::vector<char> v(s.begin(), s.end());
+  v.resize(len);
+  bcast(v.data(), len, MPI_CHAR, comm);
+}
+
+// Positive: the length only went to the root (the count of the wrapper's
+// MPI_Bcast above).
+void share_gathered(MPI_Comm comm, const std::string &s) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  int len = rank == 0 ? int(s.size()) : 0;
+  gather(&len, 1, MPI_INT, comm);
+  std::vector<char> v(s.begin(), s.end());
+  v.resize(len);
+  bcast(v.data(), len, MPI_CHAR, comm);
+}

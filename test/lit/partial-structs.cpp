@@ -1,0 +1,54 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Only part of a value is per-rank (issue 14, pattern 4): a returned struct
+// whose `offset` alone depends on the rank keeps its `size` the same on
+// every rank, whether the function fills a local or returns an initializer
+// list, and whether the caller stores the struct or reads the field at once.
+#include <cstddef>
+#include <mpi.h>
+
+struct Span {
+  std::ptrdiff_t offset;
+  std::size_t size;
+};
+
+Span partition(int rank, std::size_t total, int parts) {
+  Span s;
+  s.size = total / parts;
+  s.offset = rank * s.size;
+  return s;
+}
+
+Span slice(int rank, std::size_t total, int parts) {
+  return {static_cast<std::ptrdiff_t>(rank * (total / parts)), total / parts};
+}
+
+// Negative: the size as a count and as a loop bound.
+void by_size(MPI_Comm comm, float *buf, std::size_t total) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Span mine = partition(rank, total, size);
+  MPI_Allreduce(MPI_IN_PLACE, buf, int(mine.size), MPI_FLOAT, MPI_SUM, comm);
+  for (std::size_t i = 0; i < mine.size; ++i)
+    MPI_Barrier(comm);
+  Span other = slice(rank, total, size);
+  MPI_Allreduce(MPI_IN_PLACE, buf, int(other.size), MPI_FLOAT, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, buf, int(slice(rank, total, size).size), MPI_FLOAT, MPI_SUM, comm);
+}
+
+// Positive: the offset as a count and as a loop bound.
+void by_offset(MPI_Comm comm, float *buf, std::size_t total) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Span mine = partition(rank, total, size);
+  MPI_Allreduce(MPI_IN_PLACE, buf, int(mine.offset), MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  for (std::ptrdiff_t i = 0; i < mine.offset; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  MPI_Allreduce(MPI_IN_PLACE, buf, int(slice(rank, total, size).offset), MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+}

@@ -1,0 +1,90 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Status results are not data (issue 14, item 2): what a call returns, and
+// what it writes through its arguments, differs between ranks only when the
+// rules or the callee's summary say so, or when a library function of the
+// system computes it from per-rank inputs. A function of another file given
+// the rank does not make its result per-rank.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mpi.h>
+
+#define CHECK(cmd)                                                             \
+  do {                                                                         \
+    if ((cmd) != 0)                                                            \
+      std::exit(1);                                                            \
+  } while (0)
+
+int work(int *buf, int n, int rank);      // defined in another file
+void shard_size(int *out, int rank);      // idem
+
+// Negative: the status of a function of another file, given the rank.
+void checked_external(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  CHECK(work(buf, n, rank));
+  MPI_Barrier(comm);
+}
+
+// Negative: what it writes through its argument follows the same rule.
+void external_out_param(MPI_Comm comm) {
+  int rank, n = 0;
+  MPI_Comm_rank(comm, &rank);
+  shard_size(&n, rank);
+  if (n > 0)
+    MPI_Barrier(comm);
+}
+
+// Positive: a function of this file whose summary returns a rank's value.
+int shards_of(int rank) { return rank % 2 ? 3 : 4; }
+
+void local_summary(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (shards_of(rank) > 3)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'shards_of(rank) > 3'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+}
+
+// Positive: the same through an out-parameter.
+void shard_of(int rank, int *out) { *out = rank % 4; }
+
+void local_out_param(MPI_Comm comm) {
+  int rank, shard = 0;
+  MPI_Comm_rank(comm, &rank);
+  shard_of(rank, &shard);
+  if (shard == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'shard == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+}
+
+// Positive: library functions compute their results from their inputs, the
+// return value (std::min) as what they write (snprintf into `name`, here from
+// a parameter that receives the rank).
+void per_rank_name(MPI_Comm comm, int shard) {
+  char name[32];
+  std::snprintf(name, sizeof name, "shard%d", shard);
+  if (std::strlen(name) > 6)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'std::strlen(name) > 6'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+}
+
+void library_transfer(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  per_rank_name(comm, rank);
+  if (std::min(rank, 1) == 1)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'std::min(rank, 1) == 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+}
+
+// Negative: the same library calls on uniform inputs.
+void uniform_name(MPI_Comm comm, int steps) {
+  char name[32];
+  std::snprintf(name, sizeof name, "run%d", steps);
+  if (std::strlen(name) > 6 && std::min(steps, 1) == 1)
+    MPI_Barrier(comm);
+}
