@@ -82,10 +82,16 @@ RankValue Dataflow::evaluate(const Expr *E) const {
           CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, LambdaExpr, GNUNullExpr>(E))
     return {};
   StorageKey Key;
+  if (const Expr *Index; elementKeyOf(E, Key, Index)) {
+    RankValue Value = readElement(Key, Index);
+    if (RankValue At = eval(Index); At.dependent())
+      Value.combine(At); // `ranks[rank]`
+    return Value;
+  }
   if (isa<DeclRefExpr, MemberExpr>(E) ||
       (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     if (keyOf(E, Key))
-      return read(Key);
+      return withElements(Key, read(Key));
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl()))
       return {}; // enumerators, functions
   }
@@ -116,6 +122,10 @@ RankValue Dataflow::evaluate(const Expr *E) const {
 void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
                       const Stmt *Definition) {
   StorageKey Key;
+  if (const Expr *Index; elementKeyOf(Target, Key, Index)) {
+    writeElement(Key, Index, Value, Compound, Definition);
+    return;
+  }
   if (!keyOf(Target, Key))
     return;
   if (Compound)
