@@ -187,7 +187,7 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
     IntoContainer[Var] = Key; // `auto &&__range = view` of a range-for
     return true;
   }
-  if (isIterator(Type) && intoContainer(Init, Key)) {
+  if (intoContainer(Init, Key) && isIterator(Type)) {
     IntoContainer[Var] = Key;
     return true;
   }

@@ -7,6 +7,7 @@
 // writes it, makes them the same on every rank again. Elements at small
 // constant indexes are told apart.
 #include <mpi.h>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <span>
@@ -150,4 +151,49 @@ void through_pointer_agreed(MPI_Comm comm, int n) {
   for (int c : counts)
     if (c)
       MPI_Barrier(comm);
+}
+
+void filled(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> flags(n);
+  std::fill(flags.begin(), flags.end(), rank % 2);
+  if (flags[0])
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'flags[0]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: a member vector agreed in the constructor that fills it.
+class Shard {
+public:
+  explicit Shard(MPI_Comm comm) : comm_(comm) {
+    int rank;
+    MPI_Comm_rank(comm_, &rank);
+    sizes_.assign(4, 0);
+    sizes_[0] = 100 + rank % 3;
+    MPI_Allreduce(MPI_IN_PLACE, sizes_.data(), 4, MPI_INT, MPI_MAX, comm_);
+  }
+  int steps() const { return sizes_[0]; }
+
+private:
+  MPI_Comm comm_;
+  std::vector<int> sizes_;
+};
+
+void train_shard(MPI_Comm comm, double *grad, int n) {
+  Shard s(comm);
+  for (int b = 0; b < s.steps(); ++b)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Negative: the array is broadcast through a pointer to its first element.
+void broadcast_array(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int cfg[3];
+  cfg[0] = rank;
+  MPI_Bcast(&cfg[0], 3, MPI_INT, 0, comm);
+  if (cfg[0] > 2)
+    MPI_Barrier(comm);
 }
