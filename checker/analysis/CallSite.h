@@ -62,8 +62,9 @@ void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, Visit
   }
 }
 
-/// The USR of \p FD: the name of the same function in every file.
-std::string usrOf(const clang::FunctionDecl *FD);
+/// The USR of \p D: the name of the same function, field or global in every
+/// file.
+std::string usrOf(const clang::Decl *D);
 
 /// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly
 /// or through the macros it expands to.

@@ -103,6 +103,8 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     SharedReads.insert(Field);
     if (auto It = Env.shared.find(Field); It != Env.shared.end())
       Value = It->second;
+    else if (const Provenance *Elsewhere = Env.writtenElsewhere(Field))
+      Value.source = Elsewhere;
     else if (Classifier.isRankName(Field->getName()))
       Value = RankValue::rank(Env.rankName(Field));
     // A field of a parameter's object is also what the caller passes.
@@ -126,6 +128,10 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   SharedReads.insert(Var);
   if (auto It = Env.shared.find(Var); It != Env.shared.end())
     return It->second;
+  if (const Provenance *Elsewhere = Var->hasGlobalStorage() ? Env.writtenElsewhere(Var) : nullptr) {
+    Value.source = Elsewhere;
+    return Value;
+  }
   if (Classifier.isRankName(Var->getName()))
     return RankValue::rank(Env.rankName(Var));
   return Value;

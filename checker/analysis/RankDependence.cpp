@@ -25,6 +25,15 @@ const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
   return Slot;
 }
 
+const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
+  auto [It, Inserted] = ElsewhereProvenances.try_emplace(D, nullptr);
+  if (Inserted)
+    if (const ExternalFunction *Summary = external.findStorage(D))
+      It->second = arena.makeExternal(Summary->name, D->getLocation(), Summary->rankSite.file,
+                                      Summary->rankSite.line, Summary->rankSite.column);
+  return It->second;
+}
+
 const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
                                                  const FunctionDecl *Function) const {
   if (Value.source || !Value.params)
