@@ -280,7 +280,9 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
     Any.definition = Definition;
     Current[Key] = Any;
   }
-  recordWrite(Container, Value);
+  // Not recorded as a write of the field, global or reference parameter that
+  // holds the container: callers and other methods know such storage only as
+  // a whole, and would take per-rank elements for a per-rank size.
 }
 
 // A library call that fills a container: a method of the container (its
