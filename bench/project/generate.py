@@ -76,6 +76,14 @@ HEADER_PRELUDE = """\
 #pragma once
 {types}
 void init_state(TrainerState &st, MPI_Comm comm);
+
+// The domain decomposition: filled by module 0, read by the others.
+struct Decomposition {{
+  int global_n;
+  int local_n;
+}};
+extern Decomposition decomp;
+void decompose(TrainerState &st, int n);
 """
 
 # Static roles (sync, pure, rlog, step, orch) come from training_patterns;
@@ -159,7 +167,7 @@ class Module(TrainingPatterns):
 
     CROSS_KINDS = [
         "x_hook", "x_hook", "x_sync_bug", "x_norm_ok", "x_balanced",
-        "x_owner_bug", "x_nshards_ok", "x_step_bug", "x_step_ok",
+        "x_owner_bug", "x_nshards_ok", "x_step_bug", "x_step_ok", "x_field_bug",
     ]
 
     def body_step(self, i):
@@ -219,6 +227,14 @@ class Module(TrainingPatterns):
         return ["int owner = %s;" % self.xcall(m.export("owner"), "st.comm, step % 16"),
                 "if (owner == 0)",
                 "  MPI_Barrier(st.comm); // bug[x_owner]: the owner (%s) is a rank" % m.file]
+
+    def xstep_x_field_bug(self, i):
+        if self.k == 0:
+            return None  # module 0 writes the decomposition itself
+        self.proj.bug("x_field", cross=True)
+        return ["for (int i = 0; i < decomp.local_n; ++i)",
+                "  %s; // bug[x_field]: decomp.local_n is per-rank (filled in %s)" % (
+                    self.sync_call(i), self.proj.modules[0].file)]
 
     def xstep_x_nshards_ok(self, i):
         m = self.other()
@@ -371,7 +387,12 @@ class Module(TrainingPatterns):
             out.append("}")
             out.append("")
         if self.k == 0:
-            out += ["void init_state(TrainerState &st, MPI_Comm comm) {",
+            out += ["Decomposition decomp;", "",
+                    "void decompose(TrainerState &st, int n) {",
+                    "  decomp.global_n = n;",
+                    "  decomp.local_n = n / st.world + (st.rank < n % st.world ? 1 : 0);",
+                    "}", "",
+                    "void init_state(TrainerState &st, MPI_Comm comm) {",
                     "  st.comm = comm;",
                     "  MPI_Comm_rank(comm, &st.rank);",
                     "  MPI_Comm_size(comm, &st.world);",
@@ -417,6 +438,7 @@ class Project:
                "  MPI_Init(&argc, &argv);",
                "  TrainerState st;",
                "  init_state(st, MPI_COMM_WORLD);",
+               "  decompose(st, 1000);",
                "  for (int epoch = 0; epoch < 3; ++epoch) {"]
         for m in last:
             out.append("    %s(st, epoch);" % m.export("epoch"))

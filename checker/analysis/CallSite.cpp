@@ -106,9 +106,9 @@ const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context
   return nullptr;
 }
 
-std::string usrOf(const FunctionDecl *FD) {
+std::string usrOf(const Decl *D) {
   llvm::SmallString<128> Usr;
-  if (clang::index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+  if (clang::index::generateUSRForDecl(D->getCanonicalDecl(), Usr))
     return "";
   return Usr.str().str();
 }

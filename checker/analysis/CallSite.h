@@ -8,6 +8,7 @@
 #include "clang/Analysis/CFG.h"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,23 +38,33 @@ const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
                                          const clang::Stmt *&SiteStmt);
 
 /// Calls \p Visit(Callee, Site, SiteStmt) for each call a block makes, in
-/// order (SiteStmt is null for destructors). With \p Unnamed, also for the
+/// order (SiteStmt is null for destructors), with the CFG element as a
+/// fourth argument when \p Visit takes one. With \p Unnamed, also for the
 /// calls through a pointer, with a null Callee.
 template <typename VisitFn>
 void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit,
                  bool Unnamed = false) {
+  auto Call = [&](const clang::FunctionDecl *Callee, clang::SourceLocation Site,
+                  const clang::Stmt *SiteStmt, const clang::CFGElement &Element) {
+    if constexpr (std::is_invocable_v<VisitFn, const clang::FunctionDecl *, clang::SourceLocation,
+                                      const clang::Stmt *, const clang::CFGElement &>)
+      Visit(Callee, Site, SiteStmt, Element);
+    else
+      Visit(Callee, Site, SiteStmt);
+  };
   for (const clang::CFGElement &Element : Block) {
     clang::SourceLocation Site;
     const clang::Stmt *SiteStmt = nullptr;
     if (const clang::FunctionDecl *Callee = elementCallee(Element, Context, Site, SiteStmt))
-      Visit(Callee, Site, SiteStmt);
+      Call(Callee, Site, SiteStmt, Element);
     else if (Unnamed && llvm::isa_and_nonnull<clang::CallExpr>(SiteStmt))
-      Visit(nullptr, Site, SiteStmt);
+      Call(nullptr, Site, SiteStmt, Element);
   }
 }
 
-/// The USR of \p FD: the name of the same function in every file.
-std::string usrOf(const clang::FunctionDecl *FD);
+/// The USR of \p D: the name of the same function, field or global in every
+/// file.
+std::string usrOf(const clang::Decl *D);
 
 /// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly
 /// or through the macros it expands to.

@@ -3,6 +3,7 @@
 #include "SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -201,6 +202,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.site = Site;
     Event.siteStmt = SiteStmt;
     Event.via = Callee;
+    Event.guard = nullptr; // a guard of the callee is part of the call
     Event.shadowedBy.insert(Event.shadowedBy.end(), Role.shadowedBy.begin(),
                             Role.shadowedBy.end());
     Event.joinBoundary = Role.joinBegin || Role.joinEnd;
@@ -270,7 +272,18 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
     return It->second;
   std::vector<CollectiveEvent> Events;
   forEachCall(Block, Function.context(),
-              [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt) {
+              [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt,
+                  const CFGElement &Element) {
+                // A guard's collectives are reported where the guard is declared.
+                const size_t Before = Events.size();
+                auto MarkGuard = llvm::make_scope_exit([&] {
+                  auto Automatic = Element.getAs<CFGAutomaticObjDtor>();
+                  for (size_t I = Before; Automatic && I < Events.size(); ++I) {
+                    Events[I].guard = Automatic->getVarDecl();
+                    Events[I].destroyedAt = Events[I].site;
+                    Events[I].site = Automatic->getVarDecl()->getLocation();
+                  }
+                });
                 std::vector<const FunctionDecl *> Targets = Indirect.targets(SiteStmt);
                 if (!Targets.empty()) {
                   addDispatchEvents(Targets, Site, SiteStmt, Events);

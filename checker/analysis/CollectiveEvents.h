@@ -36,6 +36,10 @@ struct CollectiveEvent {
   const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
   clang::SourceLocation collectiveSite;        // the collective call itself
   const clang::FunctionDecl *via = nullptr;    // the function called at site, if any
+  // Run by the destructor of a local object (an RAII guard): site is the
+  // object's declaration, destroyedAt where this destructor call runs.
+  const clang::VarDecl *guard = nullptr;
+  clang::SourceLocation destroyedAt;
   bool dispatched = false; // a virtual call or a stored callable: via is one it may run
   bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
   bool groupBegins = false;                    // the marker opens a group

@@ -94,7 +94,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   for (const Expr *Arg : Args)
     Value.combine(eval(Arg));
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
-    Value.combine(eval(Member->getImplicitObjectArgument()));
+    Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
+  Value.opaque = true;
   return Value;
 }
 
@@ -104,7 +105,9 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
                            : !Arg->getType()->isPointerType();
   if (!Value.definition)
     Value.definition = Arg;
-  if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
+  if (const Expr *Index; ByReference && elementKeyOf(Arg, Key, Index))
+    writeElement(Key, Index, Value, /*Compound=*/false, Value.definition);
+  else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
     write(Key, Value);
 }
 
@@ -261,10 +264,15 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   recordCollective(Call, Role);
   auto Facts = Env.facts.find(Callee->getCanonicalDecl());
   std::string Variable;
-  if (Facts == Env.facts.end() && !Callee->hasBody() && transfersInputs(Role, /*Returned=*/false) &&
-      !Role.isKnown() && !Role.converter &&
-      Classifier.environmentRead(Call, Variable) == EnvironmentValue::None)
-    flowThroughUnknownCall(Call, Callee);
+  if (Facts == Env.facts.end() && !Role.isKnown() && !Role.converter &&
+      Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
+    if (!Callee->hasBody()) {
+      if (transfersInputs(Role, /*Returned=*/false))
+        flowThroughUnknownCall(Call, Callee);
+    } else {
+      fillThroughLibraryCall(Call, Callee);
+    }
+  }
   if (auto It = Facts; It != Env.facts.end()) {
     const std::vector<RankValue> &Out = It->second.outParams;
     for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {

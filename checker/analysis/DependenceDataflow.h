@@ -7,6 +7,7 @@
 #pragma once
 
 #include "RankDependence.h"
+#include "Limits.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -21,6 +22,25 @@ namespace lockstep::analysis::dependence {
 using StorageKey = std::vector<const void *>;
 inline const char ThisRoot = 0;
 inline const char DerefStep = 0;
+// Elements of a container (an array, a class object reached through
+// operator[], an iterator or a pointer): the element at a small constant
+// index, and any element.
+inline const char ElementAt[limits::TrackedElements] = {};
+inline const char AnyElement = 0;
+inline bool isElementStep(const void *Step) {
+  return Step == &AnyElement ||
+         (Step >= &ElementAt[0] && Step < &ElementAt[0] + limits::TrackedElements);
+}
+/// What implicit flow tracks a storage by: the variable, or the field of
+/// `this`; an element is its container.
+inline const void *storageRoot(const StorageKey &Key) {
+  if (Key.front() != &ThisRoot)
+    return Key.front();
+  size_t Named = Key.size();
+  while (Named > 1 && isElementStep(Key[Named - 1]))
+    --Named;
+  return Key[Named - 1];
+}
 // Written by a collective or a uniform source: the same on every path that
 // reaches it, so merging such writes is no implicit flow.
 inline const char AgreedByEveryRank = 0;
@@ -49,7 +69,20 @@ private:
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
   void write(const StorageKey &Key, RankValue Value);
+  void recordWrite(const StorageKey &Key, const RankValue &Value);
   void collectAliases(const clang::Stmt *S);
+
+  // --- containers (ContainerStorage.cpp) --------------------------------
+  bool elementKeyOf(const clang::Expr *E, StorageKey &Container, const clang::Expr *&Index) const;
+  bool containerKeyOf(const clang::Expr *Object, StorageKey &Container) const;
+  bool intoContainer(const clang::Expr *E, StorageKey &Container) const;
+  RankValue readElement(const StorageKey &Container, const clang::Expr *Index) const;
+  RankValue withElements(const StorageKey &Key, RankValue Value) const;
+  RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
+  void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
+                    bool Compound, const void *Definition);
+  void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  bool collectContainerAlias(const clang::VarDecl *Var);
 
   // --- values ----------------------------------------------------------
   RankValue eval(const clang::Expr *E) const; // records the value in the last pass
@@ -94,6 +127,12 @@ private:
   llvm::DenseMap<const clang::ParmVarDecl *, unsigned> ParamIndex;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> References; // int &r = x;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo;   // int *p = &x;
+  // Pointers, iterators and views into a container (`int *p = v.data()`,
+  // `auto it = v.begin()`, `std::span<int> s(v)`), and references to one of
+  // its elements (`float &x = v[i]`): by the container they reach.
+  llvm::DenseMap<const clang::VarDecl *, StorageKey> IntoContainer;
+  llvm::DenseMap<const clang::VarDecl *, StorageKey> ElementReferences;
+  bool HasElementKeys = false; // some element was written: whole reads look at elements
   // Rank-dependent branches by the block where their arms meet again, and
   // loop headers by themselves: where implicit flow happens.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;

@@ -110,8 +110,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   if (!Taint.dependent())
     return;
   for (auto &[Key, Value] : Current) {
-    const void *Root = Key.front() == &ThisRoot ? Key.back() : Key.front();
-    if (!Written.count(Root))
+    if (!Written.count(storageRoot(Key)))
       continue;
     bool Differs = false;
     for (const State *In : Incoming) {
@@ -133,7 +132,11 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
     return It->second;
   llvm::DenseSet<const void *> Written;
   auto Mark = [&](const Expr *E) {
-    if (const ValueDecl *D = namedStorage(E))
+    StorageKey Container;
+    const Expr *Index;
+    if (elementKeyOf(E, Container, Index)) // an element write writes its container
+      Written.insert(storageRoot(Container));
+    else if (const ValueDecl *D = namedStorage(E))
       Written.insert(D);
   };
   for (const CFGBlock *Block : Function.controlled(&Branch))

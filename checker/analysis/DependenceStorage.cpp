@@ -22,6 +22,8 @@ void Dataflow::collectAliases(const Stmt *Body) {
         if (!Var || !Var->getInit())
           continue;
         StorageKey Key;
+        if (collectContainerAlias(Var))
+          continue;
         if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
           References[Var] = Key;
         else if (Var->getType()->isPointerType() &&
@@ -64,6 +66,8 @@ bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
 }
 
 bool Dataflow::pointeeKeyOf(const Expr *E, StorageKey &Key) const {
+  if (intoContainer(E, Key))
+    return true;
   E = E->IgnoreParenCasts();
   if (E->getType()->isArrayType()) // an array decays to a pointer to itself
     return keyOf(E, Key);
@@ -98,9 +102,17 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
     SharedReads.insert(Field);
     if (auto It = Env.shared.find(Field); It != Env.shared.end())
-      return It->second;
-    if (Classifier.isRankName(Field->getName()))
-      return RankValue::rank(Env.rankName(Field));
+      Value = It->second;
+    else if (const Provenance *Elsewhere = Env.writtenElsewhere(Field))
+      Value.source = Elsewhere;
+    else if (Classifier.isRankName(Field->getName()))
+      Value = RankValue::rank(Env.rankName(Field));
+    // A field of a parameter's object is also what the caller passes.
+    const auto *Param = Key.front() == &ThisRoot
+                            ? nullptr
+                            : dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key.front()));
+    if (auto It = Param ? ParamIndex.find(Param) : ParamIndex.end(); It != ParamIndex.end())
+      Value.params |= uint64_t(1) << It->second;
     return Value;
   }
   if (Key.front() == &ThisRoot)
@@ -116,6 +128,10 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   SharedReads.insert(Var);
   if (auto It = Env.shared.find(Var); It != Env.shared.end())
     return It->second;
+  if (const Provenance *Elsewhere = Var->hasGlobalStorage() ? Env.writtenElsewhere(Var) : nullptr) {
+    Value.source = Elsewhere;
+    return Value;
+  }
   if (Classifier.isRankName(Var->getName()))
     return RankValue::rank(Env.rankName(Var));
   return Value;
@@ -128,6 +144,12 @@ void Dataflow::write(const StorageKey &Key, RankValue Value) {
     It = Current.erase(It);
   }
   Current[Key] = Value;
+  recordWrite(Key, Value);
+}
+
+// Per-rank writes that outlive the function: to a field, a global, or
+// through a pointer or reference parameter. \p Key names no element.
+void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
   if (!Recording || !Value.dependent())
     return;
   const void *Last = Key.back();

@@ -24,4 +24,15 @@ const ExternalFunction *ExternalIndex::find(const FunctionDecl *FD) const {
   return It->second;
 }
 
+const ExternalFunction *ExternalIndex::findStorage(const ValueDecl *D) const {
+  if (!Summaries || Summaries->empty())
+    return nullptr;
+  auto [It, Inserted] = Storage.try_emplace(D, nullptr);
+  if (Inserted)
+    if (auto Summary = Summaries->find(usrOf(D));
+        Summary != Summaries->end() && Summary->second.storage && Summary->second.returnsRank)
+      It->second = &Summary->second;
+  return It->second;
+}
+
 } // namespace lockstep::analysis

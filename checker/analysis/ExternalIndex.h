@@ -17,6 +17,10 @@ public:
   /// has a body here or no file summarised it.
   const ExternalFunction *find(const clang::FunctionDecl *FD) const;
 
+  /// The summary of a field or global that another file writes with a
+  /// per-rank value; null when no file does.
+  const ExternalFunction *findStorage(const clang::ValueDecl *D) const;
+
   /// The USR a pending call names, computed once per declaration.
   const std::string &usr(const clang::FunctionDecl *FD) const;
 
@@ -24,6 +28,7 @@ private:
   const ExternalSummaries *Summaries;
   mutable llvm::DenseMap<const clang::FunctionDecl *, const ExternalFunction *> Found;
   mutable llvm::DenseMap<const clang::FunctionDecl *, std::string> Usrs;
+  mutable llvm::DenseMap<const clang::ValueDecl *, const ExternalFunction *> Storage;
 };
 
 } // namespace lockstep::analysis

@@ -28,6 +28,9 @@ struct ExternalFunction {
   };
   std::vector<Collective> collectives; // the sequence it performs on every path
   bool severalSequences = false;       // paths differ: it counts as one opaque event
+  // A field (by record) or a global, not a function: some file writes it
+  // with a per-rank value (returnsRank), so a read of it is per-rank.
+  bool storage = false;
   bool returnsRank = false;
   std::string rankSource; // what the rank comes from, for the note
   SourcePoint rankSite;
@@ -35,7 +38,8 @@ struct ExternalFunction {
   bool performsCollectives() const { return !collectives.empty(); }
 };
 
-/// By USR (clang::index), which names the same function in every file.
+/// By USR (clang::index), which names the same function, field or global in
+/// every file.
 using ExternalSummaries = std::map<std::string, ExternalFunction>;
 
 /// The prefix of the placeholder collective name the engine gives a call to

@@ -57,6 +57,10 @@ constexpr unsigned MaxCorrelatedConditions = 16;
 /// (values only grow, so this is a guard, not an expected outcome).
 constexpr unsigned DependenceVisitsPerBlock = 64;
 
+/// Elements of a container told apart by their constant index (`info[1]`);
+/// an element at a larger or unknown index is any element of the container.
+constexpr unsigned TrackedElements = 8;
+
 /// Rounds of the interprocedural fixed point (what callees return, what
 /// callers pass, fields and globals) before it stops.
 constexpr unsigned DependenceRounds = 6;

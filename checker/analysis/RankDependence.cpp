@@ -31,6 +31,15 @@ const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
   return Slot;
 }
 
+const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
+  auto [It, Inserted] = ElsewhereProvenances.try_emplace(D, nullptr);
+  if (Inserted)
+    if (const ExternalFunction *Summary = external.findStorage(D))
+      It->second = arena.makeExternal(Summary->name, D->getLocation(), Summary->rankSite.file,
+                                      Summary->rankSite.line, Summary->rankSite.column);
+  return It->second;
+}
+
 const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
                                                  const FunctionDecl *Function) const {
   if (Value.source || !Value.params)
@@ -88,10 +97,16 @@ RankValue Dataflow::evaluate(const Expr *E) const {
           CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, LambdaExpr, GNUNullExpr>(E))
     return {};
   StorageKey Key;
+  if (const Expr *Index; elementKeyOf(E, Key, Index)) {
+    RankValue Value = readElement(Key, Index);
+    if (RankValue At = eval(Index); At.dependent())
+      Value.combine(At); // `ranks[rank]`
+    return Value;
+  }
   if (isa<DeclRefExpr, MemberExpr>(E) ||
       (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     if (keyOf(E, Key))
-      return read(Key);
+      return withElements(Key, read(Key));
     if (const auto *Member = dyn_cast<MemberExpr>(E))
       if (std::optional<RankValue> Field = fieldOfValue(Member))
         return *Field;
@@ -125,6 +140,10 @@ RankValue Dataflow::evaluate(const Expr *E) const {
 void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
                       const Stmt *Definition) {
   StorageKey Key;
+  if (const Expr *Index; elementKeyOf(Target, Key, Index)) {
+    writeElement(Key, Index, Value, Compound, Definition);
+    return;
+  }
   if (!keyOf(Target, Key))
     return;
   if (Compound)

@@ -67,8 +67,13 @@ public:
   /// it is uniform on every call of \p Function.
   const Provenance *resolve(const RankValue &Value, const clang::FunctionDecl *Function) const;
 
+  /// Why a field or global that another file writes with a per-rank value
+  /// differs between ranks (its summary says so); null when no file does.
+  const Provenance *writtenElsewhere(const clang::ValueDecl *D);
+
 private:
   llvm::DenseMap<const clang::NamedDecl *, const Provenance *> NameProvenances;
+  llvm::DenseMap<const clang::ValueDecl *, const Provenance *> ElsewhereProvenances;
 };
 
 /// A collective argument every rank must pass identically (root, count,

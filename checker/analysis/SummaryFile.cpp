@@ -27,6 +27,33 @@ bool point(Reader &R, SourcePoint &Out) {
          R.count("column", Out.column);
 }
 
+bool readRankSource(Reader &Rank, ExternalFunction &F) {
+  if (!Rank.onlyKeys({"source", "file", "line", "column"}) ||
+      !Rank.string("source", F.rankSource) || !point(Rank, F.rankSite))
+    return false;
+  F.returnsRank = true;
+  return true;
+}
+
+json rankSourceJson(const ExternalFunction &F) {
+  json Rank = pointJson(F.rankSite);
+  Rank["source"] = F.rankSource;
+  return Rank;
+}
+
+// A field or global some file writes with a per-rank value.
+bool readStorage(const json &Entry, const std::string &Context, ExternalFunction &F,
+                 std::string &Error) {
+  Reader R(Entry, Context, Error);
+  if (!R.onlyKeys({"name", "per_rank"}) || !R.string("name", F.name))
+    return false;
+  if (!R.has("per_rank"))
+    return R.fail("per_rank", "missing: where the per-rank value comes from");
+  Reader Rank(R.at("per_rank"), Context + ": per_rank", Error);
+  F.storage = true;
+  return readRankSource(Rank, F);
+}
+
 bool readFunction(const json &Entry, const std::string &Context, ExternalFunction &F,
                   std::string &Error) {
   Reader R(Entry, Context, Error);
@@ -50,10 +77,7 @@ bool readFunction(const json &Entry, const std::string &Context, ExternalFunctio
   }
   if (R.has("returns_rank")) {
     Reader Rank(R.at("returns_rank"), Context + ": returns_rank", Error);
-    if (!Rank.onlyKeys({"source", "file", "line", "column"}) ||
-        !Rank.string("source", F.rankSource) || !point(Rank, F.rankSite))
-      return false;
-    F.returnsRank = true;
+    return readRankSource(Rank, F);
   }
   return true;
 }
@@ -61,8 +85,12 @@ bool readFunction(const json &Entry, const std::string &Context, ExternalFunctio
 } // namespace
 
 std::string writeSummaries(const ExternalSummaries &Summaries) {
-  json Functions = json::object();
+  json Functions = json::object(), Storage = json::object();
   for (const auto &[Usr, F] : Summaries) {
+    if (F.storage) {
+      Storage[Usr] = {{"name", F.name}, {"per_rank", rankSourceJson(F)}};
+      continue;
+    }
     json Entry = {{"name", F.name}};
     json Collectives = json::array();
     for (const ExternalFunction::Collective &C : F.collectives) {
@@ -77,14 +105,14 @@ std::string writeSummaries(const ExternalSummaries &Summaries) {
     Entry["collectives"] = std::move(Collectives);
     if (F.severalSequences)
       Entry["several_sequences"] = true;
-    if (F.returnsRank) {
-      json Rank = pointJson(F.rankSite);
-      Rank["source"] = F.rankSource;
-      Entry["returns_rank"] = std::move(Rank);
-    }
+    if (F.returnsRank)
+      Entry["returns_rank"] = rankSourceJson(F);
     Functions[Usr] = std::move(Entry);
   }
-  return json{{"version", 1}, {"functions", std::move(Functions)}}.dump(1) + "\n";
+  json Document = {{"version", 1}, {"functions", std::move(Functions)}};
+  if (!Storage.empty())
+    Document["per_rank_storage"] = std::move(Storage);
+  return Document.dump(1) + "\n";
 }
 
 std::string mergeSummaries(const std::string &Text, const std::string &Source,
@@ -96,6 +124,8 @@ std::string mergeSummaries(const std::string &Text, const std::string &Source,
     return Source + ": not a lockstep summary file (expected \"version\": 1)";
   if (!Document.contains("functions") || !Document.at("functions").is_object())
     return Source + ": key 'functions': expected an object";
+  if (Document.contains("per_rank_storage") && !Document.at("per_rank_storage").is_object())
+    return Source + ": key 'per_rank_storage': expected an object";
   ExternalSummaries Added;
   std::string Error;
   for (const auto &Item : Document.at("functions").items()) {
@@ -104,6 +134,14 @@ std::string mergeSummaries(const std::string &Text, const std::string &Source,
       return Error;
     Added.emplace(Item.key(), std::move(F));
   }
+  if (Document.contains("per_rank_storage"))
+    for (const auto &Item : Document.at("per_rank_storage").items()) {
+      ExternalFunction F;
+      if (!readStorage(Item.value(), Source + ": per_rank_storage['" + Item.key() + "']", F,
+                       Error))
+        return Error;
+      Added.emplace(Item.key(), std::move(F));
+    }
   Into.insert(Added.begin(), Added.end()); // existing entries win
   return "";
 }

@@ -232,6 +232,37 @@ void TranslationUnitAnalysis::collectSplits() {
                          shapeOf(*Function).conditions().expression(Split.color));
 }
 
+namespace {
+
+SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  return P.isValid() ? SourcePoint{P.getFilename(), P.getLine(), P.getColumn()} : SourcePoint{};
+}
+
+/// Where a per-rank value comes from for a reader in another file: the name
+/// and place its provenance chain starts with.
+void setRankSource(const Provenance *Source, const SourceManager &SM, ExternalFunction &Out) {
+  // An assignment under a condition has no name of its own, what it derives
+  // from does.
+  while (Source->name.empty() && Source->via)
+    Source = Source->via;
+  Out.returnsRank = true;
+  Out.rankSource = Source->name.empty() ? Out.name : Source->name;
+  Out.rankSite = Source->kind == Provenance::Kind::External
+                     ? SourcePoint{Source->file, Source->line, Source->column}
+                     : pointOf(Source->loc, SM);
+}
+
+/// A field of a named record or a global that other files can read.
+bool visibleElsewhere(const ValueDecl *D) {
+  if (const auto *Field = dyn_cast<FieldDecl>(D))
+    return Field->getParent()->getIdentifier() && Field->getParent()->isExternallyVisible();
+  const auto *Var = dyn_cast<VarDecl>(D);
+  return Var && Var->hasGlobalStorage() && !Var->isStaticLocal() && Var->isExternallyVisible();
+}
+
+} // namespace
+
 ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
   ExternalSummaries Out;
   for (const auto &Function : Functions) {
@@ -242,10 +273,6 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
     ExternalFunction Summary;
     Summary.name = FD->getQualifiedNameAsString();
     const SourceManager &SM = FD->getASTContext().getSourceManager();
-    auto Point = [&](SourceLocation Loc) {
-      PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-      return P.isValid() ? SourcePoint{P.getFilename(), P.getLine(), P.getColumn()} : SourcePoint{};
-    };
     if (const FunctionSummary *Sequences = Events->functionSummary(FD)) {
       for (const CollectiveEvent &Event : Sequences->events) {
         if (Event.groupMarker)
@@ -253,7 +280,8 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
         const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl);
         Summary.collectives.push_back(
             {Event.collective,
-             Event.externalSite.file.empty() ? Point(Event.collectiveSite) : Event.externalSite,
+             Event.externalSite.file.empty() ? pointOf(Event.collectiveSite, SM)
+                                             : Event.externalSite,
              Event.communicator,
              Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
                                                     : std::nullopt});
@@ -263,19 +291,21 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
       Summary.severalSequences = Sequences->several && !Summary.collectives.empty();
     }
     const RankValue &Returned = Env.facts.lookup(FD->getCanonicalDecl()).returnValue;
-    if (const Provenance *Source = Returned.source) {
-      // The note names where the rank comes from: an assignment under a
-      // condition has no name of its own, what it derives from does.
-      while (Source->name.empty() && Source->via)
-        Source = Source->via;
-      Summary.returnsRank = true;
-      Summary.rankSource = Source->name.empty() ? Summary.name : Source->name;
-      Summary.rankSite = Source->kind == Provenance::Kind::External
-                             ? SourcePoint{Source->file, Source->line, Source->column}
-                             : Point(Source->loc);
-    }
+    if (const Provenance *Source = Returned.source)
+      setRankSource(Source, SM, Summary);
     if (Summary.performsCollectives() || Summary.returnsRank)
       Out.emplace(usrOf(FD), std::move(Summary));
+  }
+  // Fields and globals written here with per-rank values: read in another
+  // file, they are per-rank there too.
+  for (const auto &[Decl, Value] : Env.shared) {
+    if (!Value.source || !visibleElsewhere(Decl))
+      continue;
+    ExternalFunction Summary;
+    Summary.name = Decl->getQualifiedNameAsString();
+    Summary.storage = true;
+    setRankSource(Value.source, Decl->getASTContext().getSourceManager(), Summary);
+    Out.emplace(usrOf(Decl), std::move(Summary));
   }
   return Out;
 }

@@ -38,6 +38,9 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
 std::string namedCollective(const analysis::CollectiveEvent &Event) {
   if (!Event.via)
     return quoted(Event.collective);
+  if (Event.guard)
+    return "the destructor of " + quoted(Event.guard->getName()) + " (which calls " +
+           quoted(Event.collective) + ")";
   return quoted(calledName(Event)) + " (which calls " + quoted(Event.collective) + ")";
 }
 
@@ -169,6 +172,10 @@ std::string quotedList(const std::vector<std::string> &Names) {
 
 void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
                     const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
+  if (Event.guard)
+    Check.diag(Event.destroyedAt, "%0 is destroyed here; its destructor calls %1",
+               DiagnosticIDs::Note)
+        << quoted(Event.guard->getName()) << quoted(Event.collective);
   SourceLocation Inside = Event.collectiveSite;
   if (Inside.isInvalid() && !Event.externalSite.file.empty())
     Inside = locate(Context, Event.externalSite); // the callee is defined in another file

@@ -2,6 +2,8 @@
 #include "DivergenceNotes.h"
 #include "MoveOutOfBranchFix.h"
 
+#include "../analysis/FunctionCFG.h"
+
 #include "clang/AST/ASTContext.h"
 
 namespace lockstep::checks {
@@ -33,11 +35,16 @@ void RankBranchCheck::report(const analysis::TranslationUnitAnalysis &Analysis,
       if (D.otherEvent)
         diag(D.otherEvent->site, "the other ranks call %0 here", DiagnosticIDs::Note)
             << quoted(D.otherEvent->collective);
-      diag(Event.site,
-           "call %0 on every rank: move it out of the branch and keep only the rank-specific "
-           "work under the condition",
-           DiagnosticIDs::Note)
-          << quoted(calledName(Event));
+      // A guard declared before the branch is on every rank already.
+      if (!Event.guard || (D.branch && analysis::sourceContains(Context.getSourceManager(),
+                                                                D.branch->getSourceRange(),
+                                                                Event.site)))
+        diag(Event.site,
+             "%select{call|declare}0 %1 on every rank: move it out of the branch and keep "
+             "only the rank-specific work under the condition",
+             DiagnosticIDs::Note)
+            << (Event.guard != nullptr)
+            << quoted(Event.guard ? Event.guard->getName().str() : calledName(Event));
     } else if (D.kind == Divergence::Kind::Order) {
       diag(Event.site, "%0%1 runs first on %2, but the other ranks run %3%4 first; each "
                        "side waits for the other and the job hangs")

@@ -3,7 +3,8 @@
 project in test/cli/project (and on the nvcc project when nvcc is present):
 a cross-file hidden collective, SARIF and JSON outputs, baseline, exit codes,
 shards and merge, the cache, the summary file read by the clang-tidy plugin,
-and clear errors on bad input.
+per-rank fields across files (test/cli/fields_project), and clear errors on
+bad input.
 
 usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
 import json
@@ -112,6 +113,23 @@ for attempt in ("first run", "from the cache"):
         out = json.load(f)
     check(out["findings"] == [] and out["summary"]["incomplete"] == 2,
           attempt + ": JSON: %s" % out)
+
+# Per-rank fields across files: decomp.cpp fills decomp.local_n from the rank,
+# so its summary names the field; with it, the loop over decomp.local_n in
+# solve.cpp is per-rank, the loop over decomp.global_n (uniform) is not.
+fields = project("fields_project", WORK, MPI_INCLUDE)
+run([LOCKSTEP, "check", "-p", ".", "-q", "--summary-out", "summaries.json"], fields, 0)
+with open(os.path.join(fields, "summaries.json")) as f:
+    storage = json.load(f).get("per_rank_storage", {})
+check([s["name"] for s in storage.values()] == ["Decomposition::local_n"],
+      "per-rank fields in the summary: %s" % storage)
+p = run([LOCKSTEP, "check", "-p", ".", "--summaries", "summaries.json"], fields, 1)
+check("solve.cpp:7:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs "
+      "between ranks" in p.stdout
+      and "the rank comes from 'Decomposition::local_n', defined in another file" in p.stdout
+      and "decomp.cpp:7:3: note: 'Decomposition::local_n' gets the rank here" in p.stdout
+      and "solve.cpp:5:" not in p.stdout,
+      "cross-file per-rank field with --summaries:\n" + p.stdout + p.stderr)
 
 # Bad input: clear errors, exit 2.
 for args, message in [

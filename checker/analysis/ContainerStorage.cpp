@@ -1,0 +1,337 @@
+// Containers in the rank-dependence data flow: C arrays, std::array,
+// std::vector, std::span and any class whose methods hand out references to
+// its parts. A container is one storage, its elements hang below it: the
+// element at a small constant index (`info[1]`) and any element. Writing an
+// element at an unknown index (through `v[i]`, `*it`, a pointer from
+// `v.data()`, `push_back`, `std::fill`) adds the value to every element;
+// writing the whole container (`v = w`, a collective or a per-rank source
+// writing through `v.data()`) replaces them. The container's own value (its
+// size) stays apart from its elements' for the library's methods.
+#include "DependenceDataflow.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <optional>
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+namespace {
+
+/// A copy of an object is the object: iterators and pointers passed by value.
+const Expr *stripCopies(const Expr *E) {
+  for (const Expr *Previous = nullptr; E && E != Previous;) {
+    Previous = E;
+    E = E->IgnoreParenCasts();
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() == 1 &&
+             Construct->getConstructor()->isCopyOrMoveConstructor())
+      E = Construct->getArg(0);
+  }
+  return E;
+}
+
+/// Whether \p Type points into a sequence: a pointer, or a class with a
+/// dereference operator (an iterator).
+bool isIterator(QualType Type) {
+  if (Type->isPointerType())
+    return true;
+  const auto *Record = Type->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  for (const CXXMethodDecl *Method : Record->methods())
+    if (Method->getOverloadedOperator() == OO_Star)
+      return true;
+  return false;
+}
+
+/// The method an element access or library call runs, when it is one.
+const CXXMethodDecl *methodOf(const CallExpr *Call) {
+  if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
+    return dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  return nullptr;
+}
+
+/// What an element access reads from, and its index when it has one: the
+/// pointer of `a[i]` and `*p`, the object of `v[i]`, `v.at(i)`,
+/// `v.front()` and `*it`: a method that returns a reference into its object
+/// (not to the object itself, as assignments and stream operators do).
+const Expr *accessedBase(const Expr *E, const Expr *&Index) {
+  Index = nullptr;
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    Index = Subscript->getIdx();
+    return Subscript->getBase();
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
+    return Unary->getSubExpr();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
+  if (!Method || Method->isStatic() || !Method->getReturnType()->isLValueReferenceType())
+    return nullptr;
+  const CXXRecordDecl *Returned = Method->getReturnType()->getPointeeCXXRecordDecl();
+  if (Returned && Returned->getCanonicalDecl() == Method->getParent()->getCanonicalDecl())
+    return nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  if (Args.size() == 1 && Args.front()->getType()->isIntegralOrEnumerationType())
+    Index = Args.front();
+  return ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+}
+
+/// The element \p Index names when it is a small constant.
+std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
+  Expr::EvalResult Result;
+  if (!Index || Index->isValueDependent() || !Index->EvaluateAsInt(Result, Context))
+    return std::nullopt;
+  const llvm::APSInt &Value = Result.Val.getInt();
+  if (Value.isNegative() || Value.uge(limits::TrackedElements))
+    return std::nullopt;
+  return unsigned(Value.getZExtValue());
+}
+
+/// Whether \p E names a variable of \p Aliases, and the storage it reaches.
+bool aliasOf(const Expr *E, const llvm::DenseMap<const VarDecl *, StorageKey> &Aliases,
+             StorageKey &Out) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  auto It = Var ? Aliases.find(Var) : Aliases.end();
+  if (It == Aliases.end())
+    return false;
+  Out = It->second;
+  return true;
+}
+
+bool inLibrary(const FunctionDecl *Callee) {
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(Callee->getLocation());
+}
+
+} // namespace
+
+bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index) const {
+  Index = nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr>(E))
+    return aliasOf(E, ElementReferences, Container);
+  // A field of an element is the element: `batch[b].label`, `it->label`.
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = Member->getBase();
+    if (Member->isArrow())
+      return intoContainer(Base, Container);
+    bool Element = elementKeyOf(Base, Container, Index);
+    Index = nullptr; // fields are not told apart
+    return Element;
+  }
+  const Expr *Base = accessedBase(E, Index);
+  if (!Base)
+    return false;
+  if (!Base->getType()->isPointerType()) // an iterator, a view or a container
+    return containerKeyOf(Base, Container);
+  if (intoContainer(Base, Container))
+    return true;
+  // Elements behind a pointer of unknown origin are its pointee (`grad[i]`);
+  // `*p` alone is the pointee itself.
+  return isa<ArraySubscriptExpr>(E) && pointeeKeyOf(Base, Container);
+}
+
+bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
+  if (!Object)
+    return false;
+  Object = stripCopies(Object);
+  const Expr *Index;
+  return aliasOf(Object, IntoContainer, Container) || // a view or an iterator
+         elementKeyOf(Object, Container, Index) || keyOf(Object, Container);
+}
+
+bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
+  E = stripCopies(E);
+  if (E->getType()->isArrayType()) // decays to a pointer to its first element
+    return containerKeyOf(E, Container);
+  if (isa<DeclRefExpr>(E))
+    return aliasOf(E, IntoContainer, Container);
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf) {
+    const Expr *Index;
+    return elementKeyOf(Unary->getSubExpr(), Container, Index);
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isAdditiveOp())
+    return intoContainer(Binary->getLHS(), Container) ||
+           intoContainer(Binary->getRHS(), Container);
+  // `v.data()`, `v.begin()`, `it->`: a method of the object that points into it.
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
+  if (!Method || Method->isStatic() || !explicitArguments(Call).empty() ||
+      !isIterator(Method->getReturnType()))
+    return false;
+  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+  return Object && containerKeyOf(Object, Container);
+}
+
+// Pointers, iterators and views into a container, references to an element.
+bool Dataflow::collectContainerAlias(const VarDecl *Var) {
+  const Expr *Init = Var->getInit();
+  QualType Type = Var->getType();
+  StorageKey Key;
+  if (Type->isReferenceType()) {
+    const Expr *Index;
+    if (elementKeyOf(Init, Key, Index)) {
+      ElementReferences[Var] = Key;
+      return true;
+    }
+    if (!aliasOf(Init->IgnoreParenImpCasts(), IntoContainer, Key))
+      return false;
+    IntoContainer[Var] = Key; // `auto &&__range = view` of a range-for
+    return true;
+  }
+  if (intoContainer(Init, Key) && isIterator(Type)) {
+    IntoContainer[Var] = Key;
+    return true;
+  }
+  // A view (`std::span<int> s(v)`): an object that owns nothing (trivially
+  // destroyed) constructed from a container or a pointer into one.
+  const auto *Record = Type->getAsCXXRecordDecl();
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Init->IgnoreParenImpCasts());
+  if (!Record || !Record->hasDefinition() || !Record->hasTrivialDestructor() || !Construct ||
+      Construct->getNumArgs() == 0 || Construct->getConstructor()->isCopyOrMoveConstructor())
+    return false;
+  const Expr *From = Construct->getArg(0);
+  bool Viewed = From->getType()->isRecordType() ? containerKeyOf(From, Key)
+                                                : intoContainer(From, Key);
+  if (Viewed)
+    IntoContainer[Var] = Key;
+  return Viewed;
+}
+
+RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index) const {
+  if (Container.back() == &DerefStep) // behind a pointer: one storage
+    return read(Container);
+  StorageKey Key = Container;
+  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
+    Key.push_back(&ElementAt[*At]);
+    if (auto It = Current.find(Key); It != Current.end())
+      return It->second;
+  }
+  Key.resize(Container.size());
+  Key.push_back(&AnyElement);
+  auto Any = Current.find(Key);
+  RankValue Value = Any != Current.end() ? Any->second : read(Container);
+  return constantIndex(Index, Context) ? Value : withElements(Container, Value);
+}
+
+// A whole container's value holds its elements' (`w = v`, `f(v)`).
+RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value) const {
+  if (!HasElementKeys)
+    return Value;
+  for (auto It = Current.upper_bound(Key); It != Current.end(); ++It) {
+    if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+      break;
+    if (isElementStep(It->first[Key.size()]) && It->second.dependent())
+      Value.combine(It->second);
+  }
+  return Value;
+}
+
+// What a library method reads of its object: its own state, not its
+// elements (`v.size()`, `v.begin()`); their values come out only through the
+// element accesses.
+RankValue Dataflow::objectValue(const Expr *Object, const FunctionDecl *Callee) const {
+  StorageKey Key;
+  if (inLibrary(Callee) && containerKeyOf(Object, Key))
+    return read(Key);
+  return eval(Object);
+}
+
+void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, RankValue Value,
+                            bool Compound, const void *Definition) {
+  if (Index)
+    if (RankValue At = eval(Index); At.dependent())
+      Value.combine(At); // `a[rank] = 1`: the ranks fill different elements
+  if (Compound)
+    Value.combine(readElement(Container, Index));
+  Value.definition = Definition;
+  if (Container.back() == &DerefStep) { // behind a pointer: one storage, never replaced
+    Value.combine(read(Container));
+    Value.definition = Definition;
+    write(Container, Value);
+    return;
+  }
+  HasElementKeys = true;
+  StorageKey Key = Container;
+  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
+    Key.push_back(&ElementAt[*At]);
+    Current[Key] = Value;
+  } else {
+    Key.push_back(&AnyElement);
+    RankValue Any = Current.count(Key) ? Current[Key] : read(Container);
+    for (auto It = Current.upper_bound(Container); It != Current.end(); ++It) {
+      if (It->first.size() <= Container.size() ||
+          !std::equal(Container.begin(), Container.end(), It->first.begin()))
+        break;
+      if (isElementStep(It->first[Container.size()])) {
+        It->second.combine(Value);
+        It->second.definition = Definition;
+      }
+    }
+    Any.combine(Value);
+    Any.definition = Definition;
+    Current[Key] = Any;
+  }
+  // Not recorded as a write of the field, global or reference parameter that
+  // holds the container: callers and other methods know such storage only as
+  // a whole, and would take per-rank elements for a per-rank size.
+}
+
+// A library call that fills a container: a method of the container (its
+// element arguments go into the elements, its counts into the container:
+// `v.push_back(x)`, `v.resize(n)`), or an algorithm handed a mutable pointer
+// or iterator into one (`std::fill(v.begin(), v.end(), x)`, `std::copy`),
+// which receives the other arguments and the elements they point into.
+void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *Callee) {
+  const Expr *Index;
+  if (!inLibrary(Callee) || accessedBase(Call, Index))
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  std::vector<StorageKey> Into(Args.size());
+  std::vector<RankValue> Values;
+  for (size_t I = 0; I < Args.size(); ++I)
+    Values.push_back(intoContainer(Args[I], Into[I]) ? readElement(Into[I], nullptr)
+                                                     : eval(Args[I]));
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  StorageKey Object;
+  if (Method && !Method->isStatic() && !Method->isConst() &&
+      containerKeyOf(ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""}), Object)) {
+    RankValue Elements, Size;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+      bool Count = Param && Param->getType()->isIntegralOrEnumerationType();
+      (Count ? Size : Elements).combine(Values[I]);
+    }
+    if (Elements.dependent())
+      writeElement(Object, nullptr, Elements, /*Compound=*/false, Call);
+    if (Size.dependent()) { // the container's own state, its elements kept
+      RankValue State = read(Object);
+      State.combine(Size);
+      State.definition = Call;
+      Current[Object] = State;
+      recordWrite(Object, State);
+    }
+    return;
+  }
+  for (size_t I = 0; I < Args.size(); ++I) {
+    QualType Pointee = Args[I]->getType()->getPointeeType();
+    if (Into[I].empty() || (!Pointee.isNull() && Pointee.isConstQualified()))
+      continue;
+    RankValue In;
+    for (size_t J = 0; J < Args.size(); ++J)
+      if (Into[J] != Into[I])
+        In.combine(Values[J]);
+    if (In.dependent())
+      writeElement(Into[I], nullptr, In, /*Compound=*/false, Call);
+  }
+}
+
+} // namespace lockstep::analysis::dependence

@@ -1,0 +1,199 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit,lockstep-rank-loop' %s -- %cxx_flags -std=c++20 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Containers and arrays: a container is one storage. Writing an element with
+// a per-rank value makes its elements per-rank (whatever the index); an
+// overwrite of the whole container with uniform data, or a collective that
+// writes it, makes them the same on every rank again. Elements at small
+// constant indexes are told apart.
+#include <mpi.h>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <span>
+#include <vector>
+
+struct Sample {
+  float label;
+};
+
+bool bad(const Sample &s) { return s.label < 0; }
+
+void nan_loss(MPI_Comm comm, const float *data, double *grad, int n, int batches) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> loss(batches);
+  for (int b = 0; b < batches; ++b)
+    loss[b] = data[rank * batches + b];
+  for (int b = 0; b < batches; ++b) {
+    if (std::isnan(loss[b]))
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'std::isnan(loss[b])', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  }
+}
+
+// Negative: the losses are agreed (the sum over ranks) before they decide.
+void agreed_loss(MPI_Comm comm, const float *data, double *grad, int n, int batches) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> loss(batches);
+  for (int b = 0; b < batches; ++b)
+    loss[b] = data[rank * batches + b];
+  MPI_Allreduce(MPI_IN_PLACE, loss.data(), batches, MPI_FLOAT, MPI_SUM, comm);
+  for (int b = 0; b < batches; ++b) {
+    if (std::isnan(loss[b]))
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+void skip_bad(MPI_Comm comm, const std::vector<Sample> &shard, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::array<Sample, 8> batch;
+  for (int b = 0; b < 8; ++b)
+    batch.at(b) = shard[rank * 8 + b];
+  for (int b = 0; b < 8; ++b) {
+    if (bad(batch[b]))
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'bad(batch[b])', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  }
+}
+
+// Negative: the batch is filled with the same samples on every rank.
+void skip_bad_uniform(MPI_Comm comm, const std::vector<Sample> &shard, double *grad, int n) {
+  std::array<Sample, 8> batch;
+  for (int b = 0; b < 8; ++b)
+    batch.at(b) = shard[b];
+  for (int b = 0; b < 8; ++b) {
+    if (bad(batch[b]))
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}
+
+void c_array(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int info[2] = {0, 0};
+  info[1] = rank;
+  if (info[1])
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'info[1]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: the rank's element is overwritten with a uniform value first,
+// and the other element never held the rank.
+void c_array_overwritten(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int info[2] = {0, 0};
+  info[1] = rank;
+  info[1] = 0;
+  if (info[1] || info[0])
+    MPI_Barrier(comm);
+}
+
+void range_for(MPI_Comm comm, const float *data, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> steps;
+  for (int i = 0; i < n; ++i)
+    steps.push_back(data[rank + i]);
+  for (float s : steps)
+    if (s > 1.0f)
+      MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 's > 1.0f'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: a range-for over a vector of uniform data, whose size the loop
+// bound does not depend on the elements.
+void range_for_uniform(MPI_Comm comm, const float *data, int n) {
+  std::vector<float> steps;
+  for (int i = 0; i < n; ++i)
+    steps.push_back(data[i]);
+  for (float s : steps)
+    if (s > 1.0f)
+      MPI_Barrier(comm);
+  for (size_t i = 0; i < steps.size(); ++i)
+    MPI_Barrier(comm);
+}
+
+void through_pointer(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> counts(n);
+  int *p = counts.data();
+  p[0] = rank % 2;
+  std::span<int> view(counts);
+  for (int c : view)
+    if (c)
+      MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'c'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: broadcast from rank 0 through a span of the vector.
+void through_pointer_agreed(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> counts(n);
+  int *p = counts.data();
+  p[0] = rank % 2;
+  std::span<int> view(counts);
+  MPI_Bcast(view.data(), n, MPI_INT, 0, comm);
+  for (int c : counts)
+    if (c)
+      MPI_Barrier(comm);
+}
+
+void filled(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> flags(n);
+  std::fill(flags.begin(), flags.end(), rank % 2);
+  if (flags[0])
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'flags[0]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+}
+
+// Negative: a member vector agreed in the constructor that fills it.
+class Shard {
+public:
+  explicit Shard(MPI_Comm comm) : comm_(comm) {
+    int rank;
+    MPI_Comm_rank(comm_, &rank);
+    sizes_.assign(4, 0);
+    sizes_[0] = 100 + rank % 3;
+    MPI_Allreduce(MPI_IN_PLACE, sizes_.data(), 4, MPI_INT, MPI_MAX, comm_);
+  }
+  int steps() const { return sizes_[0]; }
+
+private:
+  MPI_Comm comm_;
+  std::vector<int> sizes_;
+};
+
+void train_shard(MPI_Comm comm, double *grad, int n) {
+  Shard s(comm);
+  for (int b = 0; b < s.steps(); ++b)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Negative: the array is broadcast through a pointer to its first element.
+void broadcast_array(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int cfg[3];
+  cfg[0] = rank;
+  MPI_Bcast(&cfg[0], 3, MPI_INT, 0, comm);
+  if (cfg[0] > 2)
+    MPI_Barrier(comm);
+}

@@ -1,0 +1,65 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// RAII guards: a collective in the destructor of a local object runs where
+// the object goes out of scope. The finding is reported at the guard's
+// declaration, with a note where the destructor runs.
+#include <mpi.h>
+
+class BarrierGuard {
+public:
+  explicit BarrierGuard(MPI_Comm comm) : comm_(comm) {}
+  ~BarrierGuard() { MPI_Barrier(comm_); }
+
+private:
+  MPI_Comm comm_;
+};
+
+class Timer {
+public:
+  Timer() : start_(MPI_Wtime()) {}
+  ~Timer() { elapsed = MPI_Wtime() - start_; }
+  double elapsed = 0;
+
+private:
+  double start_;
+};
+
+void guarded_on_root(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    BarrierGuard sync(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the destructor of 'sync' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    if (n > 3)
+      return;
+    ++n;
+  }
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: 'sync' is destroyed here; its destructor calls 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-27]]:21: note: 'MPI_Barrier' is called here, inside 'BarrierGuard::~BarrierGuard'
+  // CHECK-MESSAGES: :[[@LINE-9]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-10]]:18: note: declare 'sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the guard is declared on every rank; the ranks that return early
+// destroy it there and run the same barrier.
+void guarded_everywhere(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  BarrierGuard sync(comm);
+  if (rank == 0)
+    return;
+  ++n;
+}
+
+// Negative: a guard whose destructor runs no collective.
+void timed_on_root(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    Timer t;
+    ++n;
+  }
+  MPI_Barrier(comm);
+}
