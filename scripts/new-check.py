@@ -84,6 +84,7 @@ void every_rank(MPI_Comm comm) {{
   int rank;
   MPI_Comm_rank(comm, &rank);
   MPI_Barrier(comm);
+  // CHECK-MESSAGES-NOT: :[[@LINE-1]]:3: warning:
 }}
 """
 
