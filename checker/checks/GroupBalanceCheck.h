@@ -11,8 +11,8 @@ public:
   using LockstepCheck::LockstepCheck;
 
 protected:
-  void report(const analysis::TranslationUnitAnalysis &Analysis,
-              clang::ASTContext &Context) override;
+  void reportImbalance(const analysis::GroupImbalance &P, clang::ASTContext &Context) override;
+  void reportDivergence(const analysis::Divergence &D, clang::ASTContext &Context) override;
 };
 
 } // namespace lockstep::checks

@@ -11,8 +11,7 @@ public:
   using LockstepCheck::LockstepCheck;
 
 protected:
-  void report(const analysis::TranslationUnitAnalysis &Analysis,
-              clang::ASTContext &Context) override;
+  void reportLoop(const analysis::LoopDivergence &D, clang::ASTContext &Context) override;
 };
 
 } // namespace lockstep::checks

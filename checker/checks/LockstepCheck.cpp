@@ -88,7 +88,7 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
 } // namespace
 
 LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : ClangTidyCheck(Name, Context), Id(findCheck(Name)->id),
       RuleFiles(Options.getLocalOrGlobal("RuleFiles", "")),
       RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
       WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")),
@@ -144,7 +144,41 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
     if (State.observer)
       State.observer(*State.analysis, *Result.Context);
   }
-  report(*State.analysis, *Result.Context);
+  Unit = State.analysis.get();
+  for (const EngineResult &R : engineResults(*Unit))
+    if (route(R) == Id)
+      report(R, *Result.Context);
+  Unit = nullptr;
+}
+
+void LockstepCheck::report(const EngineResult &R, ASTContext &Context) {
+  if (const auto *D = std::get_if<const analysis::Divergence *>(&R))
+    reportDivergence(**D, Context);
+  else if (const auto *L = std::get_if<const analysis::LoopDivergence *>(&R))
+    reportLoop(**L, Context);
+  else if (const auto *A = std::get_if<const analysis::RankArgument *>(&R))
+    reportArgument(**A, Context);
+  else if (const auto *P = std::get_if<const analysis::GroupImbalance *>(&R))
+    reportImbalance(**P, Context);
+  else
+    reportLimit(*std::get<const analysis::AnalysisLimit *>(R), Context);
+}
+
+// The router sends a check only the kinds of result it reports.
+void LockstepCheck::reportDivergence(const analysis::Divergence &, ASTContext &) {
+  llvm_unreachable("a divergence routed to a check that does not report them");
+}
+void LockstepCheck::reportLoop(const analysis::LoopDivergence &, ASTContext &) {
+  llvm_unreachable("a loop divergence routed to a check that does not report them");
+}
+void LockstepCheck::reportArgument(const analysis::RankArgument &, ASTContext &) {
+  llvm_unreachable("a rank argument routed to a check that does not report them");
+}
+void LockstepCheck::reportImbalance(const analysis::GroupImbalance &, ASTContext &) {
+  llvm_unreachable("a group imbalance routed to a check that does not report them");
+}
+void LockstepCheck::reportLimit(const analysis::AnalysisLimit &, ASTContext &) {
+  llvm_unreachable("an analysis limit routed to a check that does not report them");
 }
 
 // With LOCKSTEP_STATISTICS set, one line per translation unit on stderr says

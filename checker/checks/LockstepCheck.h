@@ -1,7 +1,10 @@
 // Base of every lockstep check: reads the shared options, loads the rules
 // once, runs the engine once per translation unit for all checks, and hands
-// each check the divergences to report.
+// each check the results the router (Routing.h) assigns to it.
 #pragma once
+
+#include "CheckTable.h"
+#include "Routing.h"
 
 #include "../analysis/TranslationUnitAnalysis.h"
 
@@ -21,12 +24,23 @@ public:
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
-  /// Reports what this check is about from the engine's results.
-  virtual void report(const analysis::TranslationUnitAnalysis &Analysis,
-                      clang::ASTContext &Context) = 0;
+  /// Report one result routed to this check; a check overrides those for the
+  /// kinds of result the router sends it.
+  virtual void reportDivergence(const analysis::Divergence &D, clang::ASTContext &Context);
+  virtual void reportLoop(const analysis::LoopDivergence &D, clang::ASTContext &Context);
+  virtual void reportArgument(const analysis::RankArgument &A, clang::ASTContext &Context);
+  virtual void reportImbalance(const analysis::GroupImbalance &P, clang::ASTContext &Context);
+  virtual void reportLimit(const analysis::AnalysisLimit &L, clang::ASTContext &Context);
+
+  /// The analysis whose results are being reported.
+  const analysis::TranslationUnitAnalysis &unit() const { return *Unit; }
 
 private:
   bool flag(llvm::StringRef Name) const;
+  void report(const EngineResult &Result, clang::ASTContext &Context);
+
+  CheckId Id;
+  const analysis::TranslationUnitAnalysis *Unit = nullptr; // during check()
 
   std::string RuleFiles;        // extra rules files, separated by ';'
   std::string RankNamePattern;  // overrides naming.rank_pattern when set

@@ -12,8 +12,7 @@ public:
   using LockstepCheck::LockstepCheck;
 
 protected:
-  void report(const analysis::TranslationUnitAnalysis &Analysis,
-              clang::ASTContext &Context) override;
+  void reportDivergence(const analysis::Divergence &D, clang::ASTContext &Context) override;
 };
 
 } // namespace lockstep::checks

@@ -45,26 +45,6 @@ const CheckDoc *findCheckDoc(const std::string &Check) {
 
 std::string documentUrl(const std::string &Path) { return repositoryUrl() + "/blob/main/" + Path; }
 
-std::string firstParagraph(const std::string &Markdown) {
-  std::istringstream In(Markdown);
-  std::string Line, Paragraph;
-  bool SeenTitle = Markdown.rfind("# ", 0) != 0; // no title: start at once
-  while (std::getline(In, Line)) {
-    std::string Text = trim(Line);
-    if (!SeenTitle) {
-      SeenTitle = startsWith(Text, "# ");
-      continue;
-    }
-    if (Text.empty() || startsWith(Text, "#") || startsWith(Text, "```")) {
-      if (!Paragraph.empty())
-        break;
-      continue;
-    }
-    Paragraph += (Paragraph.empty() ? "" : " ") + Text;
-  }
-  return Paragraph;
-}
-
 std::string plainText(const std::string &Markdown) {
   std::string Out;
   for (size_t I = 0; I < Markdown.size(); ++I) {

@@ -5,7 +5,7 @@
 // The formats are described in docs/output.md.
 #pragma once
 
-#include "Finding.h"
+#include "FindingsJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +13,15 @@
 #include <vector>
 
 namespace lockstep::cli {
+
+using findings::Finding;
+using findings::Location;
+using findings::Note;
+using findings::Replacement;
+// The JSON format and its reader (common/findings/FindingsJson.h).
+using findings::FindingsJsonVersion;
+using findings::readFindingsJson;
+using findings::toJson;
 
 // ---- Identity (FindingIds.cpp) ------------------------------------------
 
@@ -57,26 +66,6 @@ std::vector<Finding> mergeFindings(std::vector<std::vector<Finding>> Parts);
 /// Files under \p RelativeTo (when not empty) are printed relative to it,
 /// the way clang prints the path it was given.
 std::string toText(const std::vector<Finding> &Findings, const std::string &RelativeTo = "");
-
-// ---- JSON (FindingsJson.cpp) --------------------------------------------
-
-/// The version written in, and the only one accepted from, "version".
-constexpr int FindingsJsonVersion = 1;
-
-/// {"version": 1, "tool": "lockstep", "findings": [...], "summary": Summary},
-/// findings in the given order (call sortFindings first for a stable file),
-/// indented for diffs. Ids must have been assigned: readFindingsJson
-/// rejects an empty id.
-std::string toJson(const std::vector<Finding> &Findings, const nlohmann::json &Summary);
-
-/// Reads what toJson wrote, checking every key and type; unknown keys are
-/// errors (a misspelt key in a hand-edited baseline must not be ignored).
-/// On success appends the findings to \p Out, stores the "summary" object
-/// in \p Summary when given, and returns true. On failure leaves \p Out
-/// alone, sets \p Error to a message that starts with \p Source and names
-/// the finding (1-based) and the key, and returns false.
-bool readFindingsJson(const std::string &Text, const std::string &Source, std::vector<Finding> &Out,
-                      std::string &Error, nlohmann::json *Summary = nullptr);
 
 // ---- SARIF 2.1.0 (Sarif.cpp) --------------------------------------------
 

@@ -2,7 +2,7 @@
 // (--export-fixes, the YAML clang-tidy writes) or applied in place (--fix).
 #pragma once
 
-#include "Finding.h"
+#include "FindingsOutput.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // shared by `lockstep check` and `lockstep merge`.
 #pragma once
 
-#include "Finding.h"
+#include "FindingsOutput.h"
 
 #include "../analysis/ExternalSummary.h"
 

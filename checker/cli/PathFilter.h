@@ -6,7 +6,7 @@
 // unit still contributes its summaries to the others.
 #pragma once
 
-#include "Finding.h"
+#include "FindingsOutput.h"
 
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Regex.h"

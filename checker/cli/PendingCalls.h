@@ -5,7 +5,7 @@
 // dropped when it does not.
 #pragma once
 
-#include "Finding.h"
+#include "FindingsOutput.h"
 
 #include "../analysis/ExternalSummary.h"
 

@@ -4,6 +4,7 @@
 // linked from the message text, because code scanning shows related
 // locations only when the message embeds a link to them.
 #include "CheckDocs.h"
+#include "CheckTable.h"
 #include "FindingsOutput.h"
 #include "ProjectPaths.h"
 
@@ -26,20 +27,27 @@ json textAndMarkdown(const std::string &Markdown) {
   return {{"text", plainText(Markdown)}, {"markdown", Markdown}};
 }
 
+// A check from a newer checker, not in the table, is still a valid rule.
+std::string levelOf(const std::string &Check) {
+  const checks::CheckInfo *Info = checks::findCheck(Check);
+  return Info ? std::string(Info->severity) : "warning";
+}
+
 json ruleFor(const std::string &Check) {
   json Rule = {{"id", Check}};
-  if (const CheckDoc *Doc = findCheckDoc(Check)) {
-    std::string Summary = firstParagraph(Doc->markdown);
-    Rule["shortDescription"] = {{"text", plainText(Summary)}};
-    Rule["fullDescription"] = textAndMarkdown(Summary);
+  if (const checks::CheckInfo *Info = checks::findCheck(Check)) {
+    std::string Description(Info->description);
+    Rule["shortDescription"] = {{"text", plainText(Description)}};
+    Rule["fullDescription"] = textAndMarkdown(Description);
+    const CheckDoc &Doc = *findCheckDoc(Check);
     // help.text is shown unrendered; the page is readable Markdown as it is.
-    std::string Page = withAbsoluteLinks(Doc->markdown, Doc->path);
+    std::string Page = withAbsoluteLinks(Doc.markdown, Doc.path);
     Rule["help"] = {{"text", Page}, {"markdown", Page}};
-    Rule["helpUri"] = documentUrl(Doc->path);
-  } // else a check without a page (from a newer checker): still a valid rule
-  Rule["defaultConfiguration"] = {{"level", "warning"}};
+    Rule["helpUri"] = documentUrl(Doc.path);
+  }
+  Rule["defaultConfiguration"] = {{"level", levelOf(Check)}};
   Rule["properties"] = {{"tags", json::array({"correctness", "concurrency"})},
-                        {"problem.severity", "warning"}};
+                        {"problem.severity", levelOf(Check)}};
   return Rule;
 }
 
@@ -92,7 +100,7 @@ json resultFor(const Finding &F, size_t RuleIndex, const std::string &ProjectRoo
   json Primary = {{"physicalLocation", physicalLocation(F.location, ProjectRoot)}};
   json Result = {{"ruleId", F.check},
                  {"ruleIndex", RuleIndex},
-                 {"level", "warning"},
+                 {"level", levelOf(F.check)},
                  {"message", {{"text", Message}}},
                  {"locations", json::array({std::move(Primary)})}};
   if (!Related.empty())
@@ -116,9 +124,12 @@ json resultFor(const Finding &F, size_t RuleIndex, const std::string &ProjectRoo
 } // namespace
 
 const std::vector<std::string> &knownChecks() {
-  static const std::vector<std::string> Checks = {
-      "lockstep-rank-branch",   "lockstep-rank-exit",     "lockstep-rank-loop",
-      "lockstep-rank-argument", "lockstep-group-balance", "lockstep-join-barrier"};
+  static const std::vector<std::string> Checks = [] {
+    std::vector<std::string> Names;
+    for (const checks::CheckInfo &Check : checks::CheckTable)
+      Names.emplace_back(Check.name);
+    return Names;
+  }();
   return Checks;
 }
 

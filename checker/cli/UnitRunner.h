@@ -5,7 +5,7 @@
 #pragma once
 
 #include "CompileDatabase.h"
-#include "Finding.h"
+#include "FindingsOutput.h"
 
 #include "../analysis/ErrorPaths.h"
 #include "../analysis/ExternalSummary.h"

@@ -1,11 +1,7 @@
-// The clang-tidy front end: registers every lockstep check under its name.
-// Every front end (the plugin today) registers the checks through this module.
-#include "../checks/GroupBalanceCheck.h"
-#include "../checks/JoinBarrierCheck.h"
-#include "../checks/RankArgumentCheck.h"
-#include "../checks/RankBranchCheck.h"
-#include "../checks/RankExitCheck.h"
-#include "../checks/RankLoopCheck.h"
+// The clang-tidy front end: registers every check of the table
+// (checker/checks/checks.json) under its name. Every front end (the plugin,
+// lockstep check, lockstep-clangd) registers the checks through this module.
+#include "CheckHeaders.inc"
 
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -14,12 +10,10 @@ namespace lockstep {
 class LockstepTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<checks::GroupBalanceCheck>("lockstep-group-balance");
-    Factories.registerCheck<checks::JoinBarrierCheck>("lockstep-join-barrier");
-    Factories.registerCheck<checks::RankArgumentCheck>("lockstep-rank-argument");
-    Factories.registerCheck<checks::RankBranchCheck>("lockstep-rank-branch");
-    Factories.registerCheck<checks::RankExitCheck>("lockstep-rank-exit");
-    Factories.registerCheck<checks::RankLoopCheck>("lockstep-rank-loop");
+#define LOCKSTEP_CHECK(Class, Name, Doc, Severity, Description)                                    \
+  Factories.registerCheck<checks::Class>(Name);
+#include "Checks.inc"
+#undef LOCKSTEP_CHECK
   }
 };
 

@@ -3,6 +3,7 @@
 // sites ran without diverging, NOT REACHED when they never ran.
 #pragma once
 
+#include "Finding.h"
 #include "Matcher.h"
 #include "Symbolizer.h"
 
@@ -11,22 +12,13 @@
 
 namespace lockstep::run {
 
-struct SourcePoint {
-  std::string File;
-  unsigned Line = 0, Column = 0;
-};
+using findings::Finding;
 
-struct Finding {
-  SourcePoint At;
-  std::string Check, Message;
-  std::vector<SourcePoint> Related; // notes: the collective inside a callee, ...
-};
-
-/// Reads \p Path: JSON (an array of findings, or {"findings": [...]}, each
-/// {"file", "line", optional "column", "check", "message", "notes": [{"file",
-/// "line"}]}) or text lines FILE:LINE[:COL][: message], where a line with
-/// ": note:" adds a location to the finding before it and indented lines
-/// (a compiler's source excerpts) are skipped. Empty string or the error.
+/// Reads \p Path: the JSON of `lockstep check` (read strictly, by the one
+/// reader of common/findings) or text lines FILE:LINE[:COL][: message], where a
+/// line with ": note:" adds a location to the finding before it and
+/// indented lines (a compiler's source excerpts) are skipped. Empty string
+/// or the error.
 std::string loadFindings(const std::string &Path, std::vector<Finding> &Out);
 
 enum class Verdict { Confirmed, NotReproduced, NotReached };

@@ -206,8 +206,8 @@ std::string writeHtml(const std::string &Path, const Matcher &M, const std::vect
       for (char &Ch : Class)
         Ch = Ch == ' ' ? '-' : Ch;
       Out << "<tr class=\"verdict\"><td class=\"verdict-" << Class << "\">" << Name << "</td><td>"
-          << escape(V.What.At.File + ":" + std::to_string(V.What.At.Line)) << "</td><td>"
-          << escape(V.What.Check) << "</td><td>" << escape(V.Detail) << "</td></tr>\n";
+          << escape(V.What.location.file + ":" + std::to_string(V.What.location.line)) << "</td><td>"
+          << escape(V.What.check) << "</td><td>" << escape(V.Detail) << "</td></tr>\n";
     }
     Out << "</table>\n";
   }

@@ -101,8 +101,8 @@ std::string writeJson(const std::string &Path, const Matcher &M, const std::vect
   J["communicators"] = Comms;
   nlohmann::json Verdicts = nlohmann::json::array();
   for (const Judged &V : O.Verdicts)
-    Verdicts.push_back({{"file", V.What.At.File}, {"line", V.What.At.Line}, {"check", V.What.Check},
-                        {"message", V.What.Message}, {"verdict", verdictName(V.Outcome)},
+    Verdicts.push_back({{"file", V.What.location.file}, {"line", V.What.location.line}, {"check", V.What.check},
+                        {"message", V.What.message}, {"verdict", verdictName(V.Outcome)},
                         {"detail", V.Detail}});
   J["verdicts"] = Verdicts;
   std::ofstream Out(Path);

@@ -364,8 +364,8 @@ int runCommand(const std::vector<std::string> &Args) {
   }
   Result.Verdicts = judge(Findings, M, Sites);
   for (const Judged &V : Result.Verdicts)
-    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome), V.What.At.File.c_str(),
-                 V.What.At.Line, V.Detail.empty() ? "" : ": ", V.Detail.c_str());
+    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome), V.What.location.file.c_str(),
+                 V.What.location.line, V.Detail.empty() ? "" : ": ", V.Detail.c_str());
   if (!D && !O.Quiet) {
     uint64_t Calls = 0;
     for (const RankState &R : M.ranks())

@@ -83,11 +83,16 @@ def verdicts():
     src = os.path.join(lib.A.sources, "rank_branch.c")
     findings = os.path.join(lib.A.work, "findings.json")
     with open(findings, "w") as f:
-        json.dump({"findings": [
-            {"file": src, "line": lines["checkpoint-call"], "check": "lockstep-rank-branch",
-             "notes": [{"file": src, "line": lines["checkpoint-barrier"]}]},
-            {"file": "programs/rank_branch.c", "line": lines["unreached"], "check": "lockstep-rank-branch"},
-        ]}, f)
+        # The JSON of lockstep check, which lockstep run reads strictly.
+        def finding(id, file, line, notes):
+            return {"id": id, "check": "lockstep-rank-branch", "file": file, "line": line, "column": 3,
+                    "message": "x", "function": "", "collective": "", "communicator": "",
+                    "condition": "", "notes": notes}
+        json.dump({"version": 1, "tool": "lockstep", "findings": [
+            finding("0000000000000001", src, lines["checkpoint-call"],
+                    [{"file": src, "line": lines["checkpoint-barrier"], "column": 3, "message": "y"}]),
+            finding("0000000000000002", "programs/rank_branch.c", lines["unreached"], []),
+        ], "summary": {}}, f)
     _, _, err, result = lockstep("rank_branch", [], extra=["--findings", findings])
     got = [v["verdict"] for v in result["verdicts"]]
     if got != ["CONFIRMED", "NOT REACHED"]:

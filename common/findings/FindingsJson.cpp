@@ -3,14 +3,14 @@
 // baseline may be hand-edited, truncated or from another tool, and a bad one
 // must give an error that names the file, the finding and the key, never a
 // crash or a silently wrong baseline.
-#include "FindingsOutput.h"
+#include "FindingsJson.h"
 #include "JsonReader.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 
-namespace lockstep::cli {
+namespace lockstep::findings {
 
 namespace {
 
@@ -220,4 +220,4 @@ bool readFindingsJson(const std::string &Text, const std::string &Source, std::v
   return true;
 }
 
-} // namespace lockstep::cli
+} // namespace lockstep::findings

@@ -1,16 +1,16 @@
-// A finding as the front ends exchange it: one diagnostic of a lockstep
-// check with its notes, in plain data (no Clang types), so that it can be
-// written as text, JSON or SARIF, compared with a baseline and merged across
-// shards.
+// A finding as every part of lockstep exchanges it: one diagnostic of a
+// lockstep check with its notes, in plain data (no Clang types), so that
+// `lockstep check` can write it as text, JSON or SARIF, compare it with a
+// baseline and merge it across shards, and `lockstep run` can confirm it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace lockstep::cli {
+namespace lockstep::findings {
 
 struct Location {
-  std::string file; // absolute path
+  std::string file; // absolute path, or as the findings file wrote it
   unsigned line = 0;
   unsigned column = 0;
 };
@@ -37,11 +37,11 @@ struct Finding {
   std::string communicator; // as written at the call, when known
   std::string condition;    // the deciding condition as written, when there is one
   std::vector<Note> notes;  // in emission order
-  std::string id;           // stable identity: see FindingsOutput.h
+  std::string id;           // stable identity: see checker/cli/FindingsOutput.h
   std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
   // A call still pending: its arguments as written, so that the communicator
   // the callee receives is named once resolved; not in the outputs.
   std::vector<std::string> callArguments;
 };
 
-} // namespace lockstep::cli
+} // namespace lockstep::findings
