@@ -24,6 +24,9 @@ void user_collective() {
   if (my_rank == 0)
     sync_all();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'my_rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'my_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: 'my_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 double read_sensor();
@@ -33,7 +36,9 @@ void user_per_rank_source() {
   if (read_sensor() > 80.0)
     sync_all();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'read_sensor() > 80.0'
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'read_sensor' returns a sensor reading here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'read_sensor() > 80.0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'read_sensor' returns a sensor reading here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the reading is only logged.
