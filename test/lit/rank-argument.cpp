@@ -64,6 +64,30 @@ void reduce_op(MPI_Comm comm, double *v) {
   // CHECK-MESSAGES: :[[@LINE-4]]:49: note: compute the operator from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
+// Negative: the operator is chosen by a condition every rank evaluates alike.
+void reduce_op_uniform(MPI_Comm comm, double *v) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  MPI_Op op = size > 4 ? MPI_MAX : MPI_SUM;
+  MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, op, comm);
+}
+
+void datatype_per_rank(MPI_Comm comm, void *buf) {
+  MPI_Datatype type = world_rank() == 0 ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Bcast(buf, 1, type, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the datatype of 'MPI_Bcast' differs between ranks; every rank must pass the same datatype or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: 'type' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-67]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: compute the datatype from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the datatype is chosen by a condition every rank evaluates alike.
+void datatype_uniform(MPI_Comm comm, void *buf) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype type = size > 4 ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Bcast(buf, 1, type, 0, comm);
+}
 // c10d options carry the root: BroadcastOptions{rootRank}.
 void c10d_root(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
   pg.broadcast(t, c10d::BroadcastOptions{pg.getRank()})->wait();

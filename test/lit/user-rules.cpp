@@ -29,6 +29,16 @@ void user_collective() {
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
+// Negative: the same call under a value whose name does not match the rank
+// pattern, and under a condition every rank evaluates alike.
+int my_step;
+void user_collective_uniform(int epochs) {
+  if (my_step == 0)
+    sync_all();
+  if (epochs > 1)
+    sync_all();
+}
+
 double read_sensor();
 void write_log(double);
 
@@ -45,4 +55,11 @@ void user_per_rank_source() {
 void user_per_rank_source_logged() {
   write_log(read_sensor());
   sync_all();
+}
+
+// Negative: the same test on a function the rules do not name per-rank.
+double read_setting();
+void user_uniform_source() {
+  if (read_setting() > 80.0)
+    sync_all();
 }
