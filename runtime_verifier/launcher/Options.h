@@ -1,17 +1,12 @@
 // Command-line options of `lockstep run`.
 #pragma once
 
+#include "../common/ExitCodes.h"
+
 #include <string>
 #include <vector>
 
 namespace lockstep::run {
-
-/// Exit codes of `lockstep run` besides the program's own (docs/runtime.md).
-constexpr int kExitUsage = 2;     // bad options or input files
-constexpr int kExitSetup = 96;    // could not listen, find the interposer, start the job
-constexpr int kExitDiverged = 97; // ranks diverged: mismatch, deadlock, a rank left
-constexpr int kExitStalled = 98;  // the stall timeout expired
-constexpr int kExitNotRunnable = 127; // PROGRAM (or mpirun) cannot be run
 
 enum class LaunchMode {
   Direct, // lockstep starts the N ranks itself, torchrun-style
