@@ -7,7 +7,8 @@ reformat of the tree fails on its new violations, not on its old ones.
 Exits 77 (skipped) without clang-format-22, outside a git checkout or without
 a base to compare with.
 
-usage: check_format.py CLANG_FORMAT SOURCE_DIR
+usage: check_format.py CLANG_FORMAT SOURCE_DIR [--fix]
+(--fix formats those lines in place instead.)
 """
 import re
 import shutil
@@ -34,7 +35,7 @@ def merge_base(src):
 
 def changed_lines(src, base):
     """Maps each changed project source to its changed line ranges (1-based)."""
-    diff = git(src, "diff", "-U0", "--no-color", "--diff-filter=AM", base, "--")
+    diff = git(src, "diff", "-U0", "--no-color", "--diff-filter=AMR", base, "--")
     ranges, path = {}, None
     for line in diff.stdout.splitlines():
         if line.startswith("+++ "):
@@ -54,6 +55,7 @@ def changed_lines(src, base):
 
 def main():
     clang_format, src = sys.argv[1], sys.argv[2]
+    fix = sys.argv[3:] == ["--fix"]
     if not shutil.which(clang_format):
         print("style.changed: skipped: no clang-format-22 (%s)" % clang_format)
         return SKIP
@@ -68,7 +70,8 @@ def main():
     failed = []
     for path, spans in sorted(ranges.items()):
         lines = ["--lines=%d:%d" % span for span in spans]
-        run = subprocess.run([clang_format, "--dry-run", "-Werror", *lines, path], cwd=src,
+        mode = ["-i"] if fix else ["--dry-run", "-Werror"]
+        run = subprocess.run([clang_format, *mode, *lines, path], cwd=src,
                              capture_output=True, text=True)
         if run.returncode != 0:
             sys.stderr.write(run.stderr)
