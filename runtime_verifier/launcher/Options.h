@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../common/ExitCodes.h"
+#include "Arguments.h"
 
 #include <string>
 #include <vector>
@@ -29,9 +30,9 @@ struct RunOptions {
 /// LOCKSTEP_MPIRUN and --mpirun-args.
 std::vector<std::string> splitWords(const std::string &Text);
 
-/// Parses the arguments after `run`. Returns an empty string on success,
-/// "help" when help was asked for, else the error.
-std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out);
+/// Parses the arguments after `run`.
+args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
+                                  RunOptions &Out);
 
 extern const char *const kRunUsage;
 
