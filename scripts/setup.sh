@@ -8,7 +8,7 @@
 set -euo pipefail
 
 # clangd-22 brings the gRPC and protobuf runtime libraries lockstep-clangd links.
-packages=(cmake ninja-build g++ clang-22 clang-tidy-22 clangd-22 libclang-22-dev llvm-22-dev
+packages=(cmake ninja-build g++ clang-22 clang-tidy-22 clang-format-22 clangd-22 libclang-22-dev llvm-22-dev
           llvm-22-tools nlohmann-json3-dev libopenmpi-dev openmpi-bin libgtest-dev libgmock-dev
           python3)
 case "${1:-}" in

@@ -5,7 +5,7 @@
 // on the user's own declarations (see include/lockstep/annotations.h).
 #pragma once
 
-#include "../rules/RuleSet.h"
+#include "RuleSet.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

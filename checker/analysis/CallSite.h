@@ -2,7 +2,7 @@
 // arguments, and the arguments a rules entry names (root, count, colour...).
 #pragma once
 
-#include "../rules/RuleSet.h"
+#include "RuleSet.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"

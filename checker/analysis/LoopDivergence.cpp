@@ -56,7 +56,6 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
     D.kind = Join ? LoopDivergence::Kind::Unshadowed : LoopDivergence::Kind::TripCount;
     D.function = Function.decl();
     D.event = Event;
-    D.loop = Loop;
     // A range-for differs by its range: `for (x : inputs)` reads as 'inputs'.
     const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop);
     D.condition = RangeFor ? RangeFor->getRangeInit() : decidingCondition(Header);

@@ -20,7 +20,6 @@ struct LoopDivergence {
   Kind kind = Kind::TripCount;
   const clang::FunctionDecl *function = nullptr;
   CollectiveEvent event;
-  const clang::Stmt *loop = nullptr;
   const clang::Expr *condition = nullptr; // the loop condition
   const Provenance *source = nullptr;     // why the trip count differs
   std::optional<JoinRegion> join;         // Unshadowed: the region it breaks

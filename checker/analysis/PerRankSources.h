@@ -7,7 +7,7 @@
 #include "FunctionCFG.h"
 #include "RankValue.h"
 
-#include "../rules/RuleSet.h"
+#include "RuleSet.h"
 
 namespace lockstep::analysis {
 

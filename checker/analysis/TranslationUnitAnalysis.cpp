@@ -159,7 +159,7 @@ void TranslationUnitAnalysis::findDivergences() {
       if (!Source || Paths->onErrorPath(*Function, *Block))
         continue;
       const bool Loop = isLoopBranch(*Block);
-      Branches.push_back({Function->decl(), decidingCondition(*Block), Source, Loop});
+      Branches.push_back({Function->decl(), decidingCondition(*Block), Source});
       // The pending pass only adds findings about calls still to resolve:
       // what the other files do must not change the ones known here.
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {

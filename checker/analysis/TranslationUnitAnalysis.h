@@ -29,7 +29,6 @@ struct RankDependentBranch {
   const clang::FunctionDecl *function = nullptr;
   const clang::Expr *condition = nullptr;
   const Provenance *source = nullptr;
-  bool loop = false;
 };
 
 /// A collective argument every rank must pass identically that differs
@@ -48,7 +47,8 @@ class TranslationUnitAnalysis {
 public:
   /// \p External summarises functions defined in other files. With
   /// \p KeepPending, calls to user functions defined nowhere yet also yield
-  /// findings whose collective is PendingPrefix + USR (pendingDivergences).
+  /// findings whose collective is PendingPrefix + USR, for `lockstep check`
+  /// to resolve once every file is summarised.
   /// \p Options say which error paths count as ranks that leave.
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
                           const ExternalSummaries *External = nullptr, bool KeepPending = false,
@@ -60,7 +60,7 @@ public:
   const std::vector<RankArgument> &rankArguments() const { return RankArguments; }
   const std::vector<GroupImbalance> &groupImbalances() const { return GroupImbalances; }
   const std::vector<RankDependentBranch> &rankDependentBranches() const { return Branches; }
-  /// Bounds of limits.h that were reached: claims about those functions may
+  /// Bounds of Limits.h that were reached: claims about those functions may
   /// be incomplete.
   const std::vector<AnalysisLimit> &limits() const { return Limits; }
   /// How the rank questions were settled, for benchmarks.

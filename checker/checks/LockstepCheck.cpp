@@ -1,6 +1,6 @@
 #include "LockstepCheck.h"
 #include "../analysis/SummaryFile.h"
-#include "../rules/RulesLoader.h"
+#include "RulesLoader.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"

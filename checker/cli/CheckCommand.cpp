@@ -12,7 +12,7 @@
 #include "UnitCache.h"
 
 #include "../analysis/SummaryFile.h"
-#include "../rules/RulesLoader.h"
+#include "RulesLoader.h"
 
 #include "clang-tidy/GlobList.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -28,10 +28,6 @@
 #include <sstream>
 #include <thread>
 #include <unistd.h>
-
-// Keeps the lockstep module's registration in the executable.
-extern volatile int LockstepModuleAnchorSource;
-static int LockstepModuleAnchorDestination [[maybe_unused]] = LockstepModuleAnchorSource;
 
 namespace lockstep::cli {
 
@@ -101,7 +97,7 @@ std::string parseArguments(const std::vector<std::string> &Args, const std::stri
     else if (Arg == "--assertions-as-exits")
       A.exits.assertionsAsExits = true;
     else if (!Arg.empty() && Arg[0] == '-')
-      Error = "unknown option '" + Arg + "'";
+      Error = unknownOption(Arg);
     else
       A.paths.push_back(Arg);
   }
@@ -380,9 +376,3 @@ int checkCommand(const std::vector<std::string> &Args) {
 }
 
 } // namespace lockstep::cli
-
-// The `lockstep` executable's subcommand table finds these when the checker
-// is built (weak references in runtime_verifier/launcher/main.cpp).
-int lockstepCheckCommand(const std::vector<std::string> &Args) {
-  return lockstep::cli::checkCommand(Args);
-}

@@ -34,21 +34,4 @@ std::string invocationDirectory() {
   return Directory.str().str();
 }
 
-bool optionValue(const std::vector<std::string> &Args, size_t &I, const std::string &Name,
-                 std::string &Value, std::string &Error) {
-  const std::string &Arg = Args[I];
-  if (Arg.rfind(Name + "=", 0) == 0) {
-    Value = Arg.substr(Name.size() + 1);
-    return true;
-  }
-  if (Arg != Name)
-    return false;
-  if (I + 1 >= Args.size()) {
-    Error = "option '" + Name + "' needs a value";
-    return true;
-  }
-  Value = Args[++I];
-  return true;
-}
-
 } // namespace lockstep::cli

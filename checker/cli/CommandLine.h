@@ -1,12 +1,18 @@
 // What `lockstep check` and `lockstep merge` share in reading their command
-// lines: option values, usage errors, and user-given paths resolved once
-// against the invocation directory (units later run in other directories).
+// lines: the options of every subcommand (common/args), usage errors, and
+// user-given paths resolved once against the invocation directory (units
+// later run in other directories).
 #pragma once
+
+#include "Arguments.h"
 
 #include <string>
 #include <vector>
 
 namespace lockstep::cli {
+
+using args::optionValue;
+using args::unknownOption;
 
 /// Prints "lockstep: error: MESSAGE" and the usage; returns 2.
 int usageError(const std::string &Message, const char *Usage);
@@ -20,11 +26,5 @@ std::string absolutePath(const std::string &Path, const std::string &Base);
 
 /// The absolute, normalised current directory, read once per command.
 std::string invocationDirectory();
-
-/// Reads the value of an option that takes one ("--jobs 4" or "--jobs=4"):
-/// true when Args[I] is \p Name (advancing \p I past the value), with
-/// \p Error set when the value is missing.
-bool optionValue(const std::vector<std::string> &Args, size_t &I, const std::string &Name,
-                 std::string &Value, std::string &Error);
 
 } // namespace lockstep::cli

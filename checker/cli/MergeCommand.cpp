@@ -112,7 +112,7 @@ int mergeCommand(const std::vector<std::string> &Args) {
     if (Args[I] == "-q" || Args[I] == "--quiet")
       Quiet = true;
     else if (!Args[I].empty() && Args[I][0] == '-')
-      Error = "unknown option '" + Args[I] + "'";
+      Error = unknownOption(Args[I]);
     else
       Inputs.push_back(absolutePath(Args[I], Cwd));
   }
@@ -171,7 +171,3 @@ int mergeCommand(const std::vector<std::string> &Args) {
 }
 
 } // namespace lockstep::cli
-
-int lockstepMergeCommand(const std::vector<std::string> &Args) {
-  return lockstep::cli::mergeCommand(Args);
-}

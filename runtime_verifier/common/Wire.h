@@ -34,6 +34,11 @@ enum class Type : uint8_t {
 enum class Role : uint8_t { Rank = 0, Harness = 1 };
 enum class DefKind : uint8_t { Function = 1, Datatype = 2, Op = 3, Site = 4 };
 
+/// The API a communicator belongs to (Comm::api).
+enum class Api : uint8_t { Mpi = 1, Nccl = 2 };
+/// The identity the interposer gives MPI_COMM_WORLD when it spans the job.
+constexpr uint64_t kMpiWorldId = 1;
+
 /// Function flags (Def.aux of a Function).
 constexpr uint64_t kHostBlocking = 1; // returns only when the collective completed
 constexpr uint64_t kNonblockingCall = 2; // an MPI_I* call: matches only its own kind
@@ -59,7 +64,7 @@ struct Comm {
   uint64_t id = 0;
   uint32_t size = 0, rankInComm = 0;
   uint64_t parent = 0, parentSeq = 0; // 0: created from no tracked parent
-  uint8_t api = 0;                    // 1 MPI, 2 NCCL
+  uint8_t api = 0;                    // an Api
 };
 
 struct Def {

@@ -85,7 +85,7 @@ CommSlot *MpiTraits::world() {
       return;
     }
     wire::Comm Info;
-    Info.id = kMpiWorldId;
+    Info.id = wire::kMpiWorldId;
     Info.size = uint32_t(Size);
     Info.rankInComm = uint32_t(Rank);
     Info.api = uint8_t(Api::Mpi);

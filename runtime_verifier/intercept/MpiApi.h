@@ -11,9 +11,6 @@
 
 namespace lockstep::rt {
 
-/// The identity of MPI_COMM_WORLD when it spans the whole job.
-constexpr uint64_t kMpiWorldId = 1;
-
 struct MpiTraits {
   using Comm = MPI_Comm;
   static constexpr bool HostBlocking = true; // a blocking call returns when the collective is done

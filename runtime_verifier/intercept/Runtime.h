@@ -12,7 +12,7 @@
 
 namespace lockstep::rt {
 
-enum class Api : uint8_t { Mpi = 1, Nccl = 2 };
+using wire::Api;
 
 /// Datatype and operator ids carry their API in the top bits, so names from
 /// MPI and NCCL never collide; bit 29 marks an id computed from a size.

@@ -9,6 +9,7 @@
 // State::Dropped, and a heartbeat every 100 ms carries that count and the
 // rank's own per-communicator call counts, so the coordinator knows where a
 // rank is even when some of its records never arrive.
+#include "../common/ExitCodes.h"
 #include "Names.h"
 #include "State.h"
 
@@ -25,9 +26,6 @@
 namespace lockstep::rt {
 
 namespace {
-
-constexpr int kExitStopped = 97; // the launcher's "diverged" code: docs/runtime.md
-constexpr int kExitLost = 96;    // its "lost the ranks": not a divergence
 
 class Sender {
 public:
@@ -182,7 +180,7 @@ void Sender::lost(const char *Why) {
   if (S.Env.Managed) {
     // Started by `lockstep run`, which is gone: do not outlive it.
     std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank, Why);
-    _exit(kExitLost);
+    _exit(kExitSetup); // not a divergence
   }
   if (!Lost)
     std::fprintf(stderr, "lockstep: warning: rank %d: lost the coordinator (%s); "
@@ -214,8 +212,8 @@ void Sender::readOrders() {
                      Order.reason.c_str());
       // An MPI job is ended from inside, so that mpirun tears it down and
       // exits on its own instead of being killed mid-way.
-      mpiAbortJob(kExitStopped);
-      _exit(kExitStopped);
+      mpiAbortJob(kExitDiverged);
+      _exit(kExitDiverged);
     }
     if (!In.error().empty())
       return lost("malformed message");

@@ -7,7 +7,6 @@
 namespace lockstep::run {
 
 namespace {
-constexpr uint64_t kMpiWorldId = 1; // the interposer's identity of a job-wide MPI_COMM_WORLD
 
 template <class T>
 uint32_t intern(std::vector<T> &Items, std::map<std::string, uint32_t> &Ids,
@@ -53,9 +52,10 @@ std::string Matcher::label(uint64_t CommId) const {
   if (It == Comms.end())
     return "communicator ?";
   const CommState &C = It->second;
-  if (C.Id == kMpiWorldId && C.Api == 1)
+  if (C.Id == wire::kMpiWorldId && C.Api == wire::Api::Mpi)
     return "MPI_COMM_WORLD";
-  return std::string(C.Api == 1 ? "MPI" : "NCCL") + " communicator " + std::to_string(C.Ordinal);
+  return std::string(C.Api == wire::Api::Mpi ? "MPI" : "NCCL") +
+         " communicator " + std::to_string(C.Ordinal);
 }
 
 std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
@@ -68,18 +68,19 @@ std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
   if (New) {
     C.Id = In.id;
     C.Size = In.size;
-    C.Api = In.api;
+    C.Api = wire::Api(In.api);
     C.Parent = In.parent;
     C.ParentSeq = In.parentSeq;
     C.Ordinal = NextOrdinal++;
     // MPI_COMM_WORLD holds every rank, registered or not: a rank that dies
     // before its first MPI call is still missed by the others.
-    if (In.id == kMpiWorldId && In.api == 1 && int(In.size) == worldSize())
+    if (In.id == wire::kMpiWorldId && In.api == uint8_t(wire::Api::Mpi) &&
+        int(In.size) == worldSize())
       for (int R = 0; R < worldSize(); ++R) {
         C.Members[R].RankInComm = uint32_t(R);
         C.Departed += Ranks[size_t(R)].Departed;
       }
-  } else if (C.Size != In.size || C.Api != In.api) {
+  } else if (C.Size != In.size || C.Api != wire::Api(In.api)) {
     return "communicator " + label(In.id) + " has " + std::to_string(C.Size) +
            " members for another rank, " + std::to_string(In.size) + " for this one";
   }
@@ -305,7 +306,7 @@ bool Matcher::leftBroken(int Rank) const {
     // A member it never registered is MPI_COMM_WORLD, whose members are
     // known from the start: killed early, it may not have said more.
     auto M = C.Members.find(Rank);
-    if (C.Api != 1 || M == C.Members.end())
+    if (C.Api != wire::Api::Mpi || M == C.Members.end())
       continue;
     const Call *Last = M->second.Recent.empty() ? nullptr : &M->second.Recent.back();
     if (Last && Dictionary.function(Last->Func).Operation == "finalize")
@@ -333,7 +334,8 @@ void Matcher::checkAbandoned(uint64_t NowNs) {
   // The point: the next collective on its widest MPI communicator.
   const CommState *Where = nullptr;
   for (const auto &[Id, C] : Comms)
-    if (C.Api == 1 && C.Members.count(First) && (!Where || C.Size > Where->Size))
+    if (C.Api == wire::Api::Mpi && C.Members.count(First) &&
+        (!Where || C.Size > Where->Size))
       Where = &C;
   leave(Where->Id, Where->Members.at(First).known() + 1, First, G.DepartedNs, NowNs, false);
 }

@@ -70,7 +70,7 @@ struct MemberTrace {
 struct CommState {
   uint64_t Id = 0;
   uint32_t Size = 0;
-  uint8_t Api = 0;
+  wire::Api Api = wire::Api::Mpi;
   uint64_t Parent = 0, ParentSeq = 0;
   int Ordinal = 0; // order of first registration, for labels
   std::map<int, MemberTrace> Members; // by job rank

@@ -57,15 +57,12 @@ std::vector<std::string> splitWords(const std::string &Text) {
   return Words;
 }
 
-std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out) {
-  size_t I = 0;
-  auto Value = [&](const std::string &Name, std::string &Into) -> std::string {
-    if (I + 1 >= Args.size())
-      return "option '" + Name + "' needs a value";
-    Into = Args[++I];
-    return "";
-  };
+args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
+                                  RunOptions &Out) {
+  using args::optionValue;
+  using args::ParseResult;
   bool SawRanks = false;
+  size_t I = 0;
   for (; I < Args.size(); ++I) {
     const std::string &A = Args[I];
     std::string V, Error;
@@ -74,61 +71,53 @@ std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Ou
       break;
     }
     if (A == "-h" || A == "--help")
-      return "help";
-    if (A == "-n" || A == "--nproc") {
-      if (!(Error = Value(A, V)).empty())
-        return Error;
-      double N;
-      if (!parseNumber(V, N) || N < 1 || N > 4096 || N != int(N))
-        return "'" + V + "' is not a number of ranks (1 to 4096)";
-      Out.Ranks = int(N);
+      return ParseResult::help();
+    if (optionValue(Args, I, "-n", V, Error) ||
+        optionValue(Args, I, "--nproc", V, Error)) {
+      double N = 0;
+      if (Error.empty() &&
+          (!parseNumber(V, N) || N < 1 || N > 4096 || N != int(N)))
+        Error = "'" + V + "' is not a number of ranks (1 to 4096)";
+      Out.Ranks = Error.empty() ? int(N) : 0;
       SawRanks = true;
     } else if (A == "--mpi") {
       if (Out.Mode == LaunchMode::Attach)
-        return "--mpi and --attach exclude each other";
+        Error = "--mpi and --attach exclude each other";
       Out.Mode = LaunchMode::Mpi;
     } else if (A == "--attach") {
       if (Out.Mode == LaunchMode::Mpi)
-        return "--mpi and --attach exclude each other";
+        Error = "--mpi and --attach exclude each other";
       Out.Mode = LaunchMode::Attach;
-    } else if (A == "--mpirun-args") {
-      if (!(Error = Value(A, V)).empty())
-        return Error;
+    } else if (optionValue(Args, I, "--mpirun-args", V, Error)) {
       std::vector<std::string> Words = splitWords(V);
       Out.MpirunArgs.insert(Out.MpirunArgs.end(), Words.begin(), Words.end());
-    } else if (A == "--listen") {
-      if (!(Error = Value(A, Out.Listen)).empty())
-        return Error;
-    } else if (A == "--timeout") {
-      if (!(Error = Value(A, V)).empty())
-        return Error;
-      if (!parseNumber(V, Out.StallTimeoutSeconds))
-        return "'" + V + "' is not a number of seconds";
-    } else if (A == "--findings") {
-      if (!(Error = Value(A, Out.FindingsFile)).empty())
-        return Error;
-    } else if (A == "--report") {
-      if (!(Error = Value(A, Out.ReportFile)).empty())
-        return Error;
-    } else if (A == "--json") {
-      if (!(Error = Value(A, Out.JsonFile)).empty())
-        return Error;
+    } else if (optionValue(Args, I, "--timeout", V, Error)) {
+      if (Error.empty() && !parseNumber(V, Out.StallTimeoutSeconds))
+        Error = "'" + V + "' is not a number of seconds";
+    } else if (optionValue(Args, I, "--listen", Out.Listen, Error) ||
+               optionValue(Args, I, "--findings", Out.FindingsFile, Error) ||
+               optionValue(Args, I, "--report", Out.ReportFile, Error) ||
+               optionValue(Args, I, "--json", Out.JsonFile, Error)) {
+      // kept as given
     } else if (A == "-q" || A == "--quiet") {
       Out.Quiet = true;
     } else if (!A.empty() && A[0] == '-') {
-      return "unknown option '" + A + "'";
+      Error = args::unknownOption(A);
     } else {
       break; // the program: '--' is optional when it does not start with '-'
     }
+    if (!Error.empty())
+      return ParseResult::error(Error);
   }
   Out.Command.assign(Args.begin() + long(I), Args.end());
   if (!SawRanks)
-    return "the number of ranks is required (-n N)";
+    return ParseResult::error("the number of ranks is required (-n N)");
   if (Out.Command.empty() && Out.Mode != LaunchMode::Attach)
-    return "no program to run (lockstep run -n N -- PROGRAM [ARGS...])";
+    return ParseResult::error(
+        "no program to run (lockstep run -n N -- PROGRAM [ARGS...])");
   if (!Out.MpirunArgs.empty() && Out.Mode != LaunchMode::Mpi)
-    return "--mpirun-args needs --mpi";
-  return "";
+    return ParseResult::error("--mpirun-args needs --mpi");
+  return ParseResult::ok();
 }
 
 } // namespace lockstep::run

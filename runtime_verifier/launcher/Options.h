@@ -1,17 +1,13 @@
 // Command-line options of `lockstep run`.
 #pragma once
 
+#include "../common/ExitCodes.h"
+#include "Arguments.h"
+
 #include <string>
 #include <vector>
 
 namespace lockstep::run {
-
-/// Exit codes of `lockstep run` besides the program's own (docs/runtime.md).
-constexpr int kExitUsage = 2;     // bad options or input files
-constexpr int kExitSetup = 96;    // could not listen, find the interposer, start the job
-constexpr int kExitDiverged = 97; // ranks diverged: mismatch, deadlock, a rank left
-constexpr int kExitStalled = 98;  // the stall timeout expired
-constexpr int kExitNotRunnable = 127; // PROGRAM (or mpirun) cannot be run
 
 enum class LaunchMode {
   Direct, // lockstep starts the N ranks itself, torchrun-style
@@ -34,9 +30,9 @@ struct RunOptions {
 /// LOCKSTEP_MPIRUN and --mpirun-args.
 std::vector<std::string> splitWords(const std::string &Text);
 
-/// Parses the arguments after `run`. Returns an empty string on success,
-/// "help" when help was asked for, else the error.
-std::string parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out);
+/// Parses the arguments after `run`.
+args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
+                                  RunOptions &Out);
 
 extern const char *const kRunUsage;
 

@@ -162,12 +162,12 @@ std::string stopReason(const Matcher &M) {
 
 int runCommand(const std::vector<std::string> &Args) {
   RunOptions O;
-  if (std::string E = parseRunOptions(Args, O); !E.empty()) {
-    if (E == "help") {
+  if (args::ParseResult Parsed = parseRunOptions(Args, O); !Parsed.isOk()) {
+    if (Parsed.isHelp()) {
       std::fputs(kRunUsage, stdout);
       return 0;
     }
-    error(E);
+    error(Parsed.message());
     std::fprintf(stderr, "usage: lockstep run -n N [options] -- PROGRAM [ARGS...] (see --help)\n");
     return kExitUsage;
   }

@@ -29,6 +29,9 @@ void agreed_too_early(MPI_Comm comm, float *v, int n, int rank) {
   while (!pass) {
     MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:10: note: '!pass' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:59: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
     pass = rank % 2;
   }
 }
@@ -41,6 +44,9 @@ void agreed_sometimes(MPI_Comm comm, float *v, int n, int rank) {
     if (n > 3)
       MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-5]]:10: note: '!pass' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:59: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
   }
 }
 
@@ -54,7 +60,15 @@ void bcast(void *p, int n, MPI_Datatype t, MPI_Comm comm) {
     MPI_Bcast(static_cast<char *>(p) + off, int(std::min(Chunk, long(n) * size - off)), MPI_BYTE,
               0, comm);
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
-  // CHECK-MESSAGES: :[[@LINE-3]]:45: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'off < long(n) * size' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:25: note: parameter 'n' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+29]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+  // CHECK-MESSAGES: :[[@LINE-7]]:45: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-8]]:45: note: 'int(std::min(Chunk, long(n) * size - off))' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:25: note: parameter 'n' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+24]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-11]]:45: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Gathers `n` elements of `t` on rank 0: the others only send.
@@ -77,8 +91,7 @@ void share(MPI_Comm comm, const std::string &s) {
 // MPI_Bcast above).
 void share_gathered(MPI_Comm comm, const std::string &s) {
   int rank;
-  MPI_Comm_rank(comm, &rank);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  MPI_Comm_rank(comm, &rank); // the source named by both notes on the wrapper's MPI_Bcast
   int len = rank == 0 ? int(s.size()) : 0;
   gather(&len, 1, MPI_INT, comm);
   std::vector<char> v(s.begin(), s.end());

@@ -21,10 +21,14 @@ void order_on_world(int *x) {
   if (rank % 2) {
     MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_WORLD);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' on 'MPI_COMM_WORLD' runs first on ranks where 'rank % 2', but the other ranks run 'MPI_Barrier' on 'MPI_COMM_WORLD' first; each side waits for the other and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+5]]:5: note: the other ranks start with 'MPI_Barrier' on 'MPI_COMM_WORLD' here
+    // CHECK-MESSAGES: :[[@LINE-17]]:22: note: expanded from macro 'SYNC_WORLD'
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: issue the collectives in the same order on every rank
     SYNC_WORLD();
   } else {
     SYNC_WORLD();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the other ranks start with 'MPI_Barrier' on 'MPI_COMM_WORLD' here
     MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
 }
@@ -46,9 +50,12 @@ void root_as_written(int *x) {
   if (rank == 0)
     MPI_Bcast(x, 1, MPI_INT, ROOT, MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root 'ROOT' on ranks where 'rank == 0' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-39]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '1' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Bcast' once, outside the branch
   else
     MPI_Bcast(x, 1, MPI_INT, 1, MPI_COMM_WORLD);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the other ranks pass '1' here
 }
 
 // Negative: the roots are spelled differently but are the same value.
@@ -66,6 +73,8 @@ void two_ranks(double *grad, int n) {
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank == 0 || rank == 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0 || rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-61]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: both arms of the same condition run the allreduce.
@@ -83,6 +92,9 @@ void others_than_two(double *grad, int n) {
   } else {
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank == 0 || rank == 1' is false; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0 || rank == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-81]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 }
 
@@ -93,6 +105,9 @@ void leave_early(double *grad, int n, bool resume) {
   MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'resume && rank != 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'resume && rank != 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'resume && rank != 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-94]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: every rank leaves together when the uniform flag says so.

@@ -30,7 +30,10 @@ void nan_loss(MPI_Comm comm, const float *data, double *grad, int n, int batches
       return;
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'std::isnan(loss[b])', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'std::isnan(loss[b])' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'std::isnan(loss[b])' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   }
 }
 
@@ -60,7 +63,10 @@ void skip_bad(MPI_Comm comm, const std::vector<Sample> &shard, double *grad, int
       continue;
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'bad(batch[b])', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'bad(batch[b])' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'bad(batch[b])' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   }
 }
 
@@ -84,7 +90,9 @@ void c_array(MPI_Comm comm) {
   if (info[1])
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'info[1]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'info[1]' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the rank's element is overwritten with a uniform value first,
@@ -109,7 +117,9 @@ void range_for(MPI_Comm comm, const float *data, int n) {
     if (s > 1.0f)
       MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 's > 1.0f'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 's > 1.0f' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: a range-for over a vector of uniform data, whose size the loop
@@ -136,7 +146,9 @@ void through_pointer(MPI_Comm comm, int n) {
     if (c)
       MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'c'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'c' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: broadcast from rank 0 through a span of the vector.
@@ -161,7 +173,9 @@ void filled(MPI_Comm comm, int n) {
   if (flags[0])
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'flags[0]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'flags[0]' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: a member vector agreed in the constructor that fills it.

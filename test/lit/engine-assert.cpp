@@ -22,6 +22,11 @@ void validate_on_root(MPI_Comm comm, int x) {
     assert(x > 0);
   MPI_Barrier(comm);
   // ASSERTS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call '__assert_fail' before it
+  // ASSERTS: :[[@LINE-3]]:5: note: ranks where 'rank == 0' call '__assert_fail' here
+  // ASSERTS: {{.*}}assert.h:{{[0-9]+}}:{{[0-9]+}}: note: expanded from macro 'assert'
+  // ASSERTS: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // ASSERTS: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // ASSERTS: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: the same check written as an early return: rank 0 leaves and the
@@ -34,7 +39,9 @@ void validate_on_root_return(MPI_Comm comm, int x) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where {{.*}}, which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where {{.*}} return here
-  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && x < 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: an assertion on the rank that holds on every rank.
@@ -53,6 +60,12 @@ void last_rank_owns_tail(MPI_Comm comm, int tail) {
   assert(rank != size - 1 || tail >= 0);
   MPI_Bcast(&tail, 1, MPI_INT, size - 1, comm);
   // ASSERTS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where {{.*}}, which call '__assert_fail' before it
+  // ASSERTS: :[[@LINE-3]]:3: note: ranks where 'static_cast<bool>(rank != size - 1 || tail >= 0)' is false call '__assert_fail' here
+  // ASSERTS: {{.*}}assert.h:{{[0-9]+}}:{{[0-9]+}}: note: expanded from macro 'assert'
+  // ASSERTS: :[[@LINE-5]]:3: note: 'static_cast<bool>(rank != size - 1 || tail >= 0)' differs between ranks
+  // ASSERTS: {{.*}}assert.h:{{[0-9]+}}:{{[0-9]+}}: note: expanded from macro 'assert'
+  // ASSERTS: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // ASSERTS: :[[@LINE-7]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: the validation spelled out with a return inside the rank branch.
@@ -66,4 +79,7 @@ void validate_nested_return(MPI_Comm comm, int x) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where {{.*}}, which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: {{.*}} return here
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }

@@ -43,6 +43,10 @@ void gather_short_send(MPI_Comm comm, int root, int *buf, int n) {
   if (rank == root)
     MPI_Gather(MPI_IN_PLACE, n, MPI_INT, buf, n, MPI_INT, root, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass 'n / 2' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the count so that it is the same on every rank, and call 'MPI_Gather' once, outside the branch
   else
     MPI_Gather(buf, n / 2, MPI_INT, NULL, 0, MPI_INT, root, comm);
 }
@@ -55,7 +59,9 @@ void gather_two_roots(MPI_Comm comm, int root, int *buf, int n) {
     MPI_Gather(MPI_IN_PLACE, n, MPI_INT, buf, n, MPI_INT, root, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Gather' gets root 'root' on ranks where 'rank == root' but '0' on the other ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == root' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE+2]]:5: note: the other ranks pass '0' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '0' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Gather' once, outside the branch
   else
     MPI_Gather(buf, n, MPI_INT, NULL, 0, MPI_INT, 0, comm);
 }
@@ -90,6 +96,10 @@ void scatter_short_receive(MPI_Comm comm, int *all, int *mine, int n) {
   if (rank == 0)
     MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Scatter' gets count 'n' on ranks where 'rank == 0' but 'n / 2' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass 'n / 2' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the count so that it is the same on every rank, and call 'MPI_Scatter' once, outside the branch
   else
     MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, mine, n / 2, MPI_INT, 0, comm);
 }
@@ -109,6 +119,9 @@ void reduce_count_per_rank(MPI_Comm comm, double *buf, int n) {
   MPI_Comm_rank(comm, &rank);
   MPI_Reduce(rank == 0 ? MPI_IN_PLACE : buf, buf, rank == 0 ? n : n / 2, MPI_DOUBLE, MPI_SUM, 0, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: the count of 'MPI_Reduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:51: note: 'rank == 0 ? n : n / 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:51: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Positive: every rank names itself as the root.
@@ -119,6 +132,7 @@ void bcast_from_self(MPI_Comm comm, int *buf, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:30: note: 'rank' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-4]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:30: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Negative: the root is the same everywhere, even though the rank decides

@@ -52,9 +52,19 @@ void members_count_on_world(MPI_Comm world, double *v) {
   }
   MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, world);
   // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:34: note: 'count' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:34: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
   for (int i = 0; i < count; ++i)
     MPI_Barrier(world);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < count' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-18]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-21]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
 
 // Negative: both arms assign the same constant; n is 4 on every rank.
@@ -87,6 +97,13 @@ void different_constants(MPI_Comm comm) {
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
   MPI_Bcast(&rank, n - 3, MPI_INT, 0, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:20: note: 'n - 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-16]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:20: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }

@@ -25,7 +25,10 @@ void warmup_off_by_one(MPI_Comm comm) {
     while (i < 10) {
       MPI_Barrier(comm);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
-      // CHECK-MESSAGES: :[[@LINE+6]]:7: note: {{.*}}
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE+7]]:7: note: {{.*}}
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: run the same number of iterations on every rank
       i++;
     }
   } else {
@@ -64,7 +67,10 @@ void three_against_four(MPI_Comm comm, double *loss) {
     for (int i = 0; i < 3; ++i)
       MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
-    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: {{.*}}
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:7: note: {{.*}}
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: run the same number of iterations on every rank
   } else {
     for (int i = 0; i < 4; ++i)
       MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
@@ -118,6 +124,7 @@ void window_from_rank(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'i < 4' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
   }
 }
 
@@ -143,7 +150,10 @@ void n_plus_one(MPI_Comm comm, int n) {
     for (int i = 0; i <= n; ++i)
       MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: {{.*}}[lockstep-rank-{{branch|loop}}]
-    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: {{.*}}
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:7: note: {{.*}}
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: run the same number of iterations on every rank
   } else {
     for (int j = 0; j < n; ++j)
       MPI_Barrier(comm);

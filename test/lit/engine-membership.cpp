@@ -41,7 +41,8 @@ void world_in_either_order(MPI_Comm world) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' on 'world' runs first on ranks where 'rank % 2', but the other ranks run 'MPI_Barrier' on 'world2' first; each side waits for the other and the job hangs [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks start with 'MPI_Barrier' on 'world2' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the other ranks start with 'MPI_Barrier' on 'world2' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: issue the collectives in the same order on every rank
     MPI_Barrier(world2);
   } else {
     MPI_Barrier(world2);
@@ -61,6 +62,8 @@ void one_member_of_half(MPI_Comm world) {
     MPI_Barrier(half);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Comm_free(&half);
 }
 
@@ -86,6 +89,9 @@ void scatter_to_workers_but_last(int P, const int *all, int *mine, int n) {
   if (rank < P - 1)
     MPI_Scatter(all, n, MPI_INT, mine, n, MPI_INT, 0, workers);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Scatter' runs only on ranks where 'rank < P - 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < P - 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Scatter' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Comm_free(&workers);
 }
 
@@ -121,6 +127,9 @@ void world_window_on_root(double *buf, int n) {
     MPI_Win win;
     MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Win_create' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_create' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     MPI_Win_free(&win);
   }
 }
@@ -155,10 +164,16 @@ void trio_window(MPI_Comm world, double *buf, int n) {
   if (rank == 0) {
     MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, trio, &win);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_create' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     MPI_Win_free(&win);
   } else if (rank == 1) {
     MPI_Win_create(nullptr, 0, sizeof(double), MPI_INFO_NULL, trio, &win);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:14: note: 'rank == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_create' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     MPI_Win_free(&win);
   }
   MPI_Comm_free(&trio);
@@ -244,6 +259,9 @@ void allgather_sweep_first_two(int N) {
       MPI_Allgather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, vecout, count, MPI_DOUBLE, comm);
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allgather' is never reached on ranks where 'comm == MPI_COMM_NULL || wrank >= 2', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
       // CHECK-MESSAGES: :[[@LINE-10]]:7: note: ranks where 'comm == MPI_COMM_NULL || wrank >= 2' continue with the next iteration here
+      // CHECK-MESSAGES: :[[@LINE-12]]:9: note: 'comm == MPI_COMM_NULL || wrank >= 2' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: let every rank reach 'MPI_Allgather' before leaving, or make the decision to leave the same on every rank
       delete[] vecout;
     }
     free_comm(&comm);

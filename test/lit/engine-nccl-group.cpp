@@ -47,6 +47,7 @@ void group_of_two(float *grad, float *loss, size_t n, ncclComm_t comm, cudaStrea
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' runs only on ranks where 'rank == 0'; the ranks group their operations differently and the job can hang [lockstep-group-balance]
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'ncclCommUserRank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: make the same group calls on every rank; keep only the rank-specific operations under the condition
     ncclAllReduce(grad, grad, n, ncclFloat, ncclSum, comm, s);
     ncclAllReduce(loss, loss, 1, ncclFloat, ncclSum, comm, s);
     ncclGroupEnd();

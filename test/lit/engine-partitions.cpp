@@ -50,9 +50,15 @@ void parity_not_partition(MPI_Comm comm) {
   if (rank % 2)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank % 3 == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 3 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the job insists on exactly four ranks (the size test is the same
@@ -79,9 +85,15 @@ void four_ranks_missing_one(MPI_Comm comm, double *grad, int n) {
   if (rank == 0 || rank == 1)
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0 || rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank == 2)
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: the branches of four_ranks without the size guard; on five or
@@ -92,9 +104,15 @@ void four_ranks_unguarded(MPI_Comm comm, double *grad, int n) {
   if (rank == 0 || rank == 1)
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0 || rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank == 2 || rank == 3)
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 2 || rank == 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the source, the destination when it is not the source, and every
@@ -129,14 +147,23 @@ void relay_same_endpoint(MPI_Comm comm, int argc, char **argv, double *buf, int 
     MPI_Barrier(comm);
   }
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == src && rank != dst' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank == dst && rank != src) {
     MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == dst && rank != src' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     unpack(buf, n);
   }
   if (rank != dst && rank != src)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank != dst && rank != src' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-23]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the same three-way split with constant endpoints.
@@ -177,6 +204,7 @@ void near_tautology_last(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '!(rank >= size - 1)'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!(rank >= size - 1)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: excludes rank 0.
@@ -189,6 +217,7 @@ void near_tautology_first(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank > 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: 'size > rank + 1' excludes the last rank too.
@@ -199,6 +228,9 @@ void near_tautology_swapped(MPI_Comm comm) {
   if (size > rank + 1)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'size > rank + 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'size > rank + 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: an else-if chain whose tests together cover every rank.
@@ -234,8 +266,14 @@ void root_or_rest_but_one(MPI_Comm comm, int *cfg, int n) {
     read_config(cfg, n);
     MPI_Bcast(cfg, n, MPI_INT, 0, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   } else if (rank > 1) {
     MPI_Bcast(cfg, n, MPI_INT, 0, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:14: note: 'rank > 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 }

@@ -40,6 +40,10 @@ void root_sends_checked(MPI_Comm comm, int *buf, int n) {
   MPI_Barrier(comm);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call 'exit' before it
   // EXITS: :[[@LINE-3]]:5: note: ranks where 'rank == 0' call 'exit' here
+  // EXITS: :[[@LINE-21]]:7: note: expanded from macro 'MPICHECK'
+  // EXITS: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: the result held in a local, the failure reported by a return.
@@ -54,6 +58,9 @@ int root_loads(MPI_Comm comm, int *buf, int n) {
   MPI_Bcast(buf, n, MPI_INT, 0, comm);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which return before it
   // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' return here
+  // EXITS: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
   return MPI_SUCCESS;
 }
 
@@ -69,6 +76,10 @@ void reduce_or_throw(MPI_Comm comm, double *v, int n) {
   }
   MPI_Barrier(comm);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which throw before it
+  // EXITS: :[[@LINE-6]]:7: note: ranks where 'rank == 0' throw here
+  // EXITS: :[[@LINE-9]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // A function of this file that returns only statuses and constants is a
@@ -81,6 +92,11 @@ int work(int *buf, int n, int rank) {
   }
   return MPI_Bcast(buf, n, MPI_INT, 0, MPI_COMM_WORLD);
   // EXITS: :[[@LINE-1]]:10: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which return before it
+  // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' return here
+  // EXITS: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-10]]:31: note: parameter 'rank' receives a rank-dependent value from a caller
+  // EXITS: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-6]]:10: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: CHECK(work(buf, rank)): the status depends on the rank, the exit
@@ -91,6 +107,12 @@ void checked_work(MPI_Comm comm, int *buf, int n) {
   CHECK(work(buf, n, rank));
   MPI_Barrier(comm);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where '(work(buf, n, rank)) != 0', which call 'exit' before it
+  // EXITS: :[[@LINE-3]]:3: note: ranks where '(work(buf, n, rank)) != 0' call 'exit' here
+  // EXITS: :[[@LINE-82]]:7: note: expanded from macro 'CHECK'
+  // EXITS: :[[@LINE-5]]:3: note: '(work(buf, n, rank)) != 0' differs between ranks
+  // EXITS: :[[@LINE-85]]:9: note: expanded from macro 'CHECK'
+  // EXITS: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-7]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: a goto to the cleanup that returns the error.
@@ -105,6 +127,9 @@ int cleanup_on_error(MPI_Comm comm, int *buf, int n) {
   err = MPI_Barrier(comm);
   // EXITS: :[[@LINE-1]]:9: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which jump away with goto before it
   // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' jump away with goto here
+  // EXITS: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:9: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 fail:
   std::free(buf);
   return err;
@@ -124,6 +149,10 @@ int checked_other_ways(MPI_Comm comm, int *buf, int n) {
   }
   MPI_Barrier(comm);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which call 'abort' before it
+  // EXITS: :[[@LINE-9]]:70: note: ranks where 'rank == 0' call 'abort' here
+  // EXITS: :[[@LINE-11]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
 
@@ -136,6 +165,9 @@ void root_leaves(MPI_Comm comm) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: the status and the rank together decide the return. When the
@@ -149,6 +181,9 @@ void success_and_rank(MPI_Comm comm, int *buf, int n) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r == 0 && rank == 1', which return before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r == 0 && rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'r == 0 && rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: even on failure, only rank 1 leaves: a failure seen by every rank
@@ -162,6 +197,9 @@ void failure_and_rank(MPI_Comm comm, int *buf, int n) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'r != 0 && rank == 1', which return before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'r != 0 && rank == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'r != 0 && rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: a count is no status; `load` has no body here to say otherwise.
@@ -173,4 +211,7 @@ void nothing_to_load(MPI_Comm comm, int *buf, int n) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && load(buf, n) != 0', which return before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && load(buf, n) != 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && load(buf, n) != 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }

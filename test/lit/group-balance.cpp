@@ -13,11 +13,11 @@ int step_failed();
 void early_return(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
   ncclGroupStart();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'early_return'; the operations queued in it are never launched and the other ranks hang [lockstep-group-balance]
+  // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the group is still open at this 'return'
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
   ncclSend(buf, 16, ncclFloat, peer, comm, s);
   if (step_failed())
     return;
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'return'
-  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
   ncclRecv(buf, 16, ncclFloat, peer, comm, s);
   ncclGroupEnd();
 }
@@ -25,10 +25,11 @@ void early_return(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
 void thrown(float *buf, int peer, ncclComm_t comm, cudaStream_t s) {
   ncclGroupStart();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'thrown'
+  // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the group is still open at this 'throw'
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
   ncclSend(buf, 16, ncclFloat, peer, comm, s);
   if (step_failed()) // not a status check: nccl-error-paths.cpp has those
     throw std::runtime_error("send failed");
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'throw'
   ncclGroupEnd();
 }
 
@@ -36,9 +37,10 @@ void broken_loop(float **bufs, int n, ncclComm_t comm, cudaStream_t s) {
   for (int i = 0; i < n; ++i) {
     ncclGroupStart();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'broken_loop'
+    // CHECK-MESSAGES: :[[@LINE+3]]:7: note: the group is still open at this 'break'
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
     if (!bufs[i])
       break;
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: note: the group is still open at this 'break'
     ncclAllReduce(bufs[i], bufs[i], 16, ncclFloat, ncclSum, comm, s);
     ncclGroupEnd();
   }
@@ -50,11 +52,13 @@ void end_without_start(float *buf, bool fused, ncclComm_t comm, cudaStream_t s) 
   ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
   ncclGroupEnd();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupEnd' ends a group that is not open on every path through 'end_without_start'; the group calls no longer pair up [lockstep-group-balance]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: start the group on the same paths that end it
 }
 
 void exchange(float *buf, ncclComm_t comm, cudaStream_t s) {
   ncclGroupStart();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ncclGroupStart' opens a group that 'exchange' never ends
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: end the group before 'exchange' returns
   ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
 }
 
@@ -66,6 +70,9 @@ void rank_dependent_group(float *buf, ncclComm_t comm, cudaStream_t s) {
   if (rank == 0) {
     ncclGroupStart();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclGroupStart' runs only on ranks where 'rank == 0'; the ranks group their operations differently and the job can hang [lockstep-group-balance]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'ncclCommUserRank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: make the same group calls on every rank; keep only the rank-specific operations under the condition
     ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
     ncclBroadcast(buf, buf, 16, ncclFloat, 0, comm, s);
     ncclGroupEnd();

@@ -36,6 +36,10 @@ public:
     if (is_main_)
       hook_->on_step(s);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'hook_->on_step' (which calls 'MPI_Allreduce') runs only on ranks where 'is_main_'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE+24]]:3: note: 'MPI_Allreduce' is called here, inside 'AllreduceHook::on_step', which 'hook_->on_step' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:9: note: 'is_main_' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:5: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: call 'hook_->on_step' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 
 private:
@@ -49,11 +53,14 @@ void by_reference(Hook &h, MPI_Comm comm) {
   if (rank == 0)
     h.on_step(1);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'h.on_step' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE+7]]:3: note: 'MPI_Allreduce' is called here, inside 'AllreduceHook::on_step', which 'h.on_step' may run
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'h.on_step' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 void AllreduceHook::on_step(int step) {
   MPI_Allreduce(MPI_IN_PLACE, &step, 1, MPI_INT, MPI_MAX, comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: note: 'MPI_Allreduce' is called here, inside 'AllreduceHook::on_step', which 'h.on_step' may run
 }
 
 // Negative: every rank runs the hook, whatever it does.
@@ -86,6 +93,10 @@ public:
     if (rank_ == 0)
       on_epoch_();
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'on_epoch_' (which calls 'MPI_Barrier') runs only on ranks where 'rank_ == 0'
+    // CHECK-MESSAGES: :[[@LINE+19]]:24: note: 'MPI_Barrier' is called here, inside the lambda, which 'on_epoch_' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:9: note: 'rank_ == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: call 'on_epoch_' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
   // Negative: the stored lambda runs no collective.
   void log() {
@@ -102,7 +113,6 @@ private:
 Callbacks::Callbacks(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_rank(comm, &rank_);
   on_epoch_ = [this] { MPI_Barrier(comm_); };
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: note: 'MPI_Barrier' is called here, inside the lambda, which 'on_epoch_' may run
   on_log_ = [] {};
 }
 
@@ -117,6 +127,10 @@ void through_pointers(MPI_Comm comm) {
   if (rank == 0)
     sync();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-11]]:21: note: 'MPI_Barrier' is called here, inside 'sync_world', which 'sync' may run
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank == 0)
     note(); // Negative: the function it holds performs no collective.
 }

@@ -24,7 +24,17 @@ void case2(ddp::Model &model, int rank) {
   for (const at::Tensor &input : inputsFor(rank))
     model.backward(model.forward(input));
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ddp::Model::backward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
-  // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop whose trip count differs between ranks
+  // CHECK-MESSAGES: {{.*}}ddp_join.h:29:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::backward'
+  // CHECK-MESSAGES: :[[@LINE-4]]:34: note: 'inputsFor(rank)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+96]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::backward'
+  // CHECK-MESSAGES: :[[@LINE-7]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop whose trip count differs between ranks
+  // CHECK-MESSAGES: {{.*}}ddp_join.h:22:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::forward'
+  // CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'inputsFor(rank)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+90]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::forward'
 }
 
 // Case 3: a barrier after the uneven loop pairs with rank 1's extra step.
@@ -32,7 +42,17 @@ void case3(ddp::Model &model, int rank) {
   for (const at::Tensor &input : inputsFor(rank))
     model.backward(model.forward(input));
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ddp::Model::backward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
-  // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
+  // CHECK-MESSAGES: {{.*}}ddp_join.h:29:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::backward'
+  // CHECK-MESSAGES: :[[@LINE-4]]:34: note: 'inputsFor(rank)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+78]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::backward'
+  // CHECK-MESSAGES: :[[@LINE-7]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
+  // CHECK-MESSAGES: {{.*}}ddp_join.h:22:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::forward'
+  // CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'inputsFor(rank)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+72]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::forward'
   model.group().barrier()->wait();
 }
 
@@ -44,10 +64,11 @@ void case4(ddp::Model &model, int rank) {
     model.backward(model.forward(input));
     model.group().barrier()->wait();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c10d::ProcessGroup::barrier' runs in the uneven loop inside the join region of 'ddp::Join', which does not shadow it; ranks that run out of input first shadow only 'ddp::Model::forward' and 'ddp::Model::backward', so their shadow collectives pair with this one and the ranks fall out of step [lockstep-join-barrier]
-    // CHECK-MESSAGES: :42:13: note: the join region of 'ddp::Join' starts here
-    // CHECK-MESSAGES: :43:34: note: 'inputs' differs between ranks
-    // CHECK-MESSAGES: :40:35: note: parameter 'rank' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: move 'c10d::ProcessGroup::barrier' out of the join region (after it ends, every rank has joined), or list it in the protocol's 'shadows' if the protocol really shadows it
+    // CHECK-MESSAGES: :[[@LINE-5]]:13: note: the join region of 'ddp::Join' starts here
+    // CHECK-MESSAGES: :[[@LINE-5]]:34: note: 'inputs' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+56]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: move 'c10d::ProcessGroup::barrier' out of the join region (after it ends, every rank has joined), or list it in the protocol's 'shadows' if the protocol really shadows it
   }
 }
 
@@ -56,9 +77,23 @@ void case5(ddp::Model &model, int rank) {
   for (const at::Tensor &input : inputsFor(rank)) {
     model.backward(model.forward(input));
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ddp::Model::backward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
-    // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
+    // CHECK-MESSAGES: {{.*}}ddp_join.h:29:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::backward'
+    // CHECK-MESSAGES: :[[@LINE-4]]:34: note: 'inputsFor(rank)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+43]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::backward'
+    // CHECK-MESSAGES: :[[@LINE-7]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
+    // CHECK-MESSAGES: {{.*}}ddp_join.h:22:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::forward'
+    // CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'inputsFor(rank)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+37]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ddp::Model::forward'
     model.group().barrier()->wait();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c10d::ProcessGroup::barrier' runs in a loop whose trip count differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-16]]:34: note: 'inputsFor(rank)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-18]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+31]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'c10d::ProcessGroup::barrier'
   }
 }
 
@@ -81,6 +116,11 @@ void after_loop_in_region(ddp::Model &model, int rank) {
     model.backward(model.forward(input));
   model.group().barrier()->wait();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'c10d::ProcessGroup::barrier' runs after the uneven loop inside the join region of 'ddp::Join'
+  // CHECK-MESSAGES: :[[@LINE-5]]:13: note: the join region of 'ddp::Join' starts here
+  // CHECK-MESSAGES: :[[@LINE-5]]:34: note: 'inputs' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:50: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+4]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: move 'c10d::ProcessGroup::barrier' out of the join region (after it ends, every rank has joined), or list it in the protocol's 'shadows' if the protocol really shadows it
 }
 
 void train(ddp::Model &model, int rank) {

@@ -1,6 +1,6 @@
 # lit suite of the lockstep checks: each test runs clang-tidy with the plugin
-# and FileCheck matches the diagnostics written next to the code; any warning
-# or error that no CHECK line expects fails the test.
+# and FileCheck matches the diagnostics written next to the code; any warning,
+# error, note or remark that no CHECK line expects fails the test.
 import os
 
 import lit.formats
@@ -23,7 +23,7 @@ if not config.mpi_include or not os.path.isfile(os.path.join(config.mpi_include,
 tidy = "%s --load=%s --quiet" % (config.clang_tidy, config.lockstep_plugin)
 config.substitutions.append(("%clang_tidy", tidy))
 config.substitutions.append(
-    ("%filecheck_diags", "FileCheck --implicit-check-not='{{warning|error}}:'"))
+    ("%filecheck_diags", "FileCheck --implicit-check-not='{{warning|error|note|remark}}:'"))
 test_include = os.path.join(config.lockstep_source_dir, "test", "include")
 common = "-I%s -I%s" % (config.mpi_include, test_include)
 lockstep_include = os.path.join(config.lockstep_source_dir, "include")

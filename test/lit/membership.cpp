@@ -25,10 +25,16 @@ void leaders_only(MPI_Comm world, double *v) {
   if (rank == 3)
     MPI_Barrier(leaders);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 3'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // A collective on the parent communicator under the membership test hangs.
   if (local_rank == 0)
     MPI_Barrier(world);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local_rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'local_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-22]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: halves by parity; each half runs its own sequence.

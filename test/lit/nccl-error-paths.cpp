@@ -48,15 +48,18 @@ ncclResult_t exchange(float *s, float *r, size_t n, int peer, ncclComm_t comm, c
 }
 // EXITS: :[[@LINE-6]]:13: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'exchange'
 // EXITS: :[[@LINE-5]]:3: note: the group is still open at this 'return'
+// EXITS: :[[@LINE-29]]:7: note: expanded from macro 'NCCLCHECK'
+// EXITS: :[[@LINE-9]]:13: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
 
 // Positive: a group really left open, on rank 0 only.
 ncclResult_t root_leaves_group(float *s, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
   NCCLCHECK(ncclGroupStart());
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'root_leaves_group'
+  // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the group is still open at this 'return'
+  // CHECK-MESSAGES: :[[@LINE-3]]:13: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
   NCCLCHECK(ncclAllReduce(s, s, n, ncclFloat, ncclSum, comm, st));
   if (rank == 0)
     return ncclSuccess;
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: note: the group is still open at this 'return'
   NCCLCHECK(ncclGroupEnd());
   return ncclSuccess;
 }
@@ -70,6 +73,11 @@ ncclComm_t bootstrap(int nranks) {
     NCCLCHECK_EXIT(ncclGetUniqueId(&id));
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
   // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which call 'exit' before it
+  // EXITS: :[[@LINE-3]]:5: note: ranks where 'rank == 0' call 'exit' here
+  // EXITS: :[[@LINE-47]]:7: note: expanded from macro 'NCCLCHECK_EXIT'
+  // EXITS: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
   ncclComm_t comm;
   NCCLCHECK_EXIT(ncclCommInitRank(&comm, nranks, id, rank));
   return comm;
@@ -87,6 +95,10 @@ void stage(float *buf, size_t n, int rank, ncclComm_t comm, cudaStream_t st) {
   NCCLCHECK_EXIT(ncclBroadcast(buf, buf, n, ncclFloat, 0, comm, st));
   // EXITS: :[[@LINE-1]]:18: warning: 'ncclBroadcast' is never reached on ranks where 'rank == 0' is false, which throw before it
   // EXITS: :[[@LINE-4]]:5: note: ranks where 'rank == 0' is false throw here
+  // EXITS: :[[@LINE-60]]:7: note: expanded from macro 'CUDACHECK'
+  // EXITS: :[[@LINE-10]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-13]]:38: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // EXITS: :[[@LINE-6]]:18: note: let every rank reach 'ncclBroadcast' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: a throw on the collective's own result, under a rank branch.
@@ -99,6 +111,10 @@ void reduce_to_root(float *buf, size_t n, int rank, ncclComm_t comm, cudaStream_
   }
   NCCLCHECK_EXIT(ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, st));
   // EXITS: :[[@LINE-1]]:18: warning: 'ncclAllReduce' is never reached on ranks where 'rank == 0' is false, which throw before it
+  // EXITS: :[[@LINE-4]]:5: note: ranks where 'rank == 0' is false throw here
+  // EXITS: :[[@LINE-9]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-11]]:47: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // EXITS: :[[@LINE-5]]:18: note: let every rank reach 'ncclAllReduce' before leaving, or make the decision to leave the same on every rank
 }
 
 // Positive: a real rank exit before a checked collective.
@@ -107,5 +123,9 @@ ncclResult_t root_skips(float *buf, size_t n, int rank, ncclComm_t comm, cudaStr
     return ncclSuccess;
   NCCLCHECK(ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, st));
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'ncclAllReduce' is never reached on ranks where 'rank == 0', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:51: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-5]]:13: note: let every rank reach 'ncclAllReduce' before leaving, or make the decision to leave the same on every rank
   return ncclSuccess;
 }

@@ -30,6 +30,9 @@ void step(float *grad, size_t n, int rank, ncclComm_t comm, cudaStream_t s) {
   if (rank == 0)
     NCCLCHECK(ncclBroadcast(grad, grad, n, ncclFloat, 0, comm, s));
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'ncclBroadcast' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:38: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:15: note: call 'ncclBroadcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 void user_rank(ncclComm_t comm, float *buf, cudaStream_t s) {
@@ -39,6 +42,10 @@ void user_rank(ncclComm_t comm, float *buf, cudaStream_t s) {
     return;
   NCCLCHECK(ncclAllGather(buf, buf, 16, ncclFloat, comm, s));
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'ncclAllGather' is never reached on ranks where 'me % 2 == 1', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'me % 2 == 1' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'me % 2 == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:13: note: the rank comes from 'ncclCommUserRank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:13: note: let every rank reach 'ncclAllGather' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: send and receive with rank-dependent peers are point-to-point.

@@ -52,6 +52,9 @@ void train_unagreed(MPI_Comm comm, double *grad, int n) {
   for (int b = 0; b < loader.steps(); ++b)
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'b < loader.steps()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-16]]:5: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
 }
 
 void load_weights(c10d::ProcessGroup &pg, std::vector<at::Tensor> &weights, const char *path) {
@@ -62,6 +65,8 @@ void load_weights(c10d::ProcessGroup &pg, std::vector<at::Tensor> &weights, cons
   pg.broadcast(weights, opts)->wait();
   // CHECK-MESSAGES: :[[@LINE-2]]:19: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'have_file ? rank : 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:14: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:19: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Negative: the root is overwritten with a constant before the call.

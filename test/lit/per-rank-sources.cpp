@@ -21,7 +21,10 @@ void deadline(MPI_Comm comm, double *grad, int n, int steps, double limit) {
       break;
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'MPI_Wtime() - t0 > limit', which break out of the loop before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-    // CHECK-MESSAGES: :[[@LINE-4]]:9: note: 'MPI_Wtime' returns a clock reading here; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'MPI_Wtime() - t0 > limit' break out of the loop here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'MPI_Wtime() - t0 > limit' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'MPI_Wtime' returns a clock reading here; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   }
 }
 
@@ -51,14 +54,19 @@ void chrono_budget(MPI_Comm comm, std::chrono::seconds budget) {
     return;
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'now - start > budget', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
-  // CHECK-MESSAGES: :[[@LINE-5]]:14: note: 'now' is a clock reading from 'std::chrono::steady_clock::now'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'now - start > budget' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'now - start > budget' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:14: note: 'now' is a clock reading from 'std::chrono::steady_clock::now'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 void sampled_sync(MPI_Comm comm) {
   if (std::rand() % 100 == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'std::rand() % 100 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rand' returns a random number here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'std::rand() % 100 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rand' returns a random number here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: rank 0 draws, and every rank uses the broadcast draw.
@@ -75,7 +83,9 @@ void host_leader(MPI_Comm comm) {
   if (host[0] == 'a')
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'host[0] == 'a''; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'host' is the host name from 'gethostname'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'host[0] == 'a'' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'host' is the host name from 'gethostname'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the host name is only printed.
@@ -92,7 +102,9 @@ void memory_chunks(MPI_Comm comm, float *buf) {
   int chunks = static_cast<int>(free_bytes >> 30);
   MPI_Bcast(buf, chunks, MPI_FLOAT, 0, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'free_bytes' is the free device memory from 'cudaMemGetInfo'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-2]]:18: note: 'chunks' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'free_bytes' is the free device memory from 'cudaMemGetInfo'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Negative: the smallest free memory of all ranks sizes the chunks.
@@ -111,7 +123,9 @@ void received_flag(MPI_Comm comm, int peer) {
   if (go)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'go'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'go' is a received message from 'MPI_Recv'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'go' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'go' is a received message from 'MPI_Recv'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the status of the receive is the same on every rank.

@@ -19,7 +19,7 @@ void root_is_rank(MPI_Comm comm) {
   MPI_Bcast(&x, 1, MPI_INT, rank, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'rank' differs between ranks
-  // CHECK-MESSAGES: :13:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:29: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
@@ -28,6 +28,9 @@ void count_per_rank(MPI_Comm comm, std::vector<double> &grads) {
   int n = 1024 + rank % 2;
   MPI_Allreduce(MPI_IN_PLACE, grads.data(), n, MPI_DOUBLE, MPI_SUM, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: the count of 'MPI_Allreduce' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-2]]:45: note: 'n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:45: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
 // Negative: the count agreed first; the v-variant's own count may differ.
@@ -45,8 +48,9 @@ void arms_disagree(MPI_Comm comm) {
     MPI_Bcast(&x, 1, MPI_INT, 0, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root '0' on ranks where 'rank % 2' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-38]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '1' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Bcast' once, outside the branch
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Bcast' once, outside the branch
   else
     MPI_Bcast(&x, 1, MPI_INT, 1, comm);
 }
@@ -55,12 +59,42 @@ void reduce_op(MPI_Comm comm, double *v) {
   MPI_Op op = world_rank() == 0 ? MPI_MAX : MPI_SUM;
   MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, op, comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:49: warning: the operator of 'MPI_Allreduce' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-2]]:49: note: 'op' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-50]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:49: note: compute the operator from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
+// Negative: the operator is chosen by a condition every rank evaluates alike.
+void reduce_op_uniform(MPI_Comm comm, double *v) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  MPI_Op op = size > 4 ? MPI_MAX : MPI_SUM;
+  MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, op, comm);
+}
+
+void datatype_per_rank(MPI_Comm comm, void *buf) {
+  MPI_Datatype type = world_rank() == 0 ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Bcast(buf, 1, type, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the datatype of 'MPI_Bcast' differs between ranks; every rank must pass the same datatype or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:21: note: 'type' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-67]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: compute the datatype from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the datatype is chosen by a condition every rank evaluates alike.
+void datatype_uniform(MPI_Comm comm, void *buf) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype type = size > 4 ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Bcast(buf, 1, type, 0, comm);
+}
 // c10d options carry the root: BroadcastOptions{rootRank}.
 void c10d_root(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
   pg.broadcast(t, c10d::BroadcastOptions{pg.getRank()})->wait();
   // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-2]]:42: note: 'pg.getRank()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:42: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:42: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
   pg.broadcast(t, c10d::BroadcastOptions{0})->wait();
 }
 

@@ -15,6 +15,11 @@ void last_in_block(MPI_Comm comm, int rank) {
     MPI_Barrier(comm);
   }
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-4]]:25: note: FIX-IT applied suggested code changes
+  // CHECK-MESSAGES: :[[@LINE-3]]:4: note: FIX-IT applied suggested code changes
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:39: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // CHECK-FIXES: {{^}}  if (rank == 0) {{{$}}
   // CHECK-FIXES-NEXT: {{^}}    write_log("saving");{{$}}
   // CHECK-FIXES-NEXT: {{^}}  }{{$}}
@@ -25,6 +30,10 @@ void braceless(MPI_Comm comm, int rank) {
   if (rank == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: FIX-IT applied suggested code changes
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // CHECK-FIXES: {{^}}void braceless(MPI_Comm comm, int rank) {{{$}}
   // CHECK-FIXES-NEXT: {{^}}  MPI_Barrier(comm);{{$}}
 }
@@ -36,6 +45,9 @@ void uses_local(MPI_Comm comm, int rank) {
     MPI_Bcast(&v, 1, MPI_INT, 0, comm);
   }
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:36: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // CHECK-FIXES: {{^}}    int v = 1;{{$}}
   // CHECK-FIXES-NEXT: {{^}}    MPI_Bcast(&v, 1, MPI_INT, 0, comm);{{$}}
 }
@@ -48,6 +60,9 @@ void leaves_early(MPI_Comm comm, int rank, bool done) {
     MPI_Barrier(comm);
   }
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:38: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // CHECK-FIXES: {{^}}      return;{{$}}
   // CHECK-FIXES-NEXT: {{^}}    MPI_Barrier(comm);{{$}}
 }

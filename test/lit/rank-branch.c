@@ -22,6 +22,10 @@ int main(int argc, char **argv) {
   if (rank == 0)
     checkpoint(MPI_COMM_WORLD, "ckpt.bin");
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'checkpoint' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: 'MPI_Barrier' is called here, inside 'checkpoint'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'checkpoint' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 
   // Negative: the rank-0 write is gated, the barrier is not.
   if (rank == 0)
@@ -36,6 +40,10 @@ int main(int argc, char **argv) {
     exit(2);
   MPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == size - 1 && argc > 1', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == size - 1 && argc > 1' call 'exit' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == size - 1 && argc > 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-26]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
 
   MPI_Finalize();
   return 0;

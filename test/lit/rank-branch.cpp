@@ -42,6 +42,9 @@ void hidden_in_callee(MPI_Comm comm) {
     save_checkpoint(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'save_checkpoint' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :17:39: note: 'MPI_Barrier' is called here, inside 'save_checkpoint'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'save_checkpoint' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: balanced arms perform the same sequence on every rank.
@@ -88,7 +91,9 @@ void environment_rank(MPI_Comm comm) {
   if (local == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local == 0'
-  // CHECK-MESSAGES: :[[@LINE-4]]:25: note: the rank comes from the environment variable 'LOCAL_RANK' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'local == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:25: note: the rank comes from the environment variable 'LOCAL_RANK' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: other environment variables are not ranks.
@@ -101,14 +106,19 @@ void library_entry(MPI_Comm comm, int my_rank) {
   if (my_rank == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'my_rank == 0'
-  // CHECK-MESSAGES: :[[@LINE-4]]:39: note: 'my_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'my_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:39: note: 'my_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 static void log_step(MPI_Comm comm, int who) {
   if (who == 0)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'who == 0'
-  // CHECK-MESSAGES: :[[@LINE-4]]:41: note: parameter 'who' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'who == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:41: note: parameter 'who' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-107]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 void calls_log_step(MPI_Comm comm) { log_step(comm, world_rank()); }
 
@@ -127,6 +137,9 @@ struct Trainer {
     if (id == 0)
       MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'id == 0'
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'id == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:35: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 };
 
@@ -138,7 +151,10 @@ void implicit_flow(MPI_Comm comm) {
   if (steps > 4)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'steps > 4'
-  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'steps > 4' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-143]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: an allreduce makes the value agree on every rank again.
@@ -155,6 +171,9 @@ void switch_on_rank(MPI_Comm comm) {
   case 0:
     MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'world_rank() % 4' is 0
+    // CHECK-MESSAGES: :[[@LINE-4]]:11: note: 'world_rank() % 4' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-162]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     break;
   default:
     break;
@@ -165,6 +184,9 @@ void conditional_operator(MPI_Comm comm) {
   int rank = world_rank();
   int err = rank == 1 ? MPI_Barrier(comm) : MPI_SUCCESS;
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'MPI_Barrier' runs only on ranks where 'rank == 1'
+  // CHECK-MESSAGES: :[[@LINE-2]]:13: note: 'rank == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-175]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:25: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   (void)err;
 }
 
@@ -173,6 +195,9 @@ void short_circuit(MPI_Comm comm, bool verbose) {
   if (verbose && rank == 0 && MPI_Barrier(comm) == MPI_SUCCESS)
     write_log("synced");
   // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: 'MPI_Barrier' runs only on ranks where 'verbose && rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'verbose && rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-186]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:31: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 void lambda_capture(MPI_Comm comm) {
@@ -181,10 +206,17 @@ void lambda_capture(MPI_Comm comm) {
   if (rank == 0)
     sync();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'MPI_Barrier' is called here, inside 'sync'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-198]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   auto inside = [rank, comm] {
     if (rank == 1)
       MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'rank == 1'
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'rank == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-205]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   };
   inside();
 }
@@ -194,6 +226,10 @@ void order_mismatch(MPI_Comm a, MPI_Comm b) {
   if (rank % 2) {
     MPI_Bcast(&x, 1, MPI_INT, 0, a);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' on 'a' runs first on ranks where 'rank % 2', but the other ranks run 'MPI_Bcast' on 'b' first; each side waits for the other and the job hangs
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-217]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the other ranks start with 'MPI_Bcast' on 'b' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: issue the collectives in the same order on every rank
     MPI_Bcast(&x, 1, MPI_INT, 0, b);
   } else {
     MPI_Bcast(&x, 1, MPI_INT, 0, b);
@@ -227,7 +263,9 @@ void c10d_process_group(c10d::ProcessGroup &pg, std::vector<at::Tensor> &t) {
   if (pg.getRank() == 0)
     pg.allreduce(t)->wait();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c10d::ProcessGroup::allreduce' runs only on ranks where 'pg.getRank() == 0'
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'pg.getRank() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'c10d::ProcessGroup::allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   pg.allreduce(t)->wait();
   if (pg.getRank() == 0)
     write_log("reduced");
@@ -239,7 +277,9 @@ void annotated() {
   if (node_id() == 0)
     sync_everyone();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_everyone' runs only on ranks where 'node_id() == 0'
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the rank comes from 'node_id', annotated as a rank source
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'node_id() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the rank comes from 'node_id', annotated as a rank source
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_everyone' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 void silenced(MPI_Comm comm) {
@@ -257,4 +297,8 @@ void wrapper_with_loop(double *buf, int n) {
   if (world_rank() == 0)
     scale_then_reduce(buf, n);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'scale_then_reduce' (which calls 'MPI_Allreduce') runs only on ranks where 'world_rank() == 0'
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: 'MPI_Allreduce' is called here, inside 'scale_then_reduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'world_rank() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-289]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'scale_then_reduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }

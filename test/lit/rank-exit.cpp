@@ -21,7 +21,7 @@ int early_return(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 1', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 1' return here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 1' differs between ranks
-  // CHECK-MESSAGES: :11:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
@@ -41,14 +41,28 @@ void throws_on_one_rank(MPI_Comm comm) {
     throw std::runtime_error("bad shard");
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'world_rank() == 3', which throw before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 3' throw here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'world_rank() == 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-35]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
+// Negative: every rank throws, or none: the condition is the same everywhere.
+void throws_everywhere(MPI_Comm comm, int argc) {
+  if (argc < 2)
+    throw std::runtime_error("no input");
+  MPI_Barrier(comm);
+}
 void exits_on_one_rank(MPI_Comm comm) {
   int rank = world_rank();
   if (rank != 0)
     std::exit(0);
   MPI_Finalize();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Finalize' is never reached on ranks where 'rank != 0', which call 'exit' before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank != 0' call 'exit' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank != 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-53]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Finalize' before leaving, or make the decision to leave the same on every rank
 }
 
 void breaks_out(MPI_Comm comm, int steps) {
@@ -58,9 +72,21 @@ void breaks_out(MPI_Comm comm, int steps) {
       break;
     MPI_Allreduce(MPI_IN_PLACE, &i, 1, MPI_INT, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == 0 && i == 3', which break out of the loop before it
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank == 0 && i == 3' break out of the loop here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank == 0 && i == 3' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-66]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   }
 }
 
+// Negative: every rank breaks out at the same iteration.
+void breaks_out_together(MPI_Comm comm, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    if (i == 3)
+      break;
+    MPI_Allreduce(MPI_IN_PLACE, &i, 1, MPI_INT, MPI_SUM, comm);
+  }
+}
 void continues(MPI_Comm comm, int steps) {
   int rank = world_rank();
   for (int i = 0; i < steps; ++i) {
@@ -68,14 +94,30 @@ void continues(MPI_Comm comm, int steps) {
       continue;
     MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'rank % 2', which continue with the next iteration before it
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank % 2' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank % 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-88]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   }
 }
 
+// Negative: every rank skips the same iterations.
+void continues_together(MPI_Comm comm, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    if (i % 2)
+      continue;
+    MPI_Barrier(comm);
+  }
+}
 void jumps(MPI_Comm comm) {
   if (world_rank() == 0)
     goto done;
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'world_rank() == 0', which jump away with goto before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 0' jump away with goto here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'world_rank() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-108]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 done:
   return;
 }
@@ -86,6 +128,11 @@ int hidden_after_return(MPI_Comm comm) {
     return -1;
   save_checkpoint(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'save_checkpoint' (which calls 'MPI_Barrier') is never reached on ranks where 'world_rank() == 0', which return before it
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-7]]:39: note: 'MPI_Barrier' is called here, inside 'save_checkpoint'
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'world_rank() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-123]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'save_checkpoint' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
 

@@ -26,7 +26,7 @@ void uneven_batches(MPI_Comm comm, int total) {
     MPI_Allreduce(MPI_IN_PLACE, &loss, 1, MPI_DOUBLE, MPI_SUM, comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-4]]:19: note: 'b < my_batches' differs between ranks
-    // CHECK-MESSAGES: :21:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
   }
 }
@@ -53,7 +53,10 @@ void strided(MPI_Comm comm, int items) {
   for (int i = world_rank(); i < items; i += size)
     save(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'save' (which calls 'MPI_Barrier') runs in a loop whose trip count differs between ranks
-  // CHECK-MESSAGES: :47:28: note: 'MPI_Barrier' is called here, inside 'save'
+  // CHECK-MESSAGES: :[[@LINE-9]]:28: note: 'MPI_Barrier' is called here, inside 'save'
+  // CHECK-MESSAGES: :[[@LINE-4]]:30: note: 'i < items' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-43]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'save'
 }
 
 // Per-rank input: a stream opened under a rank-dependent name.
@@ -64,6 +67,8 @@ void per_rank_stream(MPI_Comm comm) {
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
   // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'std::getline(in, line)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-55]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
 
 // Per-rank input in C style: a count read from a per-rank file.
@@ -77,6 +82,9 @@ void per_rank_file(MPI_Comm comm) {
   do {
     MPI_Barrier(comm);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+3]]:12: note: '--n > 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-71]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
   } while (--n > 0);
 }
 
@@ -136,6 +144,9 @@ template <typename T> void generic(MPI_Comm comm, T steps) {
   for (T i = 0; i < steps + world_rank(); ++i)
     MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'i < steps + world_rank()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-133]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
 void instantiate(MPI_Comm c) {
   generic<int>(c, 3);

@@ -26,7 +26,9 @@ void multicast(MPI_Comm comm, int localRank, float *v, int n) {
     MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_FLOAT, MPI_SUM, comm);
   }
   // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'MPI_Barrier' runs only on ranks where 'major >= 9'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: 'major' is a device attribute from 'cudaDeviceGetAttribute'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'major >= 9' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'major' is a device attribute from 'cudaDeviceGetAttribute'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the attribute agreed (every rank takes the minimum) first.

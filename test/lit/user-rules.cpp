@@ -24,6 +24,19 @@ void user_collective() {
   if (my_rank == 0)
     sync_all();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'my_rank == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'my_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: 'my_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the same call under a value whose name does not match the rank
+// pattern, and under a condition every rank evaluates alike.
+int my_step;
+void user_collective_uniform(int epochs) {
+  if (my_step == 0)
+    sync_all();
+  if (epochs > 1)
+    sync_all();
 }
 
 double read_sensor();
@@ -33,11 +46,20 @@ void user_per_rank_source() {
   if (read_sensor() > 80.0)
     sync_all();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sync_all' runs only on ranks where 'read_sensor() > 80.0'
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'read_sensor' returns a sensor reading here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'read_sensor() > 80.0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'read_sensor' returns a sensor reading here; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'sync_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: the reading is only logged.
 void user_per_rank_source_logged() {
   write_log(read_sensor());
   sync_all();
+}
+
+// Negative: the same test on a function the rules do not name per-rank.
+double read_setting();
+void user_uniform_source() {
+  if (read_setting() > 80.0)
+    sync_all();
 }

@@ -25,5 +25,9 @@ int main(int argc, char **argv) {
   if (g_mode)
     MPI_Barrier(MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_mode'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_mode' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Finalize();
 }
