@@ -21,8 +21,6 @@ void replaceAll(std::string &Text, const std::string &From, const std::string &T
 
 } // namespace
 
-bool isPending(const Finding &F) { return !pendingUsr(F.message).empty(); }
-
 std::vector<Finding> resolvePending(std::vector<Finding> Findings,
                                     const analysis::ExternalSummaries &Summaries,
                                     bool KeepUnresolved) {

@@ -20,6 +20,4 @@ std::vector<Finding> resolvePending(std::vector<Finding> Findings,
                                     const analysis::ExternalSummaries &Summaries,
                                     bool KeepUnresolved);
 
-bool isPending(const Finding &F);
-
 } // namespace lockstep::cli

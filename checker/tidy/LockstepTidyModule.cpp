@@ -19,10 +19,8 @@ public:
 
 } // namespace lockstep
 
-// Referenced by front ends that link the module statically (lockstep check,
-// lockstep-clangd) so that the linker keeps the registration below.
-volatile int LockstepModuleAnchorSource = 0;
-
+// The front ends link this file as objects (lockstep_tidy_module), so the
+// registration is kept without an anchor.
 static clang::tidy::ClangTidyModuleRegistry::Add<lockstep::LockstepTidyModule>
     LockstepModuleRegistration("lockstep",
                                "Checks for collectives that ranks do not call in lockstep.");
