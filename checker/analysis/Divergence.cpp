@@ -258,8 +258,14 @@ bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Bran
         From = Shape.immediateDominator(From);
       for (unsigned I = 0; I < Forward && To && To != &Function.cfg().getExit(); ++I)
         To = Function.immediatePostDominator(To);
-      if (From && To && Shape.sameIterations(From, &Branch) &&
-          balanced(Shape, From, To) == Answer::Never)
+      if (!From || !To || !Shape.sameIterations(From, &Branch))
+        continue;
+      // Neighbouring branches widen to the same regions (branch k one step
+      // back is branch k-1 one step forward): decide each region once.
+      auto [Known, Inserted] = Widened.try_emplace({From, To}, Answer::Unknown);
+      if (Inserted)
+        Known->second = balanced(Shape, From, To);
+      if (Known->second == Answer::Never)
         return true;
     }
   return false;

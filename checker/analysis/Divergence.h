@@ -13,6 +13,8 @@
 #include "RankSolver.h"
 #include "RankValue.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,6 +96,8 @@ private:
   FormulaArena &Arena;
   Membership &Members;
   std::vector<AnalysisLimit> &Limits;
+  /// balanced() of the regions widened so far, by (first block, stop).
+  llvm::DenseMap<std::pair<const clang::CFGBlock *, const clang::CFGBlock *>, Answer> Widened;
 };
 
 } // namespace lockstep::analysis
