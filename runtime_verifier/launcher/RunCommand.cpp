@@ -158,20 +158,8 @@ std::string stopReason(const Matcher &M) {
          M.label(P.Comm);
 }
 
-} // namespace
-
-int runCommand(const std::vector<std::string> &Args) {
-  RunOptions O;
-  if (args::ParseResult Parsed = parseRunOptions(Args, O); !Parsed.isOk()) {
-    if (Parsed.isHelp()) {
-      std::fputs(kRunUsage, stdout);
-      return 0;
-    }
-    error(Parsed.message());
-    std::fprintf(stderr, "usage: lockstep run -n N [options] -- PROGRAM [ARGS...] (see --help)\n");
-    return kExitUsage;
-  }
-  std::vector<Finding> Findings;
+/// What is checked before anything starts; 0 or the exit code.
+int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoint &Listen) {
   if (!O.FindingsFile.empty())
     if (std::string E = loadFindings(O.FindingsFile, Findings); !E.empty()) {
       error(E);
@@ -194,11 +182,174 @@ int runCommand(const std::vector<std::string> &Args) {
       error("cannot run '" + Program + "': " + E);
       return kExitNotRunnable;
     }
-  net::Endpoint Listen;
   if (std::string E = net::parseEndpoint(O.Listen, Listen, true); !E.empty()) {
     error("--listen: " + E);
     return kExitUsage;
   }
+  return 0;
+}
+
+void prepareProcess() {
+  struct sigaction Action {};
+  Action.sa_handler = onSignal;
+  for (int S : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(S, &Action, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  // One socket per rank: thousands of ranks need more than the usual 1024.
+  rlimit Files;
+  if (getrlimit(RLIMIT_NOFILE, &Files) == 0 && Files.rlim_cur < Files.rlim_max) {
+    Files.rlim_cur = Files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &Files);
+  }
+}
+
+struct JobEnd {
+  uint64_t StopNs = 0;     // when the ranks were told to stop; 0: never
+  int CommandStatus = -1; // the launcher's wait status, when there is one
+};
+
+/// Serves the ranks until every process is gone, or the stopped job's time
+/// is up.
+JobEnd supervise(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P, Outcome &Result) {
+  JobEnd End;
+  uint64_t LastExitNs = 0;
+  for (;;) {
+    std::vector<pollfd> Fds;
+    std::vector<std::function<void(short)>> Handlers;
+    C.pollSet(Fds, Handlers);
+    P.pollSet(Fds, Handlers);
+    if (poll(Fds.data(), Fds.size(), 20) > 0)
+      for (size_t I = 0; I < Fds.size(); ++I)
+        if (Fds[I].revents)
+          Handlers[I](Fds[I].revents);
+    uint64_t Now = net::monotonicNs();
+    C.expire(Now);
+    P.reap([&](const Child &Kid) {
+      LastExitNs = Now;
+      if (Kid.Rank < 0) {
+        End.CommandStatus = Kid.Status;
+        Result.LauncherExit = Processes::describe(Kid.Status);
+        return;
+      }
+      M.setExit(Kid.Rank, Processes::describe(Kid.Status));
+      if (!M.ranks()[size_t(Kid.Rank)].Connected) // a rank that never called a collective
+        M.departed(Kid.Rank, false, Now);
+    });
+    M.tick(Now);
+    if (!End.StopNs && (M.divergence() || Interrupted)) {
+      End.StopNs = Now;
+      C.stopRanks(M.divergence() ? stopReason(M) : "interrupted");
+      // Ranks exit on the stop order. MPI ranks end the job from inside
+      // (MPI_Abort) and mpirun exits on its own: a signal in the middle of
+      // its teardown makes it crash.
+      P.terminate(O.Mode == LaunchMode::Direct ? 0 : O.Mode == LaunchMode::Mpi ? 10000 : 300, 1000);
+    }
+    P.escalate(Now);
+    bool Started = !P.children().empty();
+    bool Gone = Started ? P.allReaped() : C.ranksSeen() == O.Ranks;
+    if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * kMs))
+      break;
+    if (End.StopNs && Now - End.StopNs > 15000 * kMs) // processes that ignore even SIGKILL's group
+      break;
+  }
+  return End;
+}
+
+/// The status and exit code of a job that did not diverge.
+void settleWithoutDivergence(const Matcher &M, Coordinator &C, const Processes &P,
+                             const JobEnd &End, const std::vector<int> &Unheard, bool Lost,
+                             Outcome &Result) {
+  if (Interrupted) {
+    Result.Status = "interrupted";
+    Result.ExitCode = 128 + Interrupted;
+    return;
+  }
+  int Code = 0;
+  if (End.CommandStatus >= 0)
+    Code = Processes::exitCode(End.CommandStatus);
+  for (const Child &Kid : P.children())
+    if (Kid.Rank >= 0 && Code == 0)
+      Code = Processes::exitCode(Kid.Status);
+  Result.Status = Code == 0 ? "passed" : "failed";
+  Result.ExitCode = Code;
+  if (Lost && Code != 0) { // a rank that loses its coordinator exits 96
+    error("the coordinator never heard from " + std::string(Unheard.size() == 1 ? "rank " : "ranks ") +
+          rankList(Unheard) + " while it shed " + std::to_string(C.shedConnections()) +
+          " connections that did not say hello in time; the job was not verified");
+    Result.Status = "failed";
+    Result.ExitCode = kExitSetup;
+  }
+  uint64_t Verified = 0;
+  bool MpiAlone = false;
+  for (const RankState &R : M.ranks()) {
+    Verified += R.Calls;
+    MpiAlone |= R.MpiUnverified;
+  }
+  if (MpiAlone && Verified == 0) { // a pass that checked nothing must not look like one
+    C.Warn("the ranks are MPI programs, each started as an MPI job of its own: no collective "
+           "could be verified; run them with 'lockstep run --mpi'");
+    Result.Status = "unverified";
+    Result.ExitCode = Code ? Code : kExitUsage;
+  }
+}
+
+/// The diagnosis, the verdicts on the findings, the summary and the reports.
+void report(const RunOptions &O, const Matcher &M, Coordinator &C,
+            const std::vector<Finding> &Findings, Outcome &Result) {
+  if (C.shedConnections() > 0)
+    C.Warn("closed " + std::to_string(C.shedConnections()) +
+           " connection(s) that did not say hello in time or came over the limit");
+  for (int R = 0; R < O.Ranks; ++R)
+    if (uint64_t Lost = M.ranks()[size_t(R)].Dropped)
+      C.Warn("rank " + std::to_string(R) + " dropped " + std::to_string(Lost) +
+             " of its collective records (they came faster than they could be sent); "
+             "those collectives were not compared");
+  const auto &D = M.divergence();
+  bool NeedSites = D || !Findings.empty() || !O.ReportFile.empty() || !O.JsonFile.empty();
+  std::vector<Location> Sites = NeedSites ? symbolize(M.names()) : std::vector<Location>{};
+  if (D) {
+    Result.Diagnosis = renderDiagnosis(M, Sites, O.StallTimeoutSeconds);
+    std::fprintf(stderr, "%s", Result.Diagnosis.c_str());
+    std::fprintf(stderr, "lockstep: note: divergence detected %.0f ms after it happened; stop ordered %.0f ms later\n",
+                 D->Kind == DivergenceKind::Stall ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
+                                                  : Result.DetectionMs,
+                 Result.StopMs);
+  }
+  Result.Verdicts = judge(Findings, M, Sites);
+  for (const Judged &V : Result.Verdicts)
+    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome), V.What.location.file.c_str(),
+                 V.What.location.line, V.Detail.empty() ? "" : ": ", V.Detail.c_str());
+  if (!D && !O.Quiet) {
+    uint64_t Calls = 0;
+    for (const RankState &R : M.ranks())
+      Calls += R.Calls;
+    std::fprintf(stderr, "lockstep: %s: %d ranks, %llu collective calls on %zu communicator%s, no divergence\n",
+                 Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size(),
+                 M.comms().size() == 1 ? "" : "s");
+  }
+  for (const auto &[File, Write] : {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
+    if (!File.empty())
+      if (std::string E = Write(File, M, Sites, Result); !E.empty())
+        error(E);
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string> &Args) {
+  RunOptions O;
+  if (args::ParseResult Parsed = parseRunOptions(Args, O); !Parsed.isOk()) {
+    if (Parsed.isHelp()) {
+      std::fputs(kRunUsage, stdout);
+      return 0;
+    }
+    error(Parsed.message());
+    std::fprintf(stderr, "usage: lockstep run -n N [options] -- PROGRAM [ARGS...] (see --help)\n");
+    return kExitUsage;
+  }
+  std::vector<Finding> Findings;
+  net::Endpoint Listen;
+  if (int Status = checkSetup(O, Findings, Listen))
+    return Status;
   std::string Interposer = findInterposer();
   if (Interposer.empty()) {
     error("cannot find liblockstep-intercept.so next to this executable (set LOCKSTEP_INTERCEPT)");
@@ -228,67 +379,13 @@ int runCommand(const std::vector<std::string> &Args) {
     gethostname(Host, sizeof Host - 1);
     Reach.host = Host;
   }
-
-  struct sigaction Action {};
-  Action.sa_handler = onSignal;
-  for (int S : {SIGINT, SIGTERM, SIGHUP})
-    sigaction(S, &Action, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-
-  // One socket per rank: thousands of ranks need more than the usual 1024.
-  rlimit Files;
-  if (getrlimit(RLIMIT_NOFILE, &Files) == 0 && Files.rlim_cur < Files.rlim_max) {
-    Files.rlim_cur = Files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &Files);
-  }
-
+  prepareProcess();
   Processes P;
   if (std::string E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer); !E.empty()) {
     error(E);
     return kExitSetup;
   }
-
-  uint64_t StopNs = 0, LastExitNs = 0;
-  int CommandStatus = -1;
-  for (;;) {
-    std::vector<pollfd> Fds;
-    std::vector<std::function<void(short)>> Handlers;
-    C.pollSet(Fds, Handlers);
-    P.pollSet(Fds, Handlers);
-    if (poll(Fds.data(), Fds.size(), 20) > 0)
-      for (size_t I = 0; I < Fds.size(); ++I)
-        if (Fds[I].revents)
-          Handlers[I](Fds[I].revents);
-    uint64_t Now = net::monotonicNs();
-    C.expire(Now);
-    P.reap([&](const Child &Kid) {
-      LastExitNs = Now;
-      if (Kid.Rank < 0) {
-        CommandStatus = Kid.Status;
-        Result.LauncherExit = Processes::describe(Kid.Status);
-        return;
-      }
-      M.setExit(Kid.Rank, Processes::describe(Kid.Status));
-      if (!M.ranks()[size_t(Kid.Rank)].Connected) // a rank that never called a collective
-        M.departed(Kid.Rank, false, Now);
-    });
-    M.tick(Now);
-    if (!StopNs && (M.divergence() || Interrupted)) {
-      StopNs = Now;
-      C.stopRanks(M.divergence() ? stopReason(M) : "interrupted");
-      // Ranks exit on the stop order. MPI ranks end the job from inside
-      // (MPI_Abort) and mpirun exits on its own: a signal in the middle of
-      // its teardown makes it crash.
-      P.terminate(O.Mode == LaunchMode::Direct ? 0 : O.Mode == LaunchMode::Mpi ? 10000 : 300, 1000);
-    }
-    P.escalate(Now);
-    bool Started = !P.children().empty();
-    bool Gone = Started ? P.allReaped() : C.ranksSeen() == O.Ranks;
-    if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * kMs))
-      break;
-    if (StopNs && Now - StopNs > 15000 * kMs) // processes that ignore even SIGKILL's group
-      break;
-  }
+  JobEnd End = supervise(O, M, C, P, Result);
   P.flush();
   Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
   uint64_t EndNs = net::monotonicNs();
@@ -305,79 +402,16 @@ int runCommand(const std::vector<std::string> &Args) {
   M.finish(EndNs);
   P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
 
-  const auto &D = M.divergence();
-  if (D) {
+  if (const auto &D = M.divergence()) {
     Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
     Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
     Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
-    Result.StopMs = StopNs ? double(StopNs - D->DetectedNs) / kMs : 0; // 0: found once the job was down
-  } else if (Interrupted) {
-    Result.Status = "interrupted";
-    Result.ExitCode = 128 + Interrupted;
+    Result.StopMs = End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs
+                               : 0; // 0: found once the job was down
   } else {
-    int Code = 0;
-    if (CommandStatus >= 0)
-      Code = Processes::exitCode(CommandStatus);
-    for (const Child &Kid : P.children())
-      if (Kid.Rank >= 0 && Code == 0)
-        Code = Processes::exitCode(Kid.Status);
-    Result.Status = Code == 0 ? "passed" : "failed";
-    Result.ExitCode = Code;
-    if (Lost && Code != 0) { // a rank that loses its coordinator exits 96
-      error("the coordinator never heard from " + std::string(Unheard.size() == 1 ? "rank " : "ranks ") +
-            rankList(Unheard) + " while it shed " + std::to_string(C.shedConnections()) +
-            " connections that did not say hello in time; the job was not verified");
-      Result.Status = "failed";
-      Result.ExitCode = kExitSetup;
-    }
-    uint64_t Verified = 0;
-    bool MpiAlone = false;
-    for (const RankState &R : M.ranks()) {
-      Verified += R.Calls;
-      MpiAlone |= R.MpiUnverified;
-    }
-    if (MpiAlone && Verified == 0) { // a pass that checked nothing must not look like one
-      C.Warn("the ranks are MPI programs, each started as an MPI job of its own: no collective "
-             "could be verified; run them with 'lockstep run --mpi'");
-      Result.Status = "unverified";
-      Result.ExitCode = Code ? Code : kExitUsage;
-    }
+    settleWithoutDivergence(M, C, P, End, Unheard, Lost, Result);
   }
-
-  if (C.shedConnections() > 0)
-    C.Warn("closed " + std::to_string(C.shedConnections()) +
-           " connection(s) that did not say hello in time or came over the limit");
-  for (int R = 0; R < O.Ranks; ++R)
-    if (uint64_t Lost = M.ranks()[size_t(R)].Dropped)
-      C.Warn("rank " + std::to_string(R) + " dropped " + std::to_string(Lost) +
-             " of its collective records (they came faster than they could be sent); "
-             "those collectives were not compared");
-  bool NeedSites = D || !Findings.empty() || !O.ReportFile.empty() || !O.JsonFile.empty();
-  std::vector<Location> Sites = NeedSites ? symbolize(M.names()) : std::vector<Location>{};
-  if (D) {
-    Result.Diagnosis = renderDiagnosis(M, Sites, O.StallTimeoutSeconds);
-    std::fprintf(stderr, "%s", Result.Diagnosis.c_str());
-    std::fprintf(stderr, "lockstep: note: divergence detected %.0f ms after it happened; stop ordered %.0f ms later\n",
-                 D->Kind == DivergenceKind::Stall ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
-                                                  : Result.DetectionMs,
-                 Result.StopMs);
-  }
-  Result.Verdicts = judge(Findings, M, Sites);
-  for (const Judged &V : Result.Verdicts)
-    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome), V.What.location.file.c_str(),
-                 V.What.location.line, V.Detail.empty() ? "" : ": ", V.Detail.c_str());
-  if (!D && !O.Quiet) {
-    uint64_t Calls = 0;
-    for (const RankState &R : M.ranks())
-      Calls += R.Calls;
-    std::fprintf(stderr, "lockstep: %s: %d ranks, %llu collective calls on %zu communicator%s, no divergence\n",
-                 Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size(),
-                 M.comms().size() == 1 ? "" : "s");
-  }
-  for (const auto &[File, Write] : {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
-    if (!File.empty())
-      if (std::string E = Write(File, M, Sites, Result); !E.empty())
-        error(E);
+  report(O, M, C, Findings, Result);
   return Result.ExitCode;
 }
 
