@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -41,6 +42,22 @@ const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
 /// order (SiteStmt is null for destructors), with the CFG element as a
 /// fourth argument when \p Visit takes one. With \p Unnamed, also for the
 /// calls through a pointer, with a null Callee.
+/// Visits \p Root and every statement below it, in source order, with an
+/// explicit stack: expressions nest 50,000 deep.
+template <typename VisitFn> void forEachStmtInOrder(const clang::Stmt *Root, VisitFn Visit) {
+  std::vector<const clang::Stmt *> Work{Root};
+  while (!Work.empty()) {
+    const clang::Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    Visit(S);
+    size_t End = Work.size();
+    Work.insert(Work.end(), S->child_begin(), S->child_end());
+    std::reverse(Work.begin() + End, Work.end());
+  }
+}
+
 template <typename VisitFn>
 void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit,
                  bool Unnamed = false) {

@@ -9,33 +9,27 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
+// In source order: `int *p = &alias;` needs `int &alias = c.who;` first.
 void Dataflow::collectAliases(const Stmt *Body) {
-  std::vector<const Stmt *> Work{Body}; // explicit: expressions nest 50,000 deep
-  while (!Work.empty()) {
-    const Stmt *S = Work.back();
-    Work.pop_back();
-    if (!S)
-      continue;
-    if (const auto *Decl = dyn_cast<DeclStmt>(S))
-      for (const auto *D : Decl->decls()) {
-        const auto *Var = dyn_cast<VarDecl>(D);
-        if (!Var || !Var->getInit())
-          continue;
-        StorageKey Key;
-        if (collectContainerAlias(Var))
-          continue;
-        if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
-          References[Var] = Key;
-        else if (Var->getType()->isPointerType() &&
-                 !Var->getType()->getPointeeType().isConstQualified() &&
-                 pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
-          PointsTo[Var] = Key;
-      }
-    // In source order: `int *p = &alias;` needs `int &alias = c.who;` first.
-    size_t End = Work.size();
-    Work.insert(Work.end(), S->child_begin(), S->child_end());
-    std::reverse(Work.begin() + End, Work.end());
-  }
+  forEachStmtInOrder(Body, [&](const Stmt *S) {
+    const auto *Decl = dyn_cast<DeclStmt>(S);
+    if (!Decl)
+      return;
+    for (const auto *D : Decl->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      if (!Var || !Var->getInit())
+        continue;
+      StorageKey Key;
+      if (collectContainerAlias(Var))
+        continue;
+      if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
+        References[Var] = Key;
+      else if (Var->getType()->isPointerType() &&
+               !Var->getType()->getPointeeType().isConstQualified() &&
+               pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
+        PointsTo[Var] = Key;
+    }
+  });
 }
 
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {

@@ -70,12 +70,7 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
 // `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
 // `on_step_ = [this] { ... };`.
 void IndirectCalls::recordStores(const Stmt *Body) {
-  std::vector<const Stmt *> Work{Body}; // explicit: expressions nest 50,000 deep
-  while (!Work.empty()) {
-    const Stmt *S = Work.back();
-    Work.pop_back();
-    if (!S)
-      continue;
+  forEachStmtInOrder(Body, [&](const Stmt *S) {
     if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
       for (const auto *D : Decl->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
@@ -87,8 +82,7 @@ void IndirectCalls::recordStores(const Stmt *Body) {
                Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2) {
       store(namedStorage(Operator->getArg(0)), Operator->getArg(1));
     }
-    Work.insert(Work.end(), S->child_begin(), S->child_end());
-  }
+  });
 }
 
 std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const {
