@@ -45,7 +45,7 @@ struct CollectiveEvent {
   bool groupBegins = false;                    // the marker opens a group
   bool selfCommunicator = false;               // on MPI_COMM_SELF: no other rank takes part
   std::string loopTrip;                        // a loop's event: its trip count ("9", or "?")
-  std::string loopBody;                        // a loop's event: what each iteration runs
+  uint32_t loopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
   std::optional<uint32_t> loopTripFormula;     // a loop's event: its trip count as a formula
   bool joinBoundary = false;                   // a join protocol's own begin or end
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call

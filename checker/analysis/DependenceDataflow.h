@@ -105,6 +105,10 @@ private:
   RankValue returnTaint(const clang::CFGBlock &Block) const;
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
+  bool solve(std::vector<State> &Out, std::vector<bool> &Visited);
+  std::pair<bool, bool> processBlock(const clang::CFGBlock &Block, std::vector<State> &Out,
+                                     std::vector<bool> &Visited);
+  void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;
   void startProgram();
@@ -140,7 +144,7 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
   std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
   State Current;
-  bool Recording = false; // only the final pass records calls and writes
+  bool Recording = false; // the pass over the stable states records calls and writes
   bool ReturnSeen = false;
   bool RecordReturned = true; // every return so far returned a record field by field
   mutable llvm::DenseSet<const clang::ValueDecl *> SharedReads;

@@ -155,7 +155,7 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       if (X[I] == Y[I])
         continue;
       const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
-      if (EX.loopBody.empty() || EX.loopBody != EY.loopBody)
+      if (!EX.loopBody || EX.loopBody != EY.loopBody)
         return Arena.truth();
       if (EX.loopTripFormula && EY.loopTripFormula)
         Trips = Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne,
@@ -346,7 +346,7 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   };
   if (MineLonger && TheirsLonger) {
     bool Permuted = sameCollectives(KeysA, KeysB);
-    bool SameLoop = !A[K]->loopBody.empty() && A[K]->loopBody == B[K]->loopBody;
+    bool SameLoop = A[K]->loopBody && A[K]->loopBody == B[K]->loopBody;
     if (SameLoop) {
       if (!Swapped) // one report per pair, at the first arm's loop
         Report(Divergence::Kind::TripCount, B[K]);

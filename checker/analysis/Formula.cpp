@@ -53,8 +53,21 @@ FormulaArena::FormulaArena() {
 FormulaRef FormulaArena::make(FormulaNode Node) {
   NodeKey Key{static_cast<uint8_t>(Node.op), Node.boolean, Node.value, Node.a, Node.b, Node.c};
   auto [It, Inserted] = Unique.try_emplace(Key, static_cast<FormulaRef>(Nodes.size()));
-  if (Inserted)
+  if (Inserted) {
+    switch (Node.op) {
+    case FormulaOp::Rank:
+    case FormulaOp::PerRank:
+      Node.rankFree = false;
+      break;
+    case FormulaOp::InRank1:
+    case FormulaOp::InRank2:
+      break;
+    default: // unused operands are 0, the rank-free `true`
+      Node.rankFree = isLeaf(Node.op) || (Nodes[Node.a].rankFree && Nodes[Node.b].rankFree &&
+                                          Nodes[Node.c].rankFree);
+    }
     Nodes.push_back(Node);
+  }
   return It->second;
 }
 
@@ -178,6 +191,8 @@ FormulaRef FormulaArena::choose(FormulaRef Cond, FormulaRef Then, FormulaRef Els
 }
 
 FormulaRef FormulaArena::inRank(unsigned Which, FormulaRef F) {
+  if (Nodes[F].rankFree)
+    return F; // the same on both ranks, or already pinned
   switch (Nodes[F].op) {
   case FormulaOp::True:
   case FormulaOp::False:

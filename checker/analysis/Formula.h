@@ -38,6 +38,9 @@ struct FormulaNode {
   bool boolean;         // the sort: boolean or integer
   int64_t value = 0;    // Const: the value; symbols: the symbol's id
   FormulaRef a = 0, b = 0, c = 0;
+  // Derived: mentions neither the rank nor a per-rank symbol outside a pin,
+  // so every rank sees the same value.
+  bool rankFree = true;
 };
 
 /// Owns the formulas of one translation unit; equal formulas share one node.

@@ -40,7 +40,34 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
   Result->Parents = std::make_unique<ParentMap>(FD->getBody());
   Result->computeControlDependence();
+  Result->computeReversePostOrder();
   return Result;
+}
+
+// An explicit depth-first walk: CFGs of generated code can be very deep.
+void FunctionCFG::computeReversePostOrder() {
+  const unsigned N = Graph->getNumBlockIDs();
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  std::vector<bool> Seen(N, false);
+  Stack.push_back({&Graph->getEntry(), Graph->getEntry().succ_begin()});
+  Seen[Graph->getEntry().getBlockID()] = true;
+  while (!Stack.empty()) {
+    auto &[Block, Next] = Stack.back();
+    if (Next == Block->succ_end()) {
+      Rpo.push_back(Block);
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = (Next++)->getReachableBlock();
+    if (Succ && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  std::reverse(Rpo.begin(), Rpo.end());
+  RpoIndex.assign(N, ~0u);
+  for (unsigned I = 0; I < Rpo.size(); ++I)
+    RpoIndex[Rpo[I]->getBlockID()] = I;
 }
 
 const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const {
@@ -48,6 +75,10 @@ const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const
   if (Node && Node->getIDom() && Node->getIDom()->getBlock())
     return Node->getIDom()->getBlock();
   return &Graph->getExit();
+}
+
+bool FunctionCFG::postDominates(const CFGBlock *A, const CFGBlock *B) const {
+  return PostDom->dominates(A, B);
 }
 
 // Ferrante-Ottenstein-Warren: for every edge B -> S where S does not

@@ -31,6 +31,9 @@ public:
   /// block when the paths only meet there.
   const clang::CFGBlock *immediatePostDominator(const clang::CFGBlock *Block) const;
 
+  /// Whether every path from \p B to the exit passes \p A.
+  bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const;
+
   /// Branch blocks that decide whether \p Block runs.
   const std::vector<const clang::CFGBlock *> &controllers(const clang::CFGBlock *Block) const {
     return Controllers[Block->getBlockID()];
@@ -41,10 +44,16 @@ public:
     return Controlled[Branch->getBlockID()];
   }
 
+  /// The blocks reachable from the entry, in reverse post-order.
+  const std::vector<const clang::CFGBlock *> &reversePostOrder() const { return Rpo; }
+  /// \p Block's index in reversePostOrder(); ~0u when it is unreachable.
+  unsigned rpoIndex(const clang::CFGBlock *Block) const { return RpoIndex[Block->getBlockID()]; }
+
 private:
   FunctionCFG(const clang::FunctionDecl *FD, clang::ASTContext &Context)
       : Decl(FD), Context(Context) {}
   void computeControlDependence();
+  void computeReversePostOrder();
 
   const clang::FunctionDecl *Decl;
   clang::ASTContext &Context;
@@ -52,6 +61,8 @@ private:
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
   std::unique_ptr<clang::ParentMap> Parents;
   std::vector<std::vector<const clang::CFGBlock *>> Controllers, Controlled;
+  std::vector<const clang::CFGBlock *> Rpo;
+  std::vector<unsigned> RpoIndex;
 };
 
 /// The value a branch block tests: for `if (a && b)` the block that tests `b`

@@ -1,4 +1,5 @@
 #include "GroupBalance.h"
+#include "BlockWorklist.h"
 #include "CallSite.h"
 #include "CorrelatedBranches.h"
 #include "Divergence.h"
@@ -116,7 +117,8 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   const CFG &Graph = Function.cfg();
   std::vector<DepthState> Out(Graph.getNumBlockIDs());
   std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
-  std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
+  BlockWorklist Worklist(Function);
+  Worklist.push(&Graph.getEntry());
   bool AnyMarker = false;
   const CorrelatedBranches Correlated = CorrelatedBranches::of(Function);
   if (Correlated.truncated)
@@ -171,8 +173,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
                             " visits per block; groups may be reported open or missed"});
       break;
     }
-    const CFGBlock *Block = Worklist.back();
-    Worklist.pop_back();
+    const CFGBlock *Block = Worklist.pop();
     DepthState State = Transfer(*Block);
     bool Changed = !Visited[Block->getBlockID()] || !sameDepths(State, Out[Block->getBlockID()]);
     Visited[Block->getBlockID()] = true;
@@ -183,7 +184,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
       const CFGBlock *Next = Succ.getReachableBlock();
       if (Next && Paths.follows(Function, *Block, Index))
-        Worklist.push_back(Next);
+        Worklist.push(Next);
       ++Index;
     }
   }

@@ -82,34 +82,11 @@ bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &En
 
 FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts)
     : Function(Function), Arena(Arena), Conditions(Function, Arena, std::move(Facts)),
-      Dominators(const_cast<CFG *>(&Function.cfg())),
-      PostDominators(const_cast<CFG *>(&Function.cfg())) {
+      Dominators(const_cast<CFG *>(&Function.cfg())) {
   const CFG &Graph = Function.cfg();
   unsigned N = Graph.getNumBlockIDs();
-  Order.assign(N, ~0u);
-  // Reverse post-order by an explicit depth-first walk.
-  std::vector<const CFGBlock *> PostOrder;
-  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-  std::vector<bool> Seen(N, false);
-  Stack.push_back({&Graph.getEntry(), Graph.getEntry().succ_begin()});
-  Seen[Graph.getEntry().getBlockID()] = true;
-  while (!Stack.empty()) {
-    auto &[Block, Next] = Stack.back();
-    if (Next == Block->succ_end()) {
-      PostOrder.push_back(Block);
-      Stack.pop_back();
-      continue;
-    }
-    const CFGBlock *Succ = (Next++)->getReachableBlock();
-    if (Succ && !Seen[Succ->getBlockID()]) {
-      Seen[Succ->getBlockID()] = true;
-      Stack.push_back({Succ, Succ->succ_begin()});
-    }
-  }
-  for (unsigned I = 0; I < PostOrder.size(); ++I)
-    Order[PostOrder[PostOrder.size() - 1 - I]->getBlockID()] = I;
   // Natural loops: the blocks that reach a back edge without passing its header.
-  for (const CFGBlock *Latch : PostOrder)
+  for (const CFGBlock *Latch : Function.reversePostOrder())
     for (const CFGBlock::AdjacentBlock &Succ : Latch->succs()) {
       const CFGBlock *Header = Succ.getReachableBlock();
       if (!Header || !isBackEdge(Latch, Header))
@@ -166,21 +143,11 @@ const CFGBlock *FunctionShape::immediateDominator(const CFGBlock *Block) const {
   return Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
 }
 
-bool FunctionShape::postDominates(const CFGBlock *A, const CFGBlock *B) const {
-  return const_cast<CFGPostDomTree &>(PostDominators).dominates(A, B);
-}
-
 FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
   if (Reaching.empty()) {
     const CFG &Graph = Function.cfg();
     Reaching.assign(Graph.getNumBlockIDs(), Arena.falsity());
-    std::vector<const CFGBlock *> Blocks;
-    for (const CFGBlock *B : Graph)
-      if (reachable(B))
-        Blocks.push_back(B);
-    std::sort(Blocks.begin(), Blocks.end(),
-              [&](const CFGBlock *A, const CFGBlock *B) { return order(A) < order(B); });
-    for (const CFGBlock *Block : Blocks) {
+    for (const CFGBlock *Block : Function.reversePostOrder()) {
       FormulaRef &Slot = Reaching[Block->getBlockID()];
       if (Block == &Graph.getEntry()) {
         Slot = Arena.truth();
@@ -393,14 +360,15 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
         Loop ? analysis::tripCount(Loop, Shape.function().parents(), Shape.conditions(), Arena)
              : std::nullopt;
     Event->loopTrip = tripText(Event->loopTripFormula);
+    Event->loopBody = Distinct.front();
     for (unsigned Key : Table.keys(Distinct.front())) {
       const CollectiveEvent &Inner = Table.representative(Key);
-      Event->loopBody += Table.keyText(Key) + ";";
       if (Inner.communicatorDecl != Event->communicatorDecl)
         Event->communicatorDecl = nullptr;
       Event->selfCommunicator &= Inner.selfCommunicator;
     }
-    Event->key = "loop[" + Event->loopTrip + "]{" + Event->loopBody + "}";
+    // Equal key sequences are one trie node: the body is named by its id.
+    Event->key = "loop[" + Event->loopTrip + "]{" + std::to_string(Event->loopBody) + "}";
   }
   return (Loops[Header] = std::move(Event)).get();
 }

@@ -37,7 +37,6 @@ public:
   std::vector<unsigned> keys(uint32_t Sequence) const;
   std::vector<const CollectiveEvent *> events(uint32_t Sequence) const;
   const CollectiveEvent &representative(unsigned Key) const { return *Representatives[Key]; }
-  const std::string &keyText(unsigned Key) const { return Representatives[Key]->key; }
   uint32_t parentKey(uint32_t Sequence) const;
   uint32_t parentEvent(uint32_t Sequence) const;
   unsigned lastKey(uint32_t Sequence) const;
@@ -77,8 +76,8 @@ public:
 
   const FunctionCFG &function() const { return Function; }
   ConditionFormula &conditions() { return Conditions; }
-  unsigned order(const clang::CFGBlock *Block) const { return Order[Block->getBlockID()]; }
-  bool reachable(const clang::CFGBlock *Block) const { return Order[Block->getBlockID()] != ~0u; }
+  unsigned order(const clang::CFGBlock *Block) const { return Function.rpoIndex(Block); }
+  bool reachable(const clang::CFGBlock *Block) const { return Function.rpoIndex(Block) != ~0u; }
   bool isBackEdge(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
   bool isLoopHeader(const clang::CFGBlock *Block) const { return LoopBodies.count(Block); }
   bool inLoop(const clang::CFGBlock *Header, const clang::CFGBlock *Block) const;
@@ -88,7 +87,9 @@ public:
   /// The blocks outside the loop of \p Header that its body jumps to.
   std::vector<const clang::CFGBlock *> loopExits(const clang::CFGBlock *Header) const;
   const clang::CFGBlock *immediateDominator(const clang::CFGBlock *Block) const;
-  bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const;
+  bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const {
+    return Function.postDominates(A, B);
+  }
   /// The condition under which a rank reaches \p Block from the entry.
   FormulaRef reaching(const clang::CFGBlock *Block);
 
@@ -96,10 +97,8 @@ private:
   const FunctionCFG &Function;
   FormulaArena &Arena;
   ConditionFormula Conditions;
-  std::vector<unsigned> Order; // reverse post-order index, ~0u if unreachable
   llvm::DenseMap<const clang::CFGBlock *, llvm::BitVector> LoopBodies;
   clang::CFGDomTree Dominators;
-  clang::CFGPostDomTree PostDominators;
   std::vector<FormulaRef> Reaching; // computed on first use
 };
 

@@ -2,6 +2,7 @@
 // (facts, parameter seeds and shared writes, rounds until nothing changes)
 // and the collective summaries, callees first.
 #include "TranslationUnitAnalysis.h"
+#include "CallSite.h"
 #include "Limits.h"
 
 namespace lockstep::analysis {
@@ -9,17 +10,21 @@ using namespace clang;
 
 // Functions read each other's facts (return values, out-parameters) and the
 // shared facts (fields, globals); parameters are seeded from call sites.
-// Everything only grows, so a few rounds reach the fixed point; after the
-// first, only the functions whose inputs changed are analysed again.
+// Everything only grows, so a few rounds reach the fixed point. The first
+// round goes callees first, so most callers read final facts; a function is
+// analysed again only when something it read changed after it was analysed.
 void TranslationUnitAnalysis::computeDependence() {
-  std::vector<const FunctionCFG *> Pending;
-  for (const auto &Function : Functions)
-    Pending.push_back(Function.get());
-  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionCFG *>> Callers;
+  std::vector<const FunctionCFG *> Pending = calleesFirst();
+  llvm::DenseMap<const FunctionDecl *, unsigned> FactsChangedAt;
+  llvm::DenseMap<const ValueDecl *, unsigned> PublishedAt;
+  llvm::DenseMap<const FunctionCFG *, unsigned> AnalysedAt;
+  unsigned Clock = 0;
   auto Seeded = [&](const FunctionCFG *Function) {
-    std::vector<bool> Present;
-    for (const Provenance *Seed : Env.seeds.lookup(Function->decl()->getCanonicalDecl()))
-      Present.push_back(Seed != nullptr);
+    std::vector<bool> Present(Function->decl()->getNumParams(), false);
+    auto It = Env.seeds.find(Function->decl()->getCanonicalDecl());
+    if (It != Env.seeds.end())
+      for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
+        Present[I] = It->second[I] != nullptr;
     return Present;
   };
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
@@ -31,47 +36,88 @@ void TranslationUnitAnalysis::computeDependence() {
                               " rounds; some rank-dependent values may be missed"});
       break;
     }
-    llvm::DenseSet<const FunctionDecl *> NewFacts;
     for (const FunctionCFG *Function : Pending) {
+      AnalysedAt[Function] = ++Clock;
       FunctionDependence Result = analyzeDependence(*Function, Env);
       if (!Result.settled)
         Limits.push_back({Function->decl(), Function->decl()->getLocation(),
                           "its values did not settle within " +
                               std::to_string(limits::DependenceVisitsPerBlock) +
                               " visits per block; some rank-dependent values may be missed"});
-      FunctionFacts &Facts = Env.facts[Function->decl()->getCanonicalDecl()];
+      const FunctionDecl *Decl = Function->decl()->getCanonicalDecl();
+      FunctionFacts &Facts = Env.facts[Decl];
       if (!Facts.sameAs(Result.facts)) {
         Facts = Result.facts;
-        NewFacts.insert(Function->decl()->getCanonicalDecl());
+        FactsChangedAt[Decl] = Clock;
       }
-      if (Round == 0)
-        for (const CallSiteRecord &Call : Result.calls)
-          Callers[Call.callee].push_back(Function);
-      Dependence[Function] = std::move(Result);
+      FunctionDependence &Stored = Dependence[Function] = std::move(Result);
+      for (const ValueDecl *D : publishSharedWrites(*Function, Stored))
+        PublishedAt[D] = Clock;
     }
-    llvm::DenseMap<const FunctionCFG *, std::vector<bool>> SeededBefore;
+    std::vector<std::vector<bool>> SeededBefore;
     for (const auto &Function : Functions)
-      SeededBefore[Function.get()] = Seeded(Function.get());
+      SeededBefore.push_back(Seeded(Function.get()));
     computeSeeds();
-    llvm::DenseSet<const ValueDecl *> NewShared = publishSharedWrites();
+    ++Clock;
+    for (const auto &[Function, Result] : Dependence)
+      for (const ValueDecl *D : publishSharedWrites(*Function, Result))
+        PublishedAt[D] = Clock;
 
-    llvm::DenseSet<const FunctionCFG *> Next;
-    for (const FunctionDecl *Changed : NewFacts)
-      for (const FunctionCFG *Caller : Callers.lookup(Changed))
-        Next.insert(Caller);
-    for (const auto &Function : Functions) {
-      const FunctionDependence &Result = Dependence[Function.get()];
-      if (SeededBefore[Function.get()] != Seeded(Function.get()) ||
-          llvm::any_of(NewShared, [&](const ValueDecl *D) { return Result.sharedReads.count(D); }))
-        Next.insert(Function.get());
-    }
-    // In the functions' order, not the set's: which provenance a value keeps
-    // (the first one merged) must not change from run to run.
+    // In the functions' order: which provenance a value keeps (the first
+    // one merged) must not change from run to run.
     Pending.clear();
-    for (const auto &Function : Functions)
-      if (Next.count(Function.get()))
-        Pending.push_back(Function.get());
+    for (size_t I = 0; I < Functions.size(); ++I) {
+      const FunctionCFG *Function = Functions[I].get();
+      const FunctionDependence &Result = Dependence[Function];
+      const unsigned Since = AnalysedAt[Function];
+      auto After = [Since](const auto &Times, const auto *Key) {
+        auto It = Times.find(Key);
+        return It != Times.end() && It->second > Since;
+      };
+      if (SeededBefore[I] != Seeded(Function) ||
+          llvm::any_of(Result.calls,
+                       [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.callee); }) ||
+          llvm::any_of(Result.sharedReads,
+                       [&](const ValueDecl *D) { return After(PublishedAt, D); }))
+        Pending.push_back(Function);
+    }
   }
+}
+
+// Post-order of the direct calls between the file's functions, from each
+// function in source order: leaves first, and otherwise the file's order.
+std::vector<const FunctionCFG *> TranslationUnitAnalysis::calleesFirst() const {
+  std::vector<const FunctionCFG *> Order;
+  llvm::DenseSet<const FunctionCFG *> Started;
+  auto CalleesOf = [&](const FunctionCFG *Function) {
+    std::vector<const FunctionCFG *> Callees;
+    for (const CFGBlock *Block : Function->cfg())
+      forEachCall(*Block, Function->context(),
+                  [&](const FunctionDecl *Callee, SourceLocation, const Stmt *) {
+                    if (const FunctionCFG *Found = ByDecl.lookup(Callee->getCanonicalDecl()))
+                      Callees.push_back(Found);
+                  });
+    return Callees;
+  };
+  for (const auto &Root : Functions) {
+    if (!Started.insert(Root.get()).second)
+      continue;
+    std::vector<std::pair<const FunctionCFG *, std::vector<const FunctionCFG *>>> Stack;
+    Stack.push_back({Root.get(), CalleesOf(Root.get())});
+    while (!Stack.empty()) {
+      auto &[Function, Callees] = Stack.back();
+      if (Callees.empty()) {
+        Order.push_back(Function);
+        Stack.pop_back();
+        continue;
+      }
+      const FunctionCFG *Callee = Callees.front();
+      Callees.erase(Callees.begin());
+      if (Started.insert(Callee).second)
+        Stack.push_back({Callee, CalleesOf(Callee)});
+    }
+  }
+  return Order;
 }
 
 void TranslationUnitAnalysis::computeSeeds() {
@@ -115,23 +161,24 @@ void TranslationUnitAnalysis::computeSeeds() {
   }
 }
 
-llvm::DenseSet<const ValueDecl *> TranslationUnitAnalysis::publishSharedWrites() {
-  llvm::DenseSet<const ValueDecl *> Published;
-  for (const auto &[Function, Result] : Dependence) {
-    for (const SharedWrite &Write : Result.sharedWrites) {
-      if (Env.shared.count(Write.decl))
-        continue;
-      if (const Provenance *Source = Env.resolve(Write.value, Function->decl())) {
-        RankValue Value;
-        Value.source = Source;
-        Value.exactRank = Write.value.exactRank;
-        Env.shared[Write.decl] = Value;
-        Published.insert(Write.decl);
-      }
+llvm::SmallVector<const ValueDecl *>
+TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
+                                             const FunctionDependence &Result) {
+  llvm::SmallVector<const ValueDecl *> Published;
+  for (const SharedWrite &Write : Result.sharedWrites) {
+    if (Env.shared.count(Write.decl))
+      continue;
+    if (const Provenance *Source = Env.resolve(Write.value, Function.decl())) {
+      RankValue Value;
+      Value.source = Source;
+      Value.exactRank = Write.value.exactRank;
+      Env.shared[Write.decl] = Value;
+      Published.push_back(Write.decl);
     }
   }
   return Published;
 }
+
 // Callees first, with an explicit stack: call chains can be thousands deep.
 // A function met again while its callees are summarised (recursion) is an
 // opaque call for them.

@@ -2,6 +2,7 @@
 // of each CFG element, and the worklist to a fixed point. The class is in
 // DependenceDataflow.h.
 #include "DependenceDataflow.h"
+#include "BlockWorklist.h"
 #include "Limits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -9,17 +10,27 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+// Callers rebuild each value from these facts in their own terms: where the
+// callee wrote it (`definition`) is no news to them, and a parameter nothing
+// writes is the same as one not listed.
 bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
-  if (!returnValue.sameAs(Other.returnValue) || outParams.size() != Other.outParams.size() ||
-      agreedParams != Other.agreedParams || writtenGlobals != Other.writtenGlobals ||
+  auto Same = [](RankValue A, const RankValue &B) {
+    A.definition = B.definition;
+    return A.sameAs(B);
+  };
+  auto OutParam = [](const std::vector<RankValue> &Out, size_t I) {
+    return I < Out.size() ? Out[I] : RankValue();
+  };
+  if (!Same(returnValue, Other.returnValue) || agreedParams != Other.agreedParams ||
+      writtenGlobals != Other.writtenGlobals ||
       returnedFields.size() != Other.returnedFields.size())
     return false;
   for (auto A = returnedFields.begin(), B = Other.returnedFields.begin(); A != returnedFields.end();
        ++A, ++B)
-    if (A->first != B->first || !A->second.sameAs(B->second))
+    if (A->first != B->first || !Same(A->second, B->second))
       return false;
-  for (size_t I = 0; I < outParams.size(); ++I)
-    if (!outParams[I].sameAs(Other.outParams[I]))
+  for (size_t I = 0; I < std::max(outParams.size(), Other.outParams.size()); ++I)
+    if (!Same(OutParam(outParams, I), OutParam(Other.outParams, I)))
       return false;
   return true;
 }
@@ -229,15 +240,14 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   }
 }
 
+// Records are made on the first pass. A block visited again (a loop, a
+// condition found rank-dependent late) saw a state that was not final yet:
+// then the records are dropped and one more pass over the stable states
+// makes them.
 FunctionDependence Dataflow::run() {
   const CFG &Graph = Function.cfg();
   std::vector<State> Out(Graph.getNumBlockIDs());
   std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
-  std::vector<const CFGBlock *> Worklist{&Graph.getEntry()};
-  std::vector<bool> Queued(Graph.getNumBlockIDs(), false);
-  Queued[Graph.getEntry().getBlockID()] = true;
-  unsigned Budget = limits::DependenceVisitsPerBlock * (Graph.getNumBlockIDs() + 1);
-
   for (const CFGBlock *Block : Graph)
     Blocks.insert(Block);
   for (const CFGBlock *Branch : Graph)
@@ -247,61 +257,12 @@ FunctionDependence Dataflow::run() {
         GatedAt[Branch].push_back(Branch);
     }
 
-  auto ProcessBlock = [&](const CFGBlock &Block) {
-    mergePredecessors(Block, Out, Visited);
-    if (&Block == &Graph.getEntry())
-      startProgram();
-    RankValue ReturnTaint = returnTaint(Block);
-    for (const CFGElement &Element : Block)
-      transfer(Element, ReturnTaint);
-    RankValue Condition = conditionValue(Block);
-    RankValue &Recorded = Result.conditions[&Block];
-    RankValue Merged = Recorded;
-    Merged.merge(Condition);
-    bool ConditionChanged = !Merged.sameAs(Recorded);
-    Recorded = Merged;
-    return ConditionChanged;
-  };
-
-  while (!Worklist.empty()) {
-    if (Budget-- == 0) {
-      Result.settled = false;
-      break;
-    }
-    const CFGBlock *Block = Worklist.back();
-    Worklist.pop_back();
-    Queued[Block->getBlockID()] = false;
-    bool ConditionChanged = ProcessBlock(*Block);
-    bool Changed = !Visited[Block->getBlockID()] || !sameState(Current, Out[Block->getBlockID()]);
-    Visited[Block->getBlockID()] = true;
-    Out[Block->getBlockID()] = std::move(Current); // the next block starts afresh
-    auto Enqueue = [&](const CFGBlock *Next) {
-      if (Next && !Queued[Next->getBlockID()]) {
-        Queued[Next->getBlockID()] = true;
-        Worklist.push_back(Next);
-      }
-    };
-    if (Changed)
-      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-        Enqueue(Succ.getReachableBlock());
-    if (ConditionChanged) {
-      for (const CFGBlock *Dependent : Function.controlled(Block))
-        Enqueue(Dependent);
-      Enqueue(Function.immediatePostDominator(Block));
-      Enqueue(Block);
-    }
-  }
-
-  // A last pass over the stable states records calls, shared writes and the
-  // return value.
   Recording = true;
-  ReturnSeen = false;
-  RecordReturned = true;
-  Result.facts = FunctionFacts();
-  Result.facts.outParams.resize(Function.decl()->getNumParams());
-  for (const CFGBlock *Block : Graph)
-    if (Visited[Block->getBlockID()])
-      ProcessBlock(*Block);
+  if (!solve(Out, Visited)) {
+    clearRecords();
+    for (const CFGBlock *Block : Function.reversePostOrder())
+      processBlock(*Block, Out, Visited);
+  }
   if (Visited[Graph.getExit().getBlockID()]) {
     publishGlobalsAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
@@ -317,6 +278,66 @@ FunctionDependence Dataflow::run() {
   Result.sharedReads = std::move(SharedReads);
   Result.values = std::move(Values);
   return std::move(Result);
+}
+
+// The worklist, in reverse post-order; returns whether every block ran once.
+bool Dataflow::solve(std::vector<State> &Out, std::vector<bool> &Visited) {
+  BlockWorklist Worklist(Function);
+  Worklist.push(&Function.cfg().getEntry());
+  unsigned Budget = limits::DependenceVisitsPerBlock * (Function.cfg().getNumBlockIDs() + 1);
+  bool Once = true;
+  while (!Worklist.empty()) {
+    if (Budget-- == 0) {
+      Result.settled = false;
+      return false;
+    }
+    const CFGBlock *Block = Worklist.pop();
+    Once = Once && !Visited[Block->getBlockID()];
+    auto [Changed, ConditionChanged] = processBlock(*Block, Out, Visited);
+    if (Changed)
+      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+        Worklist.push(Succ.getReachableBlock());
+    if (ConditionChanged) {
+      for (const CFGBlock *Dependent : Function.controlled(Block))
+        Worklist.push(Dependent);
+      Worklist.push(Function.immediatePostDominator(Block)); // a loop header controls itself
+    }
+  }
+  return Once;
+}
+
+// Runs \p Block on its predecessors' states; returns whether its own state
+// and whether its condition's value changed.
+std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<State> &Out,
+                                             std::vector<bool> &Visited) {
+  mergePredecessors(Block, Out, Visited);
+  if (&Block == &Function.cfg().getEntry())
+    startProgram();
+  RankValue ReturnTaint = returnTaint(Block);
+  for (const CFGElement &Element : Block)
+    transfer(Element, ReturnTaint);
+  RankValue &Recorded = Result.conditions[&Block];
+  RankValue Merged = Recorded;
+  Merged.merge(conditionValue(Block));
+  bool ConditionChanged = !Merged.sameAs(Recorded);
+  Recorded = Merged;
+  bool Changed = !Visited[Block.getBlockID()] || !sameState(Current, Out[Block.getBlockID()]);
+  Visited[Block.getBlockID()] = true;
+  Out[Block.getBlockID()] = std::move(Current); // the next block starts afresh
+  return {Changed, ConditionChanged};
+}
+
+void Dataflow::clearRecords() {
+  ReturnSeen = false;
+  RecordReturned = true;
+  Result.facts = FunctionFacts();
+  Result.facts.outParams.resize(Function.decl()->getNumParams());
+  Result.calls.clear();
+  Result.sharedWrites.clear();
+  SharedWriteKeys.clear();
+  Result.agreedArguments.clear();
+  Result.splits.clear();
+  Values.clear();
 }
 
 } // namespace dependence

@@ -72,8 +72,12 @@ public:
 private:
   void collectFunctions(clang::ASTContext &Context);
   void computeDependence();
+  std::vector<const FunctionCFG *> calleesFirst() const;
   void computeSeeds();
-  llvm::DenseSet<const clang::ValueDecl *> publishSharedWrites();
+  /// Publishes the fields and globals \p Function writes with per-rank
+  /// values; returns those that were not known to be per-rank before.
+  llvm::SmallVector<const clang::ValueDecl *> publishSharedWrites(const FunctionCFG &Function,
+                                                                  const FunctionDependence &Result);
   FunctionShape &shapeOf(const FunctionCFG &Function);
   void summarize(CollectiveEvents &With, SequenceBuilder &Walker);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
