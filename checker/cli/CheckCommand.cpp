@@ -189,7 +189,7 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
 std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n" +
+  CacheKey = "lockstep 0.1.0, cache 2\n" + Config.checks + "\n" +
              (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
              (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
   rules::RuleSet Rules;
