@@ -120,10 +120,12 @@ void FindingBuilder::emit() {
                            R.getReplacementText().str()});
   }
   EmittedFinding Emitted{std::move(Finding), "", 0};
+  // As tooling::DiagnosticMessage records it: no offset in scratch space.
   if (Warning.loc.isValid()) {
     SourceLocation At = SM.getFileLoc(Warning.loc);
     Emitted.diagnosticFile = SM.getFilename(At).str();
-    Emitted.diagnosticOffset = SM.getFileOffset(At);
+    if (!Emitted.diagnosticFile.empty())
+      Emitted.diagnosticOffset = SM.getFileOffset(At);
   }
   sink()(std::move(Emitted));
 }

@@ -60,8 +60,8 @@ private:
   const clang::ASTContext &Context;
   findings::Finding Finding;
   findings::Wording Wording;
-  std::vector<const analysis::CollectiveEvent *>
-      Events; // one per call of Wording
+  // The event of each call of Wording.
+  std::vector<const analysis::CollectiveEvent *> Events;
   Anchor Warning;
   std::vector<Anchor> Notes;
   std::vector<clang::FixItHint> Fix;

@@ -147,7 +147,8 @@ std::vector<tidy::ClangTidyError> runTidy(const CompileUnit &Unit,
 }
 
 /// \p Emitted without the findings clang-tidy's filters (NOLINT) dropped: a
-/// finding stays when a warning of its check was kept at its place.
+/// finding stays when a warning of its check was kept at its place, once
+/// per message there, as clang-tidy reports it.
 std::vector<Finding>
 keptFindings(std::vector<checks::EmittedFinding> Emitted,
              const std::vector<tidy::ClangTidyError> &Errors,
@@ -160,9 +161,13 @@ keptFindings(std::vector<checks::EmittedFinding> Emitted,
     if (!File.empty())
       File = inDirectory(File, Directory);
   };
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
   std::vector<Finding> Findings;
   for (checks::EmittedFinding &E : Emitted) {
-    if (!Kept.count({E.finding.check, E.diagnosticFile, E.diagnosticOffset}))
+    if (!Kept.count({E.finding.check, E.diagnosticFile, E.diagnosticOffset}) ||
+        !Seen.insert({E.finding.check, E.diagnosticFile, E.diagnosticOffset,
+                      E.finding.message})
+             .second)
       continue;
     Finding &F = Findings.emplace_back(std::move(E.finding));
     Absolute(F.location.file);
