@@ -51,8 +51,11 @@ using namespace clang;
 
 // Called for the divergences that Routing.cpp sends to CheckId::{cls}.
 void {cls}::reportDivergence(const analysis::Divergence &D, ASTContext &Context) {{
-  diag(D.event.site, "%0 runs only on %1") << namedCollective(D.event) << ranksWhere(D, Context);
-  addCommonNotes(*this, D, Context);
+  FindingBuilder Finding = finding(Context);
+  Finding.about(D.function, &D.event, D.condition);
+  Finding.warning(D.event.site, Finding.name(D.event) + " runs only on " + ranksWhere(D, Context));
+  addCommonNotes(Finding, D, Context);
+  Finding.emit();
 }}
 
 }} // namespace lockstep::checks

@@ -182,9 +182,9 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       }
       return;
     }
-    Event.key = "call " + External.usr(Callee);
-    Event.collective = PendingPrefix + External.usr(Callee);
-    Event.pending = true;
+    Event.pendingUsr = External.usr(Callee);
+    // The engine tells events apart by collective; no message names this one.
+    Event.key = Event.collective = "call " + Event.pendingUsr;
     Out.push_back(std::move(Event));
     return;
   }

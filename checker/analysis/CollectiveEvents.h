@@ -50,7 +50,10 @@ struct CollectiveEvent {
   bool joinBoundary = false;                   // a join protocol's own begin or end
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
   SourcePoint externalSite; // the collective inside a function of another file
-  bool pending = false;     // a call to a function no file has summarised yet
+  // A call to a function no file has summarised yet: the callee's USR.
+  std::string pendingUsr;
+
+  bool pending() const { return !pendingUsr.empty(); }
 };
 
 /// What a function does for its callers: the sequence every path runs, or
@@ -64,7 +67,7 @@ struct FunctionSummary {
 class CollectiveEvents {
 public:
   /// With \p KeepPending, a call to a user function defined in no analysed
-  /// file is an event named PendingPrefix + its USR, resolved later.
+  /// file is a pending event (pendingUsr), resolved later.
   CollectiveEvents(const CallClassifier &Classifier,
                    const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
                    const ExternalIndex &External, const IndirectCalls &Indirect,

@@ -42,10 +42,4 @@ struct ExternalFunction {
 /// every file.
 using ExternalSummaries = std::map<std::string, ExternalFunction>;
 
-/// The prefix of the placeholder collective name the engine gives a call to
-/// a function it has no summary for, when asked to keep such calls pending:
-/// "lockstep-pending:<USR>". The CLI resolves it once every file's
-/// summaries are known.
-inline constexpr const char *PendingPrefix = "lockstep-pending:";
-
 } // namespace lockstep::analysis

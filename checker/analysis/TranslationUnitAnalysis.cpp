@@ -150,7 +150,7 @@ void TranslationUnitAnalysis::findDivergences() {
     if (PendingFinder)
       for (const CFGBlock *B : Blocks)
         for (const CollectiveEvent &Event : PendingEvents->blockEvents(*Function, *B))
-          HasPending |= Event.pending;
+          HasPending |= Event.pending();
     for (const CFGBlock *Block : Blocks) {
       auto It = Result.conditions.find(Block);
       if (It == Result.conditions.end())
@@ -163,7 +163,8 @@ void TranslationUnitAnalysis::findDivergences() {
       // The pending pass only adds findings about calls still to resolve:
       // what the other files do must not change the ones known here.
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
-        return Event.pending == Pending && Reported.insert(Event.site.getRawEncoding()).second;
+        return Event.pending() == Pending &&
+               Reported.insert(Event.site.getRawEncoding()).second;
       };
       FunctionShape &Shape = shapeOf(*Function);
       if (!Loop) {
@@ -186,7 +187,7 @@ void TranslationUnitAnalysis::findDivergences() {
       }
       for (LoopDivergence &D :
            analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
-        if (Keep(D.event, D.event.pending))
+        if (Keep(D.event, D.event.pending()))
           LoopDivergences.push_back(std::move(D));
     }
     if (auto Shape = Shapes.find(Function.get());

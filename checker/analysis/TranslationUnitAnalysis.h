@@ -47,8 +47,8 @@ class TranslationUnitAnalysis {
 public:
   /// \p External summarises functions defined in other files. With
   /// \p KeepPending, calls to user functions defined nowhere yet also yield
-  /// findings whose collective is PendingPrefix + USR, for `lockstep check`
-  /// to resolve once every file is summarised.
+  /// findings about pending events (CollectiveEvent::pendingUsr), for
+  /// `lockstep check` to resolve once every file is summarised.
   /// \p Options say which error paths count as ranks that leave.
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
                           const ExternalSummaries *External = nullptr, bool KeepPending = false,

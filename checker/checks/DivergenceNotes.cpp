@@ -1,4 +1,5 @@
 #include "DivergenceNotes.h"
+#include "FindingBuilder.h"
 
 #include "../analysis/CallSite.h"
 
@@ -11,8 +12,6 @@ namespace lockstep::checks {
 using namespace clang;
 using analysis::BranchArm;
 using analysis::Provenance;
-
-std::string quoted(llvm::StringRef Name) { return "'" + Name.str() + "'"; }
 
 std::string calledName(const analysis::CollectiveEvent &Event) {
   if (!Event.via)
@@ -33,15 +32,6 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
     return "lambda";
   }
   return Event.via->getQualifiedNameAsString();
-}
-
-std::string namedCollective(const analysis::CollectiveEvent &Event) {
-  if (!Event.via)
-    return quoted(Event.collective);
-  if (Event.guard)
-    return "the destructor of " + quoted(Event.guard->getName()) + " (which calls " +
-           quoted(Event.collective) + ")";
-  return quoted(calledName(Event)) + " (which calls " + quoted(Event.collective) + ")";
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
@@ -100,61 +90,56 @@ SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Po
   return SM.translateLineCol(ID, Point.line, std::max(1u, Point.column));
 }
 
-void addSourceNotes(tidy::ClangTidyCheck &Check, const Provenance *Source,
+void addSourceNotes(FindingBuilder &Finding, const Provenance *Source,
                     const ASTContext &Context) {
   for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
+    const std::string Name = quoted(Source->name);
     switch (Source->kind) {
     case Provenance::Kind::SourceCall:
-      Check.diag(Source->loc, "the rank comes from %0 here", DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc, "the rank comes from " + Name + " here");
       break;
     case Provenance::Kind::Annotated:
-      Check.diag(Source->loc, "the rank comes from %0, annotated as a rank source",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc, "the rank comes from " + Name +
+                                    ", annotated as a rank source");
       break;
     case Provenance::Kind::Environment:
-      Check.diag(Source->loc, "the rank comes from the environment variable %0 here",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc,
+                   "the rank comes from the environment variable " + Name +
+                       " here");
       break;
     case Provenance::Kind::RankName:
-      Check.diag(Source->loc,
-                 "%0 is taken to hold the rank because of its name (rank_pattern in the "
-                 "lockstep rules)",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc,
+                   Name + " is taken to hold the rank because of its name "
+                          "(rank_pattern in the lockstep rules)");
       break;
     case Provenance::Kind::Parameter:
-      Check.diag(Source->loc, "parameter %0 receives a rank-dependent value from a caller",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc,
+                   "parameter " + Name +
+                       " receives a rank-dependent value from a caller");
       break;
     case Provenance::Kind::Implicit:
-      Check.diag(Source->loc, "the value is assigned under this rank-dependent condition",
-                 DiagnosticIDs::Note);
+      Finding.note(Source->loc,
+                   "the value is assigned under this rank-dependent condition");
       break;
     case Provenance::Kind::Split:
-      Check.diag(Source->loc, "each part of the split by %0 here gets its own communicator",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc, "each part of the split by " + Name +
+                                    " here gets its own communicator");
       break;
     case Provenance::Kind::PerRankData:
       if (Source->holder.empty())
-        Check.diag(Source->loc, "%0 returns %1 here; each rank reads its own",
-                   DiagnosticIDs::Note)
-            << quoted(Source->name) << Source->why;
+        Finding.note(Source->loc, Name + " returns " + Source->why +
+                                      " here; each rank reads its own");
       else
-        Check.diag(Source->loc, "%0 is %1 from %2; each rank reads its own", DiagnosticIDs::Note)
-            << quoted(Source->holder) << Source->why << quoted(Source->name);
+        Finding.note(Source->loc, quoted(Source->holder) + " is " +
+                                      Source->why + " from " + Name +
+                                      "; each rank reads its own");
       break;
     case Provenance::Kind::External:
-      Check.diag(Source->loc, "the rank comes from %0, defined in another file",
-                 DiagnosticIDs::Note)
-          << quoted(Source->name);
+      Finding.note(Source->loc,
+                   "the rank comes from " + Name + ", defined in another file");
       if (SourceLocation There = locate(Context, {Source->file, Source->line, Source->column});
           There.isValid())
-        Check.diag(There, "%0 gets the rank here", DiagnosticIDs::Note) << quoted(Source->name);
+        Finding.note(There, Name + " gets the rank here");
       break;
     }
   }
@@ -170,35 +155,41 @@ std::string quotedList(const std::vector<std::string> &Names) {
   return List;
 }
 
-void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
-                    const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
+void addCommonNotes(FindingBuilder &Finding,
+                    const analysis::CollectiveEvent &Event,
+                    const Expr *Differing, const Provenance *Source,
+                    const ASTContext &Context) {
   if (Event.guard)
-    Check.diag(Event.destroyedAt, "%0 is destroyed here; its destructor calls %1",
-               DiagnosticIDs::Note)
-        << quoted(Event.guard->getName()) << quoted(Event.collective);
+    Finding.note(Event.destroyedAt,
+                 quoted(Event.guard->getName().str()) +
+                     " is destroyed here; its destructor calls " +
+                     Finding.name(Event, Naming::Collective));
   SourceLocation Inside = Event.collectiveSite;
   if (Inside.isInvalid() && !Event.externalSite.file.empty())
     Inside = locate(Context, Event.externalSite); // the callee is defined in another file
   if (Event.via && Event.dispatched && Inside.isValid()) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
     const bool Lambda = Method && Method->getParent()->isLambda();
-    Check.diag(Inside, "%0 is called here, inside %1, which %2 may run", DiagnosticIDs::Note)
-        << quoted(Event.collective)
-        << (Lambda ? "the lambda" : quoted(Event.via->getQualifiedNameAsString()))
-        << quoted(calledName(Event));
-  } else if (Event.via && Inside.isValid()) {
-    Check.diag(Inside, "%0 is called here, inside %1", DiagnosticIDs::Note)
-        << quoted(Event.collective) << quoted(calledName(Event));
+    Finding.note(Inside,
+                 Finding.name(Event, Naming::Collective) +
+                     " is called here, inside " +
+                     (Lambda ? "the lambda"
+                             : quoted(Event.via->getQualifiedNameAsString())) +
+                     ", which " + quoted(calledName(Event)) + " may run");
+  } else if (Event.via && (Inside.isValid() || Event.pending())) {
+    Finding.calleeNote(Event, Inside);
   }
   if (Differing)
-    Check.diag(Differing->getBeginLoc(), "%0 differs between ranks", DiagnosticIDs::Note)
-        << quoted(sourceText(Differing, Context)) << Differing->getSourceRange();
-  addSourceNotes(Check, Source, Context);
+    Finding.note(Differing->getBeginLoc(),
+                 quoted(sourceText(Differing, Context)) +
+                     " differs between ranks",
+                 Differing->getSourceRange());
+  addSourceNotes(Finding, Source, Context);
 }
 
-void addCommonNotes(tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
+void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const ASTContext &Context) {
-  addCommonNotes(Check, D.event, D.condition, D.source, Context);
+  addCommonNotes(Finding, D.event, D.condition, D.source, Context);
 }
 
 } // namespace lockstep::checks

@@ -5,14 +5,17 @@
 #include "../analysis/Divergence.h"
 #include "../analysis/SourceText.h"
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "Wording.h"
 
 #include <string>
 #include <vector>
 
 namespace lockstep::checks {
 
+class FindingBuilder;
+
 using analysis::sourceText;
+using findings::quoted;
 
 /// "ranks where 'rank == 0'", "ranks where 'rank == 0' is false",
 /// "ranks where 'rank % 4' is 2", ...
@@ -24,12 +27,6 @@ std::string leavingVerb(const clang::Stmt *Leaving);
 /// "return", "break", "continue", "throw", "goto", or the called function.
 std::string leavingKeyword(const clang::Stmt *Leaving);
 
-std::string quoted(llvm::StringRef Name);
-
-/// "'MPI_Barrier'", or "'save_checkpoint' (which calls 'MPI_Barrier')" when
-/// the collective runs inside a called function.
-std::string namedCollective(const analysis::CollectiveEvent &Event);
-
 /// What the user calls at the site: the collective or the function around it.
 std::string calledName(const analysis::CollectiveEvent &Event);
 
@@ -38,10 +35,12 @@ std::string quotedList(const std::vector<std::string> &Names);
 
 /// Notes every finding carries: the collective inside the called function,
 /// the expression that differs between ranks, and where its value comes from.
-void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::CollectiveEvent &Event,
-                    const clang::Expr *Differing, const analysis::Provenance *Source,
+void addCommonNotes(FindingBuilder &Finding,
+                    const analysis::CollectiveEvent &Event,
+                    const clang::Expr *Differing,
+                    const analysis::Provenance *Source,
                     const clang::ASTContext &Context);
-void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Divergence &D,
+void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const clang::ASTContext &Context);
 
 /// The location of a point in another file, loading that file into the
@@ -49,7 +48,7 @@ void addCommonNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Divergen
 clang::SourceLocation locate(const clang::ASTContext &Context, const analysis::SourcePoint &Point);
 
 /// "where the rank comes from" notes, following derived values back.
-void addSourceNotes(clang::tidy::ClangTidyCheck &Check, const analysis::Provenance *Source,
+void addSourceNotes(FindingBuilder &Finding, const analysis::Provenance *Source,
                     const clang::ASTContext &Context);
 
 } // namespace lockstep::checks

@@ -8,33 +8,46 @@ using namespace clang;
 using analysis::Divergence;
 using analysis::GroupImbalance;
 
-void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &) {
+void GroupBalanceCheck::reportImbalance(const GroupImbalance &P,
+                                        ASTContext &Context) {
+  const std::string Marker = quoted(P.marker);
   const std::string Function = quoted(P.function->getQualifiedNameAsString());
+  FindingBuilder Finding = finding(Context);
+  Finding.about(P.function, nullptr, nullptr);
   switch (P.kind) {
   case GroupImbalance::Kind::LeftOpen:
-    diag(P.site, "%0 opens a group that is still open on some paths out of %1; the "
-                 "operations queued in it are never launched and the other ranks hang")
-        << quoted(P.marker) << Function;
+    Finding.warning(
+        P.site,
+        Marker + " opens a group that is still open on some paths out of " +
+            Function +
+            "; the operations queued in it are never launched and the other "
+            "ranks hang");
     if (P.leaving)
-      diag(P.leaving->getBeginLoc(), "the group is still open at this %0", DiagnosticIDs::Note)
-          << quoted(leavingKeyword(P.leaving));
-    diag(P.site, "end the group on every path, or hold it in an RAII guard whose destructor "
-                 "ends it",
-         DiagnosticIDs::Note);
+      Finding.note(P.leaving->getBeginLoc(),
+                   "the group is still open at this " +
+                       quoted(leavingKeyword(P.leaving)));
+    Finding.note(
+        P.site,
+        "end the group on every path, or hold it in an RAII guard whose "
+        "destructor ends it");
     break;
   case GroupImbalance::Kind::NeverClosed:
-    diag(P.site, "%0 opens a group that %1 never ends; the operations queued in it are never "
-                 "launched and the other ranks hang")
-        << quoted(P.marker) << Function;
-    diag(P.site, "end the group before %0 returns", DiagnosticIDs::Note) << Function;
+    Finding.warning(
+        P.site,
+        Marker + " opens a group that " + Function +
+            " never ends; the operations queued in it are never launched "
+            "and the other ranks hang");
+    Finding.note(P.site, "end the group before " + Function + " returns");
     break;
   case GroupImbalance::Kind::UnmatchedEnd:
-    diag(P.site, "%0 ends a group that is not open on every path through %1; the group calls "
-                 "no longer pair up")
-        << quoted(P.marker) << Function;
-    diag(P.site, "start the group on the same paths that end it", DiagnosticIDs::Note);
+    Finding.warning(
+        P.site, Marker +
+                    " ends a group that is not open on every path through " +
+                    Function + "; the group calls no longer pair up");
+    Finding.note(P.site, "start the group on the same paths that end it");
     break;
   }
+  Finding.emit();
 }
 
 // Group calls that only some ranks make, and group ends that some ranks
@@ -50,18 +63,25 @@ void GroupBalanceCheck::reportDivergence(const Divergence &D, ASTContext &Contex
     if (P.site == D.event.site || (Skipped && P.function == D.function))
       return;
   const std::string Ranks = ranksWhere(D, Context);
+  FindingBuilder Finding = finding(Context);
+  Finding.about(D.function, &D.event, D.condition);
   if (Skipped)
-    diag(D.event.site, "%0 is never reached on %1, which %2 before it; their group stays open "
-                       "and the job can hang")
-        << namedCollective(D.event) << Ranks << leavingVerb(D.leaving);
+    Finding.warning(
+        D.event.site,
+        Finding.name(D.event) + " is never reached on " + Ranks + ", which " +
+            leavingVerb(D.leaving) +
+            " before it; their group stays open and the job can hang");
   else
-    diag(D.event.site, "%0 runs only on %1; the ranks group their operations differently and "
-                       "the job can hang")
-        << namedCollective(D.event) << Ranks;
-  addCommonNotes(*this, D, Context);
-  diag(D.event.site, "make the same group calls on every rank; keep only the rank-specific "
-                     "operations under the condition",
-       DiagnosticIDs::Note);
+    Finding.warning(
+        D.event.site,
+        Finding.name(D.event) + " runs only on " + Ranks +
+            "; the ranks group their operations differently and the "
+            "job can hang");
+  addCommonNotes(Finding, D, Context);
+  Finding.note(D.event.site,
+               "make the same group calls on every rank; keep only the "
+               "rank-specific operations under the condition");
+  Finding.emit();
 }
 
 } // namespace lockstep::checks

@@ -8,19 +8,29 @@ using namespace clang;
 
 void JoinBarrierCheck::reportLoop(const analysis::LoopDivergence &D, ASTContext &Context) {
   const rules::JoinProtocolRule &Protocol = *D.join->protocol;
-  diag(D.event.site, "%0 %1 the uneven loop inside the join region of %2, which does not "
-                     "shadow it; ranks that run out of input first shadow only %3, so their "
-                     "shadow collectives pair with this one and the ranks fall out of step")
-      << namedCollective(D.event) << (D.afterLoop ? "runs after" : "runs in")
-      << quoted(Protocol.name) << quotedList(Protocol.shadows);
-  diag(D.join->range.getBegin(), "the join region of %0 starts here", DiagnosticIDs::Note)
-      << quoted(Protocol.name);
-  addCommonNotes(*this, D.event, D.condition, D.source, Context);
-  diag(D.event.site,
-       "move %0 out of the join region (after it ends, every rank has joined), or list it in "
-       "the protocol's 'shadows' if the protocol really shadows it",
-       DiagnosticIDs::Note)
-      << quoted(calledName(D.event));
+  FindingBuilder Finding = finding(Context);
+  Finding.about(D.function, &D.event, D.condition);
+  Finding.warning(D.event.site,
+                  Finding.name(D.event) +
+                      (D.afterLoop ? " runs after" : " runs in") +
+                      " the uneven loop inside the join region of " +
+                      quoted(Protocol.name) +
+                      ", which does not shadow it; ranks that run out of input "
+                      "first shadow "
+                      "only " +
+                      quotedList(Protocol.shadows) +
+                      ", so their shadow collectives pair with this one and "
+                      "the ranks fall out "
+                      "of step");
+  Finding.note(D.join->range.getBegin(),
+               "the join region of " + quoted(Protocol.name) + " starts here");
+  addCommonNotes(Finding, D.event, D.condition, D.source, Context);
+  Finding.note(D.event.site,
+               "move " + quoted(calledName(D.event)) +
+                   " out of the join region (after it ends, every rank has "
+                   "joined), or list it in the protocol's 'shadows' if the "
+                   "protocol really shadows it");
+  Finding.emit();
 }
 
 } // namespace lockstep::checks

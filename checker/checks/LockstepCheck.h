@@ -4,6 +4,7 @@
 #pragma once
 
 #include "CheckTable.h"
+#include "FindingBuilder.h"
 #include "Routing.h"
 
 #include "../analysis/TranslationUnitAnalysis.h"
@@ -34,6 +35,11 @@ protected:
 
   /// The analysis whose results are being reported.
   const analysis::TranslationUnitAnalysis &unit() const { return *Unit; }
+
+  /// A finding of this check, to fill and emit.
+  FindingBuilder finding(const clang::ASTContext &Context) {
+    return FindingBuilder(*this, checkInfo(Id).name, Context);
+  }
 
 private:
   bool flag(llvm::StringRef Name) const;

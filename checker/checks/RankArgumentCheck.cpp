@@ -22,32 +22,45 @@ firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEv
 } // namespace
 
 void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTContext &Context) {
-  diag(A.argument->getBeginLoc(), "the %0 of %1 differs between ranks; every rank must pass "
-                                  "the same %0 or the job hangs or computes garbage")
-      << A.role << quoted(A.collective) << A.argument->getSourceRange();
-  analysis::CollectiveEvent Direct; // notes about the argument itself, not a callee
-  addCommonNotes(*this, Direct, A.argument, A.source, Context);
-  diag(A.argument->getBeginLoc(),
-       "compute the %0 from values that are the same on every rank: a constant, the world "
-       "size, or a value broadcast from one rank",
-       DiagnosticIDs::Note)
-      << A.role;
+  analysis::CollectiveEvent
+      Direct; // the collective called right here, not in a callee
+  Direct.collective = A.collective;
+  Direct.communicator = A.communicator;
+  FindingBuilder Finding = finding(Context);
+  Finding.about(A.function, &Direct, A.argument);
+  Finding.warning(A.argument->getBeginLoc(),
+                  "the " + A.role + " of " + quoted(A.collective) +
+                      " differs between ranks; every rank must pass the same " +
+                      A.role + " or the job hangs or computes garbage",
+                  A.argument->getSourceRange());
+  addCommonNotes(Finding, Direct, A.argument, A.source, Context);
+  Finding.note(A.argument->getBeginLoc(),
+               "compute the " + A.role +
+                   " from values that are the same on every rank: a constant, "
+                   "the world size, "
+                   "or a value broadcast from one rank");
+  Finding.emit();
 }
 
 // Balanced arms that call the same collective with different arguments.
 void RankArgumentCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   auto [Role, Values] = firstDifference(D.event, *D.otherEvent);
-  diag(D.event.site, "%0 gets %1 '%2' on %3 but '%4' on the other ranks; every rank must "
-                     "pass the same %1 or the job hangs or computes garbage")
-      << namedCollective(D.event) << Role << Values.first << ranksWhere(D, Context)
-      << Values.second;
-  addCommonNotes(*this, D, Context);
-  diag(D.otherEvent->site, "the other ranks pass '%0' here", DiagnosticIDs::Note)
-      << Values.second;
-  diag(D.event.site, "compute the %0 so that it is the same on every rank, and call %1 once, "
-                     "outside the branch",
-       DiagnosticIDs::Note)
-      << Role << quoted(calledName(D.event));
+  FindingBuilder Finding = finding(Context);
+  Finding.about(D.function, &D.event, D.condition);
+  Finding.warning(D.event.site,
+                  Finding.name(D.event) + " gets " + Role + " '" +
+                      Values.first + "' on " + ranksWhere(D, Context) +
+                      " but '" + Values.second +
+                      "' on the other ranks; every rank must pass the same " +
+                      Role + " or the job hangs or computes garbage");
+  addCommonNotes(Finding, D, Context);
+  Finding.note(D.otherEvent->site,
+               "the other ranks pass '" + Values.second + "' here");
+  Finding.note(D.event.site,
+               "compute the " + Role +
+                   " so that it is the same on every rank, and call " +
+                   quoted(calledName(D.event)) + " once, outside the branch");
+  Finding.emit();
 }
 
 } // namespace lockstep::checks

@@ -57,6 +57,9 @@ struct CheckArguments {
   OutputOptions output;
   bool quiet = false, noCache = false, fix = false, verbose = false;
   analysis::PathOptions exits; // --error-paths-as-exits, --assertions-as-exits
+  // Derived by validateArguments.
+  unsigned jobCount = 1, shardIndex = 1, shardCount = 1;
+  std::string checkGlobs; // the default plus --checks
 };
 
 /// Reads the command line; every path comes back absolute against \p Cwd.
@@ -189,7 +192,7 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
 std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  CacheKey = "lockstep 0.1.0\n" + Config.checks + "\n" +
+  CacheKey = "lockstep 0.1.0, cache 2\n" + Config.checks + "\n" +
              (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
              (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
   rules::RuleSet Rules;
@@ -218,6 +221,183 @@ std::string hexHash(const std::string &Text) {
   return Hex;
 }
 
+/// The command line, checked: "" or the usage error. Every path the user
+/// named is resolved here, once: the units run with their own working
+/// directories.
+std::string validateArguments(const std::vector<std::string> &Args,
+                              const std::string &Cwd, CheckArguments &A,
+                              PathFilter &Filter) {
+  A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
+  if (std::string Error = parseArguments(Args, Cwd, A); !Error.empty())
+    return Error;
+  A.jobCount = std::max(1u, std::thread::hardware_concurrency());
+  if (!A.jobs.empty() &&
+      (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
+       (A.jobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
+    return "--jobs expects a positive number, got '" + A.jobs + "'";
+  if (!A.shard.empty()) {
+    char Slash = 0;
+    std::istringstream In(A.shard);
+    if (!(In >> A.shardIndex >> Slash >> A.shardCount) || Slash != '/' ||
+        !In.eof() || A.shardCount == 0 || A.shardIndex == 0 ||
+        A.shardIndex > A.shardCount)
+      return "--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'";
+  }
+  // As in clang-tidy, --checks adds to the default: every lockstep check.
+  A.checkGlobs = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
+  std::string Problem = checkSelection(A.checkGlobs, A.checks);
+  if (Problem.empty() && !A.headerFilter.empty())
+    Problem = Filter.setHeaderFilter(A.headerFilter);
+  for (const std::string &Glob : A.excludes)
+    if (Problem.empty())
+      Problem = Filter.addExclude(Glob);
+  return Problem;
+}
+
+/// The outputs, rules and summaries, checked: a bad configuration stops the
+/// run before any unit, whatever the number of jobs.
+std::string configure(CheckArguments &A, CheckConfig &Config,
+                      std::string &CacheKey) {
+  if (std::string Problem = validateOutput(A.output); !Problem.empty())
+    return Problem;
+  Config.checks = A.checkGlobs;
+  Config.verbose = A.verbose;
+  Config.paths = A.exits;
+  return loadConfiguration(A, Config, CacheKey);
+}
+
+/// The units of the compile database this shard analyses, under the given
+/// paths; \p Split gets the units of every shard of the split.
+std::string selectUnits(const CheckArguments &A,
+                        std::vector<CompileUnit> &Selected, std::string &Split,
+                        std::string &DatabasePath) {
+  std::vector<CompileUnit> Units;
+  LoadReport Report;
+  std::string Error;
+  TranslationOptions Translation;
+  Translation.nvccCompatHeader = nvccCompatHeader();
+  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report, Translation))
+    return Error;
+  for (const std::string &Warning : Report.warnings)
+    std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
+  for (const SkippedEntry &Skipped : Report.skipped)
+    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n",
+                 Skipped.file.c_str(), Skipped.reason.c_str());
+  size_t Candidate = 0;
+  for (const CompileUnit &Unit : Units) {
+    if (!A.paths.empty() &&
+        std::none_of(A.paths.begin(), A.paths.end(),
+                     [&](auto &P) { return under(Unit.file, P); }))
+      continue;
+    Split += Unit.file + '\n';
+    if (Candidate++ % A.shardCount == A.shardIndex - 1)
+      Selected.push_back(Unit);
+  }
+  DatabasePath = Report.databasePath;
+  if (Selected.empty())
+    return "no translation unit to analyse in " + Report.databasePath +
+           (A.paths.empty() ? "" : " under the given paths");
+  return "";
+}
+
+/// What the units found, together: the analysed units' findings (pending
+/// ones resolved) and summaries; the failures and bounds reported on stderr.
+struct RunResults {
+  std::vector<Finding> findings;
+  analysis::ExternalSummaries summaries;
+  size_t failed = 0;
+  std::set<std::string>
+      incomplete; // a limit in a header, seen from several units, once
+};
+
+RunResults gatherResults(const CheckArguments &A,
+                         const std::vector<CompileUnit> &Units,
+                         std::vector<UnitResult> &Results,
+                         const PathFilter &Filter, const std::string &Cwd) {
+  RunResults Run;
+  std::set<std::string> MainFiles;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    MainFiles.insert(Units[I].file);
+    const std::string Shown =
+        relativeToRoot(Units[I].file, Cwd).path; // as the findings
+    for (const std::string &Note : Results[I].notes)
+      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(),
+                   Note.c_str());
+    for (const std::string &Limit : Results[I].incomplete)
+      if (Run.incomplete.insert(Limit).second && !A.quiet)
+        std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
+    if (!Results[I].failure.empty()) {
+      ++Run.failed;
+      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n",
+                   Shown.c_str(), Results[I].failure.c_str());
+      const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
+      for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
+        std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
+      continue;
+    }
+    Run.summaries.insert(Results[I].summaries.begin(),
+                         Results[I].summaries.end());
+    std::move(Results[I].findings.begin(), Results[I].findings.end(),
+              std::back_inserter(Run.findings));
+  }
+  Run.findings = resolvePending(std::move(Run.findings), Run.summaries,
+                                /*KeepUnresolved=*/A.shardCount > 1);
+  Run.findings = Filter.apply(std::move(Run.findings), MainFiles);
+  return Run;
+}
+
+/// Writes the findings, the summaries and the fixes where the user asked,
+/// and applies the fixes with --fix.
+std::string writeOutputs(const CheckArguments &A, RunResults &Run,
+                         const nlohmann::json &Summary,
+                         const std::string &Split, size_t &Suppressed) {
+  if (std::string Problem = writeSummaryFile(A.summaryOut, Run.summaries);
+      !Problem.empty())
+    return Problem;
+  nlohmann::json ShardData = {
+      {"index", A.shardIndex},
+      {"count", A.shardCount},
+      {"split", hexHash(Split)},
+      {"summaries",
+       nlohmann::json::parse(analysis::writeSummaries(Run.summaries))}};
+  if (std::string Problem =
+          writeFindings(Run.findings, A.output, Summary,
+                        A.shardCount > 1 ? &ShardData : nullptr, Suppressed);
+      !Problem.empty())
+    return Problem;
+  if (!A.exportFixes.empty())
+    if (std::string Problem =
+            exportFixes(Run.findings, A.exportFixes, A.output.projectRoot);
+        !Problem.empty())
+      return Problem;
+  if (A.fix) {
+    AppliedFixes Applied = applyFixes(Run.findings);
+    for (const std::string &Problem : Applied.problems)
+      std::fprintf(stderr, "lockstep: warning: %s\n", Problem.c_str());
+    if (!A.quiet)
+      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n",
+                   Applied.fixes, Applied.fixes == 1 ? "" : "es", Applied.files,
+                   Applied.files == 1 ? "" : "s");
+  }
+  return "";
+}
+
+void printSummary(const CheckArguments &A, const RunResults &Run, size_t Units,
+                  size_t Cached, size_t Suppressed) {
+  const size_t Findings = Run.findings.size();
+  std::fprintf(stderr,
+               "lockstep: %zu finding%s in %zu translation unit%s "
+               "(%zu analysed, %zu from cache, %zu failed)",
+               Findings, Findings == 1 ? "" : "s", Units, Units == 1 ? "" : "s",
+               Units - Run.failed, Cached, Run.failed);
+  if (!Run.incomplete.empty())
+    std::fprintf(stderr, " (%zu analysis limit%s reached)",
+                 Run.incomplete.size(), Run.incomplete.size() == 1 ? "" : "s");
+  if (!A.output.baseline.empty())
+    std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
+  std::fputc('\n', stderr);
+}
+
 } // namespace
 
 int checkCommand(const std::vector<std::string> &Args) {
@@ -226,153 +406,45 @@ int checkCommand(const std::vector<std::string> &Args) {
       std::fputs(CheckUsage, stdout);
       return 0;
     }
-  // Everything the user named is resolved here, once: the units run with
-  // their own working directories.
   const std::string Cwd = invocationDirectory();
   CheckArguments A;
-  A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
-  if (std::string Error = parseArguments(Args, Cwd, A); !Error.empty())
-    return usageError(Error, CheckUsage);
-  unsigned JobCount = std::max(1u, std::thread::hardware_concurrency());
-  if (!A.jobs.empty() && (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
-                          (JobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
-    return usageError("--jobs expects a positive number, got '" + A.jobs + "'", CheckUsage);
-  unsigned ShardIndex = 1, ShardCount = 1;
-  if (!A.shard.empty()) {
-    char Slash = 0;
-    std::istringstream In(A.shard);
-    if (!(In >> ShardIndex >> Slash >> ShardCount) || Slash != '/' || !In.eof() ||
-        ShardCount == 0 || ShardIndex == 0 || ShardIndex > ShardCount)
-      return usageError("--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'", CheckUsage);
-  }
-  // As in clang-tidy, --checks adds to the default: every lockstep check.
-  const std::string Checks = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
   PathFilter Filter(Cwd);
-  std::string Problem = checkSelection(Checks, A.checks);
-  if (Problem.empty() && !A.headerFilter.empty())
-    Problem = Filter.setHeaderFilter(A.headerFilter);
-  for (const std::string &Glob : A.excludes)
-    if (Problem.empty())
-      Problem = Filter.addExclude(Glob);
-  if (!Problem.empty())
+  if (std::string Problem = validateArguments(Args, Cwd, A, Filter);
+      !Problem.empty())
     return usageError(Problem, CheckUsage);
-
-  // Configuration: a bad one stops the run before any unit, whatever the
-  // number of jobs.
-  if (std::string Problem = validateOutput(A.output); !Problem.empty())
-    return configurationError(Problem);
   CheckConfig Config;
-  Config.checks = Checks;
-  Config.verbose = A.verbose;
-  Config.paths = A.exits;
-  std::string CacheKey;
-  if (std::string Problem = loadConfiguration(A, Config, CacheKey); !Problem.empty())
-    return configurationError(Problem);
-
-  std::vector<CompileUnit> Units;
-  LoadReport Report;
-  std::string Error;
-  TranslationOptions Translation;
-  Translation.nvccCompatHeader = nvccCompatHeader();
-  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report, Translation))
-    return configurationError(Error);
-  for (const std::string &Warning : Report.warnings)
-    std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
-  for (const SkippedEntry &Skipped : Report.skipped)
-    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n", Skipped.file.c_str(),
-                 Skipped.reason.c_str());
+  std::string CacheKey, Split, DatabasePath;
   std::vector<CompileUnit> Selected;
-  std::string Split; // the units of every shard of this split
-  size_t Candidate = 0;
-  for (const CompileUnit &Unit : Units) {
-    if (!A.paths.empty() &&
-        std::none_of(A.paths.begin(), A.paths.end(), [&](auto &P) { return under(Unit.file, P); }))
-      continue;
-    Split += Unit.file + '\n';
-    if (Candidate++ % ShardCount == ShardIndex - 1)
-      Selected.push_back(Unit);
-  }
-  if (Selected.empty())
-    return configurationError("no translation unit to analyse in " + Report.databasePath +
-                              (A.paths.empty() ? "" : " under the given paths"));
-  if (!A.noCache && A.cacheDir.empty())
-    A.cacheDir = llvm::sys::path::parent_path(Report.databasePath).str() + "/.lockstep-cache";
-  UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
-
-  size_t Cached = 0;
-  std::vector<UnitResult> Results =
-      analyseUnits(Selected, Config, Cache, JobCount, !A.quiet, Cached);
-
-  analysis::ExternalSummaries Summaries;
-  std::vector<Finding> Findings;
-  std::set<std::string> MainFiles;
-  size_t Failed = 0;
-  std::set<std::string> Incomplete; // a limit in a header, seen from several units, once
-  for (size_t I = 0; I < Results.size(); ++I) {
-    MainFiles.insert(Selected[I].file);
-    const std::string Shown = relativeToRoot(Selected[I].file, Cwd).path; // as the findings
-    for (const std::string &Note : Results[I].notes)
-      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
-    for (const std::string &Limit : Results[I].incomplete)
-      if (Incomplete.insert(Limit).second && !A.quiet)
-        std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
-    if (!Results[I].failure.empty()) {
-      ++Failed;
-      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
-                   Results[I].failure.c_str());
-      const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
-      for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
-        std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
-      continue;
-    }
-    Summaries.insert(Results[I].summaries.begin(), Results[I].summaries.end());
-    Findings.insert(Findings.end(), Results[I].findings.begin(), Results[I].findings.end());
-  }
-  Findings = resolvePending(std::move(Findings), Summaries, /*KeepUnresolved=*/ShardCount > 1);
-  Findings = Filter.apply(std::move(Findings), MainFiles);
-  if (std::string Problem = writeSummaryFile(A.summaryOut, Summaries); !Problem.empty())
+  if (std::string Problem = configure(A, Config, CacheKey); !Problem.empty())
     return configurationError(Problem);
-  const size_t Analysed = Selected.size() - Failed;
-  nlohmann::json Summary = {{"units", Selected.size()}, {"analysed", Analysed},
-                            {"failed", Failed},         {"cached", Cached},
-                            {"incomplete", Incomplete.size()}};
-  nlohmann::json ShardData = {
-      {"index", ShardIndex},
-      {"count", ShardCount},
-      {"split", hexHash(Split)},
-      {"summaries", nlohmann::json::parse(analysis::writeSummaries(Summaries))}};
-  size_t Suppressed = 0;
-  if (std::string Problem = writeFindings(Findings, A.output, Summary,
-                                          ShardCount > 1 ? &ShardData : nullptr, Suppressed);
+  if (std::string Problem = selectUnits(A, Selected, Split, DatabasePath);
       !Problem.empty())
     return configurationError(Problem);
-  if (!A.exportFixes.empty())
-    if (std::string Problem = exportFixes(Findings, A.exportFixes, Cwd); !Problem.empty())
-      return configurationError(Problem);
-  if (A.fix) {
-    AppliedFixes Applied = applyFixes(Findings);
-    for (const std::string &Problem : Applied.problems)
-      std::fprintf(stderr, "lockstep: warning: %s\n", Problem.c_str());
-    if (!A.quiet)
-      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n", Applied.fixes,
-                   Applied.fixes == 1 ? "" : "es", Applied.files, Applied.files == 1 ? "" : "s");
-  }
-  if (!A.quiet) {
-    std::fprintf(stderr,
-                 "lockstep: %zu finding%s in %zu translation unit%s "
-                 "(%zu analysed, %zu from cache, %zu failed)",
-                 Findings.size(), Findings.size() == 1 ? "" : "s", Selected.size(),
-                 Selected.size() == 1 ? "" : "s", Analysed, Cached, Failed);
-    if (!Incomplete.empty())
-      std::fprintf(stderr, " (%zu analysis limit%s reached)", Incomplete.size(),
-                   Incomplete.size() == 1 ? "" : "s");
-    if (!A.output.baseline.empty())
-      std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
-    std::fputc('\n', stderr);
-  }
+
+  if (!A.noCache && A.cacheDir.empty())
+    A.cacheDir =
+        llvm::sys::path::parent_path(DatabasePath).str() + "/.lockstep-cache";
+  UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
+  size_t Cached = 0;
+  std::vector<UnitResult> Results =
+      analyseUnits(Selected, Config, Cache, A.jobCount, !A.quiet, Cached);
+  RunResults Run = gatherResults(A, Selected, Results, Filter, Cwd);
+
+  const size_t Analysed = Selected.size() - Run.failed;
+  nlohmann::json Summary = {{"units", Selected.size()},
+                            {"analysed", Analysed},
+                            {"failed", Run.failed},
+                            {"cached", Cached},
+                            {"incomplete", Run.incomplete.size()}};
+  size_t Suppressed = 0;
+  if (std::string Problem = writeOutputs(A, Run, Summary, Split, Suppressed);
+      !Problem.empty())
+    return configurationError(Problem);
+  if (!A.quiet)
+    printSummary(A, Run, Selected.size(), Cached, Suppressed);
   if (Analysed == 0)
     return 2;
-  return Findings.empty() ? 0 : 1;
+  return Run.findings.empty() ? 0 : 1;
 }
 
 } // namespace lockstep::cli

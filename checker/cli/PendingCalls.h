@@ -1,8 +1,9 @@
 // Findings about calls to functions of other files, resolved once every
-// file's summaries are known: the engine names such a callee's collective
-// "lockstep-pending:<USR>"; the finding is kept, with the real collective
-// and a note in the file that performs it, when the callee performs one, and
-// dropped when it does not.
+// file's summaries are known: a pending call (findings::Call) gets the
+// callee's collective and the communicator it receives, the finding's own
+// collective gets the note into the callee's file, and the finding is
+// rendered again from its wording. A finding whose callee performs no
+// collective is dropped.
 #pragma once
 
 #include "FindingsOutput.h"

@@ -58,30 +58,6 @@ bool readFixes(const json &Entry, std::vector<Finding> &Findings) {
   return true;
 }
 
-// Nor are a pending call's arguments: one list of strings per finding.
-json writeCallArguments(const std::vector<Finding> &Findings) {
-  json Lists = json::array();
-  for (const Finding &F : Findings)
-    Lists.push_back(F.callArguments);
-  return Lists;
-}
-
-bool readCallArguments(const json &Entry, std::vector<Finding> &Findings) {
-  auto It = Entry.find("call_arguments");
-  if (It == Entry.end() || !It->is_array() || It->size() != Findings.size())
-    return false;
-  for (size_t I = 0; I < Findings.size(); ++I) {
-    if (!(*It)[I].is_array())
-      return false;
-    for (const json &Text : (*It)[I]) {
-      if (!Text.is_string())
-        return false;
-      Findings[I].callArguments.push_back(Text.get<std::string>());
-    }
-  }
-  return true;
-}
-
 } // namespace
 
 std::string UnitCache::entryPath(const CompileUnit &Unit) const {
@@ -121,7 +97,7 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
     return std::nullopt;
   for (Finding &F : Result.findings)
     F.id.clear(); // ids belong to the whole run
-  if (!readFixes(Entry, Result.findings) || !readCallArguments(Entry, Result.findings))
+  if (!readFixes(Entry, Result.findings))
     return std::nullopt;
   return Result;
 }
@@ -138,7 +114,6 @@ void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
                 {"findings", json::parse(toJson(Findings, json::object()))},
                 {"summaries", json::parse(analysis::writeSummaries(Result.summaries))},
                 {"fixes", writeFixes(Result.findings)},
-                {"call_arguments", writeCallArguments(Result.findings)},
                 {"incomplete", Result.incomplete}};
   if (llvm::sys::fs::create_directories(Directory))
     return; // an unwritable cache only costs time

@@ -1,9 +1,7 @@
 #include "UnitRunner.h"
 #include "InstallPaths.h"
 
-#include "../analysis/CallSite.h"
 #include "../analysis/FunctionCFG.h"
-#include "../checks/DivergenceNotes.h"
 #include "../checks/LockstepCheck.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -20,55 +18,13 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace lockstep::cli {
 using namespace clang;
 
 namespace {
-
-/// What the engine knows about a finding's site that the diagnostic text
-/// does not carry as data: the collective, communicator, condition, function.
-struct SiteFacts {
-  std::string function, collective, communicator, condition;
-  std::vector<std::string> callArguments; // a pending call's, as written
-};
-using FactsBySite = std::map<std::pair<std::string, unsigned>, SiteFacts>;
-
-std::pair<std::string, unsigned> siteKey(const SourceManager &SM, SourceLocation Loc) {
-  Loc = SM.getExpansionLoc(Loc);
-  OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(Loc));
-  return {File ? File->getName().str() : "", SM.getFileOffset(Loc)};
-}
-
-void collectFacts(const analysis::TranslationUnitAnalysis &Analysis, ASTContext &Context,
-                  FactsBySite &Out) {
-  const SourceManager &SM = Context.getSourceManager();
-  auto Add = [&](SourceLocation Site, const clang::FunctionDecl *Function,
-                 const analysis::CollectiveEvent *Event, const clang::Stmt *Condition) {
-    SiteFacts &Facts = Out[siteKey(SM, Site)];
-    Facts.function = Function ? Function->getQualifiedNameAsString() : "";
-    if (Event) {
-      Facts.collective = Event->collective;
-      Facts.communicator = Event->communicator;
-      if (const auto *Call = dyn_cast_or_null<CallExpr>(Event->siteStmt); Call && Event->pending)
-        for (const Expr *Argument : analysis::explicitArguments(Call))
-          Facts.callArguments.push_back(checks::sourceText(Argument, Context));
-    }
-    Facts.condition = checks::sourceText(Condition, Context);
-  };
-  for (const analysis::Divergence &D : Analysis.divergences())
-    Add(D.event.site, D.function, &D.event, D.condition);
-  for (const analysis::LoopDivergence &D : Analysis.loopDivergences())
-    Add(D.event.site, D.function, &D.event, D.condition);
-  for (const analysis::RankArgument &A : Analysis.rankArguments()) {
-    analysis::CollectiveEvent Event;
-    Event.collective = A.collective;
-    Event.communicator = A.communicator;
-    Add(A.argument->getBeginLoc(), A.function, &Event, A.argument);
-  }
-  for (const analysis::GroupImbalance &P : Analysis.groupImbalances())
-    Add(P.site, P.function, nullptr, nullptr);
-}
 
 /// The functions the analysis skipped because they do not compile.
 struct SkippedFunctions : RecursiveASTVisitor<SkippedFunctions> {
@@ -91,7 +47,8 @@ std::string inDirectory(llvm::StringRef Path, llvm::StringRef Directory) {
   return Result.str().str();
 }
 
-/// Turns file offsets into lines and columns, reading each file once.
+/// Turns file offsets into lines and columns, reading each file once: where
+/// the compiler's errors are.
 class LineTable {
 public:
   Location locate(const std::string &File, unsigned Offset) {
@@ -115,8 +72,7 @@ private:
   std::map<std::string, std::vector<unsigned>> Starts;
 };
 
-UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
-  UnitResult Result;
+tidy::ClangTidyOptions tidyOptions(const CheckConfig &Config) {
   tidy::ClangTidyOptions Options = tidy::ClangTidyOptions::getDefaults();
   Options.Checks = "-*," + Config.checks;
   Options.HeaderFilterRegex = ".*"; // --header-filter and --exclude apply to the whole run
@@ -131,39 +87,48 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   if (!Config.summaryFile.empty())
     Options.CheckOptions["SummaryFile"] =
         tidy::ClangTidyOptions::ClangTidyValue(Config.summaryFile);
-  tidy::ClangTidyContext Context(std::make_unique<tidy::DefaultOptionsProvider>(
-      tidy::ClangTidyGlobalOptions(), Options));
+  return Options;
+}
 
-  FactsBySite Facts;
-  checks::setAnalysisObserver([&](const analysis::TranslationUnitAnalysis &Analysis,
-                                  ASTContext &AST) {
-    Result.summaries = Analysis.exportSummaries();
-    // Sites in headers found through a relative -I are relative to the unit.
-    for (auto &[USR, Function] : Result.summaries) {
-      for (analysis::ExternalFunction::Collective &C : Function.collectives)
-        C.site.file = inDirectory(C.site.file, Unit.directory);
-      Function.rankSite.file = inDirectory(Function.rankSite.file, Unit.directory);
-    }
-    collectFacts(Analysis, AST, Facts);
-    const SourceManager &SM = AST.getSourceManager();
-    for (const analysis::AnalysisLimit &Limit : Analysis.limits()) {
-      PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.where));
-      std::string At = Where.isValid() ? inDirectory(Where.getFilename(), Unit.directory) + ":" +
-                                             std::to_string(Where.getLine()) + ":" +
-                                             std::to_string(Where.getColumn()) + ": "
-                                       : "";
-      Result.incomplete.push_back(At + "analysis of '" + Limit.function->getQualifiedNameAsString() +
-                                  "' incomplete: " + Limit.what);
-    }
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      Result.inputs.push_back(inDirectory(It->first.getName(), Unit.directory));
-    if (Config.verbose) {
-      SkippedFunctions Skipped;
-      Skipped.TraverseDecl(AST.getTranslationUnitDecl());
-      for (const std::string &Name : Skipped.names)
-        Result.notes.push_back("'" + Name + "' was not analysed: it does not compile");
-    }
-  });
+/// What \p Analysis gives besides the findings: the summaries, the engine's
+/// bounds reached, the files read and, with --verbose, what was skipped.
+void takeAnalysis(const analysis::TranslationUnitAnalysis &Analysis,
+                  ASTContext &AST, const CompileUnit &Unit,
+                  const CheckConfig &Config, UnitResult &Result) {
+  Result.summaries = Analysis.exportSummaries();
+  // Sites in headers found through a relative -I are relative to the unit.
+  for (auto &[USR, Function] : Result.summaries) {
+    for (analysis::ExternalFunction::Collective &C : Function.collectives)
+      C.site.file = inDirectory(C.site.file, Unit.directory);
+    Function.rankSite.file =
+        inDirectory(Function.rankSite.file, Unit.directory);
+  }
+  const SourceManager &SM = AST.getSourceManager();
+  for (const analysis::AnalysisLimit &Limit : Analysis.limits()) {
+    PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.where));
+    std::string At = Where.isValid()
+                         ? inDirectory(Where.getFilename(), Unit.directory) +
+                               ":" + std::to_string(Where.getLine()) + ":" +
+                               std::to_string(Where.getColumn()) + ": "
+                         : "";
+    Result.incomplete.push_back(At + "analysis of '" +
+                                Limit.function->getQualifiedNameAsString() +
+                                "' incomplete: " + Limit.what);
+  }
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    Result.inputs.push_back(inDirectory(It->first.getName(), Unit.directory));
+  if (Config.verbose) {
+    SkippedFunctions Skipped;
+    Skipped.TraverseDecl(AST.getTranslationUnitDecl());
+    for (const std::string &Name : Skipped.names)
+      Result.notes.push_back("'" + Name +
+                             "' was not analysed: it does not compile");
+  }
+}
+
+/// Runs clang-tidy on \p Unit with \p Context: the errors it kept.
+std::vector<tidy::ClangTidyError> runTidy(const CompileUnit &Unit,
+                                          tidy::ClangTidyContext &Context) {
   // The clang 22 this lockstep was built with: its CUDA wrappers and builtin
   // headers, not a directory next to the lockstep binary.
   std::vector<std::string> Arguments = Unit.arguments;
@@ -176,54 +141,81 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   // chdir the whole process into each unit's directory.
   auto FileSystem = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem()));
-  std::vector<tidy::ClangTidyError> Errors =
-      tidy::runClangTidy(Context, Database, {Unit.file}, FileSystem, /*ApplyAnyFix=*/false,
-                         /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
-  checks::setAnalysisObserver(nullptr);
+  return tidy::runClangTidy(Context, Database, {Unit.file}, FileSystem,
+                            /*ApplyAnyFix=*/false,
+                            /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+}
 
-  LineTable Lines;
-  auto Locate = [&](const tooling::DiagnosticMessage &Message) {
-    return Message.FilePath.empty()
-               ? Location{}
-               : Lines.locate(inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
+/// \p Emitted without the findings clang-tidy's filters (NOLINT) dropped: a
+/// finding stays when a warning of its check was kept at its place, once
+/// per message there, as clang-tidy reports it.
+std::vector<Finding>
+keptFindings(std::vector<checks::EmittedFinding> Emitted,
+             const std::vector<tidy::ClangTidyError> &Errors,
+             const std::string &Directory) {
+  std::set<std::tuple<std::string, std::string, unsigned>> Kept;
+  for (const tidy::ClangTidyError &Error : Errors)
+    Kept.insert({Error.DiagnosticName, Error.Message.FilePath,
+                 Error.Message.FileOffset});
+  auto Absolute = [&](std::string &File) {
+    if (!File.empty())
+      File = inDirectory(File, Directory);
   };
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
+  std::vector<Finding> Findings;
+  for (checks::EmittedFinding &E : Emitted) {
+    if (!Kept.count({E.finding.check, E.diagnosticFile, E.diagnosticOffset}) ||
+        !Seen.insert({E.finding.check, E.diagnosticFile, E.diagnosticOffset,
+                      E.finding.message})
+             .second)
+      continue;
+    Finding &F = Findings.emplace_back(std::move(E.finding));
+    Absolute(F.location.file);
+    for (Note &N : F.notes)
+      Absolute(N.location.file);
+    for (Replacement &R : F.fix)
+      Absolute(R.file);
+  }
+  return Findings;
+}
+
+UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
+  UnitResult Result;
+  tidy::ClangTidyContext Context(std::make_unique<tidy::DefaultOptionsProvider>(
+      tidy::ClangTidyGlobalOptions(), tidyOptions(Config)));
+  std::vector<checks::EmittedFinding> Emitted;
+  checks::setAnalysisObserver(
+      [&](const analysis::TranslationUnitAnalysis &Analysis, ASTContext &AST) {
+        takeAnalysis(Analysis, AST, Unit, Config, Result);
+      });
+  checks::setFindingSink(
+      [&](checks::EmittedFinding F) { Emitted.push_back(std::move(F)); });
+  std::vector<tidy::ClangTidyError> Errors = runTidy(Unit, Context);
+  checks::setAnalysisObserver(nullptr);
+  checks::setFindingSink(nullptr);
+
+  // The compiler's errors; the findings come as data from the checks.
+  LineTable Lines;
   for (const tidy::ClangTidyError &Error : Errors) {
     const tooling::DiagnosticMessage &Message = Error.Message;
-    if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0 ||
-        Error.DiagLevel == tooling::Diagnostic::Error) {
-      Location Where = Locate(Message);
-      std::string At = Where.file.empty() ? "" : Where.file + ":" + std::to_string(Where.line) +
-                                                     ":" + std::to_string(Where.column) + ": ";
-      Result.errors.push_back(At + "error: " + Message.Message);
+    if (Error.DiagnosticName.rfind("clang-diagnostic-error", 0) != 0 &&
+        Error.DiagLevel != tooling::Diagnostic::Error)
       continue;
+    std::string At;
+    if (!Message.FilePath.empty()) {
+      Location Where = Lines.locate(
+          inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
+      At = Where.file + ":" + std::to_string(Where.line) + ":" +
+           std::to_string(Where.column) + ": ";
     }
-    // Remarks are the engine's bounds, taken from the analysis above as data.
-    if (Error.DiagnosticName.rfind("lockstep-", 0) != 0 ||
-        Error.DiagLevel == tooling::Diagnostic::Remark)
-      continue;
-    Finding F;
-    F.check = Error.DiagnosticName;
-    F.location = Locate(Message);
-    F.message = Message.Message;
-    if (auto It = Facts.find({Message.FilePath, Message.FileOffset}); It != Facts.end()) {
-      F.function = It->second.function;
-      F.collective = It->second.collective;
-      F.communicator = It->second.communicator;
-      F.condition = It->second.condition;
-      F.callArguments = It->second.callArguments;
-    }
-    for (const tooling::DiagnosticMessage &Note : Error.Notes)
-      F.notes.push_back({Locate(Note), Note.Message});
-    for (const auto &FileFix : Message.Fix)
-      for (const tooling::Replacement &R : FileFix.second)
-        F.fix.push_back({inDirectory(R.getFilePath(), Unit.directory), R.getOffset(),
-                         R.getLength(), R.getReplacementText().str()});
-    Result.findings.push_back(std::move(F));
+    Result.errors.push_back(At + "error: " + Message.Message);
   }
   if (!Result.errors.empty()) {
-    Result.failure = "does not compile";
-    Result.findings.clear(); // a unit that does not parse is not analysed
+    Result.failure =
+        "does not compile"; // a unit that does not parse is not analysed
+    return Result;
   }
+  Result.findings = keptFindings(std::move(Emitted), Errors, Unit.directory);
   return Result;
 }
 

@@ -24,7 +24,7 @@ struct CheckConfig {
 };
 
 struct UnitResult {
-  std::vector<Finding> findings; // pending ones name their callee as PendingPrefix + USR
+  std::vector<Finding> findings; // with the pending ones (Finding::pending)
   analysis::ExternalSummaries summaries;
   std::vector<std::string> inputs; // every file the parse read
   std::string failure; // why the unit was not analysed, "" when it was

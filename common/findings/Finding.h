@@ -4,6 +4,9 @@
 // baseline and merge it across shards, and `lockstep run` can confirm it.
 #pragma once
 
+#include "Wording.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +42,14 @@ struct Finding {
   std::vector<Note> notes;  // in emission order
   std::string id;           // stable identity: see checker/cli/FindingsOutput.h
   std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
-  // A call still pending: its arguments as written, so that the communicator
-  // the callee receives is named once resolved; not in the outputs.
-  std::vector<std::string> callArguments;
+  // While a call the finding names waits for its callee's summary (a
+  // function of another file): the wording its text was rendered from, to
+  // render it again once resolved (PendingCalls.h).
+  std::optional<Wording> pending;
 };
+
+/// Renders \p W into \p F's message and notes (one per note of \p F, in
+/// order); keeps \p W as F.pending while one of its calls is pending.
+void render(Finding &F, Wording W);
 
 } // namespace lockstep::findings

@@ -1,6 +1,7 @@
 // Strict reading of JSON objects: a closed set of keys, typed fields, and the
 // first error with its full context ("file: section[2] ('name'): key 'k':
-// msg"). Shared by the rules loader and the summary file; no Clang here.
+// msg"). Shared by the rules loader, the summary file and the findings JSON;
+// no Clang here.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,13 @@ inline const char *typeName(const json &Value) {
   case json::value_t::number_float: return "a number";
   default: return "an unsupported value";
   }
+}
+
+/// What was found, for an error: the value itself when it is a scalar.
+inline std::string found(const json &Value) {
+  if (Value.is_number() || Value.is_boolean() || Value.is_null())
+    return Value.dump();
+  return typeName(Value);
 }
 
 /// Validates one JSON object against a closed set of keys and converts its
@@ -109,16 +117,44 @@ public:
     return true;
   }
 
-  /// A non-negative integer that fits an unsigned (a line, a column).
-  bool count(const char *Key, unsigned &Out) {
-    if (!present(Key, true))
+  /// A required string that may be empty (a finding's function, unknown).
+  bool text(const char *Key, std::string &Out) {
+    const json *V = require(Key);
+    if (!V)
       return false;
-    const json &V = Object.at(Key);
-    if (!V.is_number_unsigned() || V.get<unsigned long long>() > ~0u)
-      return fail(Key, std::string("expected a non-negative integer, found ") +
-                           (V.is_number() ? V.dump() : typeName(V)));
-    Out = V.get<unsigned>();
+    if (!V->is_string())
+      return fail(Key, "expected a string, found " + found(*V));
+    Out = V->get<std::string>();
     return true;
+  }
+
+  /// An integer from \p Minimum that fits an unsigned (a line, a column).
+  bool count(const char *Key, unsigned &Out, unsigned Minimum = 0) {
+    const json *V = require(Key);
+    if (!V)
+      return false;
+    if (!V->is_number_unsigned() || V->get<unsigned long long>() < Minimum ||
+        V->get<unsigned long long>() > ~0u)
+      return fail(Key, "expected an integer from " + std::to_string(Minimum) +
+                           " to " + std::to_string(~0u) + ", found " +
+                           found(*V));
+    Out = V->get<unsigned>();
+    return true;
+  }
+
+  /// The value of a required key of any type, or null (and the error).
+  const json *require(const char *Key) {
+    return present(Key, true) ? &Object.at(Key) : nullptr;
+  }
+
+  /// A required array, or null (and the error).
+  const json *array(const char *Key) {
+    return typed(Key, require(Key), &json::is_array, "an array");
+  }
+
+  /// A required object, or null (and the error).
+  const json *object(const char *Key) {
+    return typed(Key, require(Key), &json::is_object, "an object");
   }
 
   /// The raw value of a present key, for readers of their own formats.
@@ -131,6 +167,14 @@ public:
   }
 
 private:
+  const json *typed(const char *Key, const json *V,
+                    bool (json::*Is)() const noexcept, const char *What) {
+    if (V && !(V->*Is)()) {
+      fail(Key, std::string("expected ") + What + ", found " + found(*V));
+      return nullptr;
+    }
+    return V;
+  }
   bool present(const char *Key, bool Required) {
     if (Object.contains(Key))
       return true;

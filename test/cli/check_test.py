@@ -3,8 +3,9 @@
 project in test/cli/project (and on the nvcc project when nvcc is present):
 a cross-file hidden collective, SARIF and JSON outputs, baseline, exit codes,
 shards and merge, the cache, the summary file read by the clang-tidy plugin,
-per-rank fields across files (test/cli/fields_project), and clear errors on
-bad input.
+per-rank fields across files (test/cli/fields_project), calls to functions of
+other files worded as local ones (test/cli/pending_project), and clear errors
+on bad input.
 
 usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
 import json
@@ -150,6 +151,43 @@ check("compile_commands.json" in p.stderr and "entry 0" in p.stderr,
       "malformed database message:\n" + p.stderr)
 p = run([LOCKSTEP, "merge", "out.sarif"], root, 2)
 check("not the JSON output of `lockstep check --shard`" in p.stderr, "merge of a non-shard file")
+
+# A call to a function of another file reads, once resolved, exactly as the
+# same call to a function of the same file (test/cli/pending_project): the
+# collective, the communicator the callee receives, the note into the callee
+# where the checks place it; in one run and through shards and merge.
+pending = project("pending_project", WORK, MPI_INCLUDE)
+
+
+def wording(findings, name):
+    return [(f["check"], f["message"], f["collective"], f["communicator"],
+             [n["message"] for n in f["notes"]])
+            for f in findings if os.path.basename(f["file"]) == name]
+
+
+run([LOCKSTEP, "check", "-p", ".", "-q", "--no-cache", "--format", "json", "-o", "all.json"],
+    pending, 1)
+for i in (1, 2):
+    # Shard 2 holds remote.cpp, shard 1 sync.cpp: its calls stay pending.
+    run([LOCKSTEP, "check", "-p", ".", "-q", "--no-cache", "--shard", "%d/2" % i, "--format",
+         "json", "-o", "shard%d.json" % i], pending, 1)
+run([LOCKSTEP, "merge", "-q", "--format", "json", "-o", "merged.json", "shard1.json",
+     "shard2.json"], pending, 1)
+with open(os.path.join(pending, "shard2.json")) as f:
+    shard2 = json.load(f)["findings"]
+check(all("pending" in f for f in shard2 if f["file"].endswith("remote.cpp"))
+      and not any("lockstep-pending" in json.dumps(f) for f in shard2),
+      "pending findings of shard 2: %s" % shard2)
+for output in ("all.json", "merged.json"):
+    with open(os.path.join(pending, output)) as f:
+        found = json.load(f)["findings"]
+    local, remote = wording(found, "local.cpp"), wording(found, "remote.cpp")
+    check(len(local) == 3 and remote == local,
+          "%s: a callee in another file reads differently:\n%s\n%s" % (output, local, remote))
+    check(all(any(n.get("file", "").endswith("sync.cpp") for n in f["notes"])
+              for f in found if f["file"].endswith("remote.cpp"))
+          and not any("pending" in f for f in found),
+          "%s: notes into sync.cpp: %s" % (output, found))
 
 # An nvcc project: CMake writes the database, lockstep translates it.
 nvcc_build = os.path.join(WORK, "nvcc-build")

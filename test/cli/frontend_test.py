@@ -3,7 +3,7 @@
 and users, on test/cli/frontend (several units, one with a missing header,
 one whose directory is gone, a vendored header reached through a relative
 -I): outputs land where the user asked whatever the working directory and
-the job count, bad configuration is exit 2 before any unit, --checks,
+the job count, bad configuration is exit 2 before any unit, NOLINT, --checks,
 --header-filter, --exclude, --fix, --export-fixes, baseline counts, and
 merge's check that the shards form one complete split.
 
@@ -88,7 +88,7 @@ for jobs in ("1", "2", "4"):
               "-j %s %s: expected '%s' and no findings:\n%s%s" % (jobs, args, message, p.stdout,
                                                                    p.stderr))
 
-# --checks, --header-filter, --exclude.
+# --checks, --header-filter, --exclude; finish_quietly (finish.cpp) is NOLINT.
 for args, expected in [
         (["--checks", "-*,lockstep-rank-exit"], [FINISH]),
         (["--checks", "-lockstep-rank-exit"], [TRAIN, VENDOR, FLUSH]),

@@ -288,9 +288,9 @@ TEST(FindingsJson, RejectsWhatIsNotTheFormat) {
   EXPECT_EQ(errorOf("{\"version\": 1,"), "base.json: not valid JSON");
   EXPECT_EQ(errorOf("[]"), "base.json: expected an object, found an array");
   EXPECT_EQ(errorOf(R"({"version": 1, "tool": "lockstep", "summary": {}})"),
-            "base.json: key 'findings': missing");
+            "base.json: key 'findings': missing required field");
   EXPECT_EQ(errorOf(R"({"tool": "lockstep", "findings": [], "summary": {}})"),
-            "base.json: key 'version': missing");
+            "base.json: key 'version': missing required field");
   EXPECT_EQ(errorOf(R"({"version": 2, "tool": "lockstep", "findings": [], "summary": {}})"),
             "base.json: key 'version': expected 1, found 2");
   EXPECT_EQ(errorOf(R"({"version": "1", "tool": "lockstep", "findings": [], "summary": {}})"),
@@ -303,20 +303,24 @@ TEST(FindingsJson, RejectsWhatIsNotTheFormat) {
             "base.json: key 'summary': expected an object, found an array");
   EXPECT_EQ(errorOf(R"({"version": 1, "tool": "lockstep", "findings": [], "summary": {}, "x": 1})"),
             "base.json: key 'x': unknown key");
-  EXPECT_EQ(errorOf(R"({"version": 1, "tool": "lockstep", "findings": [3], "summary": {}})"),
-            "base.json: finding 1: expected an object, found 3");
+  EXPECT_EQ(
+      errorOf(
+          R"({"version": 1, "tool": "lockstep", "findings": [3], "summary": {}})"),
+      "base.json: finding 1: expected an object, found an integer");
 }
 
 TEST(FindingsJson, RejectsBadFindingsNamingIndexAndKey) {
   auto Error = [](const std::function<void(json &)> &Change) {
     return errorOf(withFinding(Change));
   };
-  EXPECT_EQ(Error([](json &F) { F.erase("id"); }), "base.json: finding 1: key 'id': missing");
+  EXPECT_EQ(Error([](json &F) { F.erase("id"); }),
+            "base.json: finding 1: key 'id': missing required field");
   EXPECT_EQ(
       Error([](json &F) { F["id"] = "12345"; }),
       "base.json: finding 1: key 'id': expected 16 lowercase hexadecimal digits, found '12345'");
-  EXPECT_EQ(Error([](json &F) { F["check"] = 7; }),
-            "base.json: finding 1: key 'check': expected a string, found 7");
+  EXPECT_EQ(
+      Error([](json &F) { F["check"] = 7; }),
+      "base.json: finding 1: key 'check': expected a string, found an integer");
   EXPECT_EQ(Error([](json &F) { F["check"] = ""; }),
             "base.json: finding 1: key 'check': expected a non-empty string");
   EXPECT_EQ(Error([](json &F) { F["line"] = 0; }),
@@ -333,19 +337,21 @@ TEST(FindingsJson, RejectsBadFindingsNamingIndexAndKey) {
             "base.json: finding 1: key 'line': expected an integer from 1 to 4294967295, found "
             "1099511627776");
   EXPECT_EQ(Error([](json &F) { F.erase("condition"); }),
-            "base.json: finding 1: key 'condition': missing");
+            "base.json: finding 1: key 'condition': missing required field");
   EXPECT_EQ(Error([](json &F) { F["function"] = nullptr; }),
             "base.json: finding 1: key 'function': expected a string, found null");
   EXPECT_EQ(Error([](json &F) { F["colum"] = 3; }),
             "base.json: finding 1: key 'colum': unknown key");
   EXPECT_EQ(Error([](json &F) { F["notes"] = "none"; }),
             "base.json: finding 1: key 'notes': expected an array, found a string");
-  EXPECT_EQ(Error([](json &F) { F["notes"][1] = true; }),
-            "base.json: finding 1, note 2: expected an object, found true");
+  EXPECT_EQ(
+      Error([](json &F) { F["notes"][1] = true; }),
+      "base.json: finding 1, note 2: expected an object, found a boolean");
   EXPECT_EQ(Error([](json &F) { F["notes"][2].erase("line"); }),
-            "base.json: finding 1, note 3: key 'line': missing");
-  EXPECT_EQ(Error([](json &F) { F["notes"][0].erase("message"); }),
-            "base.json: finding 1, note 1: key 'message': missing");
+            "base.json: finding 1, note 3: key 'line': missing required field");
+  EXPECT_EQ(
+      Error([](json &F) { F["notes"][0].erase("message"); }),
+      "base.json: finding 1, note 1: key 'message': missing required field");
   EXPECT_EQ(Error([](json &F) { F["notes"][0]["file"] = ""; }),
             "base.json: finding 1, note 1: key 'file': expected a non-empty string");
 }

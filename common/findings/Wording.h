@@ -1,0 +1,82 @@
+// The wording of a finding as data: its warning and notes are messages made
+// of text and of the collectives they name, rendered by one path (render,
+// Finding.h). A call to a function of another file is named before its
+// callee is known and named again, the same way as a call to a function of
+// the same file, once `lockstep check` has its summary.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lockstep::findings {
+
+/// A collective as the messages name it.
+struct Collective {
+  std::string name;         // "MPI_Barrier"; empty while its call is pending
+  std::string communicator; // as written at the call, when known
+  std::string callee; // what the user calls when it runs inside a function
+  std::string guard;  // the local object whose destructor calls it, if one
+};
+
+/// How a message names a collective.
+enum class Naming {
+  Collective,     // 'MPI_Barrier'
+  Called,         // 'save' (which calls 'MPI_Barrier'), or 'MPI_Barrier'
+  OnCommunicator, // " on 'comm'", or nothing when no communicator is known
+};
+
+/// A collective a finding's messages name: a call to a function of another
+/// file is pending (its collective unnamed) until its summary is known.
+struct Call {
+  Collective collective;
+  std::string usr;                    // a pending call's callee, by USR
+  std::vector<std::string> arguments; // a pending call's arguments, as written
+  // The finding's own collective, pending: the note into the callee takes
+  // this place among the notes once resolved.
+  std::optional<unsigned> calleeNote;
+
+  bool pending() const { return !usr.empty(); }
+};
+
+/// Text, or one of the finding's calls named one way.
+struct MessagePart {
+  std::string text;
+  std::optional<unsigned> call; // index into Wording::calls
+  Naming naming = Naming::Collective;
+};
+
+/// A message as data; concatenate with +.
+struct Message {
+  std::vector<MessagePart> parts;
+
+  Message() = default;
+  Message(std::string Text);
+  Message(const char *Text) : Message(std::string(Text)) {}
+  /// The call \p Call (an index into Wording::calls) named as \p N.
+  static Message naming(unsigned Call, Naming N);
+
+  Message &operator+=(const Message &Other);
+  friend Message operator+(Message A, const Message &B) { return A += B; }
+};
+
+struct Wording {
+  std::vector<Call> calls;
+  Message warning;
+  std::vector<Message> notes;
+};
+
+std::string quoted(const std::string &Name);
+
+/// How \p C reads in a message as \p N. A pending call's collective is
+/// named by what the user calls.
+std::string name(const Collective &C, Naming N);
+
+/// \p M with its calls named.
+std::string render(const Message &M, const std::vector<Call> &Calls);
+
+/// "'MPI_Barrier' is called here, inside 'save'": the note at the
+/// collective inside the called function.
+std::string calleeNote(const Collective &C);
+
+} // namespace lockstep::findings

@@ -1,0 +1,149 @@
+#include "WordingJson.h"
+#include "JsonReader.h"
+
+#include <algorithm>
+
+namespace lockstep::findings {
+
+namespace {
+
+using json_reader::found;
+using json_reader::Reader;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr std::pair<Naming, const char *> NamingNames[] = {
+    {Naming::Collective, "collective"},
+    {Naming::Called, "called"},
+    {Naming::OnCommunicator, "on-communicator"},
+};
+
+ordered_json messageJson(const Message &M) {
+  ordered_json Parts = ordered_json::array();
+  for (const MessagePart &Part : M.parts) {
+    if (!Part.call) {
+      Parts.push_back(Part.text);
+      continue;
+    }
+    for (auto [N, Name] : NamingNames)
+      if (N == Part.naming)
+        Parts.push_back({{"call", *Part.call}, {"naming", Name}});
+  }
+  return Parts;
+}
+
+bool readMessage(const json &Value, const std::string &Context, size_t Calls,
+                 Message &Out, std::string &Error) {
+  if (!Value.is_array()) {
+    Error = Context + ": expected an array, found " + found(Value);
+    return false;
+  }
+  for (size_t I = 0; I < Value.size(); ++I) {
+    if (Value[I].is_string()) {
+      Out += Message(Value[I].get<std::string>());
+      continue;
+    }
+    Reader R(Value[I], Context + ", part " + std::to_string(I + 1), Error);
+    unsigned Call = 0;
+    std::string Name;
+    if (!R.onlyKeys({"call", "naming"}) || !R.count("call", Call) ||
+        !R.string("naming", Name))
+      return false;
+    if (Call >= Calls)
+      return R.fail("call", "expected an index of 'calls', found " +
+                                std::to_string(Call));
+    const auto *Known =
+        std::find_if(std::begin(NamingNames), std::end(NamingNames),
+                     [&](const auto &Entry) { return Name == Entry.second; });
+    if (Known == std::end(NamingNames))
+      return R.fail(
+          "naming",
+          "expected 'collective', 'called' or 'on-communicator', found '" +
+              Name + "'");
+    Out += Message::naming(Call, Known->first);
+  }
+  return true;
+}
+
+bool readCall(const json &Value, const std::string &Context, size_t NoteCount,
+              Call &Out, std::string &Error) {
+  Reader R(Value, Context, Error);
+  if (!R.onlyKeys({"collective", "communicator", "callee", "guard", "usr",
+                   "arguments", "callee_note"}) ||
+      !R.text("collective", Out.collective.name) ||
+      !R.text("communicator", Out.collective.communicator) ||
+      !R.text("callee", Out.collective.callee) ||
+      !R.text("guard", Out.collective.guard) || !R.text("usr", Out.usr))
+    return false;
+  if (!R.stringList("arguments", Out.arguments))
+    return false;
+  if (!R.has("callee_note"))
+    return true;
+  unsigned Note = 0;
+  if (!R.count("callee_note", Note))
+    return false;
+  if (Note > NoteCount)
+    return R.fail("callee_note", "expected a place among the " +
+                                     std::to_string(NoteCount) +
+                                     " notes, found " + std::to_string(Note));
+  Out.calleeNote = Note;
+  return true;
+}
+
+} // namespace
+
+ordered_json wordingJson(const Wording &W) {
+  ordered_json Calls = ordered_json::array();
+  for (const Call &C : W.calls) {
+    ordered_json Item = {{"collective", C.collective.name},
+                         {"communicator", C.collective.communicator},
+                         {"callee", C.collective.callee},
+                         {"guard", C.collective.guard},
+                         {"usr", C.usr}};
+    if (!C.arguments.empty())
+      Item["arguments"] = C.arguments;
+    if (C.calleeNote)
+      Item["callee_note"] = *C.calleeNote;
+    Calls.push_back(std::move(Item));
+  }
+  ordered_json Notes = ordered_json::array();
+  for (const Message &M : W.notes)
+    Notes.push_back(messageJson(M));
+  return {{"calls", std::move(Calls)},
+          {"message", messageJson(W.warning)},
+          {"notes", std::move(Notes)}};
+}
+
+bool readWording(const json &Object, const std::string &Context,
+                 size_t NoteCount, Wording &Out, std::string &Error) {
+  Reader R(Object, Context, Error);
+  const json *Calls =
+      R.onlyKeys({"calls", "message", "notes"}) ? R.array("calls") : nullptr;
+  if (!Calls)
+    return false;
+  if (Calls->empty())
+    return R.fail("calls", "expected at least one call");
+  for (size_t I = 0; I < Calls->size(); ++I) {
+    Call C;
+    if (!readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1),
+                  NoteCount, C, Error))
+      return false;
+    Out.calls.push_back(std::move(C));
+  }
+  const json *Warning = R.require("message");
+  const json *Notes = Warning ? R.array("notes") : nullptr;
+  if (!Notes || !readMessage(*Warning, Context + ": message", Out.calls.size(),
+                             Out.warning, Error))
+    return false;
+  if (Notes->size() != NoteCount)
+    return R.fail("notes", "expected one message per note (" +
+                               std::to_string(NoteCount) + "), found " +
+                               std::to_string(Notes->size()));
+  for (size_t I = 0; I < Notes->size(); ++I)
+    if (!readMessage((*Notes)[I], Context + ": note " + std::to_string(I + 1),
+                     Out.calls.size(), Out.notes.emplace_back(), Error))
+      return false;
+  return true;
+}
+
+} // namespace lockstep::findings

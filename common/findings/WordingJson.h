@@ -1,0 +1,21 @@
+// The wording of a pending finding in the findings JSON (key "pending",
+// docs/output.md): what `lockstep merge` and the unit cache need to render
+// the finding again once its callee is known.
+#pragma once
+
+#include "Wording.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace lockstep::findings {
+
+nlohmann::ordered_json wordingJson(const Wording &W);
+
+/// Reads what wordingJson wrote for a finding with \p NoteCount notes,
+/// strictly; on failure sets \p Error (starting with \p Context).
+bool readWording(const nlohmann::json &Object, const std::string &Context,
+                 size_t NoteCount, Wording &Out, std::string &Error);
+
+} // namespace lockstep::findings
