@@ -57,6 +57,30 @@ void mergeInto(DepthState &Into, const DepthState &From, int Condition, unsigned
   }
 }
 
+/// What flows into \p Block along the edges walks follow (the entry starts
+/// at depth 0).
+DepthState joinPredecessors(const FunctionCFG &Function, const CFGBlock &Block,
+                            const std::vector<DepthState> &Out, const std::vector<bool> &Visited,
+                            const CorrelatedBranches &Correlated, ErrorPaths &Paths) {
+  DepthState State;
+  if (&Block == &Function.cfg().getEntry())
+    State[PathKey()] = DepthInfo();
+  for (const CFGBlock::AdjacentBlock &Pred : Block.preds()) {
+    const CFGBlock *P = Pred.getReachableBlock();
+    if (!P || !Visited[P->getBlockID()])
+      continue;
+    auto Condition = Correlated.condition.find(P);
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
+      unsigned Arm = Index++;
+      if (Succ.getReachableBlock() == &Block && Paths.follows(Function, *P, Arm))
+        mergeInto(State, Out[P->getBlockID()],
+                  Condition == Correlated.condition.end() ? -1 : int(Condition->second), Arm);
+    }
+  }
+  return State;
+}
+
 bool sameDepths(const DepthState &A, const DepthState &B) {
   if (A.size() != B.size())
     return false;
@@ -84,6 +108,45 @@ DepthState shift(const DepthState &In, int Delta, SourceLocation Site, const std
     Out.emplace(Key, Info);
   }
   return Out;
+}
+
+/// What the depths at a function's exit say: a group open on some paths
+/// only, or one every path leaves open (or closes without opening), is a
+/// problem of \p FD; an equal change on every path of a helper that only
+/// opens or closes groups is its callers' \p Delta.
+template <typename HelperFn>
+void judgeExit(const DepthState &AtExit, const FunctionDecl *FD, HelperFn IsGroupHelper,
+               std::vector<GroupImbalance> &Problems, int &Delta) {
+  if (AtExit.empty())
+    return;
+  const auto &[LowKey, LowInfo] = *AtExit.begin();
+  const auto &[HighKey, HighInfo] = *AtExit.rbegin();
+  const int Lowest = LowKey.depth, Highest = HighKey.depth;
+  GroupImbalance Problem;
+  Problem.function = FD;
+  if (Lowest != Highest) {
+    if (Highest > 0 && HighInfo.opened.isValid()) {
+      Problem.kind = GroupImbalance::Kind::LeftOpen;
+      Problem.site = HighInfo.opened;
+      Problem.marker = HighInfo.opener;
+      Problem.leaving = HighInfo.leftBy;
+    } else {
+      Problem.kind = GroupImbalance::Kind::UnmatchedEnd;
+      Problem.site = LowInfo.unmatched;
+      Problem.marker = LowInfo.closer;
+    }
+    Problems.push_back(Problem);
+    return; // the callers see no net change: the problem is reported here
+  }
+  if (Lowest == 0 || IsGroupHelper()) {
+    Delta = Lowest;
+    return;
+  }
+  Problem.kind = Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
+  Problem.site = Lowest > 0 ? HighInfo.opened : LowInfo.unmatched;
+  Problem.marker = Lowest > 0 ? HighInfo.opener : LowInfo.closer;
+  if (Problem.site.isValid())
+    Problems.push_back(Problem);
 }
 
 } // namespace
@@ -127,22 +190,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
                           " conditions tested twice; group balance correlates the first ones"});
 
   auto Transfer = [&](const CFGBlock &Block) {
-    DepthState State;
-    if (&Block == &Graph.getEntry())
-      State[PathKey()] = DepthInfo();
-    for (const CFGBlock::AdjacentBlock &Pred : Block.preds()) {
-      const CFGBlock *P = Pred.getReachableBlock();
-      if (!P || !Visited[P->getBlockID()])
-        continue;
-      auto Condition = Correlated.condition.find(P);
-      unsigned Index = 0;
-      for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
-        unsigned Arm = Index++;
-        if (Succ.getReachableBlock() == &Block && Paths.follows(Function, *P, Arm))
-          mergeInto(State, Out[P->getBlockID()],
-                    Condition == Correlated.condition.end() ? -1 : int(Condition->second), Arm);
-      }
-    }
+    DepthState State = joinPredecessors(Function, Block, Out, Visited, Correlated, Paths);
     forEachCall(Block, Function.context(),
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
                   const CalleeRole &Role = Classifier.classify(Callee);
@@ -190,40 +238,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   }
 
   Outcome Result;
-  if (!AnyMarker)
-    return Result;
-  DepthState AtExit = Transfer(Graph.getExit());
-  if (AtExit.empty())
-    return Result;
-  const FunctionDecl *FD = Function.decl();
-  const auto &[LowKey, LowInfo] = *AtExit.begin();
-  const auto &[HighKey, HighInfo] = *AtExit.rbegin();
-  const int Lowest = LowKey.depth, Highest = HighKey.depth;
-  GroupImbalance Problem;
-  Problem.function = FD;
-  if (Lowest != Highest) {
-    if (Highest > 0 && HighInfo.opened.isValid()) {
-      Problem.kind = GroupImbalance::Kind::LeftOpen;
-      Problem.site = HighInfo.opened;
-      Problem.marker = HighInfo.opener;
-      Problem.leaving = HighInfo.leftBy;
-    } else {
-      Problem.kind = GroupImbalance::Kind::UnmatchedEnd;
-      Problem.site = LowInfo.unmatched;
-      Problem.marker = LowInfo.closer;
-    }
-    Result.problems.push_back(Problem);
-    return Result; // the callers see no net change: the problem is reported here
-  }
-  if (Lowest == 0 || isGroupHelper(Function)) {
-    Result.delta = Lowest;
-    return Result;
-  }
-  Problem.kind = Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
-  Problem.site = Lowest > 0 ? HighInfo.opened : LowInfo.unmatched;
-  Problem.marker = Lowest > 0 ? HighInfo.opener : LowInfo.closer;
-  if (Problem.site.isValid())
-    Result.problems.push_back(Problem);
+  if (AnyMarker)
+    judgeExit(Transfer(Graph.getExit()), Function.decl(),
+              [&] { return isGroupHelper(Function); }, Result.problems, Result.delta);
   return Result;
 }
 

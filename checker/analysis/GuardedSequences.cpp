@@ -229,20 +229,25 @@ RegionSequences SequenceBuilder::region(
   return walk(Shape, Starts, Stop, nullptr);
 }
 
-RegionSequences SequenceBuilder::walk(
-    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
-    const CFGBlock *Stop, const CFGBlock *Loop) {
-  const FunctionCFG &Function = Shape.function();
-  const CFGBlock *Exit = &Function.cfg().getExit();
+/// The path classes waiting at each block of a region, handed out in
+/// reverse post-order, and the classes that finished.
+struct SequenceBuilder::Walk {
+  FormulaArena &Arena;
+  FunctionShape &Shape;
   RegionSequences Result;
   llvm::DenseMap<const CFGBlock *, std::vector<GuardedSequence>> Pending;
   using Item = std::pair<unsigned, const CFGBlock *>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> Queue;
-  auto Finish = [&](const GuardedSequence &S) {
+  // Whether some path ended before reaching the blocks below (a cut error
+  // edge, an iteration's back edge, a call that does not return): their
+  // classes no longer stand for every path from the start.
+  bool PathsLost;
+
+  void finish(const GuardedSequence &S) {
     if (!mergeSequence(Result.sequences, S, Arena))
       Result.overflow = true;
-  };
-  auto Send = [&](const CFGBlock *To, const GuardedSequence &S) {
+  }
+  void send(const CFGBlock *To, const GuardedSequence &S) {
     if (S.guard == Arena.falsity())
       return;
     std::vector<GuardedSequence> &List = Pending[To];
@@ -250,80 +255,96 @@ RegionSequences SequenceBuilder::walk(
       Queue.push({Shape.order(To), To});
     if (!mergeSequence(List, S, Arena))
       Result.overflow = true;
-  };
+  }
+  /// The next block with classes waiting, and takes them into \p In.
+  const CFGBlock *next(std::vector<GuardedSequence> &In) {
+    while (!Queue.empty() && !Result.overflow) {
+      const CFGBlock *Block = Queue.top().second;
+      Queue.pop();
+      if (auto Found = Pending.find(Block); Found != Pending.end()) {
+        In = std::move(Found->second);
+        Pending.erase(Found);
+        return Block;
+      }
+    }
+    return nullptr;
+  }
+};
+
+RegionSequences SequenceBuilder::walk(
+    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
+    const CFGBlock *Stop, const CFGBlock *Loop) {
+  const FunctionCFG &Function = Shape.function();
+  const CFGBlock *Exit = &Function.cfg().getExit();
+  Walk W{Arena, Shape, {}, {}, {}, /*PathsLost=*/Loop != nullptr};
   for (const auto &[Block, Sequence] : Starts)
     if (Shape.reachable(Block))
-      Send(Block, Sequence);
-  // Whether some path ended before reaching the blocks below (a cut error
-  // edge, an iteration's back edge, a call that does not return): their
-  // classes no longer stand for every path from the start.
-  bool PathsLost = Loop != nullptr;
-
-  while (!Queue.empty() && !Result.overflow) {
-    const CFGBlock *Block = Queue.top().second;
-    Queue.pop();
-    auto Found = Pending.find(Block);
-    if (Found == Pending.end())
-      continue;
-    std::vector<GuardedSequence> In = std::move(Found->second);
-    Pending.erase(Found);
+      W.send(Block, Sequence);
+  std::vector<GuardedSequence> In;
+  while (const CFGBlock *Block = W.next(In)) {
     // Every path from a single start reaches a block that post-dominates
     // it: one class arriving there runs under the start's own guard, not the
     // disjunction of every path's (a `?:` chain would make that huge).
-    if (!PathsLost && Starts.size() == 1 && In.size() == 1 &&
+    if (!W.PathsLost && Starts.size() == 1 && In.size() == 1 &&
         Shape.postDominates(Block, Starts.front().first))
       In.front().guard = Starts.front().second.guard;
     if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
       for (const GuardedSequence &S : In)
-        Finish(S);
+        W.finish(S);
       continue;
     }
     if (Block != Loop && Shape.isLoopHeader(Block)) {
       const CollectiveEvent *Event = loopEvent(Shape, Block);
       for (const CFGBlock *Target : Shape.loopExits(Block))
         for (const GuardedSequence &S : In)
-          Send(Target, Event ? append(S, *Event) : S);
+          W.send(Target, Event ? append(S, *Event) : S);
       continue;
     }
-    const std::vector<CollectiveEvent> &BlockEvents = Events.blockEvents(Function, *Block);
     const Stmt *Leaving = leavingStatement(*Block);
     for (GuardedSequence &S : In) {
-      for (const CollectiveEvent &Event : BlockEvents)
+      for (const CollectiveEvent &Event : Events.blockEvents(Function, *Block))
         S = append(S, Event);
       if (!S.leaving)
         S.leaving = Leaving;
     }
-    unsigned Index = 0;
-    bool AnySuccessor = false;
-    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
-      const CFGBlock *Target = Succ.getReachableBlock();
-      unsigned EdgeIndex = Index++;
-      if (!Target || !Shape.reachable(Target))
-        continue;
-      if (Block == Loop && !Shape.inLoop(Loop, Target))
-        continue; // the loop ends: its iterations are what it runs
-      AnySuccessor = true;
-      if (!Paths.follows(Function, *Block, EdgeIndex)) {
-        PathsLost = true;
-        continue; // an error path: the path ends without a claim
-      }
-      FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
-      for (GuardedSequence S : In) {
-        S.guard = Arena.conjoin(S.guard, Edge);
-        if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
-          PathsLost = true;
-          Finish(S);
-        } else
-          Send(Target, S);
-      }
+    leaveBlock(W, Block, In, Loop);
+  }
+  return std::move(W.Result);
+}
+
+// Sends \p In along the edges out of \p Block that the walk follows.
+void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, std::vector<GuardedSequence> &In,
+                                 const CFGBlock *Loop) {
+  FunctionShape &Shape = W.Shape;
+  unsigned Index = 0;
+  bool AnySuccessor = false;
+  for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+    const CFGBlock *Target = Succ.getReachableBlock();
+    unsigned EdgeIndex = Index++;
+    if (!Target || !Shape.reachable(Target))
+      continue;
+    if (Block == Loop && !Shape.inLoop(Loop, Target))
+      continue; // the loop ends: its iterations are what it runs
+    AnySuccessor = true;
+    if (!Paths.follows(Shape.function(), *Block, EdgeIndex)) {
+      W.PathsLost = true;
+      continue; // an error path: the path ends without a claim
     }
-    if (!AnySuccessor) {
-      PathsLost = true;
-      for (const GuardedSequence &S : In)
-        Finish(S);
+    FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
+    for (GuardedSequence S : In) {
+      S.guard = Arena.conjoin(S.guard, Edge);
+      if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
+        W.PathsLost = true;
+        W.finish(S);
+      } else
+        W.send(Target, S);
     }
   }
-  return Result;
+  if (!AnySuccessor) {
+    W.PathsLost = true;
+    for (const GuardedSequence &S : In)
+      W.finish(S);
+  }
 }
 
 const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CFGBlock *Header) {

@@ -126,9 +126,12 @@ public:
 
 private:
   GuardedSequence append(GuardedSequence Sequence, const CollectiveEvent &Event);
+  struct Walk; // one walk's pending path classes (GuardedSequences.cpp)
   RegionSequences walk(FunctionShape &Shape,
                        const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
                        const clang::CFGBlock *Stop, const clang::CFGBlock *Loop);
+  void leaveBlock(Walk &W, const clang::CFGBlock *Block, std::vector<GuardedSequence> &In,
+                  const clang::CFGBlock *Loop);
   const CollectiveEvent *loopEvent(FunctionShape &Shape, const clang::CFGBlock *Header);
   std::string tripText(std::optional<FormulaRef> Count) const;
 
