@@ -45,6 +45,7 @@ struct CollectiveEvent {
   bool groupBegins = false;                    // the marker opens a group
   bool selfCommunicator = false;               // on MPI_COMM_SELF: no other rank takes part
   std::string loopTrip;                        // a loop's event: its trip count ("9", or "?")
+  bool loop = false;     // stands for a loop: its iterations' collectives
   uint32_t loopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
   std::optional<uint32_t> loopTripFormula;     // a loop's event: its trip count as a formula
   bool joinBoundary = false;                   // a join protocol's own begin or end

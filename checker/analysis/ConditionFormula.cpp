@@ -162,7 +162,8 @@ FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
         None = Arena.conjoin(None, Arena.negate(CaseValue(C)));
     return None;
   }
-  if (Block.succ_size() != 2 || !decidingCondition(Block))
+  if (Block.succ_size() != 2 || !decidingCondition(Block) ||
+      (Facts.passesStatusCheck && Facts.passesStatusCheck(Block, Index)))
     return Arena.truth();
   FormulaRef Condition = condition(Block);
   return Index == 0 ? Condition : Arena.negate(Condition);

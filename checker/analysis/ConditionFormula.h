@@ -29,6 +29,11 @@ struct ConditionFacts {
   std::function<FormulaRef(const clang::ValueDecl *Comm)> isNull;
   /// Whether a handle is a communicator made by a rank-dependent split.
   std::function<bool(const clang::ValueDecl *Comm)> isSplit;
+  /// Whether an edge is the passing arm of a status check whose failing arm
+  /// is cut (ErrorPaths): its guard is `true` for every path analysed. A
+  /// status is the same on every rank, so this only drops conjuncts that
+  /// long functions of `NCCLCHECK`s would add to every question.
+  std::function<bool(const clang::CFGBlock &Block, unsigned Index)> passesStatusCheck;
 };
 
 class ConditionFormula {

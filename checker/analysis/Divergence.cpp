@@ -350,6 +350,9 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     if (SameLoop) {
       if (!Swapped) // one report per pair, at the first arm's loop
         Report(Divergence::Kind::TripCount, B[K]);
+    } else if (A[K]->loop != B[K]->loop) {
+      if (A[K]->loop) // a loop against a single call: the loop runs on some ranks only
+        Report(Divergence::Kind::OnlySomeRanks, nullptr);
     } else if (!Swapped && Permuted)
       Report(Divergence::Kind::Order, B[K]);
     else if (!Swapped && A[K]->collective == B[K]->collective)

@@ -76,6 +76,13 @@ bool ErrorPaths::keeps(const Cuts &C, const CFGBlock &Block, unsigned Index) {
   return !Target || !C.assertions.test(Target->getBlockID());
 }
 
+bool ErrorPaths::passesStatusCheck(const FunctionCFG &Function, const CFGBlock &Block,
+                                   unsigned Index) {
+  const Cuts &C = cutsOf(Function);
+  auto It = C.failingEdge.find(Block.getBlockID());
+  return It != C.failingEdge.end() && It->second != Index;
+}
+
 bool ErrorPaths::onErrorPath(const FunctionCFG &Function, const CFGBlock &Block) {
   return cutsOf(Function).dropped.test(Block.getBlockID());
 }

@@ -49,6 +49,12 @@ public:
   /// leaves.
   bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index);
 
+  /// Whether edge \p Index out of \p Block is the passing arm of a status
+  /// check whose failing arm is cut: every path the analyses follow through
+  /// \p Block takes it.
+  bool passesStatusCheck(const FunctionCFG &Function, const clang::CFGBlock &Block,
+                         unsigned Index);
+
   /// Whether \p Block runs only on a cut path.
   bool onErrorPath(const FunctionCFG &Function, const clang::CFGBlock &Block);
 

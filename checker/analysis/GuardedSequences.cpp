@@ -123,18 +123,21 @@ bool FunctionShape::sameIterations(const CFGBlock *Outer, const CFGBlock *Inner)
   return true;
 }
 
-std::vector<const CFGBlock *> FunctionShape::loopExits(const CFGBlock *Header) const {
-  std::vector<const CFGBlock *> Exits;
+std::vector<std::pair<const CFGBlock *, unsigned>>
+FunctionShape::loopExits(const CFGBlock *Header) const {
+  std::vector<std::pair<const CFGBlock *, unsigned>> Exits;
   auto It = LoopBodies.find(Header);
   if (It == LoopBodies.end())
     return Exits;
   for (const CFGBlock *B : Function.cfg())
-    if (It->second.test(B->getBlockID()))
-      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
-          if (const CFGBlock *T = Succ.getReachableBlock();
-              T && !It->second.test(T->getBlockID()) &&
-              std::find(Exits.begin(), Exits.end(), T) == Exits.end())
-            Exits.push_back(T);
+    if (It->second.test(B->getBlockID())) {
+      unsigned Index = 0;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+        if (const CFGBlock *T = Succ.getReachableBlock(); T && !It->second.test(T->getBlockID()))
+          Exits.push_back({B, Index});
+        ++Index;
+      }
+    }
   return Exits;
 }
 
@@ -295,9 +298,15 @@ RegionSequences SequenceBuilder::walk(
     }
     if (Block != Loop && Shape.isLoopHeader(Block)) {
       const CollectiveEvent *Event = loopEvent(Shape, Block);
-      for (const CFGBlock *Target : Shape.loopExits(Block))
+      for (auto [From, Index] : Shape.loopExits(Block)) {
+        if (!Paths.follows(Function, *From, Index)) {
+          W.PathsLost = true; // an error path out of the body
+          continue;
+        }
         for (const GuardedSequence &S : In)
-          W.send(Target, Event ? append(S, *Event) : S);
+          W.send(std::next(From->succ_begin(), Index)->getReachableBlock(),
+                 Event ? append(S, *Event) : S);
+      }
       continue;
     }
     const Stmt *Leaving = leavingStatement(*Block);
@@ -371,6 +380,7 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
     return nullptr;
   auto Event = std::make_unique<CollectiveEvent>(*First);
   Event->groupMarker = false;
+  Event->loop = true;
   if (Body.overflow || Distinct.size() > 1) {
     // Ranks may run different iterations; each iteration's branches are
     // judged where they are. The loop matches only itself.

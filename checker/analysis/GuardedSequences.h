@@ -84,8 +84,10 @@ public:
   /// Whether every loop around \p Inner has \p Outer in its body, below its
   /// header: a region from Outer sees Inner's iterations one by one.
   bool sameIterations(const clang::CFGBlock *Outer, const clang::CFGBlock *Inner) const;
-  /// The blocks outside the loop of \p Header that its body jumps to.
-  std::vector<const clang::CFGBlock *> loopExits(const clang::CFGBlock *Header) const;
+  /// The edges (block, successor index) by which the loop of \p Header
+  /// jumps out of its body.
+  std::vector<std::pair<const clang::CFGBlock *, unsigned>>
+  loopExits(const clang::CFGBlock *Header) const;
   const clang::CFGBlock *immediateDominator(const clang::CFGBlock *Block) const;
   bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const {
     return Function.postDominates(A, B);

@@ -38,6 +38,11 @@ constexpr size_t SampleValues = 40;
 /// Constants of a question whose neighbouring ranks evaluation also tries.
 constexpr size_t EvaluatedConstants = 16;
 
+/// Formula nodes evaluation may visit for one question before it gives way
+/// to the solver: long functions make long reaching conditions, and a claim
+/// that holds for no pair (a balanced region) is the solver's to prove anyway.
+constexpr uint64_t EvaluatedSteps = 1'000'000;
+
 /// Distinct sequences a widened region may have to be worth a question: a
 /// region that branches more than that is not one that balances.
 constexpr unsigned MaxWidenedSequences = 8;

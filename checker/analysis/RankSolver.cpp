@@ -47,15 +47,20 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
           Near.push_back(R);
   }
   // Formulas of the rank and size alone are tried once per pair.
+  uint64_t Steps = 0;
   auto Try = [&](int64_t Size, int64_t R1, int64_t R2, unsigned First, unsigned Last) {
     if (R1 == R2 || R1 >= Size || R2 >= Size)
       return false;
     for (size_t I = 0; I < Alternatives.size(); ++I)
-      for (unsigned A = First; A < (Plans[I].hasSymbols ? Last : std::min(Last, 1u)); ++A)
+      for (unsigned A = First; A < (Plans[I].hasSymbols ? Last : std::min(Last, 1u)); ++A) {
+        if (Steps > limits::EvaluatedSteps)
+          return false;
+        Steps += Plans[I].steps.size();
         if (Arena.evaluate(Plans[I], R1, R2, Size, A, Values).value_or(0)) {
           Witness = {I, R1, R2, Size};
           return true;
         }
+      }
     return false;
   };
   const unsigned Few = limits::AssignmentsPerPair;
@@ -71,7 +76,7 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
         if (Try(Size, R1, R2, 0, Few))
           return true;
   if (AnySymbols)
-    for (unsigned A = Few; A < limits::SampledAssignments; ++A)
+    for (unsigned A = Few; A < limits::SampledAssignments && Steps <= limits::EvaluatedSteps; ++A)
       if (Try(2, 0, 1, A, A + 1) || Try(2, 1, 0, A, A + 1))
         return true;
   return false;

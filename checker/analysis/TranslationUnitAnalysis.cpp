@@ -108,7 +108,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function) {
         },
         [this, FD](const RankValue &Value) { return Env.resolve(Value, FD) != nullptr; },
         [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
-        [this](const ValueDecl *Comm) { return Members.isSplit(Comm); }};
+        [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
+        [this, &Function](const CFGBlock &Block, unsigned Index) {
+          return Paths->passesStatusCheck(Function, Block, Index);
+        }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
