@@ -327,24 +327,40 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
                                   std::vector<Divergence> &Found) {
   size_t I = Swapped ? C.Reported[P].second : C.Reported[P].first;
   size_t J = Swapped ? C.Reported[P].first : C.Reported[P].second;
-  const GuardedSequence &Mine = *C.Classes[I].members.front();
+  // Members of the two classes that took different arms, when there are
+  // any: `if (rank == 0 && step % 100 == 0) f();` puts the arm of `rank == 0`
+  // that skips `f` in the class of the other arm.
+  const GuardedSequence *Mine = C.Classes[I].members.front();
   const GuardedSequence *Theirs = C.Classes[J].members.front();
-  for (const GuardedSequence *Candidate : C.Classes[J].members)
-    if (Candidate->arm != Mine.arm) {
-      Theirs = Candidate;
+  for (const GuardedSequence *A : C.Classes[I].members)
+    if (auto B = llvm::find_if(C.Classes[J].members,
+                               [&](const GuardedSequence *B) { return B->arm != A->arm; });
+        B != C.Classes[J].members.end()) {
+      Mine = A;
+      Theirs = *B;
       break;
     }
-  std::vector<unsigned> KeysA = Table.keys(Mine.keys), KeysB = Table.keys(Theirs->keys);
-  std::vector<const CollectiveEvent *> A = Table.events(Mine.events),
+  std::vector<unsigned> KeysA = Table.keys(Mine->keys), KeysB = Table.keys(Theirs->keys);
+  std::vector<const CollectiveEvent *> A = Table.events(Mine->events),
                                        B = Table.events(Theirs->events);
   size_t K = 0;
   while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
     ++K;
   const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
   auto Report = [&](Divergence::Kind Kind, const CollectiveEvent *OtherEvent) {
-    Found.push_back(divergence(C, Kind, Mine, *A[K], *Theirs, OtherEvent, P));
+    Found.push_back(divergence(C, Kind, *Mine, *A[K], *Theirs, OtherEvent, P));
   };
-  if (MineLonger && TheirsLonger) {
+  // One side runs one more event and then the same as the other: that event
+  // is what only some ranks run, whatever comes after it.
+  auto Inserted = [&](const std::vector<unsigned> &Longer, const std::vector<unsigned> &Shorter) {
+    return Longer.size() == Shorter.size() + 1 &&
+           std::equal(Longer.begin() + K + 1, Longer.end(), Shorter.begin() + K);
+  };
+  if (MineLonger && TheirsLonger && Inserted(KeysA, KeysB)) {
+    Report(Divergence::Kind::OnlySomeRanks, nullptr);
+  } else if (MineLonger && TheirsLonger && Inserted(KeysB, KeysA)) {
+    // reported from the other side, at the event it runs in addition
+  } else if (MineLonger && TheirsLonger) {
     bool Permuted = sameCollectives(KeysA, KeysB);
     bool SameLoop = A[K]->loopBody && A[K]->loopBody == B[K]->loopBody;
     if (SameLoop) {
