@@ -92,18 +92,19 @@ int main(int Argc, char **Argv) {
 
   uint8_t Token[wire::kTokenBytes];
   net::Endpoint At;
-  if (std::string E = net::parseCoordinator(Coordinator, Token, At); !E.empty()) {
-    std::fprintf(stderr, "fake-ranks: %s\n", E.c_str());
+  if (lockstep::Error E = net::parseCoordinator(Coordinator, Token, At)) {
+    std::fprintf(stderr, "fake-ranks: %s\n", E.message().c_str());
     return 2;
   }
   std::vector<Rank> Ranks(static_cast<size_t>(World));
   for (int R = 0; R < World; ++R) {
-    std::string Error;
-    Ranks[size_t(R)].Fd = net::connectTo(At, Error);
-    if (Ranks[size_t(R)].Fd < 0) {
-      std::fprintf(stderr, "fake-ranks: rank %d: %s\n", R, Error.c_str());
+    lockstep::Expected<int> Fd = net::connectTo(At);
+    if (!Fd) {
+      std::fprintf(stderr, "fake-ranks: rank %d: %s\n", R,
+                   Fd.takeError().message().c_str());
       return 1;
     }
+    Ranks[size_t(R)].Fd = *Fd;
     wire::Hello H;
     std::copy(std::begin(Token), std::end(Token), H.token);
     H.rank = R;

@@ -42,44 +42,47 @@ json rankSourceJson(const ExternalFunction &F) {
 }
 
 // A field or global some file writes with a per-rank value.
-bool readStorage(const json &Entry, const std::string &Context, ExternalFunction &F,
-                 std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readStorage(const json &Entry, const std::string &Context,
+                  ExternalFunction &F) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "per_rank"}) || !R.string("name", F.name))
-    return false;
+    return R.takeError();
   if (!R.has("per_rank"))
-    return R.fail("per_rank", "missing: where the per-rank value comes from");
-  Reader Rank(R.at("per_rank"), Context + ": per_rank", Error);
+    return R.failure("per_rank",
+                     "missing: where the per-rank value comes from");
+  Reader Rank(R.at("per_rank"), Context + ": per_rank");
   F.storage = true;
-  return readRankSource(Rank, F);
+  readRankSource(Rank, F);
+  return Rank.takeError();
 }
 
-bool readFunction(const json &Entry, const std::string &Context, ExternalFunction &F,
-                  std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readFunction(const json &Entry, const std::string &Context,
+                   ExternalFunction &F) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank"}) ||
       !R.string("name", F.name) || !R.boolean("several_sequences", F.severalSequences))
-    return false;
+    return R.takeError();
   if (R.has("collectives")) {
     const json &List = R.at("collectives");
     if (!List.is_array())
-      return R.fail("collectives", "expected an array");
+      return R.failure("collectives", "expected an array");
     for (size_t I = 0; I < List.size(); ++I) {
-      Reader C(List[I], Context + ": collectives[" + std::to_string(I) + "]", Error);
+      Reader C(List[I], Context + ": collectives[" + std::to_string(I) + "]");
       ExternalFunction::Collective Item;
       if (!C.onlyKeys({"name", "file", "line", "column", "communicator", "communicator_param"}) ||
           !C.string("name", Item.name) || !point(C, Item.site) ||
           !C.string("communicator", Item.communicator, /*Required=*/false) ||
           !C.index("communicator_param", Item.communicatorParam))
-        return false;
+        return C.takeError();
       F.collectives.push_back(std::move(Item));
     }
   }
   if (R.has("returns_rank")) {
-    Reader Rank(R.at("returns_rank"), Context + ": returns_rank", Error);
-    return readRankSource(Rank, F);
+    Reader Rank(R.at("returns_rank"), Context + ": returns_rank");
+    readRankSource(Rank, F);
+    return Rank.takeError();
   }
-  return true;
+  return Error::success();
 }
 
 } // namespace
@@ -115,41 +118,43 @@ std::string writeSummaries(const ExternalSummaries &Summaries) {
   return Document.dump(1) + "\n";
 }
 
-std::string mergeSummaries(const std::string &Text, const std::string &Source,
-                           ExternalSummaries &Into) {
+Error mergeSummaries(const std::string &Text, const std::string &Source,
+                     ExternalSummaries &Into) {
   json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Document.is_discarded())
-    return Source + ": not valid JSON";
+    return Error(Source + ": not valid JSON");
   if (!Document.is_object() || !Document.contains("version") || Document.at("version") != 1)
-    return Source + ": not a lockstep summary file (expected \"version\": 1)";
+    return Error(Source +
+                 ": not a lockstep summary file (expected \"version\": 1)");
   if (!Document.contains("functions") || !Document.at("functions").is_object())
-    return Source + ": key 'functions': expected an object";
+    return Error(Source + ": key 'functions': expected an object");
   if (Document.contains("per_rank_storage") && !Document.at("per_rank_storage").is_object())
-    return Source + ": key 'per_rank_storage': expected an object";
+    return Error(Source + ": key 'per_rank_storage': expected an object");
   ExternalSummaries Added;
-  std::string Error;
   for (const auto &Item : Document.at("functions").items()) {
     ExternalFunction F;
-    if (!readFunction(Item.value(), Source + ": functions['" + Item.key() + "']", F, Error))
-      return Error;
+    if (Error E = readFunction(Item.value(),
+                               Source + ": functions['" + Item.key() + "']", F))
+      return E;
     Added.emplace(Item.key(), std::move(F));
   }
   if (Document.contains("per_rank_storage"))
     for (const auto &Item : Document.at("per_rank_storage").items()) {
       ExternalFunction F;
-      if (!readStorage(Item.value(), Source + ": per_rank_storage['" + Item.key() + "']", F,
-                       Error))
-        return Error;
+      if (Error E = readStorage(
+              Item.value(), Source + ": per_rank_storage['" + Item.key() + "']",
+              F))
+        return E;
       Added.emplace(Item.key(), std::move(F));
     }
   Into.insert(Added.begin(), Added.end()); // existing entries win
-  return "";
+  return Error::success();
 }
 
-std::string mergeSummaryFile(const std::string &Path, ExternalSummaries &Into) {
+Error mergeSummaryFile(const std::string &Path, ExternalSummaries &Into) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
-    return Path + ": cannot open the summary file";
+    return Error(Path + ": cannot open the summary file");
   std::ostringstream Text;
   Text << In.rdbuf();
   return mergeSummaries(Text.str(), Path, Into);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ExternalSummary.h"
+#include "Result.h"
 
 #include <string>
 
@@ -10,11 +11,11 @@ namespace lockstep::analysis {
 std::string writeSummaries(const ExternalSummaries &Summaries);
 
 /// Parses \p Text (named \p Source in errors) and merges it into \p Into;
-/// a function already present keeps its first summary. Returns an empty
-/// string on success, else the error; on error \p Into is unchanged.
-std::string mergeSummaries(const std::string &Text, const std::string &Source,
-                           ExternalSummaries &Into);
+/// a function already present keeps its first summary. On failure \p Into
+/// is unchanged.
+Error mergeSummaries(const std::string &Text, const std::string &Source,
+                     ExternalSummaries &Into);
 
-std::string mergeSummaryFile(const std::string &Path, ExternalSummaries &Into);
+Error mergeSummaryFile(const std::string &Path, ExternalSummaries &Into);
 
 } // namespace lockstep::analysis

@@ -53,31 +53,31 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
   if (!Inserted)
     return Loaded;
   auto Rules = std::make_unique<rules::RuleSet>();
-  std::string Error = rules::mergeBuiltinRules(*Rules);
+  Error Failure = rules::mergeBuiltinRules(*Rules);
   llvm::SmallVector<llvm::StringRef, 4> Files;
   llvm::StringRef(RuleFiles).split(Files, ';', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef File : Files)
-    if (Error.empty())
-      Error = rules::mergeRulesFile(File.trim().str(), *Rules);
+    if (!Failure)
+      Failure = rules::mergeRulesFile(File.trim().str(), *Rules);
   for (auto [Pattern, Target] : {std::pair{&RankPattern, &Rules->naming.rankPattern},
                                  std::pair{&SizePattern, &Rules->naming.worldSizePattern}}) {
-    if (!Error.empty() || Pattern->empty())
+    if (Failure || Pattern->empty())
       continue;
-    Error = rules::checkPattern(*Pattern);
-    if (!Error.empty())
-      Error = "option '" + std::string(Target == &Rules->naming.rankPattern
-                                           ? "RankNamePattern"
-                                           : "WorldSizeNamePattern") +
-              "': " + Error;
+    if (Error Invalid = rules::checkPattern(*Pattern))
+      Failure = Error("option '" +
+                      std::string(Target == &Rules->naming.rankPattern
+                                      ? "RankNamePattern"
+                                      : "WorldSizeNamePattern") +
+                      "': " + Invalid.message());
     else
       *Target = *Pattern;
   }
-  if (Error.empty())
-    Error = rules::validateComplete(*Rules);
-  if (Error.empty() && !SummaryFile.empty())
-    Error = analysis::mergeSummaryFile(SummaryFile, Loaded.summaries);
-  if (!Error.empty()) {
-    Loaded.error = Error;
+  if (!Failure)
+    Failure = rules::validateComplete(*Rules);
+  if (!Failure && !SummaryFile.empty())
+    Failure = analysis::mergeSummaryFile(SummaryFile, Loaded.summaries);
+  if (Failure) {
+    Loaded.error = Failure.message();
     return Loaded;
   }
   Loaded.rules = std::move(Rules);

@@ -62,61 +62,79 @@ struct CheckArguments {
   std::string checkGlobs; // the default plus --checks
 };
 
-/// Reads the command line; every path comes back absolute against \p Cwd.
-std::string parseArguments(const std::vector<std::string> &Args, const std::string &Cwd,
-                           CheckArguments &A) {
-  std::string Error, Value;
-  for (size_t I = 0; I < Args.size() && Error.empty(); ++I) {
-    const std::string &Arg = Args[I];
-    if (optionValue(Args, I, "-p", A.buildDir, Error) ||
-        optionValue(Args, I, "--jobs", A.jobs, Error) ||
-        optionValue(Args, I, "-j", A.jobs, Error) ||
-        optionValue(Args, I, "--format", A.output.format, Error) ||
-        optionValue(Args, I, "--output", A.output.path, Error) ||
-        optionValue(Args, I, "-o", A.output.path, Error) ||
-        optionValue(Args, I, "--baseline", A.output.baseline, Error) ||
-        optionValue(Args, I, "--shard", A.shard, Error) ||
-        optionValue(Args, I, "--summary-out", A.summaryOut, Error) ||
-        optionValue(Args, I, "--summaries", A.summaryIn, Error) ||
-        optionValue(Args, I, "--cache-dir", A.cacheDir, Error) ||
-        optionValue(Args, I, "--checks", A.checks, Error) ||
-        optionValue(Args, I, "--header-filter", A.headerFilter, Error) ||
-        optionValue(Args, I, "--export-fixes", A.exportFixes, Error))
-      continue;
-    if (optionValue(Args, I, "--rules", Value, Error))
-      A.rules.push_back(Value);
-    else if (optionValue(Args, I, "--exclude", Value, Error))
-      A.excludes.push_back(Value);
-    else if (Arg == "-q" || Arg == "--quiet")
-      A.quiet = true;
-    else if (Arg == "-v" || Arg == "--verbose")
-      A.verbose = true;
-    else if (Arg == "--no-cache")
-      A.noCache = true;
-    else if (Arg == "--fix")
-      A.fix = true;
-    else if (Arg == "--error-paths-as-exits")
-      A.exits.errorPathsAsExits = true;
-    else if (Arg == "--assertions-as-exits")
-      A.exits.assertionsAsExits = true;
-    else if (!Arg.empty() && Arg[0] == '-')
-      Error = unknownOption(Arg);
-    else
-      A.paths.push_back(Arg);
+/// Reads the option or path Args[I] (and its value) into \p A.
+Error readArgument(const std::vector<std::string> &Args, size_t &I,
+                   CheckArguments &A) {
+  Expected<bool> Valued =
+      args::anyOptionValue(Args, I,
+                           {{"-p", &A.buildDir},
+                            {"--jobs", &A.jobs},
+                            {"-j", &A.jobs},
+                            {"--format", &A.output.format},
+                            {"--output", &A.output.path},
+                            {"-o", &A.output.path},
+                            {"--baseline", &A.output.baseline},
+                            {"--shard", &A.shard},
+                            {"--summary-out", &A.summaryOut},
+                            {"--summaries", &A.summaryIn},
+                            {"--cache-dir", &A.cacheDir},
+                            {"--checks", &A.checks},
+                            {"--header-filter", &A.headerFilter},
+                            {"--export-fixes", &A.exportFixes}});
+  if (!Valued)
+    return Valued.takeError();
+  if (*Valued)
+    return Error::success();
+  for (auto [Name, List] :
+       {std::pair{"--rules", &A.rules}, std::pair{"--exclude", &A.excludes}}) {
+    std::string Value;
+    Expected<bool> Listed = args::optionValue(Args, I, Name, Value);
+    if (!Listed)
+      return Listed.takeError();
+    if (*Listed) {
+      List->push_back(Value);
+      return Error::success();
+    }
   }
+  const std::string &Arg = Args[I];
+  if (Arg == "-q" || Arg == "--quiet")
+    A.quiet = true;
+  else if (Arg == "-v" || Arg == "--verbose")
+    A.verbose = true;
+  else if (Arg == "--no-cache")
+    A.noCache = true;
+  else if (Arg == "--fix")
+    A.fix = true;
+  else if (Arg == "--error-paths-as-exits")
+    A.exits.errorPathsAsExits = true;
+  else if (Arg == "--assertions-as-exits")
+    A.exits.assertionsAsExits = true;
+  else if (!Arg.empty() && Arg[0] == '-')
+    return unknownOption(Arg);
+  else
+    A.paths.push_back(Arg);
+  return Error::success();
+}
+
+/// Reads the command line; every path comes back absolute against \p Cwd.
+Error parseArguments(const std::vector<std::string> &Args,
+                     const std::string &Cwd, CheckArguments &A) {
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (Error E = readArgument(Args, I, A))
+      return E;
   for (std::string *Path : {&A.buildDir, &A.output.path, &A.output.baseline, &A.summaryOut,
                             &A.summaryIn, &A.cacheDir, &A.exportFixes})
     *Path = absolutePath(*Path, Cwd);
   for (std::vector<std::string> *List : {&A.paths, &A.rules})
     for (std::string &Path : *List)
       Path = absolutePath(Path, Cwd);
-  return Error;
+  return Error::success();
 }
 
-/// "" when \p Globs (the default plus the user's --checks) enables a lockstep
-/// check and every glob the user enables names one: a misspelt check must
-/// not silently check nothing.
-std::string checkSelection(const std::string &Globs, const std::string &UserGlobs) {
+/// Success when \p Globs (the default plus the user's --checks) enables a
+/// lockstep check and every glob the user enables names one: a misspelt
+/// check must not silently check nothing.
+Error checkSelection(const std::string &Globs, const std::string &UserGlobs) {
   static const char *const All[] = {"lockstep-group-balance", "lockstep-join-barrier",
                                     "lockstep-rank-argument", "lockstep-rank-branch",
                                     "lockstep-rank-exit",     "lockstep-rank-loop"};
@@ -129,8 +147,11 @@ std::string checkSelection(const std::string &Globs, const std::string &UserGlob
   llvm::StringRef(UserGlobs).split(Parts, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Part : Parts)
     if (!Part.trim().starts_with("-") && !Enables(Part.trim().str()))
-      return "--checks: '" + Part.trim().str() + "' matches no lockstep check";
-  return Enables(Globs) ? "" : "--checks '" + UserGlobs + "' enables no lockstep check";
+      return Error("--checks: '" + Part.trim().str() +
+                   "' matches no lockstep check");
+  if (!Enables(Globs))
+    return Error("--checks '" + UserGlobs + "' enables no lockstep check");
+  return Error::success();
 }
 
 bool under(const std::string &File, const std::string &Root) {
@@ -191,13 +212,14 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
-std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
+Error loadConfiguration(const CheckArguments &A, CheckConfig &Config,
+                        std::string &CacheKey) {
   CacheKey = "lockstep 0.1.0, cache 2\n" + Config.checks + "\n" +
              (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
              (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
   rules::RuleSet Rules;
-  if (std::string Problem = rules::loadRules(A.rules, Rules); !Problem.empty())
-    return "cannot load the rules: " + Problem;
+  if (Error E = rules::loadRules(A.rules, Rules))
+    return Error("cannot load the rules: " + E.message());
   for (const std::string &File : A.rules) {
     Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
     std::ifstream In(File, std::ios::binary);
@@ -207,12 +229,11 @@ std::string loadConfiguration(const CheckArguments &A, CheckConfig &Config, std:
     // A previous run's summaries: functions of other files that return the rank.
     Config.summaryFile = A.summaryIn;
     analysis::ExternalSummaries Previous;
-    if (std::string Problem = analysis::mergeSummaryFile(Config.summaryFile, Previous);
-        !Problem.empty())
-      return Problem;
+    if (Error E = analysis::mergeSummaryFile(Config.summaryFile, Previous))
+      return E;
     CacheKey += analysis::writeSummaries(Previous);
   }
-  return "";
+  return Error::success();
 }
 
 std::string hexHash(const std::string &Text) {
@@ -221,45 +242,47 @@ std::string hexHash(const std::string &Text) {
   return Hex;
 }
 
-/// The command line, checked: "" or the usage error. Every path the user
-/// named is resolved here, once: the units run with their own working
+/// The command line, checked; a failure is a usage error. Every path the
+/// user named is resolved here, once: the units run with their own working
 /// directories.
-std::string validateArguments(const std::vector<std::string> &Args,
-                              const std::string &Cwd, CheckArguments &A,
-                              PathFilter &Filter) {
+Error validateArguments(const std::vector<std::string> &Args,
+                        const std::string &Cwd, CheckArguments &A,
+                        PathFilter &Filter) {
   A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
-  if (std::string Error = parseArguments(Args, Cwd, A); !Error.empty())
-    return Error;
+  if (Error E = parseArguments(Args, Cwd, A))
+    return E;
   A.jobCount = std::max(1u, std::thread::hardware_concurrency());
   if (!A.jobs.empty() &&
       (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
        (A.jobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
-    return "--jobs expects a positive number, got '" + A.jobs + "'";
+    return Error("--jobs expects a positive number, got '" + A.jobs + "'");
   if (!A.shard.empty()) {
     char Slash = 0;
     std::istringstream In(A.shard);
     if (!(In >> A.shardIndex >> Slash >> A.shardCount) || Slash != '/' ||
         !In.eof() || A.shardCount == 0 || A.shardIndex == 0 ||
         A.shardIndex > A.shardCount)
-      return "--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'";
+      return Error("--shard expects I/N with 1 <= I <= N, got '" + A.shard +
+                   "'");
   }
   // As in clang-tidy, --checks adds to the default: every lockstep check.
   A.checkGlobs = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
-  std::string Problem = checkSelection(A.checkGlobs, A.checks);
-  if (Problem.empty() && !A.headerFilter.empty())
-    Problem = Filter.setHeaderFilter(A.headerFilter);
+  if (Error E = checkSelection(A.checkGlobs, A.checks))
+    return E;
+  if (!A.headerFilter.empty())
+    if (Error E = Filter.setHeaderFilter(A.headerFilter))
+      return E;
   for (const std::string &Glob : A.excludes)
-    if (Problem.empty())
-      Problem = Filter.addExclude(Glob);
-  return Problem;
+    if (Error E = Filter.addExclude(Glob))
+      return E;
+  return Error::success();
 }
 
 /// The outputs, rules and summaries, checked: a bad configuration stops the
 /// run before any unit, whatever the number of jobs.
-std::string configure(CheckArguments &A, CheckConfig &Config,
-                      std::string &CacheKey) {
-  if (std::string Problem = validateOutput(A.output); !Problem.empty())
-    return Problem;
+Error configure(CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
+  if (Error E = validateOutput(A.output))
+    return E;
   Config.checks = A.checkGlobs;
   Config.verbose = A.verbose;
   Config.paths = A.exits;
@@ -268,16 +291,14 @@ std::string configure(CheckArguments &A, CheckConfig &Config,
 
 /// The units of the compile database this shard analyses, under the given
 /// paths; \p Split gets the units of every shard of the split.
-std::string selectUnits(const CheckArguments &A,
-                        std::vector<CompileUnit> &Selected, std::string &Split,
-                        std::string &DatabasePath) {
+Error selectUnits(const CheckArguments &A, std::vector<CompileUnit> &Selected,
+                  std::string &Split, std::string &DatabasePath) {
   std::vector<CompileUnit> Units;
   LoadReport Report;
-  std::string Error;
   TranslationOptions Translation;
   Translation.nvccCompatHeader = nvccCompatHeader();
-  if (!loadCompileDatabase(A.buildDir, Units, Error, &Report, Translation))
-    return Error;
+  if (Error E = loadCompileDatabase(A.buildDir, Units, &Report, Translation))
+    return E;
   for (const std::string &Warning : Report.warnings)
     std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
   for (const SkippedEntry &Skipped : Report.skipped)
@@ -295,9 +316,9 @@ std::string selectUnits(const CheckArguments &A,
   }
   DatabasePath = Report.databasePath;
   if (Selected.empty())
-    return "no translation unit to analyse in " + Report.databasePath +
-           (A.paths.empty() ? "" : " under the given paths");
-  return "";
+    return Error("no translation unit to analyse in " + Report.databasePath +
+                 (A.paths.empty() ? "" : " under the given paths"));
+  return Error::success();
 }
 
 /// What the units found, together: the analysed units' findings (pending
@@ -348,28 +369,25 @@ RunResults gatherResults(const CheckArguments &A,
 
 /// Writes the findings, the summaries and the fixes where the user asked,
 /// and applies the fixes with --fix.
-std::string writeOutputs(const CheckArguments &A, RunResults &Run,
-                         const nlohmann::json &Summary,
-                         const std::string &Split, size_t &Suppressed) {
-  if (std::string Problem = writeSummaryFile(A.summaryOut, Run.summaries);
-      !Problem.empty())
-    return Problem;
+Error writeOutputs(const CheckArguments &A, RunResults &Run,
+                   const nlohmann::json &Summary, const std::string &Split,
+                   size_t &Suppressed) {
+  if (Error E = writeSummaryFile(A.summaryOut, Run.summaries))
+    return E;
   nlohmann::json ShardData = {
       {"index", A.shardIndex},
       {"count", A.shardCount},
       {"split", hexHash(Split)},
       {"summaries",
        nlohmann::json::parse(analysis::writeSummaries(Run.summaries))}};
-  if (std::string Problem =
+  if (Error E =
           writeFindings(Run.findings, A.output, Summary,
-                        A.shardCount > 1 ? &ShardData : nullptr, Suppressed);
-      !Problem.empty())
-    return Problem;
+                        A.shardCount > 1 ? &ShardData : nullptr, Suppressed))
+    return E;
   if (!A.exportFixes.empty())
-    if (std::string Problem =
-            exportFixes(Run.findings, A.exportFixes, A.output.projectRoot);
-        !Problem.empty())
-      return Problem;
+    if (Error E =
+            exportFixes(Run.findings, A.exportFixes, A.output.projectRoot))
+      return E;
   if (A.fix) {
     AppliedFixes Applied = applyFixes(Run.findings);
     for (const std::string &Problem : Applied.problems)
@@ -379,7 +397,7 @@ std::string writeOutputs(const CheckArguments &A, RunResults &Run,
                    Applied.fixes, Applied.fixes == 1 ? "" : "es", Applied.files,
                    Applied.files == 1 ? "" : "s");
   }
-  return "";
+  return Error::success();
 }
 
 void printSummary(const CheckArguments &A, const RunResults &Run, size_t Units,
@@ -409,17 +427,15 @@ int checkCommand(const std::vector<std::string> &Args) {
   const std::string Cwd = invocationDirectory();
   CheckArguments A;
   PathFilter Filter(Cwd);
-  if (std::string Problem = validateArguments(Args, Cwd, A, Filter);
-      !Problem.empty())
-    return usageError(Problem, CheckUsage);
+  if (Error E = validateArguments(Args, Cwd, A, Filter))
+    return usageError(E.message(), CheckUsage);
   CheckConfig Config;
   std::string CacheKey, Split, DatabasePath;
   std::vector<CompileUnit> Selected;
-  if (std::string Problem = configure(A, Config, CacheKey); !Problem.empty())
-    return configurationError(Problem);
-  if (std::string Problem = selectUnits(A, Selected, Split, DatabasePath);
-      !Problem.empty())
-    return configurationError(Problem);
+  if (Error E = configure(A, Config, CacheKey))
+    return configurationError(E.message());
+  if (Error E = selectUnits(A, Selected, Split, DatabasePath))
+    return configurationError(E.message());
 
   if (!A.noCache && A.cacheDir.empty())
     A.cacheDir =
@@ -437,9 +453,8 @@ int checkCommand(const std::vector<std::string> &Args) {
                             {"cached", Cached},
                             {"incomplete", Run.incomplete.size()}};
   size_t Suppressed = 0;
-  if (std::string Problem = writeOutputs(A, Run, Summary, Split, Suppressed);
-      !Problem.empty())
-    return configurationError(Problem);
+  if (Error E = writeOutputs(A, Run, Summary, Split, Suppressed))
+    return configurationError(E.message());
   if (!A.quiet)
     printSummary(A, Run, Selected.size(), Cached, Suppressed);
   if (Analysed == 0)

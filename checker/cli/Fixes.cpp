@@ -29,8 +29,8 @@ unsigned offsetOf(const Location &L) {
 
 } // namespace
 
-std::string exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
-                        const std::string &BuildDirectory) {
+Error exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
+                  const std::string &BuildDirectory) {
   tooling::TranslationUnitDiagnostics Document;
   for (const Finding &F : Findings) {
     if (F.fix.empty())
@@ -45,13 +45,13 @@ std::string exportFixes(const std::vector<Finding> &Findings, const std::string 
                                       llvm::SmallVector<tooling::DiagnosticMessage, 1>(),
                                       tooling::Diagnostic::Warning, BuildDirectory);
   }
-  std::error_code Error;
-  llvm::raw_fd_ostream Out(Path, Error);
-  if (Error)
-    return Path + ": cannot write the fixes: " + Error.message();
+  std::error_code Code;
+  llvm::raw_fd_ostream Out(Path, Code);
+  if (Code)
+    return Error(Path + ": cannot write the fixes: " + Code.message());
   llvm::yaml::Output YAML(Out);
   YAML << Document;
-  return "";
+  return Error::success();
 }
 
 AppliedFixes applyFixes(const std::vector<Finding> &Findings) {

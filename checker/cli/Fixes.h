@@ -3,6 +3,7 @@
 #pragma once
 
 #include "FindingsOutput.h"
+#include "Result.h"
 
 #include <string>
 #include <vector>
@@ -11,9 +12,8 @@ namespace lockstep::cli {
 
 /// Writes every finding's fix to \p Path as clang-apply-replacements YAML;
 /// paths are absolute, \p BuildDirectory is the invocation directory.
-/// Returns an error message or "".
-std::string exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
-                        const std::string &BuildDirectory);
+Error exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
+                  const std::string &BuildDirectory);
 
 struct AppliedFixes {
   unsigned fixes = 0, files = 0;

@@ -34,49 +34,51 @@ struct ShardFile {
   nlohmann::json summary, summaries;
 };
 
-std::string readShard(const std::string &Path, ShardFile &Out) {
+Error readShard(const std::string &Path, ShardFile &Out) {
   std::ifstream In(Path, std::ios::binary);
   std::stringstream Text;
   Text << In.rdbuf();
   nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
   if (!In || !Document.is_object() || !Document.contains("shard") || !Document["shard"].is_object())
-    return Path + ": not the JSON output of `lockstep check --shard`";
+    return Error(Path + ": not the JSON output of `lockstep check --shard`");
   nlohmann::json Shard = Document["shard"];
   Document.erase("shard");
   if (!Shard.value("index", nlohmann::json()).is_number_unsigned() ||
       !Shard.value("count", nlohmann::json()).is_number_unsigned())
-    return Path + ": shard: 'index' and 'count' must be positive integers";
+    return Error(Path +
+                 ": shard: 'index' and 'count' must be positive integers");
   Out.path = Path;
   Out.index = Shard["index"].get<unsigned>();
   Out.count = Shard["count"].get<unsigned>();
   if (Shard.contains("split") && Shard["split"].is_string())
     Out.split = Shard["split"].get<std::string>();
   Out.summaries = Shard.value("summaries", nlohmann::json());
-  std::string Error;
-  if (!readFindingsJson(Document.dump(), Path, Out.findings, Error, &Out.summary))
-    return Error;
-  return "";
+  return readFindingsJson(Document.dump(), Path, Out.findings, &Out.summary);
 }
 
-/// "" when \p Shards are shards 1/N to N/N of one split, each once.
-std::string checkSplit(const std::vector<ShardFile> &Shards) {
+/// Success when \p Shards are shards 1/N to N/N of one split, each once.
+Error checkSplit(const std::vector<ShardFile> &Shards) {
   const ShardFile &First = Shards.front();
   std::map<unsigned, const ShardFile *> ByIndex;
   for (const ShardFile &S : Shards) {
     const std::string Name =
         S.path + " (shard " + std::to_string(S.index) + "/" + std::to_string(S.count) + ")";
     if (S.count != First.count || S.split != First.split)
-      return Name + " and " + First.path + " (shard " + std::to_string(First.index) + "/" +
-             std::to_string(First.count) + ") are shards of different splits";
+      return Error(Name + " and " + First.path + " (shard " +
+                   std::to_string(First.index) + "/" +
+                   std::to_string(First.count) +
+                   ") are shards of different splits");
     if (S.index == 0 || S.index > S.count)
-      return Name + ": not a shard index from 1 to " + std::to_string(S.count);
+      return Error(Name + ": not a shard index from 1 to " +
+                   std::to_string(S.count));
     auto [It, Inserted] = ByIndex.emplace(S.index, &S);
     if (Inserted)
       continue;
     if (It->second->path == S.path)
-      return Name + " is given twice";
-    return Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
-           " is also given as " + It->second->path;
+      return Error(Name + " is given twice");
+    return Error(Name + ": shard " + std::to_string(S.index) + "/" +
+                 std::to_string(S.count) + " is also given as " +
+                 It->second->path);
   }
   std::string Missing;
   size_t Count = 0;
@@ -84,9 +86,55 @@ std::string checkSplit(const std::vector<ShardFile> &Shards) {
     if (!ByIndex.count(I))
       Missing += (Count++ ? ", " : "") + std::to_string(I) + "/" + std::to_string(First.count);
   if (Count)
-    return std::string(Count == 1 ? "shard " : "shards ") + Missing +
-           " missing: merge needs every shard of the split";
-  return "";
+    return Error(std::string(Count == 1 ? "shard " : "shards ") + Missing +
+                 " missing: merge needs every shard of the split");
+  return Error::success();
+}
+
+/// Reads the command line: the shards to merge, and the output options.
+args::ParseResult parseMergeArguments(const std::vector<std::string> &Args,
+                                      const std::string &Cwd,
+                                      OutputOptions &Output,
+                                      std::string &SummaryOut,
+                                      std::vector<std::string> &Inputs,
+                                      bool &Quiet) {
+  using args::ParseResult;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-h" || Args[I] == "--help")
+      return ParseResult::help();
+    Expected<bool> Valued =
+        args::anyOptionValue(Args, I,
+                             {{"--format", &Output.format},
+                              {"--output", &Output.path},
+                              {"-o", &Output.path},
+                              {"--baseline", &Output.baseline},
+                              {"--summary-out", &SummaryOut}});
+    if (!Valued)
+      return ParseResult::error(Valued.takeError().message());
+    if (*Valued)
+      continue;
+    if (Args[I] == "-q" || Args[I] == "--quiet")
+      Quiet = true;
+    else if (!Args[I].empty() && Args[I][0] == '-')
+      return ParseResult::error(unknownOption(Args[I]).message());
+    else
+      Inputs.push_back(absolutePath(Args[I], Cwd));
+  }
+  if (Inputs.empty())
+    return ParseResult::error("no shard outputs to merge");
+  for (std::string *Path : {&Output.path, &Output.baseline, &SummaryOut})
+    *Path = absolutePath(*Path, Cwd);
+  return ParseResult::ok();
+}
+
+/// The shards of \p Inputs, checked to be exactly one split.
+Error readShards(const std::vector<std::string> &Inputs,
+                 std::vector<ShardFile> &Shards) {
+  Shards.resize(Inputs.size());
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    if (Error E = readShard(Inputs[I], Shards[I]))
+      return E;
+  return checkSplit(Shards);
 }
 
 } // namespace
@@ -95,51 +143,30 @@ int mergeCommand(const std::vector<std::string> &Args) {
   const std::string Cwd = invocationDirectory();
   OutputOptions Output;
   Output.projectRoot = Cwd; // as in `lockstep check`: run from the project root
-  std::string SummaryOut, Error;
+  std::string SummaryOut;
   std::vector<std::string> Inputs;
   bool Quiet = false;
-  for (size_t I = 0; I < Args.size() && Error.empty(); ++I) {
-    if (Args[I] == "-h" || Args[I] == "--help") {
-      std::fputs(MergeUsage, stdout);
-      return 0;
-    }
-    if (optionValue(Args, I, "--format", Output.format, Error) ||
-        optionValue(Args, I, "--output", Output.path, Error) ||
-        optionValue(Args, I, "-o", Output.path, Error) ||
-        optionValue(Args, I, "--baseline", Output.baseline, Error) ||
-        optionValue(Args, I, "--summary-out", SummaryOut, Error))
-      continue;
-    if (Args[I] == "-q" || Args[I] == "--quiet")
-      Quiet = true;
-    else if (!Args[I].empty() && Args[I][0] == '-')
-      Error = unknownOption(Args[I]);
-    else
-      Inputs.push_back(absolutePath(Args[I], Cwd));
+  args::ParseResult Parsed =
+      parseMergeArguments(Args, Cwd, Output, SummaryOut, Inputs, Quiet);
+  if (Parsed.isHelp()) {
+    std::fputs(MergeUsage, stdout);
+    return 0;
   }
-  if (Error.empty() && Inputs.empty())
-    Error = "no shard outputs to merge";
-  if (!Error.empty())
-    return usageError(Error, MergeUsage);
-  for (std::string *Path : {&Output.path, &Output.baseline, &SummaryOut})
-    *Path = absolutePath(*Path, Cwd);
-  if (std::string Problem = validateOutput(Output); !Problem.empty())
-    return configurationError(Problem);
-
-  std::vector<ShardFile> Shards(Inputs.size());
-  for (size_t I = 0; I < Inputs.size(); ++I)
-    if (std::string Problem = readShard(Inputs[I], Shards[I]); !Problem.empty())
-      return configurationError(Problem);
-  if (std::string Problem = checkSplit(Shards); !Problem.empty())
-    return configurationError(Problem);
+  if (!Parsed.isOk())
+    return usageError(Parsed.message(), MergeUsage);
+  if (Error E = validateOutput(Output))
+    return configurationError(E.message());
+  std::vector<ShardFile> Shards;
+  if (Error E = readShards(Inputs, Shards))
+    return configurationError(E.message());
 
   analysis::ExternalSummaries Summaries;
   std::vector<Finding> All;
   size_t Units = 0, Analysed = 0, Failed = 0, Incomplete = 0;
   for (ShardFile &S : Shards) {
-    if (std::string Problem =
-            analysis::mergeSummaries(S.summaries.dump(), S.path + ": shard.summaries", Summaries);
-        !Problem.empty())
-      return configurationError(Problem);
+    if (Error E = analysis::mergeSummaries(
+            S.summaries.dump(), S.path + ": shard.summaries", Summaries))
+      return configurationError(E.message());
     Units += S.summary.value("units", 0);
     Analysed += S.summary.value("analysed", 0);
     Failed += S.summary.value("failed", 0);
@@ -149,14 +176,13 @@ int mergeCommand(const std::vector<std::string> &Args) {
     All.insert(All.end(), S.findings.begin(), S.findings.end());
   }
   All = resolvePending(std::move(All), Summaries, /*KeepUnresolved=*/false);
-  if (std::string Problem = writeSummaryFile(SummaryOut, Summaries); !Problem.empty())
-    return configurationError(Problem);
+  if (Error E = writeSummaryFile(SummaryOut, Summaries))
+    return configurationError(E.message());
   nlohmann::json Summary = {
       {"units", Units}, {"analysed", Analysed}, {"failed", Failed}, {"incomplete", Incomplete}};
   size_t Suppressed = 0;
-  if (std::string Problem = writeFindings(All, Output, Summary, nullptr, Suppressed);
-      !Problem.empty())
-    return configurationError(Problem);
+  if (Error E = writeFindings(All, Output, Summary, nullptr, Suppressed))
+    return configurationError(E.message());
   if (!Quiet) {
     std::fprintf(stderr,
                  "lockstep: %zu finding%s in %zu translation unit%s from %zu shards "

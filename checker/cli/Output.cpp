@@ -9,29 +9,28 @@
 
 namespace lockstep::cli {
 
-std::string validateOutput(OutputOptions &Options) {
+Error validateOutput(OutputOptions &Options) {
   if (Options.format != "text" && Options.format != "json" && Options.format != "sarif")
-    return "unknown format '" + Options.format + "' (expected text, json or sarif)";
+    return Error("unknown format '" + Options.format +
+                 "' (expected text, json or sarif)");
   if (Options.baseline.empty())
-    return "";
+    return Error::success();
   std::ifstream In(Options.baseline, std::ios::binary);
   if (!In)
-    return Options.baseline + ": cannot open the baseline";
+    return Error(Options.baseline + ": cannot open the baseline");
   std::stringstream Text;
   Text << In.rdbuf();
-  std::string Error;
   nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
   if (Document.is_object()) // a shard output also carries what merge needs
     Document.erase("shard");
-  if (!readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(), Options.baseline,
-                        Options.baselineFindings, Error))
-    return Error;
-  return "";
+  return readFindingsJson(Document.is_discarded() ? Text.str()
+                                                  : Document.dump(),
+                          Options.baseline, Options.baselineFindings);
 }
 
-std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
-                          const nlohmann::json &Summary, const nlohmann::json *Shard,
-                          std::size_t &Suppressed) {
+Error writeFindings(std::vector<Finding> &Findings,
+                    const OutputOptions &Options, const nlohmann::json &Summary,
+                    const nlohmann::json *Shard, std::size_t &Suppressed) {
   assignIds(Findings, Options.projectRoot);
   Findings = mergeFindings({Findings}); // a header's finding seen from several units is one
   const std::size_t Found = Findings.size();
@@ -52,22 +51,26 @@ std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &O
   }
   if (Options.path.empty()) {
     std::cout << Text << std::flush;
-    return "";
+    return Error::success();
   }
   std::ofstream Out(Options.path, std::ios::binary);
   Out << Text;
   Out.close();
-  return Out ? "" : Options.path + ": cannot write the output";
+  if (!Out)
+    return Error(Options.path + ": cannot write the output");
+  return Error::success();
 }
 
-std::string writeSummaryFile(const std::string &Path,
-                             const analysis::ExternalSummaries &Summaries) {
+Error writeSummaryFile(const std::string &Path,
+                       const analysis::ExternalSummaries &Summaries) {
   if (Path.empty())
-    return "";
+    return Error::success();
   std::ofstream Out(Path, std::ios::binary);
   Out << analysis::writeSummaries(Summaries);
   Out.close();
-  return Out ? "" : Path + ": cannot write the summary file";
+  if (!Out)
+    return Error(Path + ": cannot write the summary file");
+  return Error::success();
 }
 
 } // namespace lockstep::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "FindingsOutput.h"
+#include "Result.h"
 
 #include "../analysis/ExternalSummary.h"
 
@@ -22,21 +23,19 @@ struct OutputOptions {
   std::vector<Finding> baselineFindings; // read by validateOutput
 };
 
-/// Checks the options and reads the baseline before any work is done;
-/// returns the problem or "".
-std::string validateOutput(OutputOptions &Options);
+/// Checks the options and reads the baseline before any work is done.
+Error validateOutput(OutputOptions &Options);
 
 /// Drops the findings the baseline lists (counting them in \p Suppressed),
 /// assigns ids, and writes. A shard's JSON also carries its unresolved
 /// findings and its summaries (\p Shard) so that `lockstep merge` can finish
-/// the job. On return \p Findings holds what was reported. Returns an error
-/// message or "".
-std::string writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
-                          const nlohmann::json &Summary, const nlohmann::json *Shard,
-                          std::size_t &Suppressed);
+/// the job. On return \p Findings holds what was reported.
+Error writeFindings(std::vector<Finding> &Findings,
+                    const OutputOptions &Options, const nlohmann::json &Summary,
+                    const nlohmann::json *Shard, std::size_t &Suppressed);
 
-/// Writes \p Summaries to \p Path (nothing when empty); returns an error
-/// message or "".
-std::string writeSummaryFile(const std::string &Path, const analysis::ExternalSummaries &Summaries);
+/// Writes \p Summaries to \p Path (nothing when empty).
+Error writeSummaryFile(const std::string &Path,
+                       const analysis::ExternalSummaries &Summaries);
 
 } // namespace lockstep::cli

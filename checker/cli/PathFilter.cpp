@@ -7,16 +7,17 @@
 
 namespace lockstep::cli {
 
-std::string PathFilter::setHeaderFilter(const std::string &Regex) {
+Error PathFilter::setHeaderFilter(const std::string &Regex) {
   auto Compiled = std::make_unique<llvm::Regex>(Regex);
   std::string Problem;
   if (!Compiled->isValid(Problem))
-    return "--header-filter: invalid regular expression '" + Regex + "': " + Problem;
+    return Error("--header-filter: invalid regular expression '" + Regex +
+                 "': " + Problem);
   HeaderFilter = std::move(Compiled);
-  return "";
+  return Error::success();
 }
 
-std::string PathFilter::addExclude(const std::string &Glob) {
+Error PathFilter::addExclude(const std::string &Glob) {
   // "third_party" also excludes everything under it.
   const bool Plain = Glob.find_first_of("*?[{") == std::string::npos;
   for (const std::string &Text : {normalPath(Glob), normalPath(Glob) + "/*"}) {
@@ -24,12 +25,13 @@ std::string PathFilter::addExclude(const std::string &Glob) {
     llvm::Expected<llvm::GlobPattern> Pattern =
         llvm::GlobPattern::create(ExcludedText.back(), /*MaxSubPatterns=*/1024);
     if (!Pattern)
-      return "--exclude: invalid glob '" + Glob + "': " + llvm::toString(Pattern.takeError());
+      return Error("--exclude: invalid glob '" + Glob +
+                   "': " + llvm::toString(Pattern.takeError()));
     Excluded.push_back(std::move(*Pattern));
     if (!Plain)
       break;
   }
-  return "";
+  return Error::success();
 }
 
 bool PathFilter::reported(const std::string &File, const std::set<std::string> &MainFiles) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "FindingsOutput.h"
+#include "Result.h"
 
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Regex.h"
@@ -25,10 +26,10 @@ public:
   /// see paths relative to it.
   explicit PathFilter(std::string Root) : Root(std::move(Root)) {}
 
-  /// Returns the problem with \p Regex, or "".
-  std::string setHeaderFilter(const std::string &Regex);
-  /// Returns the problem with \p Glob, or "".
-  std::string addExclude(const std::string &Glob);
+  /// Fails when \p Regex is no valid regular expression.
+  Error setHeaderFilter(const std::string &Regex);
+  /// Fails when \p Glob is no valid glob.
+  Error addExclude(const std::string &Glob);
 
   /// Whether a finding in \p File is reported; \p MainFiles are the
   /// analysed files (not headers).

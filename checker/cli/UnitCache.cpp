@@ -90,10 +90,10 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
       return std::nullopt;
     Result.inputs.push_back(Input.key());
   }
-  std::string Error;
-  if (!readFindingsJson(Entry["findings"].dump(), entryPath(Unit), Result.findings, Error) ||
-      !analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit), Result.summaries)
-           .empty())
+  if (readFindingsJson(Entry["findings"].dump(), entryPath(Unit),
+                       Result.findings) ||
+      analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit),
+                               Result.summaries))
     return std::nullopt;
   for (Finding &F : Result.findings)
     F.id.clear(); // ids belong to the whole run

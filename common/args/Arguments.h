@@ -4,6 +4,9 @@
 // builds without it.
 #pragma once
 
+#include "Result.h"
+
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,14 +14,19 @@
 namespace lockstep::args {
 
 /// The value of an option that takes one ("--jobs 4" or "--jobs=4"): true
-/// when Args[I] is \p Name (advancing \p I past a separate value), with
-/// \p Error set when the value is missing.
-bool optionValue(const std::vector<std::string> &Args, size_t &I,
-                 const std::string &Name, std::string &Value,
-                 std::string &Error);
+/// when Args[I] is \p Name (advancing \p I past a separate value); fails
+/// when the value is missing.
+Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I,
+                           const std::string &Name, std::string &Value);
+
+/// optionValue() for each (name, value) of \p Options in turn: true when
+/// Args[I] is one of them.
+Expected<bool> anyOptionValue(
+    const std::vector<std::string> &Args, size_t &I,
+    std::initializer_list<std::pair<const char *, std::string *>> Options);
 
 /// The error for an argument that looks like an option but is none.
-std::string unknownOption(const std::string &Arg);
+Error unknownOption(const std::string &Arg);
 
 /// What reading a command line gave: go on, show the help, or stop with the
 /// first error.

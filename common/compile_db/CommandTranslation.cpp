@@ -94,8 +94,7 @@ bool isAnalysedLanguage(const std::string &Language) {
 
 } // namespace
 
-bool Translator::takeValue(const std::string &Option, std::string &Value,
-                           std::string &Error) {
+Error Translator::takeValue(const std::string &Option, std::string &Value) {
   // `-Xcompiler -isystem -Xcompiler /dir`: nvcc joins the items of all
   // -Xcompiler options into one host command line, so a host option's value
   // can come from the next -Xcompiler.
@@ -107,18 +106,15 @@ bool Translator::takeValue(const std::string &Option, std::string &Value,
     if (isNvccOption(Next.Text, "-Xcompiler", HasEquals, Ignored) ||
         isNvccOption(Next.Text, "--compiler-options", HasEquals, Ignored)) {
       Pending.pop_front();
-      bool Handled = false;
-      if (!nvccOption(Next, Handled, Error))
-        return false;
+      if (Expected<bool> Handled = nvccOption(Next); !Handled)
+        return Handled.takeError();
     }
   }
-  if (Pending.empty()) {
-    Error = "option '" + Option + "' expects a value";
-    return false;
-  }
+  if (Pending.empty())
+    return Error("option '" + Option + "' expects a value");
   Value = Pending.front().Text;
   Pending.pop_front();
-  return true;
+  return Error::success();
 }
 
 void Translator::pushFront(const std::vector<std::string> &Texts, bool Host) {
@@ -190,16 +186,14 @@ void Translator::finish(const std::string &Language, const std::string &Compiler
                            Name + " --showme:compile'");
 }
 
-bool Translator::run(const std::vector<std::string> &Command,
-                     const std::string &SourceFile, std::string &Error) {
+Error Translator::run(const std::vector<std::string> &Command,
+                      const std::string &SourceFile) {
   std::size_t First = 0;
   while (First + 1 < Command.size() && isLauncher(Command[First]) &&
          !startsWith(Command[First + 1], "-"))
     ++First;
-  if (First >= Command.size() || Command[First].empty()) {
-    Error = "empty compile command";
-    return false;
-  }
+  if (First >= Command.size() || Command[First].empty())
+    return Error("empty compile command");
   const std::string &Compiler = Command[First];
   Kind = classifyDriver(Compiler);
   for (std::size_t I = First + 1; I < Command.size(); ++I)
@@ -211,19 +205,19 @@ bool Translator::run(const std::vector<std::string> &Command,
     CurrentIsHost = T.Host;
     if (T.Text.size() > 1 && T.Text[0] == '@') {
       // gcc, clang and CMake's includes_CXX.rsp: arguments read from a file.
-      if (!expandFile(T.Text.substr(1), T.Host, "response file", Error))
-        return false;
+      if (Error E = expandFile(T.Text.substr(1), T.Host, "response file"))
+        return E;
       continue;
     }
     if (Kind == Driver::Nvcc && !T.Host) {
-      bool Handled = false;
-      if (!nvccOption(T, Handled, Error))
-        return false;
-      if (Handled)
+      Expected<bool> Handled = nvccOption(T);
+      if (!Handled)
+        return Handled.takeError();
+      if (*Handled)
         continue;
     }
-    if (!hostOption(T, Error))
-      return false;
+    if (Error E = hostOption(T))
+      return E;
   }
 
   // The language: the last -x, else the entry's file, else the command's
@@ -236,38 +230,37 @@ bool Translator::run(const std::vector<std::string> &Command,
     Language = Kind == Driver::C ? "c" : Kind == Driver::Nvcc ? "cuda" : "c++";
   else if (Language.empty())
     Language = languageOfFile(File, Kind);
-  if (!isAnalysedLanguage(Language)) {
-    Error = (XLanguage.empty() ? "'" + File + "' is a " + Language
-                               : "'-x " + XLanguage + "' is a language") +
-            ", not C, C++ or CUDA";
-    return false;
-  }
+  if (!isAnalysedLanguage(Language))
+    return Error((XLanguage.empty() ? "'" + File + "' is a " + Language
+                                    : "'-x " + XLanguage + "' is a language") +
+                 ", not C, C++ or CUDA");
   Out.language = Language;
   finish(Language, Compiler);
-  return true;
+  return Error::success();
 }
 
 } // namespace translation
 
-bool translateCommand(const std::vector<std::string> &Command,
-                      const std::string &Directory, const std::string &SourceFile,
-                      const TranslationOptions &Options, TranslatedCommand &Out,
-                      std::string &Error) {
+Error translateCommand(const std::vector<std::string> &Command,
+                       const std::string &Directory,
+                       const std::string &SourceFile,
+                       const TranslationOptions &Options,
+                       TranslatedCommand &Out) {
   TranslatedCommand Result;
   translation::Translator T(Directory, Options, Result);
-  if (!T.run(Command, SourceFile, Error))
-    return false;
+  if (Error E = T.run(Command, SourceFile))
+    return E;
   Out = std::move(Result);
-  return true;
+  return Error::success();
 }
 
-std::vector<std::string> toClangArguments(const std::vector<std::string> &Command,
-                                          const std::string &Directory,
-                                          std::string &Error) {
-  Error.clear();
+Expected<std::vector<std::string>>
+toClangArguments(const std::vector<std::string> &Command,
+                 const std::string &Directory) {
   TranslatedCommand Result;
-  if (!translateCommand(Command, Directory, "", TranslationOptions(), Result, Error))
-    return {};
+  if (Error E = translateCommand(Command, Directory, "", TranslationOptions(),
+                                 Result))
+    return E;
   return Result.arguments;
 }
 

@@ -11,6 +11,8 @@
 // file ("unknown argument" is an error).
 #pragma once
 
+#include "Result.h"
+
 #include <string>
 #include <vector>
 
@@ -46,29 +48,27 @@ struct TranslationOptions {
 /// \p SourceFile, when not empty, decides the language where the command has
 /// no `-x` (a compile database entry's "file"); otherwise the command's last
 /// input does. Relative paths in include options, response files and
-/// options files are resolved against \p Directory. Returns false and sets
-/// \p Error (naming the option or file) when the command cannot be
-/// translated: an unreadable response file, an option missing its value, a
-/// source that is not C, C++ or CUDA.
-bool translateCommand(const std::vector<std::string> &Command,
-                      const std::string &Directory, const std::string &SourceFile,
-                      const TranslationOptions &Options, TranslatedCommand &Out,
-                      std::string &Error);
+/// options files are resolved against \p Directory. Fails (naming the option
+/// or file) when the command cannot be translated: an unreadable response
+/// file, an option missing its value, a source that is not C, C++ or CUDA.
+Error translateCommand(const std::vector<std::string> &Command,
+                       const std::string &Directory,
+                       const std::string &SourceFile,
+                       const TranslationOptions &Options,
+                       TranslatedCommand &Out);
 
-/// translateCommand with default options, returning only the arguments;
-/// \p Error is empty on success.
-std::vector<std::string> toClangArguments(const std::vector<std::string> &Command,
-                                          const std::string &Directory,
-                                          std::string &Error);
+/// translateCommand with default options, returning only the arguments.
+Expected<std::vector<std::string>>
+toClangArguments(const std::vector<std::string> &Command,
+                 const std::string &Directory);
 
 /// Splits a command line with POSIX shell quoting: whitespace separates
 /// words; single quotes keep everything literally; inside double quotes a
 /// backslash escapes only `"`, `\`, `$`, a backquote and a newline; outside
 /// quotes it escapes any character. This is how make and ninja's /bin/sh
 /// read the "command" of a compile database entry, and how gcc and nvcc
-/// read response and options files. Returns false with \p Error on an
-/// unterminated quote or a trailing backslash.
-bool splitCommandLine(const std::string &Line, std::vector<std::string> &Out,
-                      std::string &Error);
+/// read response and options files. Fails on an unterminated quote or a
+/// trailing backslash.
+Expected<std::vector<std::string>> splitCommandLine(const std::string &Line);
 
 } // namespace lockstep::cli

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace lockstep::cli::options {
+struct HostOption;
+} // namespace lockstep::cli::options
+
 namespace lockstep::cli::translation {
 
 bool startsWith(const std::string &S, const char *Prefix);
@@ -41,16 +45,22 @@ public:
              TranslatedCommand &Out)
       : Directory(Directory), Options(Options), Out(Out) {}
 
-  bool run(const std::vector<std::string> &Command, const std::string &SourceFile,
-           std::string &Error);
+  Error run(const std::vector<std::string> &Command,
+            const std::string &SourceFile);
 
 private:
-  bool nvccOption(const Token &T, bool &Handled, std::string &Error);
-  bool hostOption(const Token &T, std::string &Error);
-  bool xclang(const std::string &Value, std::string &Error);
-  bool expandFile(const std::string &File, bool Host, const char *What,
-                  std::string &Error);
-  bool takeValue(const std::string &Option, std::string &Value, std::string &Error);
+  /// Translates nvcc's own option \p T; false when \p T is none.
+  Expected<bool> nvccOption(const Token &T);
+  Error hostOption(const Token &T);
+  /// A host option of the table, with its value in \p Form.
+  Error tableOption(const options::HostOption &Match, unsigned Form,
+                    const std::string &Text, std::string Value);
+  /// A host option that no table names, kept or dropped by its class
+  /// (warnings, -f and -m options, debug information).
+  void classifiedOption(const std::string &Text);
+  Error xclang(const std::string &Value);
+  Error expandFile(const std::string &File, bool Host, const char *What);
+  Error takeValue(const std::string &Option, std::string &Value);
   void pushFront(const std::vector<std::string> &Texts, bool Host);
   void define(const std::string &Macro);
   std::string absolute(const std::string &Path) const;

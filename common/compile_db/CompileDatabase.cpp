@@ -36,96 +36,87 @@ std::string typeName(const json &Value) {
 
 // Checks one entry's structure and returns its command as argv. The file is
 // named in errors once known.
-bool readEntry(const json &Entry, const std::string &Where, std::string &Directory,
-               std::string &File, std::vector<std::string> &Command,
-               std::string &Error) {
-  if (!Entry.is_object()) {
-    Error = Where + ": expected an object, found " + typeName(Entry);
-    return false;
-  }
+Error readEntry(const json &Entry, const std::string &Where,
+                std::string &Directory, std::string &File,
+                std::vector<std::string> &Command) {
+  if (!Entry.is_object())
+    return Error(Where + ": expected an object, found " + typeName(Entry));
   // A string member; errors start with \p Prefix.
   auto stringField = [&](const std::string &Prefix, const char *Key, std::string &Value,
                          bool Required) {
     const auto It = Entry.find(Key);
-    if (It == Entry.end()) {
-      if (Required)
-        Error = Prefix + ": missing \"" + Key + "\"";
-      return !Required;
-    }
-    if (!It->is_string() || (Required && It->get_ref<const std::string &>().empty())) {
-      Error = Prefix + ": \"" + Key + "\" must be a non-empty string, found " +
-              (It->is_string() ? "an empty string" : typeName(*It));
-      return false;
-    }
+    if (It == Entry.end())
+      return Required ? Error(Prefix + ": missing \"" + Key + "\"")
+                      : Error::success();
+    if (!It->is_string() ||
+        (Required && It->get_ref<const std::string &>().empty()))
+      return Error(Prefix + ": \"" + Key +
+                   "\" must be a non-empty string, found " +
+                   (It->is_string() ? "an empty string" : typeName(*It)));
     Value = It->get<std::string>();
-    return true;
+    return Error::success();
   };
-  if (!stringField(Where, "file", File, true))
-    return false;
+  if (Error E = stringField(Where, "file", File, true))
+    return E;
   const std::string Named = Where + " (\"" + File + "\")"; // later errors name the file
   std::string Output;
-  if (!stringField(Named, "directory", Directory, true) ||
-      !stringField(Named, "output", Output, false))
-    return false;
+  if (Error E = stringField(Named, "directory", Directory, true))
+    return E;
+  if (Error E = stringField(Named, "output", Output, false))
+    return E;
 
   const auto Arguments = Entry.find("arguments");
   const auto CommandIt = Entry.find("command");
-  if (CommandIt != Entry.end() && !CommandIt->is_string()) {
-    Error = Named + ": \"command\" must be a string, found " + typeName(*CommandIt);
-    return false;
-  }
+  if (CommandIt != Entry.end() && !CommandIt->is_string())
+    return Error(Named + ": \"command\" must be a string, found " +
+                 typeName(*CommandIt));
   if (Arguments != Entry.end()) {
     // "arguments" wins over "command" when both are present (the format's
     // rule): it needs no shell splitting.
-    if (!Arguments->is_array() || Arguments->empty()) {
-      Error = Named + ": \"arguments\" must be a non-empty array of strings, found " +
-              (Arguments->is_array() ? "an empty array" : typeName(*Arguments));
-      return false;
-    }
+    if (!Arguments->is_array() || Arguments->empty())
+      return Error(
+          Named +
+          ": \"arguments\" must be a non-empty array of strings, found " +
+          (Arguments->is_array() ? "an empty array" : typeName(*Arguments)));
     for (std::size_t I = 0; I < Arguments->size(); ++I) {
       const json &Arg = (*Arguments)[I];
-      if (!Arg.is_string()) {
-        Error = Named + ": \"arguments\"[" + std::to_string(I) +
-                "] must be a string, found " + typeName(Arg);
-        return false;
-      }
+      if (!Arg.is_string())
+        return Error(Named + ": \"arguments\"[" + std::to_string(I) +
+                     "] must be a string, found " + typeName(Arg));
       Command.push_back(Arg.get<std::string>());
     }
-    return true;
+    return Error::success();
   }
-  if (CommandIt == Entry.end()) {
-    Error = Named + ": needs \"arguments\" (an array) or \"command\" (a string)";
-    return false;
-  }
-  std::string SplitError;
-  if (!splitCommandLine(CommandIt->get<std::string>(), Command, SplitError)) {
-    Error = Named + ": \"command\": " + SplitError;
-    return false;
-  }
-  if (Command.empty()) {
-    Error = Named + ": \"command\" is empty";
-    return false;
-  }
-  return true;
+  if (CommandIt == Entry.end())
+    return Error(Named +
+                 ": needs \"arguments\" (an array) or \"command\" (a string)");
+  Expected<std::vector<std::string>> Words =
+      splitCommandLine(CommandIt->get<std::string>());
+  if (!Words)
+    return Error(Named + ": \"command\": " + Words.takeError().message());
+  if (Words->empty())
+    return Error(Named + ": \"command\" is empty");
+  Command = std::move(*Words);
+  return Error::success();
 }
 
 } // namespace
 
-bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePath,
-                          std::vector<CompileUnit> &Out, std::string &Error,
-                          LoadReport *Report, const TranslationOptions &Options) {
+Error parseCompileDatabase(const std::string &Text,
+                           const std::string &DatabasePath,
+                           std::vector<CompileUnit> &Out, LoadReport *Report,
+                           const TranslationOptions &Options) {
   json Doc;
   try {
     Doc = json::parse(Text);
   } catch (const json::exception &E) {
-    Error = DatabasePath + ": not valid JSON: " + withoutExceptionTag(E.what());
-    return false;
+    return Error(DatabasePath +
+                 ": not valid JSON: " + withoutExceptionTag(E.what()));
   }
-  if (!Doc.is_array()) {
-    Error = DatabasePath + ": expected an array of compile commands, found " +
-            typeName(Doc);
-    return false;
-  }
+  if (!Doc.is_array())
+    return Error(DatabasePath +
+                 ": expected an array of compile commands, found " +
+                 typeName(Doc));
 
   std::error_code EC;
   fs::path DatabaseDir = fs::absolute(fs::path(DatabasePath), EC).parent_path();
@@ -140,8 +131,8 @@ bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePa
     const std::string Where = DatabasePath + ": entry " + std::to_string(I);
     std::string Directory, File;
     std::vector<std::string> Command;
-    if (!readEntry(Doc[I], Where, Directory, File, Command, Error))
-      return false;
+    if (Error E = readEntry(Doc[I], Where, Directory, File, Command))
+      return E;
 
     // The format wants an absolute directory; a relative one can only mean
     // relative to the database.
@@ -161,9 +152,9 @@ bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePa
       continue;
     }
     TranslatedCommand Translated;
-    std::string Reason;
-    if (!translateCommand(Command, Dir.string(), Absolute, Options, Translated, Reason)) {
-      Local.skipped.push_back({I, Absolute, Reason});
+    if (Error Reason = translateCommand(Command, Dir.string(), Absolute,
+                                        Options, Translated)) {
+      Local.skipped.push_back({I, Absolute, Reason.message()});
       continue;
     }
     for (const std::string &Warning : Translated.warnings)
@@ -178,7 +169,7 @@ bool parseCompileDatabase(const std::string &Text, const std::string &DatabasePa
   Out = std::move(Units);
   if (Report)
     *Report = std::move(Local);
-  return true;
+  return Error::success();
 }
 
 std::string translateNvccEntries(const std::string &Text, const std::string &ClangDriver,
@@ -189,13 +180,15 @@ std::string translateNvccEntries(const std::string &Text, const std::string &Cla
     return Text;
   bool Changed = false;
   for (std::size_t I = 0; I < Doc.size(); ++I) {
-    std::string Directory, File, Error;
+    std::string Directory, File;
     std::vector<std::string> Command;
-    if (!readEntry(Doc[I], "entry " + std::to_string(I), Directory, File, Command, Error))
+    if (readEntry(Doc[I], "entry " + std::to_string(I), Directory, File,
+                  Command))
       return Text;
     TranslatedCommand Translated;
-    if (!translateCommand(Command, Directory, File, Options, Translated, Error)) {
-      Warnings.push_back(File + ": " + Error);
+    if (Error E =
+            translateCommand(Command, Directory, File, Options, Translated)) {
+      Warnings.push_back(File + ": " + E.message());
       continue;
     }
     if (!Translated.nvcc)
@@ -211,35 +204,31 @@ std::string translateNvccEntries(const std::string &Text, const std::string &Cla
   return Changed ? Doc.dump() : Text;
 }
 
-bool loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
-                         std::string &Error, LoadReport *Report,
-                         const TranslationOptions &Options) {
+Error loadCompileDatabase(const std::string &BuildDir,
+                          std::vector<CompileUnit> &Out, LoadReport *Report,
+                          const TranslationOptions &Options) {
   const fs::path Given(BuildDir.empty() ? "." : BuildDir);
   std::error_code EC;
   const fs::file_status Status = fs::status(Given, EC);
-  if (!fs::exists(Status)) {
-    Error = "build directory '" + Given.string() + "' does not exist";
-    return false;
-  }
+  if (!fs::exists(Status))
+    return Error("build directory '" + Given.string() + "' does not exist");
   fs::path Path = Given;
   if (fs::is_directory(Status)) {
     Path /= "compile_commands.json";
-    if (!fs::exists(Path, EC)) {
-      Error = "no compile_commands.json in '" + Given.string() +
-              "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
-              "record the build with Bear";
-      return false;
-    }
+    if (!fs::exists(Path, EC))
+      return Error(
+          "no compile_commands.json in '" + Given.string() +
+          "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
+          "record the build with Bear");
   }
   std::ifstream In(Path, std::ios::binary);
   std::stringstream Text;
   if (In)
     Text << In.rdbuf();
-  if (!In || In.bad()) {
-    Error = "cannot read '" + Path.string() + "': " + std::strerror(errno);
-    return false;
-  }
-  return parseCompileDatabase(Text.str(), Path.string(), Out, Error, Report, Options);
+  if (!In || In.bad())
+    return Error("cannot read '" + Path.string() +
+                 "': " + std::strerror(errno));
+  return parseCompileDatabase(Text.str(), Path.string(), Out, Report, Options);
 }
 
 } // namespace lockstep::cli

@@ -50,56 +50,16 @@ bool stemListed(const std::string &Stem, const char *const (&Names)[N],
   return false;
 }
 
-} // namespace
-
-bool Translator::xclang(const std::string &Value, std::string &Error) {
-  // Plugins and PCHs of the build's clang do not load into clang 22; their
-  // operand comes as the next -Xclang pair.
-  const bool DropsOperand = Value == "-load" || Value == "-plugin" ||
-                            Value == "-add-plugin" || Value == "-include-pch" ||
-                            startsWith(Value, "-plugin-arg-");
-  if (DropsOperand) {
-    if (!Pending.empty() && Pending.front().Text == "-Xclang") {
-      Pending.pop_front();
-      std::string Operand;
-      return takeValue("-Xclang", Operand, Error);
-    }
-    return true;
-  }
-  if (Value.find("-target-sdk-version") != std::string::npos)
-    HasSdkVersion = true;
-  Args.push_back("-Xclang");
-  Args.push_back(Value);
-  return true;
-}
-
-bool Translator::hostOption(const Token &T, std::string &Error) {
-  const std::string &Text = T.Text;
-  if (Text.empty())
-    return true;
-  if (Text[0] != '-' || Text == "-") {
-    Out.inputs.push_back(Text);
-    return true;
-  }
-
-  std::string Value;
-  for (const char *Name : HostDropFlags)
-    if (Text == Name)
-      return true;
-  for (const char *Name : HostDropSeparate)
-    if (Text == Name)
-      return takeValue(Text, Value, Error);
-  for (const char *Name : HostDropSeparateOrJoined)
-    if (startsWith(Text, Name))
-      return Text != Name || takeValue(Text, Value, Error);
-
-  // The table: the longest name that is the argument itself, or its prefix
-  // in a form the option accepts (name=value, or joined).
+/// The table's entry for \p Text: the longest name that is the argument
+/// itself, or its prefix in a form the option accepts (name=value, or
+/// joined). \p Form and \p Value get the form and the value it carries.
+const HostOption *findHostOption(const std::string &Text, unsigned &Form,
+                                 std::string &Value) {
   const HostOption *Match = nullptr;
-  unsigned Form = 0;
   for (const HostOption &O : HostOptions) {
     const std::size_t Length = std::strlen(O.Name);
-    if (!startsWith(Text, O.Name) || (Match && Length <= std::strlen(Match->Name)))
+    if (!startsWith(Text, O.Name) ||
+        (Match && Length <= std::strlen(Match->Name)))
       continue;
     if (Text.size() == Length) {
       Form = O.Forms & Separate;
@@ -114,40 +74,95 @@ bool Translator::hostOption(const Token &T, std::string &Error) {
     }
     Match = &O;
   }
-  if (Match) {
-    if (Form == Separate && !takeValue(Text, Value, Error))
-      return false;
-    std::string Name = Match->Name;
-    switch (Match->Action) {
-    case HA::Drop:
-      return true;
-    case HA::Language:
-      XLanguage = languageOfX(Value);
-      return true;
-    case HA::XClang:
-      return xclang(Value, Error);
-    case HA::KeepFile: {
-      std::error_code EC;
-      if (fs::exists(absolute(Value), EC))
-        Value = absolute(Value);
-      break;
+  return Match;
+}
+
+} // namespace
+
+Error Translator::xclang(const std::string &Value) {
+  // Plugins and PCHs of the build's clang do not load into clang 22; their
+  // operand comes as the next -Xclang pair.
+  const bool DropsOperand = Value == "-load" || Value == "-plugin" ||
+                            Value == "-add-plugin" || Value == "-include-pch" ||
+                            startsWith(Value, "-plugin-arg-");
+  if (DropsOperand) {
+    if (!Pending.empty() && Pending.front().Text == "-Xclang") {
+      Pending.pop_front();
+      std::string Operand;
+      return takeValue("-Xclang", Operand);
     }
-    case HA::KeepPath:
-      Value = absolute(Value);
-      break;
-    case HA::Keep:
-      break;
-    }
-    if (Form == Separate) {
-      Args.push_back(Name);
-      Args.push_back(Value);
-    } else {
-      Args.push_back(Name + (Form == Equals ? "=" : "") + Value);
-    }
-    return true;
+    return Error::success();
+  }
+  if (Value.find("-target-sdk-version") != std::string::npos)
+    HasSdkVersion = true;
+  Args.push_back("-Xclang");
+  Args.push_back(Value);
+  return Error::success();
+}
+
+Error Translator::hostOption(const Token &T) {
+  const std::string &Text = T.Text;
+  if (Text.empty())
+    return Error::success();
+  if (Text[0] != '-' || Text == "-") {
+    Out.inputs.push_back(Text);
+    return Error::success();
   }
 
-  // Classes of options.
+  std::string Value;
+  for (const char *Name : HostDropFlags)
+    if (Text == Name)
+      return Error::success();
+  for (const char *Name : HostDropSeparate)
+    if (Text == Name)
+      return takeValue(Text, Value);
+  for (const char *Name : HostDropSeparateOrJoined)
+    if (startsWith(Text, Name))
+      return Text != Name ? Error::success() : takeValue(Text, Value);
+
+  unsigned Form = 0;
+  if (const HostOption *Match = findHostOption(Text, Form, Value))
+    return tableOption(*Match, Form, Text, Value);
+  classifiedOption(Text);
+  return Error::success();
+}
+
+Error Translator::tableOption(const HostOption &Match, unsigned Form,
+                              const std::string &Text, std::string Value) {
+  if (Form == Separate)
+    if (Error E = takeValue(Text, Value))
+      return E;
+  std::string Name = Match.Name;
+  switch (Match.Action) {
+  case HA::Drop:
+    return Error::success();
+  case HA::Language:
+    XLanguage = languageOfX(Value);
+    return Error::success();
+  case HA::XClang:
+    return xclang(Value);
+  case HA::KeepFile: {
+    std::error_code EC;
+    if (fs::exists(absolute(Value), EC))
+      Value = absolute(Value);
+    break;
+  }
+  case HA::KeepPath:
+    Value = absolute(Value);
+    break;
+  case HA::Keep:
+    break;
+  }
+  if (Form == Separate) {
+    Args.push_back(Name);
+    Args.push_back(Value);
+  } else {
+    Args.push_back(Name + (Form == Equals ? "=" : "") + Value);
+  }
+  return Error::success();
+}
+
+void Translator::classifiedOption(const std::string &Text) {
   if (startsWith(Text, "-W")) {
     // Warnings only matter to the build; -Werror and gcc-only warning names
     // would stop the file. -Wno- only silences (unknown ones are ignored
@@ -156,32 +171,31 @@ bool Translator::hostOption(const Token &T, std::string &Error) {
     if (startsWith(Text, "-Wno-") ||
         (startsWith(Text, "-Wp,") && Text.find(",-M") == std::string::npos))
       Args.push_back(Text);
-    return true;
+    return;
   }
   if (startsWith(Text, "-f")) {
     if (stemListed(optionStem(Text), FrontEndFOptions, FrontEndFPrefixes))
       Args.push_back(Text);
-    return true;
+    return;
   }
   if (startsWith(Text, "-m")) {
     if (!stemListed(optionStem(Text), GccOnlyMOptions, GccOnlyMPrefixes))
       Args.push_back(Text);
-    return true;
+    return;
   }
   if (startsWith(Text, "-g"))
-    return true; // debug information: gcc has -g forms clang rejects
+    return; // debug information: gcc has -g forms clang rejects
   if (Text == "-Ofast") {
     // Deprecated in clang 22 (a warning); this is what it stands for.
     Args.push_back("-O3");
     Args.push_back("-ffast-math");
-    return true;
+    return;
   }
   if (startsWith(Text, "--std=")) {
     Args.push_back(Text.substr(1));
-    return true;
+    return;
   }
   Args.push_back(Text);
-  return true;
 }
 
 } // namespace lockstep::cli::translation

@@ -92,14 +92,17 @@ std::string cudaRootOf(const std::string &Nvcc, const std::string &Directory) {
   return Root.string();
 }
 
-bool Translator::nvccOption(const Token &T, bool &Handled, std::string &Error) {
-  Handled = true;
+Expected<bool> Translator::nvccOption(const Token &T) {
   bool HasEquals = false;
   std::string Value;
   if (isAnyNvccOption(T.Text, NvccDropFlags, HasEquals, Value))
     return true;
-  if (isAnyNvccOption(T.Text, NvccDropWithValue, HasEquals, Value))
-    return HasEquals || takeValue(T.Text, Value, Error);
+  if (isAnyNvccOption(T.Text, NvccDropWithValue, HasEquals, Value)) {
+    if (!HasEquals)
+      if (Error E = takeValue(T.Text, Value))
+        return E;
+    return true;
+  }
   const NvccOption *Match = nullptr;
   for (const NvccOption &O : NvccOptions)
     if (isNvccOption(T.Text, O.Short, HasEquals, Value) ||
@@ -107,12 +110,11 @@ bool Translator::nvccOption(const Token &T, bool &Handled, std::string &Error) {
       Match = &O;
       break;
     }
-  if (!Match) {
-    Handled = false;
-    return true;
-  }
-  if (Match->TakesValue && !HasEquals && !takeValue(T.Text, Value, Error))
+  if (!Match)
     return false;
+  if (Match->TakesValue && !HasEquals)
+    if (Error E = takeValue(T.Text, Value))
+      return E;
 
   const std::string Extra = Match->Extra;
   switch (Match->Action) {
@@ -130,11 +132,10 @@ bool Translator::nvccOption(const Token &T, bool &Handled, std::string &Error) {
     // compiler's command line, where `-Xcompiler "-Wall -fPIC"` splits again.
     std::vector<std::string> HostArgs;
     for (const std::string &Item : splitOnCommas(Value)) {
-      std::vector<std::string> Words;
-      std::string Ignored;
-      if (!splitCommandLine(Item, Words, Ignored))
-        Words = {Item};
-      HostArgs.insert(HostArgs.end(), Words.begin(), Words.end());
+      Expected<std::vector<std::string>> Words = splitCommandLine(Item);
+      if (!Words)
+        Words = std::vector<std::string>{Item};
+      HostArgs.insert(HostArgs.end(), Words->begin(), Words->end());
     }
     pushFront(HostArgs, true);
     return true;
@@ -143,8 +144,8 @@ bool Translator::nvccOption(const Token &T, bool &Handled, std::string &Error) {
     // Expanded last file first, so that they end up in order at the front.
     const std::vector<std::string> Files = splitOnCommas(Value);
     for (auto It = Files.rbegin(); It != Files.rend(); ++It)
-      if (!expandFile(*It, false, "nvcc options file", Error))
-        return false;
+      if (Error E = expandFile(*It, false, "nvcc options file"))
+        return E;
     return true;
   }
   case NvccAction::Rdc:

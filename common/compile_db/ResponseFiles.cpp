@@ -13,39 +13,31 @@ namespace translation {
 // Safety net against a response file that names itself.
 constexpr int MaxFileExpansions = 64;
 
-bool Translator::expandFile(const std::string &File, bool Host, const char *What,
-                            std::string &Error) {
-  if (++Expansions > MaxFileExpansions) {
-    Error = "more than " + std::to_string(MaxFileExpansions) + " " + What +
-            "s expanded at '" + File + "': does one include itself?";
-    return false;
-  }
+Error Translator::expandFile(const std::string &File, bool Host,
+                             const char *What) {
+  if (++Expansions > MaxFileExpansions)
+    return Error("more than " + std::to_string(MaxFileExpansions) + " " + What +
+                 "s expanded at '" + File + "': does one include itself?");
   const std::string Path = absolute(File);
   std::ifstream In(Path, std::ios::binary);
   std::stringstream Text;
   if (In)
     Text << In.rdbuf();
-  if (!In || In.bad()) {
-    Error = std::string("cannot read ") + What + " '" + File + "'";
-    if (Path != File)
-      Error += " (" + Path + ")";
-    Error += std::string(": ") + std::strerror(errno);
-    return false;
-  }
-  std::vector<std::string> Words;
-  std::string SplitError;
-  if (!splitCommandLine(Text.str(), Words, SplitError)) {
-    Error = std::string(What) + " '" + Path + "': " + SplitError;
-    return false;
-  }
-  pushFront(Words, Host);
-  return true;
+  if (!In || In.bad())
+    return Error(std::string("cannot read ") + What + " '" + File + "'" +
+                 (Path != File ? " (" + Path + ")" : "") + ": " +
+                 std::strerror(errno));
+  Expected<std::vector<std::string>> Words = splitCommandLine(Text.str());
+  if (!Words)
+    return Error(std::string(What) + " '" + Path +
+                 "': " + Words.takeError().message());
+  pushFront(*Words, Host);
+  return Error::success();
 }
 
 } // namespace translation
 
-bool splitCommandLine(const std::string &Line, std::vector<std::string> &Out,
-                      std::string &Error) {
+Expected<std::vector<std::string>> splitCommandLine(const std::string &Line) {
   std::vector<std::string> Words;
   std::string Word;
   bool InWord = false;
@@ -59,29 +51,26 @@ bool splitCommandLine(const std::string &Line, std::vector<std::string> &Out,
       continue;
     }
     if (C == '\\') {
-      if (I + 1 >= Line.size()) {
-        Error = "trailing backslash at character " + std::to_string(I + 1);
-        return false;
-      }
+      if (I + 1 >= Line.size())
+        return Error("trailing backslash at character " +
+                     std::to_string(I + 1));
       ++I;
       if (Line[I] == '\n')
         continue; // a line continuation joins, it adds nothing
       Word += Line[I];
     } else if (C == '\'') {
       const std::size_t End = Line.find('\'', I + 1);
-      if (End == std::string::npos) {
-        Error = "unterminated single quote at character " + std::to_string(I + 1);
-        return false;
-      }
+      if (End == std::string::npos)
+        return Error("unterminated single quote at character " +
+                     std::to_string(I + 1));
       Word.append(Line, I + 1, End - I - 1);
       I = End;
     } else if (C == '"') {
       const std::size_t Start = I;
       for (++I;; ++I) {
-        if (I >= Line.size()) {
-          Error = "unterminated double quote at character " + std::to_string(Start + 1);
-          return false;
-        }
+        if (I >= Line.size())
+          return Error("unterminated double quote at character " +
+                       std::to_string(Start + 1));
         if (Line[I] == '"')
           break;
         if (Line[I] == '\\' && I + 1 < Line.size() &&
@@ -100,8 +89,7 @@ bool splitCommandLine(const std::string &Line, std::vector<std::string> &Out,
   }
   if (InWord)
     Words.push_back(std::move(Word));
-  Out = std::move(Words);
-  return true;
+  return Words;
 }
 
 } // namespace lockstep::cli

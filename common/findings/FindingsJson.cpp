@@ -31,28 +31,32 @@ bool isId(const std::string &Id) {
   return Id.size() == 16 && Id.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-bool readNote(const json &Object, const std::string &Context, Note &Out, std::string &Error) {
-  Reader R(Object, Context, Error);
+Error readNote(const json &Object, const std::string &Context, Note &Out) {
+  Reader R(Object, Context);
   if (!R.onlyKeys({"file", "line", "column", "message"}) ||
       !R.text("message", Out.message))
-    return false;
+    return R.takeError();
   // A note without a place (clang has a few) has none of the three keys.
   if (!R.has("file") && !R.has("line") && !R.has("column"))
-    return true;
-  return R.string("file", Out.location.file) &&
-         R.count("line", Out.location.line, 1) &&
-         R.count("column", Out.location.column);
+    return Error::success();
+  if (!R.string("file", Out.location.file) ||
+      !R.count("line", Out.location.line, 1) ||
+      !R.count("column", Out.location.column))
+    return R.takeError();
+  return Error::success();
 }
 
-bool readFinding(const json &Object, const std::string &Context, Finding &Out, std::string &Error) {
-  Reader R(Object, Context, Error);
+Error readFinding(const json &Object, const std::string &Context,
+                  Finding &Out) {
+  Reader R(Object, Context);
   if (!R.onlyKeys({"id", "check", "file", "line", "column", "message",
                    "function", "collective", "communicator", "condition",
                    "notes", "pending"}) ||
       !R.string("id", Out.id))
-    return false;
+    return R.takeError();
   if (!isId(Out.id))
-    return R.fail("id", "expected 16 lowercase hexadecimal digits, found '" + Out.id + "'");
+    return R.failure("id", "expected 16 lowercase hexadecimal digits, found '" +
+                               Out.id + "'");
   if (!R.string("check", Out.check) || !R.string("file", Out.location.file) ||
       !R.count("line", Out.location.line, 1) ||
       !R.count("column", Out.location.column) ||
@@ -60,21 +64,22 @@ bool readFinding(const json &Object, const std::string &Context, Finding &Out, s
       !R.text("collective", Out.collective) ||
       !R.text("communicator", Out.communicator) ||
       !R.text("condition", Out.condition))
-    return false;
+    return R.takeError();
   const json *Notes = R.array("notes");
   if (!Notes)
-    return false;
+    return R.takeError();
   for (size_t I = 0; I < Notes->size(); ++I) {
     Note N;
-    if (!readNote((*Notes)[I], Context + ", note " + std::to_string(I + 1), N, Error))
-      return false;
+    if (Error E = readNote((*Notes)[I],
+                           Context + ", note " + std::to_string(I + 1), N))
+      return E;
     Out.notes.push_back(std::move(N));
   }
   if (!R.has("pending"))
-    return true;
+    return Error::success();
   Out.pending.emplace();
   return readWording(R.at("pending"), Context + ": pending", Out.notes.size(),
-                     *Out.pending, Error);
+                     *Out.pending);
 }
 
 } // namespace
@@ -111,44 +116,45 @@ std::string toJson(const std::vector<Finding> &Findings, const json &Summary) {
   return Doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
-bool readFindingsJson(const std::string &Text, const std::string &Source, std::vector<Finding> &Out,
-                      std::string &Error, json *Summary) {
+Error readFindingsJson(const std::string &Text, const std::string &Source,
+                       std::vector<Finding> &Out, json *Summary) {
   json Doc = json::parse(Text, nullptr, /*allow_exceptions=*/false);
-  if (Doc.is_discarded()) {
-    Error = Source + ": not valid JSON";
-    return false;
-  }
-  Reader R(Doc, Source, Error);
+  if (Doc.is_discarded())
+    return Error(Source + ": not valid JSON");
+  Reader R(Doc, Source);
   if (!R.onlyKeys({"version", "tool", "findings", "summary"}))
-    return false;
+    return R.takeError();
   const json *Version = R.require("version");
   if (!Version)
-    return false;
+    return R.takeError();
   if (*Version != FindingsJsonVersion)
-    return R.fail("version", "expected " + std::to_string(FindingsJsonVersion) + ", found " +
-                                 (Version->is_string() ? "'" + Version->get<std::string>() + "'"
-                                                       : found(*Version)));
+    return R.failure(
+        "version",
+        "expected " + std::to_string(FindingsJsonVersion) + ", found " +
+            (Version->is_string() ? "'" + Version->get<std::string>() + "'"
+                                  : found(*Version)));
   std::string Tool;
   if (!R.string("tool", Tool))
-    return false;
+    return R.takeError();
   if (Tool != "lockstep")
-    return R.fail("tool", "expected 'lockstep', found '" + Tool + "'");
+    return R.failure("tool", "expected 'lockstep', found '" + Tool + "'");
   const json *SummaryValue = R.object("summary");
   const json *List = SummaryValue ? R.array("findings") : nullptr;
   if (!List)
-    return false;
+    return R.takeError();
 
   std::vector<Finding> Read;
   for (size_t I = 0; I < List->size(); ++I) {
     Finding F;
-    if (!readFinding((*List)[I], Source + ": finding " + std::to_string(I + 1), F, Error))
-      return false;
+    if (Error E = readFinding((*List)[I],
+                              Source + ": finding " + std::to_string(I + 1), F))
+      return E;
     Read.push_back(std::move(F));
   }
   Out.insert(Out.end(), std::make_move_iterator(Read.begin()), std::make_move_iterator(Read.end()));
   if (Summary)
     *Summary = *SummaryValue;
-  return true;
+  return Error::success();
 }
 
 } // namespace lockstep::findings

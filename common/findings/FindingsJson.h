@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Finding.h"
+#include "Result.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +24,12 @@ std::string toJson(const std::vector<Finding> &Findings, const nlohmann::json &S
 
 /// Reads what toJson wrote, checking every key and type; unknown keys are
 /// errors (a misspelt key in a hand-edited baseline must not be ignored).
-/// On success appends the findings to \p Out, stores the "summary" object
-/// in \p Summary when given, and returns true. On failure leaves \p Out
-/// alone, sets \p Error to a message that starts with \p Source and names
-/// the finding (1-based) and the key, and returns false.
-bool readFindingsJson(const std::string &Text, const std::string &Source, std::vector<Finding> &Out,
-                      std::string &Error, nlohmann::json *Summary = nullptr);
+/// On success appends the findings to \p Out and stores the "summary"
+/// object in \p Summary when given. On failure leaves \p Out alone; the
+/// message starts with \p Source and names the finding (1-based) and the
+/// key.
+Error readFindingsJson(const std::string &Text, const std::string &Source,
+                       std::vector<Finding> &Out,
+                       nlohmann::json *Summary = nullptr);
 
 } // namespace lockstep::findings

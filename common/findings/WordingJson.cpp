@@ -32,62 +32,59 @@ ordered_json messageJson(const Message &M) {
   return Parts;
 }
 
-bool readMessage(const json &Value, const std::string &Context, size_t Calls,
-                 Message &Out, std::string &Error) {
-  if (!Value.is_array()) {
-    Error = Context + ": expected an array, found " + found(Value);
-    return false;
-  }
+Error readMessage(const json &Value, const std::string &Context, size_t Calls,
+                  Message &Out) {
+  if (!Value.is_array())
+    return Error(Context + ": expected an array, found " + found(Value));
   for (size_t I = 0; I < Value.size(); ++I) {
     if (Value[I].is_string()) {
       Out += Message(Value[I].get<std::string>());
       continue;
     }
-    Reader R(Value[I], Context + ", part " + std::to_string(I + 1), Error);
+    Reader R(Value[I], Context + ", part " + std::to_string(I + 1));
     unsigned Call = 0;
     std::string Name;
     if (!R.onlyKeys({"call", "naming"}) || !R.count("call", Call) ||
         !R.string("naming", Name))
-      return false;
+      return R.takeError();
     if (Call >= Calls)
-      return R.fail("call", "expected an index of 'calls', found " +
-                                std::to_string(Call));
+      return R.failure("call", "expected an index of 'calls', found " +
+                                   std::to_string(Call));
     const auto *Known =
         std::find_if(std::begin(NamingNames), std::end(NamingNames),
                      [&](const auto &Entry) { return Name == Entry.second; });
     if (Known == std::end(NamingNames))
-      return R.fail(
+      return R.failure(
           "naming",
           "expected 'collective', 'called' or 'on-communicator', found '" +
               Name + "'");
     Out += Message::naming(Call, Known->first);
   }
-  return true;
+  return Error::success();
 }
 
-bool readCall(const json &Value, const std::string &Context, size_t NoteCount,
-              Call &Out, std::string &Error) {
-  Reader R(Value, Context, Error);
+Error readCall(const json &Value, const std::string &Context, size_t NoteCount,
+               Call &Out) {
+  Reader R(Value, Context);
   if (!R.onlyKeys({"collective", "communicator", "callee", "guard", "usr",
                    "arguments", "callee_note"}) ||
       !R.text("collective", Out.collective.name) ||
       !R.text("communicator", Out.collective.communicator) ||
       !R.text("callee", Out.collective.callee) ||
-      !R.text("guard", Out.collective.guard) || !R.text("usr", Out.usr))
-    return false;
-  if (!R.stringList("arguments", Out.arguments))
-    return false;
+      !R.text("guard", Out.collective.guard) || !R.text("usr", Out.usr) ||
+      !R.stringList("arguments", Out.arguments))
+    return R.takeError();
   if (!R.has("callee_note"))
-    return true;
+    return Error::success();
   unsigned Note = 0;
   if (!R.count("callee_note", Note))
-    return false;
+    return R.takeError();
   if (Note > NoteCount)
-    return R.fail("callee_note", "expected a place among the " +
-                                     std::to_string(NoteCount) +
-                                     " notes, found " + std::to_string(Note));
+    return R.failure("callee_note",
+                     "expected a place among the " + std::to_string(NoteCount) +
+                         " notes, found " + std::to_string(Note));
   Out.calleeNote = Note;
-  return true;
+  return Error::success();
 }
 
 } // namespace
@@ -114,36 +111,40 @@ ordered_json wordingJson(const Wording &W) {
           {"notes", std::move(Notes)}};
 }
 
-bool readWording(const json &Object, const std::string &Context,
-                 size_t NoteCount, Wording &Out, std::string &Error) {
-  Reader R(Object, Context, Error);
+Error readWording(const json &Object, const std::string &Context,
+                  size_t NoteCount, Wording &Out) {
+  Reader R(Object, Context);
   const json *Calls =
       R.onlyKeys({"calls", "message", "notes"}) ? R.array("calls") : nullptr;
   if (!Calls)
-    return false;
+    return R.takeError();
   if (Calls->empty())
-    return R.fail("calls", "expected at least one call");
+    return R.failure("calls", "expected at least one call");
   for (size_t I = 0; I < Calls->size(); ++I) {
     Call C;
-    if (!readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1),
-                  NoteCount, C, Error))
-      return false;
+    if (Error E =
+            readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1),
+                     NoteCount, C))
+      return E;
     Out.calls.push_back(std::move(C));
   }
   const json *Warning = R.require("message");
   const json *Notes = Warning ? R.array("notes") : nullptr;
-  if (!Notes || !readMessage(*Warning, Context + ": message", Out.calls.size(),
-                             Out.warning, Error))
-    return false;
+  if (!Notes)
+    return R.takeError();
+  if (Error E = readMessage(*Warning, Context + ": message", Out.calls.size(),
+                            Out.warning))
+    return E;
   if (Notes->size() != NoteCount)
-    return R.fail("notes", "expected one message per note (" +
-                               std::to_string(NoteCount) + "), found " +
-                               std::to_string(Notes->size()));
+    return R.failure("notes", "expected one message per note (" +
+                                  std::to_string(NoteCount) + "), found " +
+                                  std::to_string(Notes->size()));
   for (size_t I = 0; I < Notes->size(); ++I)
-    if (!readMessage((*Notes)[I], Context + ": note " + std::to_string(I + 1),
-                     Out.calls.size(), Out.notes.emplace_back(), Error))
-      return false;
-  return true;
+    if (Error E = readMessage((*Notes)[I],
+                              Context + ": note " + std::to_string(I + 1),
+                              Out.calls.size(), Out.notes.emplace_back()))
+      return E;
+  return Error::success();
 }
 
 } // namespace lockstep::findings

@@ -3,6 +3,7 @@
 // the finding again once its callee is known.
 #pragma once
 
+#include "Result.h"
 #include "Wording.h"
 
 #include <nlohmann/json.hpp>
@@ -14,8 +15,8 @@ namespace lockstep::findings {
 nlohmann::ordered_json wordingJson(const Wording &W);
 
 /// Reads what wordingJson wrote for a finding with \p NoteCount notes,
-/// strictly; on failure sets \p Error (starting with \p Context).
-bool readWording(const nlohmann::json &Object, const std::string &Context,
-                 size_t NoteCount, Wording &Out, std::string &Error);
+/// strictly; a failure's message starts with \p Context.
+Error readWording(const nlohmann::json &Object, const std::string &Context,
+                  size_t NoteCount, Wording &Out);
 
 } // namespace lockstep::findings

@@ -4,6 +4,8 @@
 // no Clang here.
 #pragma once
 
+#include "Result.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -37,11 +39,12 @@ inline std::string found(const json &Value) {
 }
 
 /// Validates one JSON object against a closed set of keys and converts its
-/// fields, collecting the first error with the full context.
+/// fields: each reading method returns false on failure, and the first
+/// failure, with the full context, is kept for takeError().
 class Reader {
 public:
-  Reader(const json &Object, std::string Context, std::string &Error)
-      : Object(Object), Context(std::move(Context)), Error(Error) {}
+  Reader(const json &Object, std::string Context)
+      : Object(Object), Context(std::move(Context)) {}
 
   /// Rejects keys outside \p Allowed. Must be called before reading fields.
   bool onlyKeys(std::initializer_list<const char *> Allowed) {
@@ -160,11 +163,23 @@ public:
   /// The raw value of a present key, for readers of their own formats.
   const json &at(const char *Key) const { return Object.at(Key); }
 
+  /// Records \p Message about \p Key (the object itself when empty), unless
+  /// a failure came first; false, for the reading methods.
   bool fail(const std::string &Key, const std::string &Message) {
-    if (Error.empty())
-      Error = Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message;
+    if (!Failure)
+      Failure = Error(Context + (Key.empty() ? "" : ": key '" + Key + "'") +
+                      ": " + Message);
     return false;
   }
+
+  /// fail(), for a function that returns the failure.
+  Error failure(const std::string &Key, const std::string &Message) {
+    fail(Key, Message);
+    return Failure;
+  }
+
+  /// The first failure, or success.
+  Error takeError() const { return Failure; }
 
 private:
   const json *typed(const char *Key, const json *V,
@@ -182,11 +197,11 @@ private:
       fail(Key, "missing required field");
     return false;
   }
-  bool ok() const { return Error.empty(); }
+  bool ok() const { return !Failure; }
 
   const json &Object;
   std::string Context;
-  std::string &Error;
+  Error Failure = Error::success();
 };
 
 } // namespace lockstep::json_reader

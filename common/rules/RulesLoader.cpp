@@ -64,36 +64,39 @@ const std::set<std::string> &knownOperations() {
   return Known;
 }
 
-bool readInPlace(const json &Entry, const std::string &Context, CollectiveRule &Rule,
-                 std::string &Error) {
-  Reader R(Entry, Context + ": in_place", Error);
+Error readInPlace(const json &Entry, const std::string &Context,
+                  CollectiveRule &Rule) {
+  Reader R(Entry, Context + ": in_place");
   CollectiveRule::InPlace In;
   std::string Buffer;
   if (!R.onlyKeys({"marker", "buffer", "count", "datatype"}) || !R.string("marker", In.marker) ||
       !R.string("buffer", Buffer) || !argRef(R, "count", In.count) ||
       !argRef(R, "datatype", In.datatype))
-    return false;
+    return R.takeError();
   if (In.marker.empty())
-    return R.fail("marker", "missing required field");
+    return R.failure("marker", "missing required field");
   if (Buffer != "send" && Buffer != "recv")
-    return R.fail("buffer", "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
+    return R.failure("buffer",
+                     "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
   In.buffer = Buffer == "send" ? Rule.send : Rule.recv;
   if (In.buffer.kind == ArgRef::Kind::Absent)
-    return R.fail("buffer", "names the " + Buffer + " buffer, which \"args\" does not give");
+    return R.failure("buffer", "names the " + Buffer +
+                                   " buffer, which \"args\" does not give");
   Rule.inPlace = std::move(In);
-  return true;
+  return Error::success();
 }
 
-bool readCollective(const json &Entry, const std::string &Context, const std::string &Api,
-                    const std::string &File, CollectiveRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readCollective(const json &Entry, const std::string &Context,
+                     const std::string &Api, const std::string &File,
+                     CollectiveRule &Rule) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
       !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
       !R.boolean("blocking", Rule.blocking) || !R.indexList("uniform_outputs", Rule.uniformOutputs))
-    return false;
+    return R.takeError();
   if (!R.has("args"))
-    return R.fail("args", "missing required field");
-  Reader Args(Entry.at("args"), Context + ": args", Error);
+    return R.failure("args", "missing required field");
+  Reader Args(Entry.at("args"), Context + ": args");
   if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
                       "new_comm"}) ||
       !argRef(Args, "comm", Rule.comm) || !argRef(Args, "root", Rule.root) ||
@@ -101,84 +104,90 @@ bool readCollective(const json &Entry, const std::string &Context, const std::st
       !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
       !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
       !argRef(Args, "new_comm", Rule.newComm))
-    return false;
-  if (R.has("in_place") && !readInPlace(Entry.at("in_place"), Context, Rule, Error))
-    return false;
+    return Args.takeError();
+  if (R.has("in_place"))
+    if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))
+      return E;
   if (!knownOperations().count(Rule.operation)) {
     std::string Known;
     for (const std::string &Name : knownOperations())
       Known += (Known.empty() ? "" : ", ") + Name;
-    return R.fail("operation", "unknown operation \"" + Rule.operation + "\" (expected one of " +
-                                   Known + ")");
+    return R.failure("operation", "unknown operation \"" + Rule.operation +
+                                      "\" (expected one of " + Known + ")");
   }
   Rule.api = Api;
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
-bool readGroupMarker(const json &Entry, const std::string &Context, const std::string &File,
-                     GroupMarkerRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readGroupMarker(const json &Entry, const std::string &Context,
+                      const std::string &File, GroupMarkerRule &Rule) {
+  Reader R(Entry, Context);
   std::string Role;
   if (!R.onlyKeys({"name", "role"}) || !R.string("name", Rule.name) || !R.string("role", Role))
-    return false;
+    return R.takeError();
   if (Role != "begin" && Role != "end")
-    return R.fail("role", "expected \"begin\" or \"end\", found \"" + Role + "\"");
+    return R.failure("role",
+                     "expected \"begin\" or \"end\", found \"" + Role + "\"");
   Rule.role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
-bool readJoinProtocol(const json &Entry, const std::string &Context, const std::string &File,
-                      JoinProtocolRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readJoinProtocol(const json &Entry, const std::string &Context,
+                       const std::string &File, JoinProtocolRule &Rule) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "guard", "begin", "end", "shadows"}) || !R.string("name", Rule.name) ||
       !R.string("guard", Rule.guard, /*Required=*/false) ||
       !R.string("begin", Rule.begin, /*Required=*/false) ||
       !R.string("end", Rule.end, /*Required=*/false) || !R.stringList("shadows", Rule.shadows))
-    return false;
+    return R.takeError();
   const bool Calls = !Rule.begin.empty() || !Rule.end.empty();
   if (!Rule.guard.empty() == Calls || (Calls && (Rule.begin.empty() || Rule.end.empty())))
-    return R.fail("", "give either 'guard' or both 'begin' and 'end'");
+    return R.failure("", "give either 'guard' or both 'begin' and 'end'");
   if (Rule.shadows.empty())
-    return R.fail("shadows", "expected the collectives the protocol shadows");
+    return R.failure("shadows",
+                     "expected the collectives the protocol shadows");
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
-bool readValueSource(const json &Entry, const std::string &Context, const std::string &File,
-                     bool Uniform, ValueSourceRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readValueSource(const json &Entry, const std::string &Context,
+                      const std::string &File, bool Uniform,
+                      ValueSourceRule &Rule) {
+  Reader R(Entry, Context);
   bool Ok = Uniform ? R.onlyKeys({"function", "out_arg", "returns", "value"})
                     : R.onlyKeys({"function", "out_arg", "returns"});
   if (!Ok || !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
       !R.boolean("returns", Rule.returns))
-    return false;
+    return R.takeError();
   if (Rule.outArg.has_value() == Rule.returns)
-    return R.fail("", "give exactly one of 'out_arg' and \"returns\": true");
+    return R.failure("", "give exactly one of 'out_arg' and \"returns\": true");
   if (Uniform) {
     std::string Value = "uniform";
     if (!R.string("value", Value, /*Required=*/false))
-      return false;
+      return R.takeError();
     if (Value != "uniform" && Value != "world_size")
-      return R.fail("value", "expected \"uniform\" or \"world_size\", found \"" + Value + "\"");
+      return R.failure("value",
+                       "expected \"uniform\" or \"world_size\", found \"" +
+                           Value + "\"");
     Rule.worldSize = Value == "world_size";
   }
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
-bool readPerRankSource(const json &Entry, const std::string &Context, const std::string &File,
-                       PerRankSourceRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readPerRankSource(const json &Entry, const std::string &Context,
+                        const std::string &File, PerRankSourceRule &Rule) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"function", "out_arg", "returns", "why"}) ||
       !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
       !R.boolean("returns", Rule.returns) || !R.string("why", Rule.why))
-    return false;
+    return R.takeError();
   if (!Rule.outArg && !Rule.returns)
-    return R.fail("", "give 'out_arg', \"returns\": true, or both");
+    return R.failure("", "give 'out_arg', \"returns\": true, or both");
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
 bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = true) {
@@ -186,47 +195,47 @@ bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = t
     return false;
   if (Out.empty())
     return true;
-  if (std::string Problem = checkPattern(Out); !Problem.empty())
-    return R.fail(Key, Problem);
+  if (Error Invalid = checkPattern(Out))
+    return R.fail(Key, Invalid.message());
   return true;
 }
 
-bool readStatus(const json &Entry, const std::string &Context, const std::string &File,
-                StatusRule &Rule, std::string &Error) {
-  Reader R(Entry, Context, Error);
+Error readStatus(const json &Entry, const std::string &Context,
+                 const std::string &File, StatusRule &Rule) {
+  Reader R(Entry, Context);
   if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
       !R.string("type", Rule.type, /*Required=*/false) ||
       !readPattern(R, "functions", Rule.functions, /*Required=*/false) ||
       !R.string("success", Rule.success))
-    return false;
+    return R.takeError();
   if (Rule.type.empty() == Rule.functions.empty())
-    return R.fail("", "give exactly one of 'type' and 'functions'");
+    return R.failure("", "give exactly one of 'type' and 'functions'");
   if (R.has("value")) {
     if (!R.at("value").is_number_integer())
-      return R.fail("value", "expected an integer, found " + R.at("value").dump());
+      return R.failure("value",
+                       "expected an integer, found " + R.at("value").dump());
     Rule.value = R.at("value").get<long long>();
   } else if (!Rule.functions.empty()) {
-    return R.fail("value", "a 'functions' entry needs the success value");
+    return R.failure("value", "a 'functions' entry needs the success value");
   }
   Rule.origin = File;
-  return true;
+  return Error::success();
 }
 
 template <typename RuleT, typename NameOf>
-bool rejectDuplicates(const std::vector<RuleT> &Existing, const std::vector<RuleT> &Added,
-                      const char *Section, NameOf Name, std::string &Error) {
+Error rejectDuplicates(const std::vector<RuleT> &Existing,
+                       const std::vector<RuleT> &Added, const char *Section,
+                       NameOf Name) {
   std::map<std::string, std::string> Seen;
   for (const RuleT &Rule : Existing)
     Seen.emplace(Name(Rule), Rule.origin);
   for (const RuleT &Rule : Added) {
     auto [It, Inserted] = Seen.emplace(Name(Rule), Rule.origin);
-    if (!Inserted) {
-      Error = Rule.origin + ": " + Section + ": '" + Name(Rule) + "' is already defined in " +
-              It->second;
-      return false;
-    }
+    if (!Inserted)
+      return Error(Rule.origin + ": " + Section + ": '" + Name(Rule) +
+                   "' is already defined in " + It->second);
   }
-  return true;
+  return Error::success();
 }
 
 template <typename RuleT>
@@ -235,125 +244,151 @@ void append(std::vector<RuleT> &To, std::vector<RuleT> &From) {
 }
 
 template <typename RuleT, typename ReadFn>
-bool readSection(const json &Document, const char *Section, const std::string &File,
-                 const char *NameKey, std::vector<RuleT> &Out, std::string &Error, ReadFn Read) {
+Error readSection(const json &Document, const char *Section,
+                  const std::string &File, const char *NameKey,
+                  std::vector<RuleT> &Out, ReadFn Read) {
   if (!Document.contains(Section))
-    return true;
+    return Error::success();
   const json &List = Document.at(Section);
-  if (!List.is_array()) {
-    Error = File + ": key '" + Section + "': expected an array, found " + typeName(List);
-    return false;
-  }
+  if (!List.is_array())
+    return Error(File + ": key '" + Section + "': expected an array, found " +
+                 typeName(List));
   for (size_t I = 0; I < List.size(); ++I) {
     RuleT Rule;
-    if (!Read(List[I], entryContext(File, Section, I, List[I], NameKey), Rule))
-      return false;
+    if (Error E = Read(List[I],
+                       entryContext(File, Section, I, List[I], NameKey), Rule))
+      return E;
     Out.push_back(std::move(Rule));
   }
-  return true;
+  return Error::success();
 }
 
-} // namespace
-
-std::string checkPattern(const std::string &Pattern) {
-  try {
-    std::regex Compiled(Pattern, std::regex::ECMAScript | std::regex::icase);
-  } catch (const std::regex_error &E) {
-    return std::string("invalid regular expression: ") + E.what();
-  }
-  return "";
-}
-
-std::string mergeRulesText(const std::string &Text, const std::string &File, RuleSet &Rules) {
-  json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
-  if (Document.is_discarded())
-    return File + ": not valid JSON";
-  std::string Error;
-  Reader Top(Document, File, Error);
-  std::string Api;
-  if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "per_rank_sources", "join_protocols", "status",
-                     "environment",
-                     "naming"}))
-    return Error;
+/// The document's keys, its version (1) and its API.
+Error readHeader(const json &Document, const std::string &File,
+                 std::string &Api) {
+  Reader Top(Document, File);
+  if (!Top.onlyKeys({"version", "api", "collectives", "group_markers",
+                     "rank_sources", "uniform_sources", "per_rank_sources",
+                     "join_protocols", "status", "environment", "naming"}))
+    return Top.takeError();
   if (!Document.contains("version"))
-    return File + ": key 'version': missing required field";
+    return Error(File + ": key 'version': missing required field");
   const json &Version = Document.at("version");
   if (!Version.is_number_integer())
-    return File + ": key 'version': the version must be an integer, found " +
-           (Version.is_number() ? Version.dump() : std::string(typeName(Version)));
+    return Error(File +
+                 ": key 'version': the version must be an integer, found " +
+                 (Version.is_number() ? Version.dump()
+                                      : std::string(typeName(Version))));
   if (Version != 1)
-    return File + ": key 'version': unsupported version " + Version.dump() +
-           " (this lockstep reads version 1)";
+    return Error(File + ": key 'version': unsupported version " +
+                 Version.dump() + " (this lockstep reads version 1)");
   if (!Top.string("api", Api))
-    return Error;
+    return Top.takeError();
+  return Error::success();
+}
 
-  RuleSet Added;
-  bool Ok =
-      readSection(Document, "collectives", File, "name", Added.collectives, Error,
-                  [&](const json &E, const std::string &C, CollectiveRule &R) {
-                    return readCollective(E, C, Api, File, R, Error);
-                  }) &&
-      readSection(Document, "group_markers", File, "name", Added.groupMarkers, Error,
-                  [&](const json &E, const std::string &C, GroupMarkerRule &R) {
-                    return readGroupMarker(E, C, File, R, Error);
-                  }) &&
-      readSection(Document, "rank_sources", File, "function", Added.rankSources, Error,
-                  [&](const json &E, const std::string &C, ValueSourceRule &R) {
-                    return readValueSource(E, C, File, /*Uniform=*/false, R, Error);
-                  }) &&
-      readSection(Document, "uniform_sources", File, "function", Added.uniformSources, Error,
-                  [&](const json &E, const std::string &C, ValueSourceRule &R) {
-                    return readValueSource(E, C, File, /*Uniform=*/true, R, Error);
-                  }) &&
-      readSection(Document, "per_rank_sources", File, "function", Added.perRankSources, Error,
-                  [&](const json &E, const std::string &C, PerRankSourceRule &R) {
-                    return readPerRankSource(E, C, File, R, Error);
-                  }) &&
-      readSection(Document, "join_protocols", File, "name", Added.joinProtocols, Error,
-                  [&](const json &E, const std::string &C, JoinProtocolRule &R) {
-                    return readJoinProtocol(E, C, File, R, Error);
-                  }) &&
-      readSection(Document, "status", File, "type", Added.statuses, Error,
-                  [&](const json &E, const std::string &C, StatusRule &R) {
-                    return readStatus(E, C, File, R, Error);
-                  });
-  if (!Ok)
-    return Error;
+/// The document's lists of rules, section by section.
+Error readRuleSections(const json &Document, const std::string &File,
+                       const std::string &Api, RuleSet &Added) {
+  // Most entries read with their file alone.
+  auto InFile = [&File](auto Read) {
+    return
+        [&File, Read](const json &Entry, const std::string &Context,
+                      auto &Rule) { return Read(Entry, Context, File, Rule); };
+  };
+  auto Sources = [&File](bool Uniform) {
+    return [&File, Uniform](const json &Entry, const std::string &Context,
+                            ValueSourceRule &Rule) {
+      return readValueSource(Entry, Context, File, Uniform, Rule);
+    };
+  };
+  auto Collectives = [&](const json &Entry, const std::string &Context,
+                         CollectiveRule &Rule) {
+    return readCollective(Entry, Context, Api, File, Rule);
+  };
+  Error E = readSection(Document, "collectives", File, "name",
+                        Added.collectives, Collectives);
+  if (!E)
+    E = readSection(Document, "group_markers", File, "name", Added.groupMarkers,
+                    InFile(readGroupMarker));
+  if (!E)
+    E = readSection(Document, "rank_sources", File, "function",
+                    Added.rankSources, Sources(/*Uniform=*/false));
+  if (!E)
+    E = readSection(Document, "uniform_sources", File, "function",
+                    Added.uniformSources, Sources(/*Uniform=*/true));
+  if (!E)
+    E = readSection(Document, "per_rank_sources", File, "function",
+                    Added.perRankSources, InFile(readPerRankSource));
+  if (!E)
+    E = readSection(Document, "join_protocols", File, "name",
+                    Added.joinProtocols, InFile(readJoinProtocol));
+  if (!E)
+    E = readSection(Document, "status", File, "type", Added.statuses,
+                    InFile(readStatus));
+  return E;
+}
 
-  if (Document.contains("environment")) {
-    Reader Env(Document.at("environment"), File + ": environment", Error);
-    if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables", "converters"}) ||
-        !Env.stringList("readers", Added.environment.readers) ||
-        !Env.stringList("rank_variables", Added.environment.rankVariables) ||
-        !Env.stringList("world_size_variables", Added.environment.worldSizeVariables) ||
-        !Env.stringList("converters", Added.environment.converters))
-      return Error;
-  }
-  if (Document.contains("naming")) {
-    if (!Rules.naming.origin.empty())
-      return File + ": key 'naming': already set by " + Rules.naming.origin +
-             "; set the patterns in one file, or through the check options";
-    Reader Naming(Document.at("naming"), File + ": naming", Error);
-    if (!Naming.onlyKeys({"rank_pattern", "world_size_pattern"}) ||
-        !readPattern(Naming, "rank_pattern", Added.naming.rankPattern) ||
-        !readPattern(Naming, "world_size_pattern", Added.naming.worldSizePattern))
-      return Error;
-    Added.naming.origin = File;
-  }
+/// The "environment" object: where rank and world size come from.
+Error readEnvironment(const json &Document, const std::string &File,
+                      EnvironmentRules &Out) {
+  if (!Document.contains("environment"))
+    return Error::success();
+  Reader Env(Document.at("environment"), File + ": environment");
+  if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables",
+                     "converters"}) ||
+      !Env.stringList("readers", Out.readers) ||
+      !Env.stringList("rank_variables", Out.rankVariables) ||
+      !Env.stringList("world_size_variables", Out.worldSizeVariables) ||
+      !Env.stringList("converters", Out.converters))
+    return Env.takeError();
+  return Error::success();
+}
 
+/// The "naming" object, which one file of the set may give.
+Error readNaming(const json &Document, const std::string &File,
+                 const RuleSet &Rules, NamingRules &Out) {
+  if (!Document.contains("naming"))
+    return Error::success();
+  if (!Rules.naming.origin.empty())
+    return Error(
+        File + ": key 'naming': already set by " + Rules.naming.origin +
+        "; set the patterns in one file, or through the check options");
+  Reader Naming(Document.at("naming"), File + ": naming");
+  if (!Naming.onlyKeys({"rank_pattern", "world_size_pattern"}) ||
+      !readPattern(Naming, "rank_pattern", Out.rankPattern) ||
+      !readPattern(Naming, "world_size_pattern", Out.worldSizePattern))
+    return Naming.takeError();
+  Out.origin = File;
+  return Error::success();
+}
+
+/// A name or function that \p Added defines again.
+Error rejectRedefinitions(const RuleSet &Rules, const RuleSet &Added) {
   auto ByName = [](const auto &Rule) { return Rule.name; };
   auto ByFunction = [](const auto &Rule) { return Rule.function; };
-  if (!rejectDuplicates(Rules.collectives, Added.collectives, "collectives", ByName, Error) ||
-      !rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName, Error) ||
-      !rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction, Error) ||
-      !rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction,
-                        Error) ||
-      !rejectDuplicates(Rules.perRankSources, Added.perRankSources, "per_rank_sources",
-                        ByFunction, Error) ||
-      !rejectDuplicates(Rules.joinProtocols, Added.joinProtocols, "join_protocols", ByName, Error))
-    return Error;
+  Error E = rejectDuplicates(Rules.collectives, Added.collectives,
+                             "collectives", ByName);
+  if (!E)
+    E = rejectDuplicates(Rules.groupMarkers, Added.groupMarkers,
+                         "group_markers", ByName);
+  if (!E)
+    E = rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources",
+                         ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.uniformSources, Added.uniformSources,
+                         "uniform_sources", ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.perRankSources, Added.perRankSources,
+                         "per_rank_sources", ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.joinProtocols, Added.joinProtocols,
+                         "join_protocols", ByName);
+  return E;
+}
 
+/// Moves what one document added into \p Rules.
+void appendRules(RuleSet &Rules, RuleSet &Added) {
   append(Rules.collectives, Added.collectives);
   append(Rules.groupMarkers, Added.groupMarkers);
   append(Rules.rankSources, Added.rankSources);
@@ -367,33 +402,66 @@ std::string mergeRulesText(const std::string &Text, const std::string &File, Rul
   append(Rules.environment.converters, Added.environment.converters);
   if (!Added.naming.origin.empty())
     Rules.naming = std::move(Added.naming);
-  Rules.files.push_back(File);
-  return "";
 }
 
-std::string mergeRulesFile(const std::string &Path, RuleSet &Rules) {
+} // namespace
+
+Error checkPattern(const std::string &Pattern) {
+  try {
+    std::regex Compiled(Pattern, std::regex::ECMAScript | std::regex::icase);
+  } catch (const std::regex_error &E) {
+    return Error(std::string("invalid regular expression: ") + E.what());
+  }
+  return Error::success();
+}
+
+Error mergeRulesText(const std::string &Text, const std::string &File,
+                     RuleSet &Rules) {
+  json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (Document.is_discarded())
+    return Error(File + ": not valid JSON");
+  std::string Api;
+  RuleSet Added;
+  if (Error E = readHeader(Document, File, Api))
+    return E;
+  if (Error E = readRuleSections(Document, File, Api, Added))
+    return E;
+  if (Error E = readEnvironment(Document, File, Added.environment))
+    return E;
+  if (Error E = readNaming(Document, File, Rules, Added.naming))
+    return E;
+  if (Error E = rejectRedefinitions(Rules, Added))
+    return E;
+  appendRules(Rules, Added);
+  Rules.files.push_back(File);
+  return Error::success();
+}
+
+Error mergeRulesFile(const std::string &Path, RuleSet &Rules) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
-    return Path + ": cannot open the rules file";
+    return Error(Path + ": cannot open the rules file");
   std::ostringstream Text;
   Text << In.rdbuf();
   if (In.bad())
-    return Path + ": cannot read the rules file";
+    return Error(Path + ": cannot read the rules file");
   return mergeRulesText(Text.str(), Path, Rules);
 }
 
-std::string loadRules(const std::vector<std::string> &Files, RuleSet &Rules) {
-  std::string Error = mergeBuiltinRules(Rules);
+Error loadRules(const std::vector<std::string> &Files, RuleSet &Rules) {
+  if (Error E = mergeBuiltinRules(Rules))
+    return E;
   for (const std::string &File : Files)
-    if (Error.empty())
-      Error = mergeRulesFile(File, Rules);
-  return Error.empty() ? validateComplete(Rules) : Error;
+    if (Error E = mergeRulesFile(File, Rules))
+      return E;
+  return validateComplete(Rules);
 }
 
-std::string validateComplete(const RuleSet &Rules) {
+Error validateComplete(const RuleSet &Rules) {
   if (Rules.naming.rankPattern.empty() || Rules.naming.worldSizePattern.empty())
-    return "no rules file sets 'naming' (rank_pattern and world_size_pattern)";
-  return "";
+    return Error(
+        "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
+  return Error::success();
 }
 
 } // namespace lockstep::rules

@@ -14,28 +14,29 @@
 
 namespace lockstep::net {
 
-std::string parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort) {
+Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort) {
   size_t Colon = Text.rfind(':');
   if (Colon == std::string::npos || Colon == 0)
-    return "expected HOST:PORT, got '" + Text + "'";
+    return Error("expected HOST:PORT, got '" + Text + "'");
   std::string Port = Text.substr(Colon + 1);
   if (Port.empty() || Port.size() > 5 || Port.find_first_not_of("0123456789") != std::string::npos)
-    return "invalid port '" + Port + "' in '" + Text + "'";
+    return Error("invalid port '" + Port + "' in '" + Text + "'");
   unsigned long Value = std::stoul(Port);
   if (Value > 65535 || (Value == 0 && !AllowAnyPort))
-    return "port " + Port + " out of range in '" + Text + "'";
+    return Error("port " + Port + " out of range in '" + Text + "'");
   Out.host = Text.substr(0, Colon);
   Out.port = static_cast<uint16_t>(Value);
-  return "";
+  return Error::success();
 }
 
-std::string parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes],
-                             Endpoint &Out) {
+Error parseCoordinator(const std::string &Text,
+                       uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out) {
   size_t At = Text.find('@');
   if (At == std::string::npos)
-    return std::string(kCoordinatorVar) + " must be TOKEN@HOST:PORT";
+    return Error(std::string(kCoordinatorVar) + " must be TOKEN@HOST:PORT");
   if (!wire::tokenFromHex(Text.substr(0, At), Token))
-    return std::string("the token in ") + kCoordinatorVar + " must be 64 lowercase hex digits";
+    return Error(std::string("the token in ") + kCoordinatorVar +
+                 " must be 64 lowercase hex digits");
   return parseEndpoint(Text.substr(At + 1), Out, false);
 }
 
@@ -43,41 +44,37 @@ std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const E
   return wire::tokenToHex(Token) + "@" + At.host + ":" + std::to_string(At.port);
 }
 
-static bool resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len,
-                    std::string &Error, bool Passive) {
+static Error resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len,
+                     bool Passive) {
   addrinfo Hints{};
   Hints.ai_family = AF_UNSPEC;
   Hints.ai_socktype = SOCK_STREAM;
   Hints.ai_flags = Passive ? AI_PASSIVE : 0;
   addrinfo *List = nullptr;
   int Rc = getaddrinfo(At.host.c_str(), std::to_string(At.port).c_str(), &Hints, &List);
-  if (Rc != 0 || !List) {
-    Error = "cannot resolve '" + At.host + "': " + gai_strerror(Rc);
-    return false;
-  }
+  if (Rc != 0 || !List)
+    return Error("cannot resolve '" + At.host + "': " + gai_strerror(Rc));
   std::memcpy(&Addr, List->ai_addr, List->ai_addrlen);
   Len = List->ai_addrlen;
   freeaddrinfo(List);
-  return true;
+  return Error::success();
 }
 
-int listenOn(Endpoint &At, std::string &Error) {
+Expected<int> listenOn(Endpoint &At) {
   sockaddr_storage Addr{};
   socklen_t Len = 0;
-  if (!resolve(At, Addr, Len, Error, true))
-    return -1;
+  if (Error E = resolve(At, Addr, Len, true))
+    return E;
   int Fd = socket(Addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (Fd < 0) {
-    Error = std::string("socket: ") + std::strerror(errno);
-    return -1;
-  }
+  if (Fd < 0)
+    return Error(std::string("socket: ") + std::strerror(errno));
   int One = 1;
   setsockopt(Fd, SOL_SOCKET, SO_REUSEADDR, &One, sizeof One);
   if (bind(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0 || listen(Fd, 128) != 0) {
-    Error = "cannot listen on " + At.host + ":" + std::to_string(At.port) + ": " +
-            std::strerror(errno);
+    Error Failure("cannot listen on " + At.host + ":" +
+                  std::to_string(At.port) + ": " + std::strerror(errno));
     close(Fd);
-    return -1;
+    return Failure;
   }
   Len = sizeof Addr;
   getsockname(Fd, reinterpret_cast<sockaddr *>(&Addr), &Len);
@@ -87,21 +84,19 @@ int listenOn(Endpoint &At, std::string &Error) {
   return Fd;
 }
 
-int connectTo(const Endpoint &At, std::string &Error) {
+Expected<int> connectTo(const Endpoint &At) {
   sockaddr_storage Addr{};
   socklen_t Len = 0;
-  if (!resolve(At, Addr, Len, Error, false))
-    return -1;
+  if (Error E = resolve(At, Addr, Len, false))
+    return E;
   int Fd = socket(Addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (Fd < 0) {
-    Error = std::string("socket: ") + std::strerror(errno);
-    return -1;
-  }
+  if (Fd < 0)
+    return Error(std::string("socket: ") + std::strerror(errno));
   if (connect(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0) {
-    Error = "cannot connect to " + At.host + ":" + std::to_string(At.port) + ": " +
-            std::strerror(errno);
+    Error Failure("cannot connect to " + At.host + ":" +
+                  std::to_string(At.port) + ": " + std::strerror(errno));
     close(Fd);
-    return -1;
+    return Failure;
   }
   int One = 1; // events are small; latency matters more than packet count
   setsockopt(Fd, IPPROTO_TCP, TCP_NODELAY, &One, sizeof One);

@@ -18,21 +18,20 @@ struct Endpoint {
   uint16_t port = 0;
 };
 
-/// Parses HOST:PORT (PORT may be 0 when \p AllowAnyPort). Empty string on
-/// success, else the problem.
-std::string parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort);
+/// Parses HOST:PORT (PORT may be 0 when \p AllowAnyPort).
+Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort);
 
 /// Parses TOKEN@HOST:PORT.
-std::string parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes],
-                             Endpoint &Out);
+Error parseCoordinator(const std::string &Text,
+                       uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out);
 std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const Endpoint &At);
 
 /// A listening socket (close-on-exec, non-blocking) on \p At; port 0 picks a
-/// free one, written back into \p At. Returns -1 and sets \p Error.
-int listenOn(Endpoint &At, std::string &Error);
+/// free one, written back into \p At.
+Expected<int> listenOn(Endpoint &At);
 
-/// A connected socket (close-on-exec, blocking), or -1 and \p Error.
-int connectTo(const Endpoint &At, std::string &Error);
+/// A connected socket (close-on-exec, blocking).
+Expected<int> connectTo(const Endpoint &At);
 
 /// Writes all of \p Data, waiting up to \p TimeoutMs for the socket to
 /// accept more (-1: no limit). False on error or timeout.

@@ -36,13 +36,13 @@ void Writer::finish() {
 }
 
 void Reader::fail(std::string Message) {
-  if (Error.empty())
-    Error = std::move(Message);
+  if (!Failure)
+    Failure = Error(std::move(Message));
   Cur = End;
 }
 
 bool Reader::take(size_t N, const char *Field) {
-  if (!Error.empty())
+  if (Failure)
     return false;
   if (static_cast<size_t>(End - Cur) < N) {
     fail(std::string("truncated field '") + Field + "'");
@@ -99,7 +99,7 @@ std::string Reader::str(const char *Field, size_t Max) {
 }
 
 void Reader::end() {
-  if (Error.empty() && Cur != End)
+  if (!Failure && Cur != End)
     fail(std::to_string(End - Cur) + " unexpected trailing bytes");
 }
 
@@ -110,7 +110,7 @@ void encode(const Hello &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Hello &M) {
+Error decode(Reader &R, Hello &M) {
   R.raw(M.token, kTokenBytes, "token");
   M.version = R.u16("version");
   uint8_t Role = R.u8("role");
@@ -126,7 +126,7 @@ std::string decode(Reader &R, Hello &M) {
   if (R.ok() && Role > static_cast<uint8_t>(Role::Harness))
     R.fail("unknown role " + std::to_string(Role));
   M.role = static_cast<wire::Role>(Role);
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Comm &M, std::vector<uint8_t> &Out) {
@@ -135,7 +135,7 @@ void encode(const Comm &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Comm &M) {
+Error decode(Reader &R, Comm &M) {
   M.id = R.u64("id");
   M.size = R.u32("size");
   M.rankInComm = R.u32("rank_in_comm");
@@ -148,7 +148,7 @@ std::string decode(Reader &R, Comm &M) {
            std::to_string(M.size));
   if (R.ok() && (M.api < 1 || M.api > 2))
     R.fail("unknown api " + std::to_string(M.api));
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Def &M, std::vector<uint8_t> &Out) {
@@ -157,7 +157,7 @@ void encode(const Def &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Def &M) {
+Error decode(Reader &R, Def &M) {
   uint8_t Kind = R.u8("kind");
   M.id = R.u32("id");
   M.aux = R.u64("aux");
@@ -169,7 +169,7 @@ std::string decode(Reader &R, Def &M) {
   M.kind = static_cast<DefKind>(Kind);
   if (R.ok() && M.first.empty())
     R.fail("empty name in a definition");
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Event &M, std::vector<uint8_t> &Out) {
@@ -179,7 +179,7 @@ void encode(const Event &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Event &M) {
+Error decode(Reader &R, Event &M) {
   M.comm = R.u64("comm");
   M.seq = R.u64("seq");
   M.func = R.u32("func");
@@ -199,7 +199,7 @@ std::string decode(Reader &R, Event &M) {
     R.fail("negative count " + std::to_string(M.count));
   if (R.ok() && (M.flags & ~kInGroup))
     R.fail("unknown event flags");
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Bye &M, std::vector<uint8_t> &Out) {
@@ -208,13 +208,13 @@ void encode(const Bye &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Bye &M) {
+Error decode(Reader &R, Bye &M) {
   M.dropped = R.u64("dropped");
   M.flags = R.u8("flags");
   R.end();
   if (R.ok() && (M.flags & ~(kLeftMpiOpen | kMpiUnverified)))
     R.fail("unknown bye flags");
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Beat &M, std::vector<uint8_t> &Out) {
@@ -226,7 +226,7 @@ void encode(const Beat &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Beat &M) {
+Error decode(Reader &R, Beat &M) {
   M.dropped = R.u64("dropped");
   uint32_t N = R.u32("lanes");
   M.lanes.clear();
@@ -243,7 +243,7 @@ std::string decode(Reader &R, Beat &M) {
     M.lanes.push_back(L);
   }
   R.end();
-  return R.error();
+  return R.takeError();
 }
 
 void encode(Type T, const Kv &M, std::vector<uint8_t> &Out) {
@@ -252,13 +252,13 @@ void encode(Type T, const Kv &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Kv &M) {
+Error decode(Reader &R, Kv &M) {
   M.key = R.str("key", 255);
   M.value = R.bytes("value", kMaxKvValue);
   R.end();
   if (R.ok() && M.key.empty())
     R.fail("empty key");
-  return R.error();
+  return R.takeError();
 }
 
 void encode(const Stop &M, std::vector<uint8_t> &Out) {
@@ -267,14 +267,14 @@ void encode(const Stop &M, std::vector<uint8_t> &Out) {
   W.finish();
 }
 
-std::string decode(Reader &R, Stop &M) {
+Error decode(Reader &R, Stop &M) {
   M.reason = R.str("reason");
   R.end();
-  return R.error();
+  return R.takeError();
 }
 
 bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
-  if (!Error.empty())
+  if (Failure)
     return false;
   size_t Avail = Buf.size() - Pos;
   if (Avail < 4)
@@ -282,7 +282,8 @@ bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
   uint32_t Length;
   std::memcpy(&Length, Buf.data() + Pos, 4);
   if (Length == 0 || Length > kMaxFrame) {
-    Error = "frame length " + std::to_string(Length) + " outside 1.." + std::to_string(kMaxFrame);
+    Failure = Error("frame length " + std::to_string(Length) + " outside 1.." +
+                    std::to_string(kMaxFrame));
     return false;
   }
   if (Avail < 4 + size_t(Length))

@@ -3,7 +3,9 @@
 // fields, every field bounds-checked on read. docs/runtime.md documents it.
 #pragma once
 
+#include "Result.h"
 #include <cstddef>
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -154,14 +156,15 @@ public:
   void raw(void *Out, size_t N, const char *Field);
   /// Fails unless every byte was consumed.
   void end();
-  const std::string &error() const { return Error; }
-  bool ok() const { return Error.empty(); }
+  /// The first failure, or success.
+  Error takeError() const { return Failure; }
+  bool ok() const { return !Failure; }
   void fail(std::string Message);
 
 private:
   bool take(size_t N, const char *Field);
   const uint8_t *Cur, *End;
-  std::string Error;
+  Error Failure = Error::success();
 };
 
 /// Encoders append one frame to \p Out.
@@ -181,15 +184,15 @@ template <class... M> std::vector<uint8_t> frame(const M &...Message) {
   return Out;
 }
 
-/// Decoders: an empty string on success, else what is wrong.
-std::string decode(Reader &R, Hello &M);
-std::string decode(Reader &R, Comm &M);
-std::string decode(Reader &R, Def &M);
-std::string decode(Reader &R, Event &M);
-std::string decode(Reader &R, Bye &M);
-std::string decode(Reader &R, Beat &M);
-std::string decode(Reader &R, Kv &M);
-std::string decode(Reader &R, Stop &M);
+/// Decoders: a failure says what is wrong.
+Error decode(Reader &R, Hello &M);
+Error decode(Reader &R, Comm &M);
+Error decode(Reader &R, Def &M);
+Error decode(Reader &R, Event &M);
+Error decode(Reader &R, Bye &M);
+Error decode(Reader &R, Beat &M);
+Error decode(Reader &R, Kv &M);
+Error decode(Reader &R, Stop &M);
 
 /// Splits a byte stream into frames. feed() appends received bytes; next()
 /// returns true with a frame's type and payload while complete frames are
@@ -199,13 +202,14 @@ class FrameSplitter {
 public:
   void feed(const uint8_t *P, size_t N) { Buf.insert(Buf.end(), P, P + N); }
   bool next(Type &T, std::vector<uint8_t> &Payload);
-  const std::string &error() const { return Error; }
+  /// The stream's failure, or success.
+  Error takeError() const { return Failure; }
   bool pending() const { return !Buf.empty(); }
 
 private:
   std::vector<uint8_t> Buf;
   size_t Pos = 0;
-  std::string Error;
+  Error Failure = Error::success();
 };
 
 /// Token helpers: 64 lowercase hex characters <-> 32 bytes.

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,11 +42,13 @@ const std::map<std::string, ApiInfo> Apis = {
     {"nccl", {"lockstep::rt::NcclTraits", "NcclApi.h", false, false}},
 };
 
-std::string readFile(const std::string &Path, bool &Ok) {
+/// The text of \p Path, or nothing when it cannot be read.
+std::optional<std::string> readFile(const std::string &Path) {
   std::ifstream In(Path, std::ios::binary);
   std::stringstream S;
   S << In.rdbuf();
-  Ok = static_cast<bool>(In);
+  if (!In)
+    return std::nullopt;
   return S.str();
 }
 
@@ -232,13 +235,12 @@ int parseArguments(int Argc, char **Argv, Options &Opts) {
                      Spec.c_str());
         return 2;
       }
-      bool Ok;
-      std::string Text = readFile(Spec.substr(Eq + 1), Ok);
-      if (!Ok) {
+      std::optional<std::string> Text = readFile(Spec.substr(Eq + 1));
+      if (!Text) {
         std::fprintf(stderr, "lockstep-wrapgen: error: cannot read '%s'\n", Spec.c_str() + Eq + 1);
         return 1;
       }
-      Opts.Arity[Spec.substr(0, Eq)] = arities(declarationsOnly(Text));
+      Opts.Arity[Spec.substr(0, Eq)] = arities(declarationsOnly(*Text));
       Opts.Headers[Spec.substr(0, Eq)] = Spec.substr(Eq + 1);
     } else if (!A.empty() && A[0] == '-') {
       return usage();
@@ -254,8 +256,9 @@ bool declared(const Options &Opts, const std::string &Api, const std::string &Na
   return It != Opts.Arity.end() && It->second.count(Name);
 }
 
-/// Why no wrapper is generated for \p R; empty when one is.
-std::string skipReason(const Options &Opts, const CollectiveRule &R) {
+/// Why no wrapper is generated for \p R; nothing when one is.
+std::optional<std::string> skipReason(const Options &Opts,
+                                      const CollectiveRule &R) {
   if (!Opts.Arity.count(R.api) && !Apis.count(R.api))
     return "API '" + R.api + "' has no header here (--header " + R.api + "=PATH)";
   if (!Opts.Arity.count(R.api))
@@ -273,7 +276,7 @@ std::string skipReason(const Options &Opts, const CollectiveRule &R) {
   if (R.inPlace &&
       (!isIdentifier(R.inPlace->marker) || R.inPlace->buffer.kind != ArgRef::Kind::Argument))
     return "the in-place marker must be a macro or constant name and the buffer an argument";
-  return "";
+  return std::nullopt;
 }
 
 Wrapper collectiveWrapper(const CollectiveRule &R) {
@@ -298,8 +301,8 @@ Wrapper collectiveWrapper(const CollectiveRule &R) {
 int collectWrappers(const Options &Opts, const RuleSet &Rules, std::vector<Wrapper> &Wrappers,
                     std::vector<std::string> &Skipped) {
   for (const CollectiveRule &R : Rules.collectives) {
-    if (std::string Why = skipReason(Opts, R); !Why.empty()) {
-      Skipped.push_back(R.name + ": " + Why);
+    if (std::optional<std::string> Why = skipReason(Opts, R)) {
+      Skipped.push_back(R.name + ": " + *Why);
       continue;
     }
     Wrapper W = collectiveWrapper(R);
@@ -336,8 +339,9 @@ int main(int Argc, char **Argv) {
     return Status;
   RuleSet Rules;
   for (const auto &File : Opts.RuleFiles)
-    if (std::string Error = lockstep::rules::mergeRulesFile(File, Rules); !Error.empty()) {
-      std::fprintf(stderr, "lockstep-wrapgen: error: %s\n", Error.c_str());
+    if (lockstep::Error E = lockstep::rules::mergeRulesFile(File, Rules)) {
+      std::fprintf(stderr, "lockstep-wrapgen: error: %s\n",
+                   E.message().c_str());
       return 1;
     }
   std::vector<Wrapper> Wrappers;

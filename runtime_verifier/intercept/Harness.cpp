@@ -10,10 +10,11 @@
 
 namespace lockstep::rt {
 
-int connectHarness(const JobEnv &Env, std::string &Error) {
-  int Fd = net::connectTo(Env.Coordinator, Error);
-  if (Fd < 0)
-    return -1;
+Expected<int> connectHarness(const JobEnv &Env) {
+  Expected<int> Connected = net::connectTo(Env.Coordinator);
+  if (!Connected)
+    return Connected;
+  const int Fd = *Connected;
   wire::Hello H;
   std::copy(std::begin(Env.Token), std::end(Env.Token), H.token);
   H.role = wire::Role::Harness;
@@ -23,9 +24,8 @@ int connectHarness(const JobEnv &Env, std::string &Error) {
   H.clockNs = net::monotonicNs();
   auto Frame = wire::frame(H);
   if (!net::writeAll(Fd, Frame.data(), Frame.size(), 5000)) {
-    Error = "cannot send to the coordinator";
     close(Fd);
-    return -1;
+    return Error("cannot send to the coordinator");
   }
   return Fd;
 }
@@ -33,12 +33,14 @@ int connectHarness(const JobEnv &Env, std::string &Error) {
 namespace {
 
 bool jobEnv(JobEnv &Env) {
-  std::string Error;
-  if (readJobEnv(Env, Error))
+  Expected<bool> InJob = readJobEnv(Env);
+  if (InJob && *InJob)
     return true;
-  std::fprintf(stderr, "lockstep: harness: %s\n",
-               Error.empty() ? "not running under 'lockstep run' (LOCKSTEP_COORDINATOR is not set)"
-                             : Error.c_str());
+  std::fprintf(
+      stderr, "lockstep: harness: %s\n",
+      InJob
+          ? "not running under 'lockstep run' (LOCKSTEP_COORDINATOR is not set)"
+          : InJob.takeError().message().c_str());
   return false;
 }
 
@@ -58,12 +60,13 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
   if (Data)
     Message.value.assign(static_cast<const uint8_t *>(Data),
                          static_cast<const uint8_t *>(Data) + Size);
-  std::string Error;
-  int Fd = connectHarness(Env, Error);
-  if (Fd < 0) {
-    std::fprintf(stderr, "lockstep: harness: %s\n", Error.c_str());
+  Expected<int> Connected = connectHarness(Env);
+  if (!Connected) {
+    std::fprintf(stderr, "lockstep: harness: %s\n",
+                 Connected.takeError().message().c_str());
     return -1;
   }
+  const int Fd = *Connected;
   auto Frame = wire::frame(T, Message);
   int Rc = net::writeAll(Fd, Frame.data(), Frame.size(), 5000) ? 0 : -1;
   if (Rc == 0 && T == wire::Type::KvGet) {
@@ -76,7 +79,7 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
       if (In.next(Got, Payload)) {
         wire::Reader R(Payload.data(), Payload.size());
         wire::Kv Answer;
-        if (Got == wire::Type::KvValue && wire::decode(R, Answer).empty() &&
+        if (Got == wire::Type::KvValue && !wire::decode(R, Answer) &&
             Answer.value.size() <= Capacity) {
           std::copy(Answer.value.begin(), Answer.value.end(), static_cast<uint8_t *>(Out));
           *OutSize = Answer.value.size();

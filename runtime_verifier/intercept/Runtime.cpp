@@ -71,11 +71,13 @@ void onForkChild() {
 
 void initialize() {
   auto *S = new State;
-  std::string Error;
-  if (!readJobEnv(S->Env, Error)) {
-    if (!Error.empty())
-      std::fprintf(stderr, "lockstep: error: %s; collectives of this process are not verified\n",
-                   Error.c_str());
+  Expected<bool> InJob = readJobEnv(S->Env);
+  if (!InJob || !*InJob) {
+    if (!InJob)
+      std::fprintf(
+          stderr,
+          "lockstep: error: %s; collectives of this process are not verified\n",
+          InJob.takeError().message().c_str());
     delete S;
     Status.store(-1);
     return;
@@ -94,14 +96,12 @@ __attribute__((destructor)) void finish() {
 
 } // namespace
 
-bool readJobEnv(JobEnv &Env, std::string &Error) {
+Expected<bool> readJobEnv(JobEnv &Env) {
   const char *Coordinator = getenv(net::kCoordinatorVar);
   if (!Coordinator || !*Coordinator)
     return false;
-  if (std::string E = net::parseCoordinator(Coordinator, Env.Token, Env.Coordinator); !E.empty()) {
-    Error = std::string(net::kCoordinatorVar) + ": " + E;
-    return false;
-  }
+  if (Error E = net::parseCoordinator(Coordinator, Env.Token, Env.Coordinator))
+    return Error(std::string(net::kCoordinatorVar) + ": " + E.message());
   // torchrun, Open MPI, PMIx, MPICH/Hydra and Slurm, in that order.
   static const char *const Ranks[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
                                       "SLURM_PROCID"};
@@ -113,11 +113,10 @@ bool readJobEnv(JobEnv &Env, std::string &Error) {
                                            "MPI_LOCALNRANKS"};
   Env.Rank = envInt(Ranks, std::size(Ranks));
   Env.WorldSize = envInt(Sizes, std::size(Sizes));
-  if (Env.Rank < 0 || Env.WorldSize <= 0 || Env.Rank >= Env.WorldSize) {
-    Error = "no rank and world size in the environment (RANK/WORLD_SIZE, "
-            "OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE or SLURM_PROCID/NTASKS)";
-    return false;
-  }
+  if (Env.Rank < 0 || Env.WorldSize <= 0 || Env.Rank >= Env.WorldSize)
+    return Error(
+        "no rank and world size in the environment (RANK/WORLD_SIZE, "
+        "OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE or SLURM_PROCID/NTASKS)");
   Env.LocalRank = envInt(LocalRanks, std::size(LocalRanks));
   Env.LocalWorldSize = envInt(LocalSizes, std::size(LocalSizes));
   if (Env.LocalRank < 0)

@@ -57,19 +57,20 @@ private:
 constexpr uint64_t kBeatNs = 100'000'000;
 
 bool Sender::connect() {
-  std::string Error;
   // The coordinator listens before any rank starts; retries only cover a
   // loaded machine's accept backlog.
-  for (int Attempt = 0; Attempt < 50 && Fd < 0; ++Attempt) {
-    Fd = net::connectTo(S.Env.Coordinator, Error);
-    if (Fd < 0)
-      usleep(100 * 1000);
+  Expected<int> Connected = net::connectTo(S.Env.Coordinator);
+  for (int Attempt = 1; Attempt < 50 && !Connected; ++Attempt) {
+    usleep(100 * 1000);
+    Connected = net::connectTo(S.Env.Coordinator);
   }
-  if (Fd < 0) {
-    std::fprintf(stderr, "lockstep: error: rank %d: %s; collectives are not verified\n",
-                 S.Env.Rank, Error.c_str());
+  if (!Connected) {
+    std::fprintf(stderr,
+                 "lockstep: error: rank %d: %s; collectives are not verified\n",
+                 S.Env.Rank, Connected.takeError().message().c_str());
     return false;
   }
+  Fd = *Connected;
   S.Socket.store(Fd);
   wire::Hello H;
   std::copy(std::begin(S.Env.Token), std::end(S.Env.Token), H.token);
@@ -205,7 +206,7 @@ void Sender::readOrders() {
     while (In.next(T, Payload)) {
       wire::Reader Rd(Payload.data(), Payload.size());
       wire::Stop Order;
-      if (T != wire::Type::Stop || !wire::decode(Rd, Order).empty())
+      if (T != wire::Type::Stop || wire::decode(Rd, Order))
         return lost("unexpected message");
       if (!S.Env.Managed)
         std::fprintf(stderr, "lockstep: rank %d stopped by the coordinator: %s\n", S.Env.Rank,
@@ -215,7 +216,7 @@ void Sender::readOrders() {
       mpiAbortJob(kExitDiverged);
       _exit(kExitDiverged);
     }
-    if (!In.error().empty())
+    if (In.takeError())
       return lost("malformed message");
   }
 }

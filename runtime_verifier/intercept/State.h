@@ -21,10 +21,10 @@ struct JobEnv {
   bool Managed = false; // started by `lockstep run`: quiet stop, exit with it
 };
 
-/// Reads LOCKSTEP_COORDINATOR and the launcher's rank variables. Returns
-/// false with \p Error empty when this process is simply not part of a
-/// lockstep job, or with \p Error set when the environment is wrong.
-bool readJobEnv(JobEnv &Env, std::string &Error);
+/// Reads LOCKSTEP_COORDINATOR and the launcher's rank variables: false when
+/// this process is simply not part of a lockstep job; fails when the
+/// environment is wrong.
+Expected<bool> readJobEnv(JobEnv &Env);
 
 /// Records the ring holds: LOCKSTEP_RING_RECORDS (a power of two from 1024
 /// to 4194304), else 16384 (about 1.3 MiB).
@@ -69,6 +69,6 @@ void startSender(State &S);
 void stopSender(State &S);
 
 /// Opens a connection for a harness request (hello with the harness role).
-int connectHarness(const JobEnv &Env, std::string &Error);
+Expected<int> connectHarness(const JobEnv &Env);
 
 } // namespace lockstep::rt

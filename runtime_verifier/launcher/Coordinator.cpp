@@ -42,10 +42,12 @@ Coordinator::~Coordinator() {
     ::close(ListenFd);
 }
 
-std::string Coordinator::listen(net::Endpoint &At) {
-  std::string Error;
-  ListenFd = net::listenOn(At, Error);
-  return Error;
+Error Coordinator::listen(net::Endpoint &At) {
+  Expected<int> Fd = net::listenOn(At);
+  if (!Fd)
+    return Fd.takeError();
+  ListenFd = *Fd;
+  return Error::success();
 }
 
 void Coordinator::pollSet(std::vector<pollfd> &Fds,
@@ -144,34 +146,38 @@ void Coordinator::read(Connection &C) {
     wire::Type T;
     std::vector<uint8_t> Payload;
     while (C.In.next(T, Payload))
-      if (std::string Error = handle(C, T, Payload); !Error.empty())
-        return close(C, Error, true);
-    if (!C.In.error().empty()) {
+      if (Error E = handle(C, T, Payload))
+        return close(C, E.message(), true);
+    if (Error E = C.In.takeError()) {
       std::string Who = C.Kind == Connection::Role::AwaitHello ? "from " + C.Peer
                                                                : "of rank " + std::to_string(C.Rank);
-      return close(C, "closed the connection " + Who + ": " + C.In.error(), true);
+      return close(C, "closed the connection " + Who + ": " + E.message(),
+                   true);
     }
   }
 }
 
-std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload) {
+Error Coordinator::handle(Connection &C, wire::Type T,
+                          const std::vector<uint8_t> &Payload) {
   wire::Reader R(Payload.data(), Payload.size());
   if (C.Kind == Connection::Role::AwaitHello) {
     if (T != wire::Type::Hello)
-      return "refused the connection from " + C.Peer + ": the first message is not a hello";
+      return Error("refused the connection from " + C.Peer +
+                   ": the first message is not a hello");
     return hello(C, R);
   }
   std::string Who = (C.Kind == Connection::Role::Rank ? "rank " : "the harness of rank ") +
                     std::to_string(C.Rank);
-  auto Malformed = [&](const std::string &Error) {
-    return "closed the connection of " + Who + ": malformed message: " + Error;
+  auto Malformed = [&](const std::string &Why) {
+    return Error("closed the connection of " + Who +
+                 ": malformed message: " + Why);
   };
   if (C.Kind == Connection::Role::Harness) {
     wire::Kv Request;
     if (T != wire::Type::KvPut && T != wire::Type::KvGet)
       return Malformed("a harness connection may only put and get values");
-    if (std::string E = wire::decode(R, Request); !E.empty())
-      return Malformed(E);
+    if (Error E = wire::decode(R, Request))
+      return Malformed(E.message());
     if (T == wire::Type::KvGet) {
       C.WaitingFor.push_back(Request.key);
     } else if (!Values.count(Request.key)) {
@@ -180,102 +186,107 @@ std::string Coordinator::handle(Connection &C, wire::Type T, const std::vector<u
       Values[Request.key] = Request.value;
     }
     answer(Request.key);
-    return "";
+    return Error::success();
   }
   uint64_t Now = net::monotonicNs();
-  std::string Error;
+  Error Violation = Error::success();
   switch (T) {
   case wire::Type::Comm: {
     wire::Comm M;
-    if (!(Error = wire::decode(R, M)).empty())
-      return Malformed(Error);
-    Error = Jobs.addComm(C.Rank, M, Now);
+    if (Error E = wire::decode(R, M))
+      return Malformed(E.message());
+    Violation = Jobs.addComm(C.Rank, M, Now);
     break;
   }
   case wire::Type::Def:
-    Error = define(C, R);
+    Violation = define(C, R);
     break;
   case wire::Type::Event:
-    Error = event(C, R);
+    Violation = event(C, R);
     break;
   case wire::Type::Bye: {
     wire::Bye M;
-    if (!(Error = wire::decode(R, M)).empty())
-      return Malformed(Error);
+    if (Error E = wire::decode(R, M))
+      return Malformed(E.message());
     C.SaidBye = true;
     Jobs.bye(C.Rank, M);
     break;
   }
   case wire::Type::Beat: {
     wire::Beat M;
-    if (!(Error = wire::decode(R, M)).empty())
-      return Malformed(Error);
+    if (Error E = wire::decode(R, M))
+      return Malformed(E.message());
     Jobs.heartbeat(C.Rank, M, Now);
     break;
   }
   default:
     return Malformed("unexpected message type " + std::to_string(int(T)));
   }
-  return Error.empty() ? "" : Malformed(Error);
+  if (Violation)
+    return Malformed(Violation.message());
+  return Error::success();
 }
 
-std::string Coordinator::hello(Connection &C, wire::Reader &R) {
+Error Coordinator::hello(Connection &C, wire::Reader &R) {
   wire::Hello H;
-  std::string Error = wire::decode(R, H);
+  Error Decoded = wire::decode(R, H);
   std::string Refused = "refused the connection from " + C.Peer + ": ";
-  if (!Error.empty())
-    return Refused + "malformed hello: " + Error;
+  if (Decoded)
+    return Error(Refused + "malformed hello: " + Decoded.message());
   if (!wire::tokensEqual(H.token, Token))
-    return Refused + "wrong job token";
+    return Error(Refused + "wrong job token");
   if (H.worldSize != Jobs.worldSize() || H.rank < 0 || H.rank >= H.worldSize)
-    return Refused + "rank " + std::to_string(H.rank) + " of " + std::to_string(H.worldSize) +
-           " does not fit this job of " + std::to_string(Jobs.worldSize()) + " ranks";
+    return Error(Refused + "rank " + std::to_string(H.rank) + " of " +
+                 std::to_string(H.worldSize) + " does not fit this job of " +
+                 std::to_string(Jobs.worldSize()) + " ranks");
   C.Rank = H.rank;
   C.ClockOffsetNs = int64_t(net::monotonicNs()) - int64_t(H.clockNs);
   if (H.role == wire::Role::Harness) {
     C.Kind = Connection::Role::Harness;
-    return "";
+    return Error::success();
   }
   if (Jobs.ranks()[size_t(H.rank)].Connected)
-    return Refused + "rank " + std::to_string(H.rank) + " has already connected";
+    return Error(Refused + "rank " + std::to_string(H.rank) +
+                 " has already connected");
   C.Kind = Connection::Role::Rank;
   RankFds[size_t(H.rank)] = C.Fd;
   Jobs.connected(H.rank);
   ++Seen;
-  return "";
+  return Error::success();
 }
 
-std::string Coordinator::define(Connection &C, wire::Reader &R) {
+Error Coordinator::define(Connection &C, wire::Reader &R) {
   wire::Def D;
-  if (std::string E = wire::decode(R, D); !E.empty())
+  if (Error E = wire::decode(R, D))
     return E;
   if (C.Functions.size() + C.Sites.size() + C.Texts.size() >= kMaxDefinitions)
-    return "too many definitions";
+    return Error("too many definitions");
   switch (D.kind) {
   case wire::DefKind::Function:
     if (D.second.empty() || (D.aux & ~(wire::kHostBlocking | wire::kNonblockingCall)))
-      return "function definition without an operation or with unknown flags";
+      return Error(
+          "function definition without an operation or with unknown flags");
     C.Functions[D.id] = Jobs.names().function({D.first, D.second, D.aux});
-    return "";
+    return Error::success();
   case wire::DefKind::Site:
     C.Sites[D.id] = Jobs.names().site({D.first, D.second, D.aux});
-    return "";
+    return Error::success();
   case wire::DefKind::Datatype:
   case wire::DefKind::Op:
     C.Texts[uint64_t(D.kind) << 32 | D.id] = Jobs.names().text(D.first);
-    return "";
+    return Error::success();
   }
-  return "unknown definition";
+  return Error("unknown definition");
 }
 
-std::string Coordinator::event(Connection &C, wire::Reader &R) {
+Error Coordinator::event(Connection &C, wire::Reader &R) {
   wire::Event E;
-  if (std::string Error = wire::decode(R, E); !Error.empty())
-    return Error;
+  if (Error Decoded = wire::decode(R, E))
+    return Decoded;
   auto Function = C.Functions.find(E.func);
   auto Site = C.Sites.find(E.site);
   if (Function == C.Functions.end() || Site == C.Sites.end())
-    return "an event names an undefined function or call site";
+    return Error("an event names an undefined function or call site");
   Call Out;
   Out.Seq = E.seq;
   Out.Func = Function->second;
@@ -289,7 +300,7 @@ std::string Coordinator::event(Connection &C, wire::Reader &R) {
       continue;
     auto It = C.Texts.find(uint64_t(Kind) << 32 | Id);
     if (It == C.Texts.end())
-      return "an event names an undefined datatype or operator";
+      return Error("an event names an undefined datatype or operator");
     *Into = It->second;
   }
   uint64_t Now = net::monotonicNs();

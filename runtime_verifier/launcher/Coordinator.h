@@ -23,9 +23,8 @@ public:
   Coordinator(Matcher &M, const uint8_t (&Token)[wire::kTokenBytes]);
   ~Coordinator();
 
-  /// Listens on \p At (port 0: any free port, written back). Empty string
-  /// on success, else the error.
-  std::string listen(net::Endpoint &At);
+  /// Listens on \p At (port 0: any free port, written back).
+  Error listen(net::Endpoint &At);
 
   /// The sockets to poll, and what to do when one is ready.
   void pollSet(std::vector<pollfd> &Fds, std::vector<std::function<void(short)>> &Handlers);
@@ -50,10 +49,12 @@ private:
   struct Connection;
   void accept();
   void read(Connection &C);
-  std::string handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload);
-  std::string hello(Connection &C, wire::Reader &R);
-  std::string define(Connection &C, wire::Reader &R);
-  std::string event(Connection &C, wire::Reader &R);
+  /// Each fails with why the connection is closed.
+  Error handle(Connection &C, wire::Type T,
+               const std::vector<uint8_t> &Payload);
+  Error hello(Connection &C, wire::Reader &R);
+  Error define(Connection &C, wire::Reader &R);
+  Error event(Connection &C, wire::Reader &R);
   void close(Connection &C, const std::string &Why, bool Violation = false);
   bool shedStranger();
   void shed(Connection &C, const std::string &Why);

@@ -12,7 +12,8 @@ namespace lockstep::run {
 
 namespace {
 
-std::string loadText(const std::string &Path, const std::string &Text, std::vector<Finding> &Out) {
+Error loadText(const std::string &Path, const std::string &Text,
+               std::vector<Finding> &Out) {
   static const std::regex Shape(R"(^([^:]+):(\d+)(?::(\d+))?(?::\s*(.*))?$)");
   std::istringstream In(Text);
   std::string Line;
@@ -23,13 +24,15 @@ std::string loadText(const std::string &Path, const std::string &Text, std::vect
       continue;
     std::smatch M;
     if (!std::regex_match(Line, M, Shape) || std::stoul(M[2]) == 0)
-      return Path + ":" + std::to_string(Number) + ": expected FILE:LINE[:COLUMN][: message]";
+      return Error(Path + ":" + std::to_string(Number) +
+                   ": expected FILE:LINE[:COLUMN][: message]");
     findings::Location P{M[1], unsigned(std::stoul(M[2])),
                          M[3].matched ? unsigned(std::stoul(M[3])) : 0};
     std::string Message = M[4];
     if (Message.rfind("note:", 0) == 0) {
       if (Out.empty())
-        return Path + ":" + std::to_string(Number) + ": a note before any finding";
+        return Error(Path + ":" + std::to_string(Number) +
+                     ": a note before any finding");
       Out.back().notes.push_back({P, Message});
       continue;
     }
@@ -41,7 +44,7 @@ std::string loadText(const std::string &Path, const std::string &Text, std::vect
       F.check = C[1];
     Out.push_back(F);
   }
-  return "";
+  return Error::success();
 }
 
 std::vector<std::string> components(const std::string &Path) {
@@ -88,19 +91,16 @@ bool sameFile(const std::string &A, const std::string &B) {
   return std::equal(X.rbegin(), X.rend(), Y.rbegin());
 }
 
-std::string loadFindings(const std::string &Path, std::vector<Finding> &Out) {
+Error loadFindings(const std::string &Path, std::vector<Finding> &Out) {
   std::ifstream In(Path, std::ios::binary);
   if (!In)
-    return "cannot read findings file '" + Path + "'";
+    return Error("cannot read findings file '" + Path + "'");
   std::stringstream S;
   S << In.rdbuf();
   std::string Text = S.str();
   size_t First = Text.find_first_not_of(" \t\r\n");
-  if (First != std::string::npos && Text[First] == '{') {
-    std::string Error;
-    findings::readFindingsJson(Text, Path, Out, Error);
-    return Error;
-  }
+  if (First != std::string::npos && Text[First] == '{')
+    return findings::readFindingsJson(Text, Path, Out);
   return loadText(Path, Text, Out);
 }
 

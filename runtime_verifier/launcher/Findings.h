@@ -5,6 +5,7 @@
 
 #include "Finding.h"
 #include "Matcher.h"
+#include "Result.h"
 #include "Symbolizer.h"
 
 #include <string>
@@ -17,9 +18,8 @@ using findings::Finding;
 /// Reads \p Path: the JSON of `lockstep check` (read strictly, by the one
 /// reader of common/findings) or text lines FILE:LINE[:COL][: message], where a
 /// line with ": note:" adds a location to the finding before it and
-/// indented lines (a compiler's source excerpts) are skipped. Empty string
-/// or the error.
-std::string loadFindings(const std::string &Path, std::vector<Finding> &Out);
+/// indented lines (a compiler's source excerpts) are skipped.
+Error loadFindings(const std::string &Path, std::vector<Finding> &Out);
 
 enum class Verdict { Confirmed, NotReproduced, NotReached };
 const char *verdictName(Verdict V);

@@ -181,8 +181,8 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
 
 } // namespace
 
-std::string writeHtml(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
-                      const Outcome &O) {
+Error writeHtml(const std::string &Path, const Matcher &M,
+                const std::vector<Location> &Sites, const Outcome &O) {
   std::ostringstream Out;
   std::string Command;
   for (const auto &A : O.Command)
@@ -220,7 +220,9 @@ std::string writeHtml(const std::string &Path, const Matcher &M, const std::vect
   Out << "</body></html>\n";
   std::ofstream File(Path);
   File << Out.str();
-  return File ? "" : "cannot write '" + Path + "'";
+  if (!File)
+    return Error("cannot write '" + Path + "'");
+  return Error::success();
 }
 
 } // namespace lockstep::run

@@ -49,8 +49,8 @@ nlohmann::json call(const Matcher &M, const std::vector<Location> &Sites, const 
 
 } // namespace
 
-std::string writeJson(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
-                      const Outcome &O) {
+Error writeJson(const std::string &Path, const Matcher &M,
+                const std::vector<Location> &Sites, const Outcome &O) {
   nlohmann::json J = {{"version", 1},
                       {"status", O.Status},
                       {"exit_code", O.ExitCode},
@@ -107,7 +107,9 @@ std::string writeJson(const std::string &Path, const Matcher &M, const std::vect
   J["verdicts"] = Verdicts;
   std::ofstream Out(Path);
   Out << J.dump(2) << "\n";
-  return Out ? "" : "cannot write '" + Path + "'";
+  if (!Out)
+    return Error("cannot write '" + Path + "'");
+  return Error::success();
 }
 
 } // namespace lockstep::run

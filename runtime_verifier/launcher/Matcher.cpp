@@ -58,11 +58,11 @@ std::string Matcher::label(uint64_t CommId) const {
          " communicator " + std::to_string(C.Ordinal);
 }
 
-std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
+Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
   if (Ranks[size_t(Rank)].Untracked)
-    return "";
+    return Error::success();
   if (In.id == 0)
-    return "communicator id 0";
+    return Error("communicator id 0");
   auto [It, New] = Comms.try_emplace(In.id);
   CommState &C = It->second;
   if (New) {
@@ -81,37 +81,42 @@ std::string Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
         C.Departed += Ranks[size_t(R)].Departed;
       }
   } else if (C.Size != In.size || C.Api != wire::Api(In.api)) {
-    return "communicator " + label(In.id) + " has " + std::to_string(C.Size) +
-           " members for another rank, " + std::to_string(In.size) + " for this one";
+    return Error("communicator " + label(In.id) + " has " +
+                 std::to_string(C.Size) + " members for another rank, " +
+                 std::to_string(In.size) + " for this one");
   }
   MemberTrace &M = C.Members[Rank];
+  if (M.Registered && M.RankInComm != In.rankInComm)
+    return Error("communicator " + label(In.id) + " registered twice");
   if (M.Registered)
-    return M.RankInComm == In.rankInComm ? "" : "communicator " + label(In.id) + " registered twice";
+    return Error::success();
   for (const auto &[Other, T] : C.Members)
     if (Other != Rank && T.RankInComm == In.rankInComm)
-      return "rank " + std::to_string(In.rankInComm) + " of " + label(In.id) +
-             " is claimed by job ranks " + std::to_string(Other) + " and " + std::to_string(Rank);
+      return Error("rank " + std::to_string(In.rankInComm) + " of " +
+                   label(In.id) + " is claimed by job ranks " +
+                   std::to_string(Other) + " and " + std::to_string(Rank));
   if (C.Members.size() > C.Size)
-    return "more members than the size of " + label(In.id);
+    return Error("more members than the size of " + label(In.id));
   M.Registered = true;
   M.RankInComm = In.rankInComm;
   M.LastChangeNs = NowNs;
-  return "";
+  return Error::success();
 }
 
-std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs) {
+Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In,
+                       uint64_t NowNs) {
   RankState &R = Ranks[size_t(Rank)];
   if (R.Untracked || Found)
-    return "";
+    return Error::success();
   auto It = Comms.find(CommId);
   if (It == Comms.end() || !It->second.Members.count(Rank) ||
       !It->second.Members[Rank].Registered)
-    return "a call on a communicator this rank has not registered";
+    return Error("a call on a communicator this rank has not registered");
   CommState &C = It->second;
   MemberTrace &M = C.Members[Rank];
   if (In.Seq <= M.Count)
-    return "sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
-           std::to_string(M.Count);
+    return Error("sequence number " + std::to_string(In.Seq) + " on " +
+                 label(CommId) + " after " + std::to_string(M.Count));
   M.Lost += In.Seq - M.Count - 1;
   if (In.Seq - M.Count - 1 > kMaxOpen)
     resync(C, In.Seq); // the rank lost that many calls: too far behind to match
@@ -124,7 +129,7 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
       P.Reference = In;
       P.ReferenceRank = Rank;
       P.FirstNs = In.TimeNs;
-    } else if (std::string Field = difference(P.Reference, In); !Field.empty()) {
+    } else if (std::optional<std::string> Field = difference(P.Reference, In)) {
       // MPI_Finalize against another collective: that rank is leaving.
       bool RefLeaves = Dictionary.function(P.Reference.Func).Operation == "finalize";
       if (RefLeaves || Dictionary.function(In.Func).Operation == "finalize") {
@@ -134,7 +139,7 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
         Divergence D;
         D.Kind = DivergenceKind::Mismatch;
         D.Points = {{CommId, In.Seq, -1}};
-        D.Field = Field;
+        D.Field = *Field;
         D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
         D.Calls = {{P.ReferenceRank, P.Reference}, {Rank, In}};
         D.CauseNs = std::max(P.FirstNs, In.TimeNs);
@@ -156,7 +161,7 @@ std::string Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t
   SiteRanks[In.Site].insert(Rank);
   Changed = true;
   checkLeft(C, NowNs);
-  return "";
+  return Error::success();
 }
 
 void Matcher::resync(CommState &C, uint64_t Seq) {
@@ -241,7 +246,8 @@ const Call *Matcher::call(uint64_t CommId, int Rank, uint64_t Seq) const {
   return nullptr;
 }
 
-std::string Matcher::difference(const Call &A, const Call &B) const {
+std::optional<std::string> Matcher::difference(const Call &A,
+                                               const Call &B) const {
   const Function &FA = Dictionary.function(A.Func), &FB = Dictionary.function(B.Func);
   if (FA.Operation != FB.Operation)
     return "operation";
@@ -255,7 +261,7 @@ std::string Matcher::difference(const Call &A, const Call &B) const {
     return "datatype";
   if (A.Op != kNoName && B.Op != kNoName && A.Op != B.Op)
     return "reduction operator";
-  return "";
+  return std::nullopt;
 }
 
 void Matcher::report(Divergence D, uint64_t NowNs) {

@@ -133,12 +133,11 @@ public:
   Names &names() { return Dictionary; }
   const Names &names() const { return Dictionary; }
 
-  /// Each returns an empty string, or why the message breaks the protocol
-  /// (the coordinator then drops the connection). Calls after the first
-  /// divergence are not recorded: the traces stay as they were when it
-  /// was found.
-  std::string addComm(int Rank, const wire::Comm &C, uint64_t NowNs);
-  std::string addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
+  /// Each fails with why the message breaks the protocol (the coordinator
+  /// then drops the connection). Calls after the first divergence are not
+  /// recorded: the traces stay as they were when it was found.
+  Error addComm(int Rank, const wire::Comm &C, uint64_t NowNs);
+  Error addCall(int Rank, uint64_t CommId, const Call &C, uint64_t NowNs);
 
   void connected(int Rank);
   /// The rank said goodbye (its connection closes next).
@@ -167,7 +166,7 @@ public:
   /// "MPI_COMM_WORLD", "MPI communicator 2", "NCCL communicator 1".
   std::string label(uint64_t CommId) const;
   /// What differs between two calls ("" when they match).
-  std::string difference(const Call &A, const Call &B) const;
+  std::optional<std::string> difference(const Call &A, const Call &B) const;
   /// The call \p Rank made as collective \p Seq of \p CommId, if still known.
   const Call *call(uint64_t CommId, int Rank, uint64_t Seq) const;
 

@@ -44,6 +44,63 @@ bool parseNumber(const std::string &Text, double &Out) {
   Out = std::strtod(Text.c_str(), &End);
   return errno == 0 && *End == '\0' && Out >= 0 && Out < 1e9;
 }
+
+/// Reads the option Args[I] (and its value) into \p Out; false when Args[I]
+/// is no option: the program starts there.
+Expected<bool> readOption(const std::vector<std::string> &Args, size_t &I,
+                          RunOptions &Out, bool &SawRanks) {
+  const std::string &A = Args[I];
+  std::string V;
+  Expected<bool> Ranks =
+      args::anyOptionValue(Args, I, {{"-n", &V}, {"--nproc", &V}});
+  if (!Ranks)
+    return Ranks;
+  if (*Ranks) {
+    double N = 0;
+    if (!parseNumber(V, N) || N < 1 || N > 4096 || N != int(N))
+      return Error("'" + V + "' is not a number of ranks (1 to 4096)");
+    Out.Ranks = int(N);
+    SawRanks = true;
+    return true;
+  }
+  if (A == "--mpi" || A == "--attach") {
+    const LaunchMode Mode = A == "--mpi" ? LaunchMode::Mpi : LaunchMode::Attach;
+    if (Out.Mode != LaunchMode::Direct && Out.Mode != Mode)
+      return Error("--mpi and --attach exclude each other");
+    Out.Mode = Mode;
+    return true;
+  }
+  Expected<bool> Mpirun = args::optionValue(Args, I, "--mpirun-args", V);
+  if (!Mpirun)
+    return Mpirun;
+  if (*Mpirun) {
+    std::vector<std::string> Words = splitWords(V);
+    Out.MpirunArgs.insert(Out.MpirunArgs.end(), Words.begin(), Words.end());
+    return true;
+  }
+  Expected<bool> Timeout = args::optionValue(Args, I, "--timeout", V);
+  if (!Timeout)
+    return Timeout;
+  if (*Timeout) {
+    if (!parseNumber(V, Out.StallTimeoutSeconds))
+      return Error("'" + V + "' is not a number of seconds");
+    return true;
+  }
+  Expected<bool> Kept = args::anyOptionValue(Args, I,
+                                             {{"--listen", &Out.Listen},
+                                              {"--findings", &Out.FindingsFile},
+                                              {"--report", &Out.ReportFile},
+                                              {"--json", &Out.JsonFile}});
+  if (!Kept || *Kept)
+    return Kept;
+  if (A == "-q" || A == "--quiet") {
+    Out.Quiet = true;
+    return true;
+  }
+  if (!A.empty() && A[0] == '-')
+    return args::unknownOption(A);
+  return false; // the program: '--' is optional when it does not start with '-'
+}
 } // namespace
 
 std::vector<std::string> splitWords(const std::string &Text) {
@@ -59,55 +116,21 @@ std::vector<std::string> splitWords(const std::string &Text) {
 
 args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
                                   RunOptions &Out) {
-  using args::optionValue;
   using args::ParseResult;
   bool SawRanks = false;
   size_t I = 0;
   for (; I < Args.size(); ++I) {
-    const std::string &A = Args[I];
-    std::string V, Error;
-    if (A == "--") {
+    if (Args[I] == "--") {
       ++I;
       break;
     }
-    if (A == "-h" || A == "--help")
+    if (Args[I] == "-h" || Args[I] == "--help")
       return ParseResult::help();
-    if (optionValue(Args, I, "-n", V, Error) ||
-        optionValue(Args, I, "--nproc", V, Error)) {
-      double N = 0;
-      if (Error.empty() &&
-          (!parseNumber(V, N) || N < 1 || N > 4096 || N != int(N)))
-        Error = "'" + V + "' is not a number of ranks (1 to 4096)";
-      Out.Ranks = Error.empty() ? int(N) : 0;
-      SawRanks = true;
-    } else if (A == "--mpi") {
-      if (Out.Mode == LaunchMode::Attach)
-        Error = "--mpi and --attach exclude each other";
-      Out.Mode = LaunchMode::Mpi;
-    } else if (A == "--attach") {
-      if (Out.Mode == LaunchMode::Mpi)
-        Error = "--mpi and --attach exclude each other";
-      Out.Mode = LaunchMode::Attach;
-    } else if (optionValue(Args, I, "--mpirun-args", V, Error)) {
-      std::vector<std::string> Words = splitWords(V);
-      Out.MpirunArgs.insert(Out.MpirunArgs.end(), Words.begin(), Words.end());
-    } else if (optionValue(Args, I, "--timeout", V, Error)) {
-      if (Error.empty() && !parseNumber(V, Out.StallTimeoutSeconds))
-        Error = "'" + V + "' is not a number of seconds";
-    } else if (optionValue(Args, I, "--listen", Out.Listen, Error) ||
-               optionValue(Args, I, "--findings", Out.FindingsFile, Error) ||
-               optionValue(Args, I, "--report", Out.ReportFile, Error) ||
-               optionValue(Args, I, "--json", Out.JsonFile, Error)) {
-      // kept as given
-    } else if (A == "-q" || A == "--quiet") {
-      Out.Quiet = true;
-    } else if (!A.empty() && A[0] == '-') {
-      Error = args::unknownOption(A);
-    } else {
-      break; // the program: '--' is optional when it does not start with '-'
-    }
-    if (!Error.empty())
-      return ParseResult::error(Error);
+    Expected<bool> Read = readOption(Args, I, Out, SawRanks);
+    if (!Read)
+      return ParseResult::error(Read.takeError().message());
+    if (!*Read)
+      break;
   }
   Out.Command.assign(Args.begin() + long(I), Args.end());
   if (!SawRanks)

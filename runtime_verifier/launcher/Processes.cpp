@@ -24,11 +24,12 @@ Processes::~Processes() {
       close(S.Fd);
 }
 
-std::string Processes::spawn(const std::vector<std::string> &Argv,
-                             const std::map<std::string, std::string> &Env, int Rank, Prefix How) {
+Error Processes::spawn(const std::vector<std::string> &Argv,
+                       const std::map<std::string, std::string> &Env, int Rank,
+                       Prefix How) {
   int Out[2], Err[2];
   if (pipe2(Out, O_CLOEXEC) != 0 || pipe2(Err, O_CLOEXEC) != 0)
-    return std::string("pipe: ") + std::strerror(errno);
+    return Error(std::string("pipe: ") + std::strerror(errno));
   // Everything the child needs is built before fork: only async-signal-safe
   // calls happen between fork and exec.
   std::map<std::string, std::string> Merged;
@@ -55,7 +56,7 @@ std::string Processes::spawn(const std::vector<std::string> &Argv,
 
   pid_t Pid = fork();
   if (Pid < 0)
-    return std::string("fork: ") + std::strerror(errno);
+    return Error(std::string("fork: ") + std::strerror(errno));
   if (Pid == 0) {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -80,7 +81,7 @@ std::string Processes::spawn(const std::vector<std::string> &Argv,
     net::setNonBlocking(Fd);
     Streams.push_back({Fd, To, Rank, How, {}});
   }
-  return "";
+  return Error::success();
 }
 
 void Processes::pollSet(std::vector<pollfd> &Fds,

@@ -3,6 +3,8 @@
 // its output streamed line by line under a rank prefix.
 #pragma once
 
+#include "Result.h"
+
 #include <functional>
 #include <map>
 #include <poll.h>
@@ -31,10 +33,10 @@ class Processes {
 public:
   ~Processes();
 
-  /// Starts \p Argv with \p Env added to lockstep's environment. Empty
-  /// string on success, else the error.
-  std::string spawn(const std::vector<std::string> &Argv,
-                    const std::map<std::string, std::string> &Env, int Rank, Prefix How);
+  /// Starts \p Argv with \p Env added to lockstep's environment.
+  Error spawn(const std::vector<std::string> &Argv,
+              const std::map<std::string, std::string> &Env, int Rank,
+              Prefix How);
 
   void pollSet(std::vector<pollfd> &Fds, std::vector<std::function<void(short)>> &Handlers);
   /// Reaps exited children; calls \p OnExit for each.

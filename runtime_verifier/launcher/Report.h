@@ -25,11 +25,11 @@ struct Outcome {
   bool LauncherSignalled = false;
 };
 
-/// Empty string on success, else the error.
-std::string writeJson(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
-                      const Outcome &O);
-std::string writeHtml(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
-                      const Outcome &O);
+/// The outcome as JSON, or as a self-contained HTML page, in \p Path.
+Error writeJson(const std::string &Path, const Matcher &M,
+                const std::vector<Location> &Sites, const Outcome &O);
+Error writeHtml(const std::string &Path, const Matcher &M,
+                const std::vector<Location> &Sites, const Outcome &O);
 
 /// The communicators a report shows: the diverging ones, else all (first 8).
 std::vector<uint64_t> reportedComms(const Matcher &M);

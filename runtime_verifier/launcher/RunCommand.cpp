@@ -53,10 +53,8 @@ std::string findInterposer() {
 /// A free TCP port on the loopback for MASTER_PORT (the program's own rendezvous).
 uint16_t freePort() {
   net::Endpoint At{"127.0.0.1", 0};
-  std::string Ignored;
-  int Fd = net::listenOn(At, Ignored);
-  if (Fd >= 0)
-    close(Fd);
+  if (Expected<int> Fd = net::listenOn(At))
+    close(*Fd);
   return At.port;
 }
 
@@ -67,15 +65,15 @@ std::vector<std::string> mpirunCommand() {
   return Words.empty() ? std::vector<std::string>{"mpirun"} : Words;
 }
 
-/// Why \p Program cannot be run ("" when it can), as execvp would find it.
-std::string notRunnable(const std::string &Program) {
+/// Fails with why \p Program cannot be run, as execvp would find it.
+Error checkRunnable(const std::string &Program) {
   auto Check = [](const std::string &Path) {
     struct stat St;
     if (stat(Path.c_str(), &St) != 0)
-      return std::string(std::strerror(errno));
+      return Error(std::strerror(errno));
     if (!S_ISREG(St.st_mode) || access(Path.c_str(), X_OK) != 0)
-      return std::string(std::strerror(EACCES));
-    return std::string();
+      return Error(std::strerror(EACCES));
+    return Error::success();
   };
   if (Program.find('/') != std::string::npos)
     return Check(Program);
@@ -84,23 +82,23 @@ std::string notRunnable(const std::string &Program) {
   for (size_t Start = 0; Start <= Path.size();) {
     size_t End = std::min(Path.find(':', Start), Path.size());
     std::string Dir = Path.substr(Start, End - Start);
-    if (Check((Dir.empty() ? "." : Dir) + "/" + Program).empty())
-      return "";
+    if (!Check((Dir.empty() ? "." : Dir) + "/" + Program))
+      return Error::success();
     Start = End + 1;
   }
-  return "not found in PATH";
+  return Error("not found in PATH");
 }
 
-/// Why \p Path cannot be written ("" when it can); leaves no file behind.
-std::string notWritable(const std::string &Path) {
+/// Fails with why \p Path cannot be written; leaves no file behind.
+Error checkWritable(const std::string &Path) {
   bool Existed = access(Path.c_str(), F_OK) == 0;
   FILE *F = std::fopen(Path.c_str(), "a");
   if (!F)
-    return std::strerror(errno);
+    return Error(std::strerror(errno));
   std::fclose(F);
   if (!Existed)
     unlink(Path.c_str());
-  return "";
+  return Error::success();
 }
 
 std::string preload(const std::string &Library) {
@@ -108,9 +106,9 @@ std::string preload(const std::string &Library) {
   return Existing && *Existing ? Library + ":" + Existing : Library;
 }
 
-/// Starts the job as \p O describes. Empty string or the error.
-std::string launch(const RunOptions &O, Processes &P, const std::string &Coordinator,
-                   const std::string &Interposer) {
+/// Starts the job as \p O describes.
+Error launch(const RunOptions &O, Processes &P, const std::string &Coordinator,
+             const std::string &Interposer) {
   std::map<std::string, std::string> Env = {{"LOCKSTEP_COORDINATOR", Coordinator}};
   if (O.Mode == LaunchMode::Direct) {
     Env["LOCKSTEP_MANAGED"] = "1";
@@ -121,10 +119,10 @@ std::string launch(const RunOptions &O, Processes &P, const std::string &Coordin
     Env["GROUP_RANK"] = "0";
     for (int R = 0; R < O.Ranks; ++R) {
       Env["RANK"] = Env["LOCAL_RANK"] = std::to_string(R);
-      if (std::string E = P.spawn(O.Command, Env, R, Prefix::Rank); !E.empty())
+      if (Error E = P.spawn(O.Command, Env, R, Prefix::Rank))
         return E;
     }
-    return "";
+    return Error::success();
   }
   if (O.Mode == LaunchMode::Mpi) {
     // The token travels in the environment (-x NAME), never on a command
@@ -144,7 +142,7 @@ std::string launch(const RunOptions &O, Processes &P, const std::string &Coordin
                O.Ranks, Interposer.c_str());
   if (O.Command.empty()) {
     std::fprintf(stderr, "lockstep: export LOCKSTEP_COORDINATOR=%s\n", Coordinator.c_str());
-    return "";
+    return Error::success();
   }
   Env["LOCKSTEP_MANAGED"] = "1";
   Env["LD_PRELOAD"] = preload(Interposer);
@@ -161,14 +159,14 @@ std::string stopReason(const Matcher &M) {
 /// What is checked before anything starts; 0 or the exit code.
 int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoint &Listen) {
   if (!O.FindingsFile.empty())
-    if (std::string E = loadFindings(O.FindingsFile, Findings); !E.empty()) {
-      error(E);
+    if (Error E = loadFindings(O.FindingsFile, Findings)) {
+      error(E.message());
       return kExitUsage;
     }
   for (const std::string *File : {&O.ReportFile, &O.JsonFile})
     if (!File->empty())
-      if (std::string E = notWritable(*File); !E.empty()) {
-        error("cannot write '" + *File + "': " + E);
+      if (Error E = checkWritable(*File)) {
+        error("cannot write '" + *File + "': " + E.message());
         return kExitUsage;
       }
   // What exec would refuse, refused before anything starts, in every mode.
@@ -178,12 +176,12 @@ int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoin
   if (O.Mode == LaunchMode::Mpi)
     Programs.push_back(mpirunCommand()[0]);
   for (const std::string &Program : Programs)
-    if (std::string E = notRunnable(Program); !E.empty()) {
-      error("cannot run '" + Program + "': " + E);
+    if (Error E = checkRunnable(Program)) {
+      error("cannot run '" + Program + "': " + E.message());
       return kExitNotRunnable;
     }
-  if (std::string E = net::parseEndpoint(O.Listen, Listen, true); !E.empty()) {
-    error("--listen: " + E);
+  if (Error E = net::parseEndpoint(O.Listen, Listen, true)) {
+    error("--listen: " + E.message());
     return kExitUsage;
   }
   return 0;
@@ -329,8 +327,40 @@ void report(const RunOptions &O, const Matcher &M, Coordinator &C,
   }
   for (const auto &[File, Write] : {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
     if (!File.empty())
-      if (std::string E = Write(File, M, Sites, Result); !E.empty())
-        error(E);
+      if (Error E = Write(File, M, Sites, Result))
+        error(E.message());
+}
+
+/// The job is over: ranks never heard from, how it ended, and its status.
+void conclude(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P,
+              const JobEnd &End, Outcome &Result) {
+  P.flush();
+  Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
+  uint64_t EndNs = net::monotonicNs();
+  std::vector<int> Unheard;
+  for (int R = 0; R < O.Ranks; ++R)
+    if (!M.ranks()[size_t(R)].Connected)
+      Unheard.push_back(R);
+  // While connections were shed, a rank never heard from may be one the
+  // coordinator lost rather than one that left.
+  bool Lost = !Unheard.empty() && C.shedConnections() > 0;
+  if (!Lost)
+    for (int R : Unheard) // gone with the job without a word (mpirun's ranks)
+      M.departed(R, false, EndNs);
+  M.finish(EndNs);
+  P.releaseLauncherLines(
+      !M.divergence()); // the diagnosis says what mpirun's banners would
+
+  if (const auto &D = M.divergence()) {
+    Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
+    Result.ExitCode =
+        D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
+    Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
+    Result.StopMs = End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs
+                               : 0; // 0: found once the job was down
+  } else {
+    settleWithoutDivergence(M, C, P, End, Unheard, Lost, Result);
+  }
 }
 
 } // namespace
@@ -369,8 +399,9 @@ int runCommand(const std::vector<std::string> &Args) {
     std::fprintf(stderr, "lockstep: warning: %s\n", W.c_str());
     Result.Warnings.push_back(W);
   };
-  if (std::string E = C.listen(Listen); !E.empty()) {
-    error(E + "; choose another port with --listen HOST:PORT, or port 0 for any free one");
+  if (Error E = C.listen(Listen)) {
+    error(E.message() + "; choose another port with --listen HOST:PORT, or "
+                        "port 0 for any free one");
     return kExitSetup;
   }
   net::Endpoint Reach = Listen;
@@ -381,36 +412,13 @@ int runCommand(const std::vector<std::string> &Args) {
   }
   prepareProcess();
   Processes P;
-  if (std::string E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer); !E.empty()) {
-    error(E);
+  if (Error E =
+          launch(O, P, net::formatCoordinator(Token, Reach), Interposer)) {
+    error(E.message());
     return kExitSetup;
   }
   JobEnd End = supervise(O, M, C, P, Result);
-  P.flush();
-  Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
-  uint64_t EndNs = net::monotonicNs();
-  std::vector<int> Unheard;
-  for (int R = 0; R < O.Ranks; ++R)
-    if (!M.ranks()[size_t(R)].Connected)
-      Unheard.push_back(R);
-  // While connections were shed, a rank never heard from may be one the
-  // coordinator lost rather than one that left.
-  bool Lost = !Unheard.empty() && C.shedConnections() > 0;
-  if (!Lost)
-    for (int R : Unheard) // gone with the job without a word (mpirun's ranks)
-      M.departed(R, false, EndNs);
-  M.finish(EndNs);
-  P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
-
-  if (const auto &D = M.divergence()) {
-    Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
-    Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
-    Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
-    Result.StopMs = End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs
-                               : 0; // 0: found once the job was down
-  } else {
-    settleWithoutDivergence(M, C, P, End, Unheard, Lost, Result);
-  }
+  conclude(O, M, C, P, End, Result);
   report(O, M, C, Findings, Result);
   return Result.ExitCode;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../../checker/analysis/TranslationUnitAnalysis.h"
+#include "ErrorText.h"
 #include "RulesLoader.h"
 
 #include "clang/Frontend/ASTUnit.h"
@@ -39,7 +40,7 @@ class AnalysisTest : public ::testing::Test {
 protected:
   void analyze(const std::string &Code) {
     Rules = std::make_unique<rules::RuleSet>();
-    ASSERT_EQ(rules::mergeBuiltinRules(*Rules), "");
+    ASSERT_EQ(errorText(rules::mergeBuiltinRules(*Rules)), "");
     Classifier = std::make_unique<analysis::CallClassifier>(*Rules);
     Unit = clang::tooling::buildASTFromCodeWithArgs(std::string(MiniHeaders) + Code,
                                                     {"-std=c++17"}, "input.cpp");

@@ -4,6 +4,7 @@
 // nvcc project (test/cli/nvcc_project), whose translated commands clang-22
 // must parse.
 #include "CompileDatabase.h"
+#include "ErrorText.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -51,10 +52,9 @@ private:
 };
 
 Args split(const std::string &Line) {
-  Args Words;
-  std::string Error;
-  EXPECT_TRUE(splitCommandLine(Line, Words, Error)) << Error;
-  return Words;
+  lockstep::Expected<Args> Words = splitCommandLine(Line);
+  EXPECT_EQ(errorText(Words.takeError()), "");
+  return Words ? *Words : Args();
 }
 
 // Translates with a CUDA path that exists nowhere, so that the result does
@@ -64,15 +64,16 @@ TranslatedCommand translate(const Args &Command, const std::string &Directory = 
   TranslationOptions Options;
   Options.cudaPath = "/opt/cuda-test";
   TranslatedCommand Out;
-  std::string Error;
-  EXPECT_TRUE(translateCommand(Command, Directory, File, Options, Out, Error)) << Error;
+  EXPECT_EQ(errorText(translateCommand(Command, Directory, File, Options, Out)),
+            "");
   return Out;
 }
 
 std::string translateError(const Args &Command, const std::string &Directory = "/build") {
   TranslatedCommand Out;
-  std::string Error;
-  EXPECT_FALSE(translateCommand(Command, Directory, "", TranslationOptions(), Out, Error));
+  std::string Error = errorText(
+      translateCommand(Command, Directory, "", TranslationOptions(), Out));
+  EXPECT_NE(Error, "");
   return Error;
 }
 
@@ -107,15 +108,12 @@ TEST(SplitCommandLine, QuotesAndEscapes) {
 }
 
 TEST(SplitCommandLine, Errors) {
-  Args Words{"kept"};
-  std::string Error;
-  EXPECT_FALSE(splitCommandLine("gcc 'oops", Words, Error));
-  EXPECT_EQ(Error, "unterminated single quote at character 5");
-  EXPECT_FALSE(splitCommandLine("gcc \"oops", Words, Error));
-  EXPECT_EQ(Error, "unterminated double quote at character 5");
-  EXPECT_FALSE(splitCommandLine("gcc \\", Words, Error));
-  EXPECT_EQ(Error, "trailing backslash at character 5");
-  EXPECT_EQ(Words, Args{"kept"});
+  EXPECT_EQ(errorText(splitCommandLine("gcc 'oops").takeError()),
+            "unterminated single quote at character 5");
+  EXPECT_EQ(errorText(splitCommandLine("gcc \"oops").takeError()),
+            "unterminated double quote at character 5");
+  EXPECT_EQ(errorText(splitCommandLine("gcc \\").takeError()),
+            "trailing backslash at character 5");
 }
 
 // --- nvcc -------------------------------------------------------------------
@@ -203,17 +201,19 @@ TEST(TranslateNvcc, CudaRootFromNvccPath) {
   Root.write("cuda/include/cccl/thrust/version.h", "");
   Root.write("cuda/bin/nvcc", "");
   TranslatedCommand T;
-  std::string Error;
-  ASSERT_TRUE(translateCommand({Root.path() + "/cuda/bin/nvcc", "-c", "a.cu"}, "/b", "",
-                               TranslationOptions(), T, Error))
-      << Error;
+  ASSERT_EQ(
+      errorText(translateCommand({Root.path() + "/cuda/bin/nvcc", "-c", "a.cu"},
+                                 "/b", "", TranslationOptions(), T)),
+      "");
   EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
   // CUDA 13 keeps Thrust, CUB and libcu++ in include/cccl, which nvcc adds.
   EXPECT_TRUE(hasRun(T.arguments, {"-isystem", Root.path() + "/cuda/include/cccl"}));
   EXPECT_TRUE(T.warnings.empty());
   // A relative nvcc is relative to the command's directory.
-  ASSERT_TRUE(translateCommand({"bin/nvcc", "-c", "a.cu"}, Root.path() + "/cuda", "",
-                               TranslationOptions(), T, Error));
+  ASSERT_EQ(errorText(translateCommand({"bin/nvcc", "-c", "a.cu"},
+                                       Root.path() + "/cuda", "",
+                                       TranslationOptions(), T)),
+            "");
   EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
 }
 
@@ -322,28 +322,30 @@ TEST(TranslateHost, ResponseFilesAndErrors) {
 }
 
 TEST(TranslateHost, ToClangArguments) {
-  std::string Error;
-  EXPECT_EQ(toClangArguments({"gcc", "-DX", "-c", "a.c"}, "/b", Error),
-            (Args{"-DX", "-x", "c", "-Wno-unknown-warning-option",
-                  "-Wno-unused-command-line-argument"}));
-  EXPECT_EQ(Error, "");
-  EXPECT_TRUE(toClangArguments({"gcc", "-c", "a.s"}, "/b", Error).empty());
-  EXPECT_NE(Error, "");
+  lockstep::Expected<Args> Arguments =
+      toClangArguments({"gcc", "-DX", "-c", "a.c"}, "/b");
+  ASSERT_EQ(errorText(Arguments.takeError()), "");
+  EXPECT_EQ(*Arguments, (Args{"-DX", "-x", "c", "-Wno-unknown-warning-option",
+                              "-Wno-unused-command-line-argument"}));
+  EXPECT_NE(errorText(toClangArguments({"gcc", "-c", "a.s"}, "/b").takeError()),
+            "");
 }
 
 // --- The database -----------------------------------------------------------
 
 namespace {
 
-bool parse(const std::string &Text, std::vector<CompileUnit> &Units, std::string &Error,
-           LoadReport *Report = nullptr) {
-  return parseCompileDatabase(Text, "/build/compile_commands.json", Units, Error, Report);
+/// The error of parsing \p Text, "" on success.
+std::string parse(const std::string &Text, std::vector<CompileUnit> &Units,
+                  LoadReport *Report = nullptr) {
+  return errorText(parseCompileDatabase(Text, "/build/compile_commands.json",
+                                        Units, Report));
 }
 
 std::string parseError(const std::string &Text) {
   std::vector<CompileUnit> Units;
-  std::string Error;
-  EXPECT_FALSE(parse(Text, Units, Error));
+  std::string Error = parse(Text, Units);
+  EXPECT_NE(Error, "");
   return Error;
 }
 
@@ -351,9 +353,8 @@ std::string parseError(const std::string &Text) {
 
 TEST(CompileDatabase, LoadsCommandsAndArguments) {
   std::vector<CompileUnit> Units;
-  std::string Error;
   LoadReport Report;
-  ASSERT_TRUE(parse(R"([
+  ASSERT_EQ(parse(R"([
     {"directory": "/build", "file": "../src/a.cpp",
      "command": "/usr/bin/c++ -DGREETING=\"\\\"hi there\\\"\" -I../inc -c ../src/a.cpp"},
     {"directory": "/build/", "file": "/src/b.c", "output": "b.o",
@@ -362,8 +363,8 @@ TEST(CompileDatabase, LoadsCommandsAndArguments) {
     {"directory": "/build", "file": "/src/start.s", "command": "gcc -c /src/start.s"},
     {"directory": "sub", "file": "c.cu", "arguments": ["nvcc", "-c", "c.cu"]}
   ])",
-                    Units, Error, &Report))
-      << Error;
+                  Units, &Report),
+            "");
   ASSERT_EQ(Units.size(), 3u);
   EXPECT_EQ(Units[0].file, "/src/a.cpp");
   EXPECT_EQ(Units[0].directory, "/build");
@@ -462,9 +463,9 @@ TEST(CompileDatabase, MalformedDatabasesNameFileAndEntry) {
 TEST(CompileDatabase, ErrorLeavesOutputUnchanged) {
   std::vector<CompileUnit> Units(1);
   Units[0].file = "kept";
-  std::string Error;
-  EXPECT_FALSE(parse(R"([{"directory":"/b","file":"a.c","command":"cc a.c"}, 1])", Units,
-                     Error));
+  EXPECT_NE(parse(R"([{"directory":"/b","file":"a.c","command":"cc a.c"}, 1])",
+                  Units),
+            "");
   ASSERT_EQ(Units.size(), 1u);
   EXPECT_EQ(Units[0].file, "kept");
 }
@@ -472,27 +473,27 @@ TEST(CompileDatabase, ErrorLeavesOutputUnchanged) {
 TEST(CompileDatabase, LoadFromBuildDirectory) {
   TempDir Build;
   std::vector<CompileUnit> Units;
-  std::string Error;
-  EXPECT_FALSE(loadCompileDatabase(Build.path() + "/nope", Units, Error));
-  EXPECT_EQ(Error, "build directory '" + Build.path() + "/nope' does not exist");
-  EXPECT_FALSE(loadCompileDatabase(Build.path(), Units, Error));
-  EXPECT_EQ(Error, "no compile_commands.json in '" + Build.path() +
-                       "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
-                       "record the build with Bear");
+  EXPECT_EQ(errorText(loadCompileDatabase(Build.path() + "/nope", Units)),
+            "build directory '" + Build.path() + "/nope' does not exist");
+  EXPECT_EQ(
+      errorText(loadCompileDatabase(Build.path(), Units)),
+      "no compile_commands.json in '" + Build.path() +
+          "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
+          "record the build with Bear");
 
   const std::string Db = Build.write(
       "compile_commands.json",
       R"([{"directory":")" + Build.path() + R"(","file":"a.cpp","command":"c++ -c a.cpp"}])");
   LoadReport Report;
-  ASSERT_TRUE(loadCompileDatabase(Build.path(), Units, Error, &Report)) << Error;
+  ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report)), "");
   ASSERT_EQ(Units.size(), 1u);
   EXPECT_EQ(Units[0].file, Build.path() + "/a.cpp");
   EXPECT_EQ(Report.databasePath, Db);
-  ASSERT_TRUE(loadCompileDatabase(Db, Units, Error)) << Error; // the file itself
+  ASSERT_EQ(errorText(loadCompileDatabase(Db, Units)), ""); // the file itself
   EXPECT_EQ(Units.size(), 1u);
 
   Build.write("compile_commands.json", "[]");
-  ASSERT_TRUE(loadCompileDatabase(Build.path(), Units, Error, &Report)) << Error;
+  ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report)), "");
   EXPECT_TRUE(Units.empty());
   EXPECT_EQ(Report.warnings, Args{Db + " lists no compile commands"});
 }
@@ -559,12 +560,13 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   }
 
   std::vector<CompileUnit> Units;
-  std::string Error;
   LoadReport Report;
   // As lockstep check does: train_step.cu includes NCCL 2.28's nccl_device.h.
   TranslationOptions Options;
   Options.nvccCompatHeader = std::string(LOCKSTEP_SOURCE_DIR) + "/include/lockstep/nvcc_compat.h";
-  ASSERT_TRUE(loadCompileDatabase(Build.path(), Units, Error, &Report, Options)) << Error;
+  ASSERT_EQ(
+      errorText(loadCompileDatabase(Build.path(), Units, &Report, Options)),
+      "");
   EXPECT_TRUE(Report.skipped.empty());
   EXPECT_TRUE(Report.warnings.empty()) << Report.warnings[0];
   ASSERT_EQ(Units.size(), 2u);

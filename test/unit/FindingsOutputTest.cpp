@@ -6,6 +6,7 @@
 #include "FindingsOutput.h"
 #include "CheckDocs.h"
 #include "CheckTable.h"
+#include "ErrorText.h"
 #include "ProjectPaths.h"
 
 #include <gtest/gtest.h>
@@ -209,9 +210,9 @@ TEST(FindingsJson, RoundTripsEveryField) {
   json Summary = {{"files", 3}, {"findings", 4}, {"failed", 0}};
   std::string Text = toJson(Findings, Summary);
   std::vector<Finding> Back;
-  std::string Error;
   json SummaryBack;
-  ASSERT_TRUE(readFindingsJson(Text, "out.json", Back, Error, &SummaryBack)) << Error;
+  ASSERT_EQ(errorText(readFindingsJson(Text, "out.json", Back, &SummaryBack)),
+            "");
   EXPECT_EQ(SummaryBack, Summary);
   ASSERT_EQ(Back.size(), Findings.size());
   for (size_t I = 0; I < Back.size(); ++I) {
@@ -275,8 +276,8 @@ std::string withFinding(const std::function<void(json &)> &Change) {
 
 std::string errorOf(const std::string &Text) {
   std::vector<Finding> Out = {checkpointFinding()};
-  std::string Error;
-  EXPECT_FALSE(readFindingsJson(Text, "base.json", Out, Error)) << Text;
+  std::string Error = errorText(readFindingsJson(Text, "base.json", Out));
+  EXPECT_NE(Error, "") << Text;
   EXPECT_EQ(Out.size(), 1u) << "a failed read must not add findings";
   return Error;
 }
@@ -378,9 +379,8 @@ TEST(FindingsJson, NeverCrashesOnDamagedInput) {
         Text[Random() % Text.size()] = Damage[Random() % Damage.size()];
     }
     std::vector<Finding> Out;
-    std::string Error;
-    if (!readFindingsJson(Text, "x.json", Out, Error)) {
-      EXPECT_EQ(Error.rfind("x.json: ", 0), 0u) << Error;
+    if (lockstep::Error E = readFindingsJson(Text, "x.json", Out)) {
+      EXPECT_EQ(E.message().rfind("x.json: ", 0), 0u) << E.message();
       EXPECT_TRUE(Out.empty());
     }
   }

@@ -3,6 +3,7 @@
 // as the one the checks build when that function is in the same file, and
 // before that never shows a placeholder.
 #include "PendingCalls.h"
+#include "ErrorText.h"
 
 #include <gtest/gtest.h>
 
@@ -110,10 +111,9 @@ TEST(PendingCalls, ResolvedAfterAShardsJsonReadsAsALocalCallee) {
   ASSERT_EQ(Shard.size(), 1u);
   assignIds(Shard, "/work/proj");
   std::vector<Finding> Read;
-  std::string Error;
-  ASSERT_TRUE(readFindingsJson(toJson(Shard, nlohmann::json::object()),
-                               "shard.json", Read, Error))
-      << Error;
+  ASSERT_EQ(errorText(readFindingsJson(toJson(Shard, nlohmann::json::object()),
+                                       "shard.json", Read)),
+            "");
   ASSERT_EQ(Read.size(), 1u);
   ASSERT_TRUE(Read[0].pending);
   std::vector<Finding> Resolved = resolvePending(Read, summaries(true), false);
@@ -152,8 +152,9 @@ TEST(PendingCalls, BadPendingWordingIsAnError) {
     nlohmann::json Copy = Doc;
     Damage(Copy["findings"][0]["pending"]);
     std::vector<Finding> Read;
-    std::string Message;
-    EXPECT_FALSE(readFindingsJson(Copy.dump(), "shard.json", Read, Message));
+    std::string Message =
+        errorText(readFindingsJson(Copy.dump(), "shard.json", Read));
+    EXPECT_NE(Message, "");
     return Message;
   };
   EXPECT_EQ(Error([](nlohmann::json &P) { P["message"][0]["call"] = 3; }),

@@ -1,6 +1,7 @@
 // The rules loader: the shipped rules load, and every kind of bad rules file
 // is rejected with an error naming the file, the entry and the key.
 #include "RulesLoader.h"
+#include "ErrorText.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,7 @@ using namespace lockstep::rules;
 namespace {
 
 std::string load(const std::string &Text, RuleSet &Rules) {
-  return mergeRulesText(Text, "user.json", Rules);
+  return errorText(mergeRulesText(Text, "user.json", Rules));
 }
 
 std::string errorOf(const std::string &Text) {
@@ -24,8 +25,8 @@ std::string errorOf(const std::string &Text) {
 
 TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
-  EXPECT_EQ(validateComplete(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  EXPECT_EQ(errorText(validateComplete(Rules)), "");
   EXPECT_EQ(Rules.files.size(), 6u);
 
   const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
@@ -62,14 +63,16 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
   RuleSet Rules;
   for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment", "system"})
-    EXPECT_EQ(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules),
+    EXPECT_EQ(errorText(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) +
+                                           "/rules/" + Name + ".json",
+                                       Rules)),
               "");
-  EXPECT_EQ(validateComplete(Rules), "");
+  EXPECT_EQ(errorText(validateComplete(Rules)), "");
 }
 
 TEST(RulesLoader, UserFileExtendsBuiltins) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   EXPECT_EQ(load(R"({"version": 1, "api": "mylib", "collectives": [
       {"name": "mylib::sync_all", "operation": "barrier", "args": {"comm": 0}}]})",
                  Rules),
@@ -179,7 +182,7 @@ TEST(RulesLoader, RejectsBadPattern) {
 
 TEST(RulesLoader, RejectsDuplicatesAcrossFiles) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   EXPECT_EQ(load(R"({"version": 1, "api": "x", "collectives": [
       {"name": "MPI_Barrier", "operation": "barrier", "args": {"comm": 0}}]})",
                  Rules),
@@ -193,7 +196,7 @@ TEST(RulesLoader, RejectsDuplicatesAcrossFiles) {
 
 TEST(RulesLoader, FailedMergeLeavesRulesUnchanged) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   size_t Before = Rules.collectives.size();
   EXPECT_NE(load(R"({"version": 1, "api": "x", "collectives": [
       {"name": "ok", "operation": "barrier", "args": {}},
@@ -206,29 +209,33 @@ TEST(RulesLoader, FailedMergeLeavesRulesUnchanged) {
 
 TEST(RulesLoader, MissingFileIsAnError) {
   RuleSet Rules;
-  EXPECT_EQ(mergeRulesFile("/nonexistent/rules.json", Rules),
+  EXPECT_EQ(errorText(mergeRulesFile("/nonexistent/rules.json", Rules)),
             "/nonexistent/rules.json: cannot open the rules file");
 }
 
 TEST(RulesLoader, LoadRulesReadsBuiltinsThenFilesAndStopsAtTheFirstError) {
   RuleSet Rules;
-  EXPECT_EQ(loadRules({std::string(LOCKSTEP_SOURCE_DIR) + "/examples/join/ddp_join.json"}, Rules),
+  EXPECT_EQ(errorText(loadRules({std::string(LOCKSTEP_SOURCE_DIR) +
+                                 "/examples/join/ddp_join.json"},
+                                Rules)),
             "");
   EXPECT_NE(Rules.findCollective("MPI_Barrier"), nullptr);
   RuleSet Broken;
-  EXPECT_EQ(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"}, Broken),
+  EXPECT_EQ(errorText(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"},
+                                Broken)),
             "/nonexistent/a.json: cannot open the rules file");
 }
 
 TEST(RulesLoader, IncompleteRuleSetIsAnError) {
   RuleSet Rules;
-  EXPECT_EQ(validateComplete(Rules),
-            "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
+  EXPECT_EQ(
+      errorText(validateComplete(Rules)),
+      "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
 }
 
 TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   for (const char *Name : {"MPI_Comm_split", "ncclCommSplit"}) {
     const CollectiveRule *Split = Rules.findCollective(Name);
     ASSERT_NE(Split, nullptr) << Name;
@@ -241,7 +248,7 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
 
 TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   const CollectiveRule *Gather = Rules.findCollective("MPI_Gather");
   ASSERT_TRUE(Gather->inPlace);
   EXPECT_EQ(Gather->inPlace->marker, "MPI_IN_PLACE");
@@ -330,7 +337,7 @@ TEST(RulesLoader, RejectsMalformedPerRankSources) {
       {"function": "f", "returns": true, "why": "x", "value": "uniform"}]})"),
             "user.json: per_rank_sources[0] ('f'): key 'value': unknown key");
   RuleSet Rules;
-  ASSERT_EQ(mergeBuiltinRules(Rules), "");
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   EXPECT_NE(load(R"({"version": 1, "api": "x", "per_rank_sources": [
       {"function": "MPI_Wtime", "returns": true, "why": "a clock reading"}]})",
                  Rules)

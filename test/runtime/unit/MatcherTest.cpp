@@ -1,5 +1,6 @@
 // The matcher on hand-made call streams: each kind of divergence, and no
 // alarm where ranks agree (split communicators included).
+#include "../../unit/ErrorText.h"
 #include "Diagnosis.h"
 #include "Matcher.h"
 
@@ -24,7 +25,7 @@ protected:
     C.size = Size;
     C.rankInComm = RankInComm;
     C.api = 1;
-    ASSERT_EQ(M.addComm(Rank, C, Now), "");
+    ASSERT_EQ(errorText(M.addComm(Rank, C, Now)), "");
   }
   std::string call(int Rank, uint64_t Comm, uint64_t Seq, uint32_t Func, int64_t Count = 1) {
     Call C;
@@ -32,7 +33,7 @@ protected:
     C.Func = Func;
     C.Count = Count;
     C.TimeNs = ++Now;
-    return M.addCall(Rank, Comm, C, Now);
+    return errorText(M.addCall(Rank, Comm, C, Now));
   }
   void world() {
     comm(0, 1, 2, 0);
@@ -227,7 +228,7 @@ TEST_F(MatcherTest, RefusesInconsistentReports) {
   C.id = 1;
   C.size = 3;
   C.api = 1;
-  EXPECT_NE(M.addComm(0, C, Now), ""); // another size for the same communicator
+  EXPECT_NE(errorText(M.addComm(0, C, Now)), ""); // another size for the same communicator
 }
 
 TEST(RankList, Ranges) {

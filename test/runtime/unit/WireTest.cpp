@@ -1,5 +1,6 @@
 // The wire format: round trips, and every malformed input refused with a
 // reason instead of a crash.
+#include "../../unit/ErrorText.h"
 #include "Wire.h"
 
 #include <gtest/gtest.h>
@@ -14,10 +15,10 @@ template <class M> std::string decodeFrame(const std::vector<uint8_t> &Frame, Ty
   Type T;
   std::vector<uint8_t> Payload;
   if (!S.next(T, Payload))
-    return "no frame: " + S.error();
+    return "no frame: " + errorText(S.takeError());
   EXPECT_EQ(T, Expected);
   Reader R(Payload.data(), Payload.size());
-  return decode(R, Out);
+  return errorText(decode(R, Out));
 }
 
 TEST(Wire, EventRoundTrip) {
@@ -61,9 +62,9 @@ TEST(Wire, RefusesTruncatedAndTrailing) {
   Payload.push_back(Extra);
   Reader Long(Payload.data(), Payload.size());
   Bye B;
-  EXPECT_NE(decode(Long, B).find("trailing"), std::string::npos);
+  EXPECT_NE(errorText(decode(Long, B)).find("trailing"), std::string::npos);
   Reader Short(Payload.data(), 3);
-  EXPECT_NE(decode(Short, B).find("truncated field 'dropped'"), std::string::npos);
+  EXPECT_NE(errorText(decode(Short, B)).find("truncated field 'dropped'"), std::string::npos);
 }
 
 TEST(Wire, HeartbeatRoundTrip) {
@@ -87,7 +88,7 @@ TEST(Wire, SplitterRefusesOversizedFrames) {
   Type T;
   std::vector<uint8_t> P;
   EXPECT_FALSE(S.next(T, P));
-  EXPECT_NE(S.error().find("frame length"), std::string::npos);
+  EXPECT_NE(errorText(S.takeError()).find("frame length"), std::string::npos);
 }
 
 TEST(Wire, SplitterReassemblesBytes) {
