@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
   long kb = peak_kb(), max_kb;
   MPI_Reduce(&kb, &max_kb, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("%lld %lld %ld\n", samples[iterations / 2], samples[(long)iterations * 99 / 100], max_kb);
+    printf("%lld %lld %ld\n", samples[iterations / 2], samples[(long)iterations * 99 / 100],
+           max_kb);
   free(samples);
   MPI_Finalize();
   return 0;

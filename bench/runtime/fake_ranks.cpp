@@ -35,13 +35,13 @@ using namespace lockstep;
 namespace {
 
 constexpr int kThreads = 4;
-constexpr uint64_t kWorld = 1;   // the interposer's id of a job-wide MPI_COMM_WORLD
+constexpr uint64_t kWorld = 1; // the interposer's id of a job-wide MPI_COMM_WORLD
 constexpr uint64_t kTickNs = 1000000;
 
 struct Rank {
   int Fd = -1;
-  uint64_t Sent = 0;               // the last sequence number sent
-  std::vector<uint8_t> Out;        // encoded, not yet written
+  uint64_t Sent = 0;        // the last sequence number sent
+  std::vector<uint8_t> Out; // encoded, not yet written
 };
 
 /// The coordinator's CPU seconds (user + system) and peak RSS in KiB.
@@ -100,8 +100,7 @@ int main(int Argc, char **Argv) {
   for (int R = 0; R < World; ++R) {
     lockstep::Expected<int> Fd = net::connectTo(At);
     if (!Fd) {
-      std::fprintf(stderr, "fake-ranks: rank %d: %s\n", R,
-                   Fd.takeError().message().c_str());
+      std::fprintf(stderr, "fake-ranks: rank %d: %s\n", R, Fd.takeError().message().c_str());
       return 1;
     }
     Ranks[size_t(R)].Fd = *Fd;
@@ -115,8 +114,11 @@ int main(int Argc, char **Argv) {
     std::vector<uint8_t> &Out = Ranks[size_t(R)].Out;
     wire::encode(H, Out);
     wire::encode(wire::Comm{kWorld, uint32_t(World), uint32_t(R), 0, 0, 1}, Out);
-    wire::encode(wire::Def{wire::DefKind::Function, 0, wire::kHostBlocking, "MPI_Allreduce", "allreduce"}, Out);
-    wire::encode(wire::Def{wire::DefKind::Function, 1, wire::kHostBlocking, "MPI_Barrier", "barrier"}, Out);
+    wire::encode(
+        wire::Def{wire::DefKind::Function, 0, wire::kHostBlocking, "MPI_Allreduce", "allreduce"},
+        Out);
+    wire::encode(
+        wire::Def{wire::DefKind::Function, 1, wire::kHostBlocking, "MPI_Barrier", "barrier"}, Out);
     wire::encode(wire::Def{wire::DefKind::Datatype, 0, 0, "MPI_FLOAT", ""}, Out);
     wire::encode(wire::Def{wire::DefKind::Op, 0, 0, "MPI_SUM", ""}, Out);
     wire::encode(wire::Def{wire::DefKind::Site, 0, 0x1234, "/bench/train", "train_step"}, Out);
@@ -194,11 +196,12 @@ int main(int Argc, char **Argv) {
   std::printf("ranks %d  target %.0f calls/s/rank  records %llu  records/s %.0f  "
               "coordinator cpu %.0f%% (%.0f records per cpu-second)  peak rss %ld KiB  "
               "generator cpu %.0f%%  divergence->stop %s\n",
-              World, Rate, static_cast<unsigned long long>(Records.load()), double(Records.load()) / Wall,
-              100 * (Cpu1 - Cpu0) / Wall, double(Records.load()) / std::max(1e-9, Cpu1 - Cpu0), Peak1,
-              100 * Mine / Wall,
-              Stop && Inject ? (std::to_string((Stop - std::min(Stop, Inject)) / 1000000) + " ms").c_str()
-                   : "never (missed)");
+              World, Rate, static_cast<unsigned long long>(Records.load()),
+              double(Records.load()) / Wall, 100 * (Cpu1 - Cpu0) / Wall,
+              double(Records.load()) / std::max(1e-9, Cpu1 - Cpu0), Peak1, 100 * Mine / Wall,
+              Stop && Inject
+                  ? (std::to_string((Stop - std::min(Stop, Inject)) / 1000000) + " ms").c_str()
+                  : "never (missed)");
   for (Rank &R : Ranks)
     close(R.Fd);
   return Stop ? 0 : 1;

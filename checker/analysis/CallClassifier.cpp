@@ -2,8 +2,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
 
@@ -56,8 +56,7 @@ bool listed(const std::vector<std::string> &List, const std::vector<std::string>
 } // namespace
 
 CallClassifier::CallClassifier(const rules::RuleSet &Rules)
-    : Rules(Rules),
-      RankName(Rules.naming.rankPattern, std::regex::ECMAScript | std::regex::icase),
+    : Rules(Rules), RankName(Rules.naming.rankPattern, std::regex::ECMAScript | std::regex::icase),
       WorldSizeName(Rules.naming.worldSizePattern, std::regex::ECMAScript | std::regex::icase) {
   for (const rules::StatusRule &Status : Rules.statuses)
     StatusFunctions.emplace_back(Status.functions, std::regex::ECMAScript);
@@ -91,8 +90,8 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
     if (listed(Join.shadows, Names))
       Role.shadowedBy.push_back(&Join);
     const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-    const bool OfGuard =
-        Method && !Join.guard.empty() && Method->getParent()->getQualifiedNameAsString() == Join.guard;
+    const bool OfGuard = Method && !Join.guard.empty() &&
+                         Method->getParent()->getQualifiedNameAsString() == Join.guard;
     if ((OfGuard && isa<CXXConstructorDecl>(FD)) || listed({Join.begin}, Names))
       Role.joinBegin = &Join;
     if ((OfGuard && isa<CXXDestructorDecl>(FD)) || listed({Join.end}, Names))

@@ -28,8 +28,8 @@ struct CalleeRole {
   const rules::ValueSourceRule *uniformSource = nullptr;
   bool annotatedUniform = false;
   const rules::PerRankSourceRule *perRankSource = nullptr; // a clock, a host query, ...
-  const rules::JoinProtocolRule *joinBegin = nullptr; // opens the region (guard constructor)
-  const rules::JoinProtocolRule *joinEnd = nullptr;   // closes it (guard destructor)
+  const rules::JoinProtocolRule *joinBegin = nullptr;      // opens the region (guard constructor)
+  const rules::JoinProtocolRule *joinEnd = nullptr;        // closes it (guard destructor)
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
   bool environmentReader = false;
   bool converter = false;
@@ -37,7 +37,7 @@ struct CalleeRole {
   // fopen) whose results are computed from its inputs.
   bool systemLibrary = false;
   std::optional<int64_t> statusSuccess; // its result reports success with this value
-  std::string name; // the rule's name, or the function's qualified name
+  std::string name;                     // the rule's name, or the function's qualified name
 
   bool isCollective() const { return collective || annotatedCollective; }
   /// Known to the rules: its return value is never an unknown quantity.

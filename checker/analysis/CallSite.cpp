@@ -78,8 +78,11 @@ agreedArguments(const rules::CollectiveRule &Rule, const CallExpr *Call,
       Count = &In->count;
       Datatype = &In->datatype;
     }
-  return {{"communicator", &Rule.comm}, {"root", &Rule.root}, {"count", Count},
-          {"datatype", Datatype}, {"operator", &Rule.op}};
+  return {{"communicator", &Rule.comm},
+          {"root", &Rule.root},
+          {"count", Count},
+          {"datatype", Datatype},
+          {"operator", &Rule.op}};
 }
 
 const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,
@@ -153,7 +156,8 @@ const ValueDecl *accessedStorage(const Expr *E) {
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
   const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
-  const auto *Return = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const auto *Return =
+      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
   const ValueDecl *Named = Return ? namedStorage(Return->getRetValue()) : nullptr;
   // Only storage that outlives the call: not a parameter or a local.
   if (const auto *Var = dyn_cast_or_null<VarDecl>(Named); Var && !Var->hasGlobalStorage())

@@ -51,22 +51,23 @@ CollectiveEvents::CollectiveEvents(
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
     for (const CFGBlock *Block : Function->cfg())
-      forEachCall(*Block, Function->context(),
-                  [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
-                    std::vector<const FunctionDecl *> Targets = Indirect.targets(Site);
-                    if (!Targets.empty()) {
-                      Calls[Decl].insert(Calls[Decl].end(), Targets.begin(), Targets.end());
-                      return;
-                    }
-                    if (!Callee)
-                      return;
-                    const CalleeRole &Role = Classifier.classify(Callee);
-                    if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
-                      Performing.insert(Decl);
-                    else
-                      Calls[Decl].push_back(Callee->getCanonicalDecl());
-                  },
-                  /*Unnamed=*/true);
+      forEachCall(
+          *Block, Function->context(),
+          [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+            std::vector<const FunctionDecl *> Targets = Indirect.targets(Site);
+            if (!Targets.empty()) {
+              Calls[Decl].insert(Calls[Decl].end(), Targets.begin(), Targets.end());
+              return;
+            }
+            if (!Callee)
+              return;
+            const CalleeRole &Role = Classifier.classify(Callee);
+            if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
+              Performing.insert(Decl);
+            else
+              Calls[Decl].push_back(Callee->getCanonicalDecl());
+          },
+          /*Unnamed=*/true);
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -78,8 +79,7 @@ CollectiveEvents::CollectiveEvents(
   }
   for (const auto &[Caller, List] : Calls)
     for (const FunctionDecl *Callee : List)
-      if (Performing.count(Callee) && cfgOf(Callee) &&
-          !llvm::is_contained(Callees[Caller], Callee))
+      if (Performing.count(Callee) && cfgOf(Callee) && !llvm::is_contained(Callees[Caller], Callee))
         Callees[Caller].push_back(Callee);
 }
 
@@ -113,8 +113,7 @@ bool CollectiveEvents::externallyPerforming(const FunctionDecl *Callee) const {
 // Only the user's own functions can hide collectives in another file: not
 // library functions from system headers, builtins or what the rules know.
 bool CollectiveEvents::pendingCandidate(const FunctionDecl *Callee) const {
-  if (!KeepPending || Callee->hasBody() || Callee->getBuiltinID() ||
-      !Callee->isExternallyVisible())
+  if (!KeepPending || Callee->hasBody() || Callee->getBuiltinID() || !Callee->isExternallyVisible())
     return false;
   const CalleeRole &Role = Classifier.classify(Callee);
   if (Role.isKnown() || Role.environmentReader || Role.converter)
@@ -171,8 +170,8 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       for (const ExternalFunction::Collective &C : Summary->collectives) {
         Event.collective = Event.key = C.name;
         Event.externalSite = C.site;
-        const Expr *Passed = C.communicatorParam ? argumentAt(SiteStmt, *C.communicatorParam)
-                                                 : nullptr;
+        const Expr *Passed =
+            C.communicatorParam ? argumentAt(SiteStmt, *C.communicatorParam) : nullptr;
         Event.communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.communicator;
         Out.push_back(Event);
         if (Summary->severalSequences) {
@@ -203,8 +202,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.siteStmt = SiteStmt;
     Event.via = Callee;
     Event.guard = nullptr; // a guard of the callee is part of the call
-    Event.shadowedBy.insert(Event.shadowedBy.end(), Role.shadowedBy.begin(),
-                            Role.shadowedBy.end());
+    Event.shadowedBy.insert(Event.shadowedBy.end(), Role.shadowedBy.begin(), Role.shadowedBy.end());
     Event.joinBoundary = Role.joinBegin || Role.joinEnd;
     return Event;
   };
@@ -271,35 +269,36 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
   if (!Inserted)
     return It->second;
   std::vector<CollectiveEvent> Events;
-  forEachCall(Block, Function.context(),
-              [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt,
-                  const CFGElement &Element) {
-                // A guard's collectives are reported where the guard is declared.
-                const size_t Before = Events.size();
-                auto MarkGuard = llvm::make_scope_exit([&] {
-                  auto Automatic = Element.getAs<CFGAutomaticObjDtor>();
-                  for (size_t I = Before; Automatic && I < Events.size(); ++I) {
-                    Events[I].guard = Automatic->getVarDecl();
-                    Events[I].destroyedAt = Events[I].site;
-                    Events[I].site = Automatic->getVarDecl()->getLocation();
-                  }
-                });
-                std::vector<const FunctionDecl *> Targets = Indirect.targets(SiteStmt);
-                if (!Targets.empty()) {
-                  addDispatchEvents(Targets, Site, SiteStmt, Events);
-                  return;
-                }
-                if (!Callee)
-                  return;
-                const CalleeRole &Role = Classifier.classify(Callee);
-                if (Role.isCollective() || Role.groupMarker) {
-                  if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
-                    Events.push_back(directEvent(Call, Role, Function.context()));
-                } else if (performsCollectives(Callee)) {
-                  addCallEvents(Callee, Site, SiteStmt, Events);
-                }
-              },
-              /*Unnamed=*/true);
+  forEachCall(
+      Block, Function.context(),
+      [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt,
+          const CFGElement &Element) {
+        // A guard's collectives are reported where the guard is declared.
+        const size_t Before = Events.size();
+        auto MarkGuard = llvm::make_scope_exit([&] {
+          auto Automatic = Element.getAs<CFGAutomaticObjDtor>();
+          for (size_t I = Before; Automatic && I < Events.size(); ++I) {
+            Events[I].guard = Automatic->getVarDecl();
+            Events[I].destroyedAt = Events[I].site;
+            Events[I].site = Automatic->getVarDecl()->getLocation();
+          }
+        });
+        std::vector<const FunctionDecl *> Targets = Indirect.targets(SiteStmt);
+        if (!Targets.empty()) {
+          addDispatchEvents(Targets, Site, SiteStmt, Events);
+          return;
+        }
+        if (!Callee)
+          return;
+        const CalleeRole &Role = Classifier.classify(Callee);
+        if (Role.isCollective() || Role.groupMarker) {
+          if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
+            Events.push_back(directEvent(Call, Role, Function.context()));
+        } else if (performsCollectives(Callee)) {
+          addCallEvents(Callee, Site, SiteStmt, Events);
+        }
+      },
+      /*Unnamed=*/true);
   return BlockEvents[&Block] = std::move(Events);
 }
 

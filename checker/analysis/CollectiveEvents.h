@@ -32,23 +32,23 @@ struct CollectiveEvent {
   std::string communicator; // the communicator as written, when the rules name it
   const clang::ValueDecl *communicatorDecl = nullptr; // the variable or field holding it
   std::vector<EventArgument> agreedArguments;
-  clang::SourceLocation site;                  // in the analysed function
-  const clang::Stmt *siteStmt = nullptr;       // the call there (null for destructors)
-  clang::SourceLocation collectiveSite;        // the collective call itself
-  const clang::FunctionDecl *via = nullptr;    // the function called at site, if any
+  clang::SourceLocation site;               // in the analysed function
+  const clang::Stmt *siteStmt = nullptr;    // the call there (null for destructors)
+  clang::SourceLocation collectiveSite;     // the collective call itself
+  const clang::FunctionDecl *via = nullptr; // the function called at site, if any
   // Run by the destructor of a local object (an RAII guard): site is the
   // object's declaration, destroyedAt where this destructor call runs.
   const clang::VarDecl *guard = nullptr;
   clang::SourceLocation destroyedAt;
-  bool dispatched = false; // a virtual call or a stored callable: via is one it may run
-  bool groupMarker = false;                    // ncclGroupStart/End: local, but must pair up
-  bool groupBegins = false;                    // the marker opens a group
-  bool selfCommunicator = false;               // on MPI_COMM_SELF: no other rank takes part
-  std::string loopTrip;                        // a loop's event: its trip count ("9", or "?")
-  bool loop = false;     // stands for a loop: its iterations' collectives
+  bool dispatched = false;       // a virtual call or a stored callable: via is one it may run
+  bool groupMarker = false;      // ncclGroupStart/End: local, but must pair up
+  bool groupBegins = false;      // the marker opens a group
+  bool selfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
+  std::string loopTrip;          // a loop's event: its trip count ("9", or "?")
+  bool loop = false;             // stands for a loop: its iterations' collectives
   uint32_t loopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
-  std::optional<uint32_t> loopTripFormula;     // a loop's event: its trip count as a formula
-  bool joinBoundary = false;                   // a join protocol's own begin or end
+  std::optional<uint32_t> loopTripFormula; // a loop's event: its trip count as a formula
+  bool joinBoundary = false;               // a join protocol's own begin or end
   std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
   SourcePoint externalSite; // the collective inside a function of another file
   // A call to a function no file has summarised yet: the callee's USR.
@@ -69,10 +69,10 @@ class CollectiveEvents {
 public:
   /// With \p KeepPending, a call to a user function defined in no analysed
   /// file is a pending event (pendingUsr), resolved later.
-  CollectiveEvents(const CallClassifier &Classifier,
-                   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-                   const ExternalIndex &External, const IndirectCalls &Indirect,
-                   bool KeepPending);
+  CollectiveEvents(
+      const CallClassifier &Classifier,
+      const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
+      const ExternalIndex &External, const IndirectCalls &Indirect, bool KeepPending);
 
   /// Whether \p FD performs a collective or a group marker, directly or
   /// through the functions of the translation unit it calls.
@@ -85,7 +85,8 @@ public:
 
   /// The functions of the translation unit \p FD calls that perform
   /// collectives: summarise them first.
-  const std::vector<const clang::FunctionDecl *> &performingCallees(const clang::FunctionDecl *FD) const;
+  const std::vector<const clang::FunctionDecl *> &
+  performingCallees(const clang::FunctionDecl *FD) const;
 
   /// The collectives of one block, in execution order (computed once).
   const std::vector<CollectiveEvent> &blockEvents(const FunctionCFG &Function,

@@ -50,15 +50,24 @@ const ValueDecl *subCommunicator(const Provenance *Source) {
   return World ? nullptr : Var;
 }
 
-FormulaOp comparison(BinaryOperatorKind Op, bool &Swap, bool &Negate) {
-  Swap = Negate = false;
+/// The formula operator of a comparison; \p Swap: of its operands swapped.
+FormulaOp comparison(BinaryOperatorKind Op, bool &Swap) {
+  Swap = false;
   switch (Op) {
-  case BO_EQ: return FormulaOp::Eq;
-  case BO_NE: return FormulaOp::Ne;
-  case BO_LT: return FormulaOp::Lt;
-  case BO_LE: return FormulaOp::Le;
-  case BO_GT: Swap = true; return FormulaOp::Lt;
-  default: Swap = true; return FormulaOp::Le; // BO_GE
+  case BO_EQ:
+    return FormulaOp::Eq;
+  case BO_NE:
+    return FormulaOp::Ne;
+  case BO_LT:
+    return FormulaOp::Lt;
+  case BO_LE:
+    return FormulaOp::Le;
+  case BO_GT:
+    Swap = true;
+    return FormulaOp::Lt;
+  default:
+    Swap = true;
+    return FormulaOp::Le; // BO_GE
   }
 }
 
@@ -74,8 +83,7 @@ ConditionFormula::ConditionFormula(const FunctionCFG &Function, FormulaArena &Ar
 // only read through.
 bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
   const Stmt *Child = AddressOf;
-  const Stmt *Parent =
-      Function.parents().getParentIgnoreParenImpCasts(const_cast<Stmt *>(Child));
+  const Stmt *Parent = Function.parents().getParentIgnoreParenImpCasts(const_cast<Stmt *>(Child));
   const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee)
@@ -157,7 +165,8 @@ FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
     if (const auto *Case = dyn_cast_or_null<CaseStmt>(Target ? Target->getLabel() : nullptr))
       return CaseValue(Case);
     FormulaRef None = Arena.truth(); // default: no case matched
-    for (const SwitchCase *Case = Switch->getSwitchCaseList(); Case; Case = Case->getNextSwitchCase())
+    for (const SwitchCase *Case = Switch->getSwitchCaseList(); Case;
+         Case = Case->getNextSwitchCase())
       if (const auto *C = dyn_cast<CaseStmt>(Case))
         None = Arena.conjoin(None, Arena.negate(CaseValue(C)));
     return None;
@@ -170,9 +179,7 @@ FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
 }
 
 FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
-  auto Sorted = [&](FormulaRef F) {
-    return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F);
-  };
+  auto Sorted = [&](FormulaRef F) { return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F); };
   if (++Budget > limits::MaxExpressionNodes) {
     // Past the bound: a value the ranks share stays one shared unknown; only
     // a rank-dependent one loses information (and is said in a remark).
@@ -187,39 +194,8 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     return Sorted(Arena.constant(UndefinedColour));
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && isInteger(Cast->getSubExpr()))
     return Sorted(translate(Cast->getSubExpr(), WantBoolean));
-  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
-    BinaryOperatorKind Op = Binary->getOpcode();
-    const Expr *L = Binary->getLHS(), *R = Binary->getRHS();
-    if (Op == BO_LAnd || Op == BO_LOr) {
-      FormulaRef A = translate(L, true), B = translate(R, true);
-      return Sorted(Op == BO_LAnd ? Arena.conjoin(A, B) : Arena.disjoin(A, B));
-    }
-    if (Op == BO_Comma)
-      return translate(R, WantBoolean);
-    if (Binary->isComparisonOp()) {
-      if (std::optional<FormulaRef> Test = communicatorTest(Binary))
-        return Sorted(*Test);
-      if (isInteger(L) && isInteger(R)) {
-        bool Swap, Negate;
-        FormulaOp Kind = comparison(Op, Swap, Negate);
-        FormulaRef A = translate(L, false), B = translate(R, false);
-        return Sorted(Swap ? Arena.compare(Kind, B, A) : Arena.compare(Kind, A, B));
-      }
-    }
-    if (isInteger(L) && isInteger(R) && !Binary->isAssignmentOp()) {
-      FormulaOp Kind;
-      switch (Op) {
-      case BO_Add: Kind = FormulaOp::Add; break;
-      case BO_Sub: Kind = FormulaOp::Sub; break;
-      case BO_Mul: Kind = FormulaOp::Mul; break;
-      case BO_Div: Kind = FormulaOp::Div; break;
-      case BO_Rem: Kind = FormulaOp::Rem; break;
-      default: return leaf(E, WantBoolean);
-      }
-      return Sorted(Arena.arithmetic(Kind, translate(L, false), translate(R, false)));
-    }
-    return leaf(E, WantBoolean);
-  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E))
+    return translateBinary(Binary, WantBoolean);
   if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
     if (Unary->getOpcode() == UO_LNot)
       return Sorted(Arena.negate(translate(Unary->getSubExpr(), true)));
@@ -244,10 +220,40 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
   return leaf(E, WantBoolean);
 }
 
+FormulaRef ConditionFormula::translateBinary(const BinaryOperator *Binary, bool WantBoolean) {
+  auto Sorted = [&](FormulaRef F) { return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F); };
+  BinaryOperatorKind Op = Binary->getOpcode();
+  const Expr *L = Binary->getLHS(), *R = Binary->getRHS();
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    FormulaRef A = translate(L, true), B = translate(R, true);
+    return Sorted(Op == BO_LAnd ? Arena.conjoin(A, B) : Arena.disjoin(A, B));
+  }
+  if (Op == BO_Comma)
+    return translate(R, WantBoolean);
+  if (Binary->isComparisonOp()) {
+    if (std::optional<FormulaRef> Test = communicatorTest(Binary))
+      return Sorted(*Test);
+    if (isInteger(L) && isInteger(R)) {
+      bool Swap;
+      FormulaOp Kind = comparison(Op, Swap);
+      FormulaRef A = translate(L, false), B = translate(R, false);
+      return Sorted(Swap ? Arena.compare(Kind, B, A) : Arena.compare(Kind, A, B));
+    }
+  }
+  static const std::pair<BinaryOperatorKind, FormulaOp> Arithmetic[] = {{BO_Add, FormulaOp::Add},
+                                                                        {BO_Sub, FormulaOp::Sub},
+                                                                        {BO_Mul, FormulaOp::Mul},
+                                                                        {BO_Div, FormulaOp::Div},
+                                                                        {BO_Rem, FormulaOp::Rem}};
+  if (isInteger(L) && isInteger(R))
+    for (auto [Operator, Kind] : Arithmetic)
+      if (Op == Operator)
+        return Sorted(Arena.arithmetic(Kind, translate(L, false), translate(R, false)));
+  return leaf(Binary, WantBoolean);
+}
+
 FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
-  auto Sorted = [&](FormulaRef F) {
-    return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F);
-  };
+  auto Sorted = [&](FormulaRef F) { return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F); };
   ASTContext &Context = Function.context();
   if (!E->isValueDependent() && isInteger(E) && !isa<CallExpr>(E)) {
     Expr::EvalResult Result;
@@ -297,8 +303,9 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   bool PerRank = Value && Facts.differs(*Value);
   if (FieldKey)
-    return Sorted(PerRank ? Arena.perRank(FieldKey, !isInteger(E) || E->getType()->isBooleanType())
-                          : Arena.uniform(FieldKey, !isInteger(E) || E->getType()->isBooleanType()));
+    return Sorted(PerRank
+                      ? Arena.perRank(FieldKey, !isInteger(E) || E->getType()->isBooleanType())
+                      : Arena.uniform(FieldKey, !isInteger(E) || E->getType()->isBooleanType()));
   return Sorted(symbolFor(E, Named, PerRank, !isInteger(E) || E->getType()->isBooleanType()));
 }
 

@@ -52,6 +52,7 @@ public:
 
 private:
   FormulaRef translate(const clang::Expr *E, bool WantBoolean);
+  FormulaRef translateBinary(const clang::BinaryOperator *Binary, bool WantBoolean);
   FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);

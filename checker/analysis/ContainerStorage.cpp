@@ -159,8 +159,7 @@ bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
     return elementKeyOf(Unary->getSubExpr(), Container, Index);
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isAdditiveOp())
-    return intoContainer(Binary->getLHS(), Container) ||
-           intoContainer(Binary->getRHS(), Container);
+    return intoContainer(Binary->getLHS(), Container) || intoContainer(Binary->getRHS(), Container);
   // `v.data()`, `v.begin()`, `it->`: a method of the object that points into it.
   const auto *Call = dyn_cast<CallExpr>(E);
   const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
@@ -199,8 +198,8 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
       Construct->getNumArgs() == 0 || Construct->getConstructor()->isCopyOrMoveConstructor())
     return false;
   const Expr *From = Construct->getArg(0);
-  bool Viewed = From->getType()->isRecordType() ? containerKeyOf(From, Key)
-                                                : intoContainer(From, Key);
+  bool Viewed =
+      From->getType()->isRecordType() ? containerKeyOf(From, Key) : intoContainer(From, Key);
   if (Viewed)
     IntoContainer[Var] = Key;
   return Viewed;

@@ -29,8 +29,8 @@ bool stable(const Expr *Condition, const LocalWrites &Writes) {
     const auto *Unary = dyn_cast<UnaryOperator>(S);
     const auto *Binary = dyn_cast<BinaryOperator>(S);
     const bool Pure =
-        isa<IntegerLiteral, CXXBoolLiteralExpr, CharacterLiteral, CXXNullPtrLiteralExpr,
-            ParenExpr, ImplicitCastExpr, CStyleCastExpr>(S) ||
+        isa<IntegerLiteral, CXXBoolLiteralExpr, CharacterLiteral, CXXNullPtrLiteralExpr, ParenExpr,
+            ImplicitCastExpr, CStyleCastExpr>(S) ||
         (Unary && !Unary->isIncrementDecrementOp() && Unary->getOpcode() != UO_Deref) ||
         (Binary && !Binary->isAssignmentOp() && !Binary->isCommaOp());
     if (!Pure)

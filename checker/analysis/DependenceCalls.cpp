@@ -49,11 +49,11 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   }
   const CalleeRole &Role = Classifier.classify(Callee);
   if (Role.rankSource && Role.rankSource->returns)
-    return RankValue::rank(Env.arena.make(Provenance::Kind::SourceCall, Role.name,
-                                          Call->getBeginLoc()));
+    return RankValue::rank(
+        Env.arena.make(Provenance::Kind::SourceCall, Role.name, Call->getBeginLoc()));
   if (Role.annotatedRankSource)
-    return RankValue::rank(Env.arena.make(Provenance::Kind::Annotated, Role.name,
-                                          Call->getBeginLoc()));
+    return RankValue::rank(
+        Env.arena.make(Provenance::Kind::Annotated, Role.name, Call->getBeginLoc()));
   if (Role.perRankSource && Role.perRankSource->returns) {
     Value.source = perRankData(Call, Call, *Role.perRankSource, Env.arena, Function);
     return Value;
@@ -65,8 +65,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   std::string Variable;
   switch (Classifier.environmentRead(Call, Variable)) {
   case EnvironmentValue::Rank:
-    return RankValue::rank(Env.arena.make(Provenance::Kind::Environment, Variable,
-                                          Call->getBeginLoc()));
+    return RankValue::rank(
+        Env.arena.make(Provenance::Kind::Environment, Variable, Call->getBeginLoc()));
   case EnvironmentValue::WorldSize:
     return RankValue::worldSize();
   case EnvironmentValue::None:
@@ -81,8 +81,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     return atCall(It->second.returnValue, Args);
   if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
     return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
-                                                  Summary->rankSite.file,
-                                                  Summary->rankSite.line,
+                                                  Summary->rankSite.file, Summary->rankSite.line,
                                                   Summary->rankSite.column));
   // No summary: only a library function of the system computes its result
   // from its inputs (`std::min(rank, n)`, `fopen(path)`). A status reports
@@ -101,8 +100,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
 
 void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value) {
   StorageKey Key;
-  bool ByReference = Param ? Param->getType()->isReferenceType()
-                           : !Arg->getType()->isPointerType();
+  bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
   if (!Value.definition)
     Value.definition = Arg;
   if (const Expr *Index; ByReference && elementKeyOf(Arg, Key, Index))
@@ -160,8 +158,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
 RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
                                 const Expr *&Written) const {
   Written = nullptr;
-  const Expr *Object =
-      Ref.field.empty() ? nullptr : ruleArgument(Call, {Ref.kind, Ref.index, ""});
+  const Expr *Object = Ref.field.empty() ? nullptr : ruleArgument(Call, {Ref.kind, Ref.index, ""});
   const RecordDecl *Record = Object ? Object->getType()->getAsRecordDecl() : nullptr;
   StorageKey Key;
   if (!Record || !keyOf(Object, Key))

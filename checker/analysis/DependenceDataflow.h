@@ -6,8 +6,8 @@
 // to the analysis library.
 #pragma once
 
-#include "RankDependence.h"
 #include "Limits.h"
+#include "RankDependence.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -51,8 +51,7 @@ using State = std::map<StorageKey, RankValue>;
 class Dataflow {
 public:
   Dataflow(const FunctionCFG &Function, DependenceEnvironment &Env)
-      : Function(Function), Env(Env), Classifier(Env.classifier),
-        Context(Function.context()) {
+      : Function(Function), Env(Env), Classifier(Env.classifier), Context(Function.context()) {
     const clang::FunctionDecl *FD = Function.decl();
     for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
       ParamIndex[FD->getParamDecl(I)] = I;
@@ -92,7 +91,8 @@ private:
 
   // --- transfer --------------------------------------------------------
   void transfer(const clang::CFGElement &Element, const RankValue &ReturnTaint);
-  void assign(const clang::Expr *Target, RankValue Value, bool Compound, const clang::Stmt *Definition);
+  void assign(const clang::Expr *Target, RankValue Value, bool Compound,
+              const clang::Stmt *Definition);
   void declare(const clang::VarDecl *Var);
   void applyCallEffects(const clang::CallExpr *Call);
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);

@@ -22,15 +22,15 @@ RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   const Expr *Condition = decidingCondition(Block);
   if (!Condition)
     return {};
-  TautologyOperands Operands{
-      [this](const Expr *E) { return eval(E); },
-      [this](const Expr *E) {
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-          return Classifier.isWorldSizeName(Ref->getDecl()->getName());
-        if (const auto *Member = dyn_cast<MemberExpr>(E))
-          return Classifier.isWorldSizeName(Member->getMemberDecl()->getName());
-        return false;
-      }};
+  TautologyOperands Operands{[this](const Expr *E) { return eval(E); },
+                             [this](const Expr *E) {
+                               if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+                                 return Classifier.isWorldSizeName(Ref->getDecl()->getName());
+                               if (const auto *Member = dyn_cast<MemberExpr>(E))
+                                 return Classifier.isWorldSizeName(
+                                     Member->getMemberDecl()->getName());
+                               return false;
+                             }};
   if (isRankTautology(Condition, Context, Operands))
     return {};
   RankValue Value = eval(Condition);
@@ -47,9 +47,9 @@ RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
   Derived.params = It->second.params;
   if (It->second.source) {
     const Expr *Condition = decidingCondition(Branch);
-    Derived.source = Env.arena.make(Provenance::Kind::Implicit, "",
-                                    Condition ? Condition->getBeginLoc() : SourceLocation(),
-                                    It->second.source);
+    Derived.source =
+        Env.arena.make(Provenance::Kind::Implicit, "",
+                       Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.source);
   }
   return Derived;
 }

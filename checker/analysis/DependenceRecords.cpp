@@ -2,8 +2,8 @@
 // returned, copied or assigned keeps each field's own dependence, so that
 // `Span s = partition(rank, n);` makes `s.offset` per-rank and leaves
 // `s.size` uniform.
-#include "DependenceDataflow.h"
 #include "CallSite.h"
+#include "DependenceDataflow.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -58,8 +58,7 @@ std::optional<bool> truthAt(const Expr *Condition, SourceLocation Site, const Pa
 /// \p Site (\p Truth is the operand's). Stays below an operand that holds
 /// the site itself (`rank == 0 && MPI_Barrier(comm) == 0`).
 std::pair<const Expr *, bool> wholeCondition(const Expr *Operand, bool Truth, SourceLocation Site,
-                                             const ParentMap &Parents,
-                                             const SourceManager &SM) {
+                                             const ParentMap &Parents, const SourceManager &SM) {
   const Expr *Known = Operand, *Current = Operand;
   bool KnownTruth = Truth;
   std::optional<bool> CurrentTruth = Truth;
@@ -112,12 +111,12 @@ std::vector<DivergenceFinder::Distinct> DivergenceFinder::distinct(const RegionS
   }
   // In the order of the arms, as the user reads the branch.
   for (Distinct &D : Classes)
-    std::stable_sort(D.members.begin(), D.members.end(),
-                     [](const GuardedSequence *A, const GuardedSequence *B) { return A->arm < B->arm; });
+    std::stable_sort(
+        D.members.begin(), D.members.end(),
+        [](const GuardedSequence *A, const GuardedSequence *B) { return A->arm < B->arm; });
   auto FirstArm = [](const Distinct &D) { return D.members.front()->arm; };
-  std::stable_sort(Classes.begin(), Classes.end(), [&](const Distinct &A, const Distinct &B) {
-    return FirstArm(A) < FirstArm(B);
-  });
+  std::stable_sort(Classes.begin(), Classes.end(),
+                   [&](const Distinct &A, const Distinct &B) { return FirstArm(A) < FirstArm(B); });
   return Classes;
 }
 
@@ -158,17 +157,17 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       if (!EX.loopBody || EX.loopBody != EY.loopBody)
         return Arena.truth();
       if (EX.loopTripFormula && EY.loopTripFormula)
-        Trips = Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne,
-                                                   Arena.inRank(1, *EX.loopTripFormula),
-                                                   Arena.inRank(2, *EY.loopTripFormula)));
+        Trips =
+            Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne, Arena.inRank(1, *EX.loopTripFormula),
+                                               Arena.inRank(2, *EY.loopTripFormula)));
     }
     return Trips;
   };
   FormulaRef Differs = Compare(Project(KeysA, nullptr), Project(KeysB, nullptr));
   for (size_t I = 0; I < Split.size(); ++I)
-    Differs = Arena.disjoin(Differs,
-                            Arena.conjoin(*Members.shared(Split[I]),
-                                          Compare(Project(KeysA, Split[I]), Project(KeysB, Split[I]))));
+    Differs = Arena.disjoin(
+        Differs, Arena.conjoin(*Members.shared(Split[I]),
+                               Compare(Project(KeysA, Split[I]), Project(KeysB, Split[I]))));
   return Differs;
 }
 
@@ -407,9 +406,8 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   }
   if (D.condition && D.arm.kind != BranchArm::Kind::Case &&
       D.arm.kind != BranchArm::Kind::Default) {
-    SourceLocation Site = D.kind == Divergence::Kind::SkippedAfterExit
-                              ? D.leaving->getBeginLoc()
-                              : Event.site;
+    SourceLocation Site =
+        D.kind == Divergence::Kind::SkippedAfterExit ? D.leaving->getBeginLoc() : Event.site;
     auto [Whole, Truth] = wholeCondition(D.condition, D.arm.kind == BranchArm::Kind::True, Site,
                                          Function.parents(), SM);
     D.condition = Whole;

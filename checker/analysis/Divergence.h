@@ -38,12 +38,12 @@ struct Divergence {
   };
   Kind kind = Kind::OnlySomeRanks;
   const clang::FunctionDecl *function = nullptr;
-  CollectiveEvent event;                     // where the warning goes
-  const clang::Expr *condition = nullptr;    // the rank-dependent condition
-  const clang::Stmt *branch = nullptr;       // the if, switch, ?: or && / || chain
-  BranchArm arm;                             // ranks that run `event` (that leave, for SkippedAfterExit)
-  const Provenance *source = nullptr;        // why the condition differs between ranks
-  const clang::Stmt *leaving = nullptr;      // how the other ranks left, when they did
+  CollectiveEvent event;                  // where the warning goes
+  const clang::Expr *condition = nullptr; // the rank-dependent condition
+  const clang::Stmt *branch = nullptr;    // the if, switch, ?: or && / || chain
+  BranchArm arm;                        // ranks that run `event` (that leave, for SkippedAfterExit)
+  const Provenance *source = nullptr;   // why the condition differs between ranks
+  const clang::Stmt *leaving = nullptr; // how the other ranks left, when they did
   std::optional<CollectiveEvent> otherEvent; // what the other ranks run instead
   std::optional<RankWitness> witness;        // two ranks that diverge, when known
 };

@@ -35,8 +35,7 @@ bool leavesFunction(const CFGBlock &Block, const SourceManager &SM) {
 }
 
 /// Blocks reached from the entry along the edges \p Follows keeps.
-template <typename FollowsFn>
-llvm::BitVector reached(const CFG &Graph, FollowsFn Follows) {
+template <typename FollowsFn> llvm::BitVector reached(const CFG &Graph, FollowsFn Follows) {
   llvm::BitVector Seen(Graph.getNumBlockIDs());
   std::vector<const CFGBlock *> Work{&Graph.getEntry()};
   Seen.set(Graph.getEntry().getBlockID());
@@ -100,7 +99,8 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
       continue;
     const Expr *Condition = decidingCondition(*Block);
     std::optional<unsigned> Arm = Condition ? failingArm(Condition, Function.decl()) : std::nullopt;
-    const CFGBlock *Target = Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
+    const CFGBlock *Target =
+        Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
     if (Target && leavesBeforeJoin(Function, *Block, *Target))
       Result.failingEdge[Block->getBlockID()] = *Arm;
   }

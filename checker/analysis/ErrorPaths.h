@@ -52,8 +52,7 @@ public:
   /// Whether edge \p Index out of \p Block is the passing arm of a status
   /// check whose failing arm is cut: every path the analyses follow through
   /// \p Block takes it.
-  bool passesStatusCheck(const FunctionCFG &Function, const clang::CFGBlock &Block,
-                         unsigned Index);
+  bool passesStatusCheck(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index);
 
   /// Whether \p Block runs only on a cut path.
   bool onErrorPath(const FunctionCFG &Function, const clang::CFGBlock &Block);
@@ -61,8 +60,8 @@ public:
 private:
   struct Cuts {
     llvm::DenseMap<unsigned, unsigned> failingEdge; // status branch block -> failing successor
-    llvm::BitVector assertions;                       // blocks that fail an assertion
-    llvm::BitVector dropped;                          // blocks only on cut paths
+    llvm::BitVector assertions;                     // blocks that fail an assertion
+    llvm::BitVector dropped;                        // blocks only on cut paths
   };
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);

@@ -23,7 +23,7 @@ struct ExternalFunction {
   struct Collective {
     std::string name; // "MPI_Barrier"
     SourcePoint site;
-    std::string communicator;                // as written in the function
+    std::string communicator;                  // as written in the function
     std::optional<unsigned> communicatorParam; // the parameter that receives it, if one does
   };
   std::vector<Collective> collectives; // the sequence it performs on every path

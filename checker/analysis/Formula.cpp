@@ -14,6 +14,8 @@ namespace {
 // C's int: arithmetic wraps at 32 bits, as the solver's bit-vectors do.
 int64_t wrap32(int64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)); }
 
+} // namespace
+
 bool isLeaf(FormulaOp Op) {
   switch (Op) {
   case FormulaOp::True:
@@ -43,8 +45,6 @@ unsigned arity(FormulaOp Op) {
   }
 }
 
-} // namespace
-
 FormulaArena::FormulaArena() {
   TrueRef = make({FormulaOp::True, true});
   FalseRef = make({FormulaOp::False, true});
@@ -63,8 +63,8 @@ FormulaRef FormulaArena::make(FormulaNode Node) {
     case FormulaOp::InRank2:
       break;
     default: // unused operands are 0, the rank-free `true`
-      Node.rankFree = isLeaf(Node.op) || (Nodes[Node.a].rankFree && Nodes[Node.b].rankFree &&
-                                          Nodes[Node.c].rankFree);
+      Node.rankFree = isLeaf(Node.op) ||
+                      (Nodes[Node.a].rankFree && Nodes[Node.b].rankFree && Nodes[Node.c].rankFree);
     }
     Nodes.push_back(Node);
   }
@@ -288,34 +288,71 @@ std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_
     const int64_t A = Values[Step.operands[0]], B = Values[Step.operands[1]];
     int64_t &Result = Values[I];
     switch (N.op) {
-    case FormulaOp::True: Result = 1; break;
-    case FormulaOp::False: Result = 0; break;
-    case FormulaOp::Const: Result = N.value; break;
-    case FormulaOp::Rank: Result = Step.which == 1 ? Rank1 : Rank2; break;
-    case FormulaOp::Size: Result = Size; break;
-    case FormulaOp::Uniform:
-    case FormulaOp::PerRank: Result = sampleValue(N, Assignment, Step.which, Plan.samples);
+    case FormulaOp::True:
+      Result = 1;
       break;
-    case FormulaOp::Not: Result = !A; break;
-    case FormulaOp::And: Result = A && B; break;
-    case FormulaOp::Or: Result = A || B; break;
-    case FormulaOp::Eq: Result = A == B; break;
-    case FormulaOp::Ne: Result = A != B; break;
-    case FormulaOp::Lt: Result = A < B; break;
-    case FormulaOp::Le: Result = A <= B; break;
-    case FormulaOp::Add: Result = wrap32(A + B); break;
-    case FormulaOp::Sub: Result = wrap32(A - B); break;
-    case FormulaOp::Mul: Result = wrap32(A * B); break;
+    case FormulaOp::False:
+      Result = 0;
+      break;
+    case FormulaOp::Const:
+      Result = N.value;
+      break;
+    case FormulaOp::Rank:
+      Result = Step.which == 1 ? Rank1 : Rank2;
+      break;
+    case FormulaOp::Size:
+      Result = Size;
+      break;
+    case FormulaOp::Uniform:
+    case FormulaOp::PerRank:
+      Result = sampleValue(N, Assignment, Step.which, Plan.samples);
+      break;
+    case FormulaOp::Not:
+      Result = !A;
+      break;
+    case FormulaOp::And:
+      Result = A && B;
+      break;
+    case FormulaOp::Or:
+      Result = A || B;
+      break;
+    case FormulaOp::Eq:
+      Result = A == B;
+      break;
+    case FormulaOp::Ne:
+      Result = A != B;
+      break;
+    case FormulaOp::Lt:
+      Result = A < B;
+      break;
+    case FormulaOp::Le:
+      Result = A <= B;
+      break;
+    case FormulaOp::Add:
+      Result = wrap32(A + B);
+      break;
+    case FormulaOp::Sub:
+      Result = wrap32(A - B);
+      break;
+    case FormulaOp::Mul:
+      Result = wrap32(A * B);
+      break;
     case FormulaOp::Div:
     case FormulaOp::Rem:
       if (B == 0 || (A == INT32_MIN && B == -1))
         return std::nullopt; // undefined in C: leave it to the solver
       Result = N.op == FormulaOp::Div ? A / B : A % B;
       break;
-    case FormulaOp::Neg: Result = wrap32(-A); break;
-    case FormulaOp::Ite: Result = A ? B : Values[Step.operands[2]]; break;
+    case FormulaOp::Neg:
+      Result = wrap32(-A);
+      break;
+    case FormulaOp::Ite:
+      Result = A ? B : Values[Step.operands[2]];
+      break;
     case FormulaOp::InRank1:
-    case FormulaOp::InRank2: Result = A; break;
+    case FormulaOp::InRank2:
+      Result = A;
+      break;
     }
   }
   return Values.back();
@@ -333,29 +370,52 @@ std::string FormulaArena::print(FormulaRef F) const {
     return "(" + print(N.a) + " " + Op + " " + print(N.b) + ")";
   };
   switch (N.op) {
-  case FormulaOp::True: return "true";
-  case FormulaOp::False: return "false";
-  case FormulaOp::Const: return std::to_string(N.value);
-  case FormulaOp::Rank: return "rank";
-  case FormulaOp::Size: return "size";
-  case FormulaOp::Uniform: return "u" + std::to_string(N.value);
-  case FormulaOp::PerRank: return "p" + std::to_string(N.value);
-  case FormulaOp::Not: return "!" + print(N.a);
-  case FormulaOp::And: return Binary("&&");
-  case FormulaOp::Or: return Binary("||");
-  case FormulaOp::Eq: return Binary("==");
-  case FormulaOp::Ne: return Binary("!=");
-  case FormulaOp::Lt: return Binary("<");
-  case FormulaOp::Le: return Binary("<=");
-  case FormulaOp::Add: return Binary("+");
-  case FormulaOp::Sub: return Binary("-");
-  case FormulaOp::Mul: return Binary("*");
-  case FormulaOp::Div: return Binary("/");
-  case FormulaOp::Rem: return Binary("%");
-  case FormulaOp::Neg: return "-" + print(N.a);
-  case FormulaOp::Ite: return "(" + print(N.a) + " ? " + print(N.b) + " : " + print(N.c) + ")";
-  case FormulaOp::InRank1: return "@1" + print(N.a);
-  case FormulaOp::InRank2: return "@2" + print(N.a);
+  case FormulaOp::True:
+    return "true";
+  case FormulaOp::False:
+    return "false";
+  case FormulaOp::Const:
+    return std::to_string(N.value);
+  case FormulaOp::Rank:
+    return "rank";
+  case FormulaOp::Size:
+    return "size";
+  case FormulaOp::Uniform:
+    return "u" + std::to_string(N.value);
+  case FormulaOp::PerRank:
+    return "p" + std::to_string(N.value);
+  case FormulaOp::Not:
+    return "!" + print(N.a);
+  case FormulaOp::And:
+    return Binary("&&");
+  case FormulaOp::Or:
+    return Binary("||");
+  case FormulaOp::Eq:
+    return Binary("==");
+  case FormulaOp::Ne:
+    return Binary("!=");
+  case FormulaOp::Lt:
+    return Binary("<");
+  case FormulaOp::Le:
+    return Binary("<=");
+  case FormulaOp::Add:
+    return Binary("+");
+  case FormulaOp::Sub:
+    return Binary("-");
+  case FormulaOp::Mul:
+    return Binary("*");
+  case FormulaOp::Div:
+    return Binary("/");
+  case FormulaOp::Rem:
+    return Binary("%");
+  case FormulaOp::Neg:
+    return "-" + print(N.a);
+  case FormulaOp::Ite:
+    return "(" + print(N.a) + " ? " + print(N.b) + " : " + print(N.c) + ")";
+  case FormulaOp::InRank1:
+    return "@1" + print(N.a);
+  case FormulaOp::InRank2:
+    return "@2" + print(N.a);
   }
   return "?";
 }

@@ -24,19 +24,39 @@ namespace lockstep::analysis {
 using FormulaRef = uint32_t;
 
 enum class FormulaOp : uint8_t {
-  True, False, Const,          // leaves
-  Rank, Size, Uniform, PerRank, // symbols (Uniform and PerRank: boolean or integer)
-  Not, And, Or,                 // boolean
-  Eq, Ne, Lt, Le,               // signed comparisons
-  Add, Sub, Mul, Div, Rem, Neg, // integer arithmetic (Div and Rem truncate, as in C)
-  Ite,                          // Ite(cond, then, else)
-  InRank1, InRank2,             // the operand seen by one rank of the pair
+  True,
+  False,
+  Const, // leaves
+  Rank,
+  Size,
+  Uniform,
+  PerRank, // symbols (Uniform and PerRank: boolean or integer)
+  Not,
+  And,
+  Or, // boolean
+  Eq,
+  Ne,
+  Lt,
+  Le, // signed comparisons
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Neg, // integer arithmetic (Div and Rem truncate, as in C)
+  Ite, // Ite(cond, then, else)
+  InRank1,
+  InRank2, // the operand seen by one rank of the pair
 };
+
+/// Whether \p Op is a constant or a symbol; how many operands it takes.
+bool isLeaf(FormulaOp Op);
+unsigned arity(FormulaOp Op);
 
 struct FormulaNode {
   FormulaOp op;
-  bool boolean;         // the sort: boolean or integer
-  int64_t value = 0;    // Const: the value; symbols: the symbol's id
+  bool boolean;      // the sort: boolean or integer
+  int64_t value = 0; // Const: the value; symbols: the symbol's id
   FormulaRef a = 0, b = 0, c = 0;
   // Derived: mentions neither the rank nor a per-rank symbol outside a pin,
   // so every rank sees the same value.

@@ -142,7 +142,8 @@ void judgeExit(const DepthState &AtExit, const FunctionDecl *FD, HelperFn IsGrou
     Delta = Lowest;
     return;
   }
-  Problem.kind = Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
+  Problem.kind =
+      Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
   Problem.site = Lowest > 0 ? HighInfo.opened : LowInfo.unmatched;
   Problem.marker = Lowest > 0 ? HighInfo.opener : LowInfo.closer;
   if (Problem.site.isValid())
@@ -239,8 +240,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
 
   Outcome Result;
   if (AnyMarker)
-    judgeExit(Transfer(Graph.getExit()), Function.decl(),
-              [&] { return isGroupHelper(Function); }, Result.problems, Result.delta);
+    judgeExit(
+        Transfer(Graph.getExit()), Function.decl(), [&] { return isGroupHelper(Function); },
+        Result.problems, Result.delta);
   return Result;
 }
 

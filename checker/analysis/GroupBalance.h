@@ -37,8 +37,8 @@ public:
   GroupBalance(const CallClassifier &Classifier,
                const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
                CollectiveEvents &Events, ErrorPaths &Paths, std::vector<AnalysisLimit> &Limits)
-      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths),
-        Limits(Limits) {}
+      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths), Limits(Limits) {
+  }
 
   std::vector<GroupImbalance> check(const FunctionCFG &Function);
 

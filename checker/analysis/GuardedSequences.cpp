@@ -142,7 +142,8 @@ FunctionShape::loopExits(const CFGBlock *Header) const {
 }
 
 const CFGBlock *FunctionShape::immediateDominator(const CFGBlock *Block) const {
-  auto *Node = const_cast<CFGDomTree &>(Dominators).getBase().getNode(const_cast<CFGBlock *>(Block));
+  auto *Node =
+      const_cast<CFGDomTree &>(Dominators).getBase().getNode(const_cast<CFGBlock *>(Block));
   return Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
 }
 
@@ -169,8 +170,8 @@ FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
         unsigned Index = 0;
         for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
           if (Succ.getReachableBlock() == Block)
-            Slot = Arena.disjoin(Slot, Arena.conjoin(Reaching[P->getBlockID()],
-                                                     Conditions.edge(*P, Index)));
+            Slot = Arena.disjoin(
+                Slot, Arena.conjoin(Reaching[P->getBlockID()], Conditions.edge(*P, Index)));
           ++Index;
         }
       }
@@ -226,9 +227,10 @@ bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGB
   return Decides[&Branch] = false;
 }
 
-RegionSequences SequenceBuilder::region(
-    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
-    const CFGBlock *Stop) {
+RegionSequences
+SequenceBuilder::region(FunctionShape &Shape,
+                        const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
+                        const CFGBlock *Stop) {
   return walk(Shape, Starts, Stop, nullptr);
 }
 
@@ -274,9 +276,10 @@ struct SequenceBuilder::Walk {
   }
 };
 
-RegionSequences SequenceBuilder::walk(
-    FunctionShape &Shape, const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
-    const CFGBlock *Stop, const CFGBlock *Loop) {
+RegionSequences
+SequenceBuilder::walk(FunctionShape &Shape,
+                      const std::vector<std::pair<const CFGBlock *, GuardedSequence>> &Starts,
+                      const CFGBlock *Stop, const CFGBlock *Loop) {
   const FunctionCFG &Function = Shape.function();
   const CFGBlock *Exit = &Function.cfg().getExit();
   Walk W{Arena, Shape, {}, {}, {}, /*PathsLost=*/Loop != nullptr};

@@ -122,16 +122,18 @@ public:
 
   /// The sequences from \p Starts (a block and the path class entering it)
   /// up to \p Stop (excluded), or to the function's exit.
-  RegionSequences region(FunctionShape &Shape,
-                         const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
-                         const clang::CFGBlock *Stop);
+  RegionSequences
+  region(FunctionShape &Shape,
+         const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
+         const clang::CFGBlock *Stop);
 
 private:
   GuardedSequence append(GuardedSequence Sequence, const CollectiveEvent &Event);
   struct Walk; // one walk's pending path classes (GuardedSequences.cpp)
-  RegionSequences walk(FunctionShape &Shape,
-                       const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
-                       const clang::CFGBlock *Stop, const clang::CFGBlock *Loop);
+  RegionSequences
+  walk(FunctionShape &Shape,
+       const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
+       const clang::CFGBlock *Stop, const clang::CFGBlock *Loop);
   void leaveBlock(Walk &W, const clang::CFGBlock *Block, std::vector<GuardedSequence> &In,
                   const clang::CFGBlock *Loop);
   const CollectiveEvent *loopEvent(FunctionShape &Shape, const clang::CFGBlock *Header);
@@ -141,7 +143,8 @@ private:
   SequenceTable &Table;
   CollectiveEvents &Events;
   ErrorPaths &Paths;
-  llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>> Loops; // null: no collective
+  llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>>
+      Loops;                                             // null: no collective
   llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
 };
 

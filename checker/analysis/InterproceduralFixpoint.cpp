@@ -1,9 +1,9 @@
 // The interprocedural fixed points of a translation unit: rank dependence
 // (facts, parameter seeds and shared writes, rounds until nothing changes)
 // and the collective summaries, callees first.
-#include "TranslationUnitAnalysis.h"
 #include "CallSite.h"
 #include "Limits.h"
+#include "TranslationUnitAnalysis.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -75,8 +75,9 @@ void TranslationUnitAnalysis::computeDependence() {
         return It != Times.end() && It->second > Since;
       };
       if (SeededBefore[I] != Seeded(Function) ||
-          llvm::any_of(Result.calls,
-                       [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.callee); }) ||
+          llvm::any_of(
+              Result.calls,
+              [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.callee); }) ||
           llvm::any_of(Result.sharedReads,
                        [&](const ValueDecl *D) { return After(PublishedAt, D); }))
         Pending.push_back(Function);

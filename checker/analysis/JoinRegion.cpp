@@ -44,9 +44,8 @@ std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClass
   for (const Boundary &Begin : Boundaries) {
     if (!Begin.begins)
       continue;
-    SourceLocation End = Begin.protocol->guard.empty()
-                             ? BodyEnd
-                             : scopeEnd(Begin.stmt, Function.parents(), BodyEnd);
+    SourceLocation End =
+        Begin.protocol->guard.empty() ? BodyEnd : scopeEnd(Begin.stmt, Function.parents(), BodyEnd);
     // A begin/end pair closes at the first end call that follows it.
     for (const Boundary &Close : Boundaries)
       if (!Close.begins && Close.protocol == Begin.protocol &&

@@ -3,6 +3,7 @@
 // as a remark, and `lockstep check` counts it in its summary.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lockstep::analysis::limits {

@@ -13,9 +13,15 @@ public:
 
   bool TraverseLambdaExpr(LambdaExpr *) { return true; } // a function of its own
   // Without the data-recursion queue, so that the loop depth is exact.
-  bool TraverseForStmt(ForStmt *S) { return inLoop([&] { return Base::TraverseForStmt(S); }); }
-  bool TraverseWhileStmt(WhileStmt *S) { return inLoop([&] { return Base::TraverseWhileStmt(S); }); }
-  bool TraverseDoStmt(DoStmt *S) { return inLoop([&] { return Base::TraverseDoStmt(S); }); }
+  bool TraverseForStmt(ForStmt *S) {
+    return inLoop([&] { return Base::TraverseForStmt(S); });
+  }
+  bool TraverseWhileStmt(WhileStmt *S) {
+    return inLoop([&] { return Base::TraverseWhileStmt(S); });
+  }
+  bool TraverseDoStmt(DoStmt *S) {
+    return inLoop([&] { return Base::TraverseDoStmt(S); });
+  }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
     return inLoop([&] { return Base::TraverseCXXForRangeStmt(S); });
   }

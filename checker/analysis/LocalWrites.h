@@ -13,7 +13,7 @@
 namespace lockstep::analysis {
 
 struct LocalWrites {
-  std::vector<const clang::Expr *> returns;                              // null: `return;`
+  std::vector<const clang::Expr *> returns; // null: `return;`
   llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> writes; // init, `=`
   llvm::DenseSet<const clang::VarDecl *> opaque; // also written otherwise, or address taken
   llvm::DenseSet<const clang::VarDecl *> inLoop; // declared in a loop: fresh each iteration

@@ -48,7 +48,8 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
     const bool Inside = sourceContains(SM, Iterated, Event.site);
     // In a join region, what runs after the uneven loop is misaligned too:
     // the ranks that finished early are already shadowing.
-    const bool After = Join && !Inside && SM.isBeforeInTranslationUnit(Loop->getEndLoc(), Event.site) &&
+    const bool After = Join && !Inside &&
+                       SM.isBeforeInTranslationUnit(Loop->getEndLoc(), Event.site) &&
                        sourceContains(SM, Join->range, Event.site);
     if ((!Inside && !After) || (Join && shadows(*Join, Event)))
       continue;

@@ -28,8 +28,8 @@ struct LoopDivergence {
 
 /// The divergences a rank-dependent loop header causes. \p FunctionEvents
 /// are the collectives of the whole function.
-std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const clang::CFGBlock &Header,
-                                            const Provenance *Source,
+std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function,
+                                            const clang::CFGBlock &Header, const Provenance *Source,
                                             const std::vector<CollectiveEvent> &FunctionEvents,
                                             const std::vector<JoinRegion> &Regions);
 

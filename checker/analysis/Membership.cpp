@@ -16,9 +16,8 @@ bool Membership::isSplit(const clang::ValueDecl *Comm) const {
 FormulaRef Membership::isNull(const clang::ValueDecl *Comm) {
   auto It = Colours.find(Comm);
   if (It != Colours.end() && It->second) // MPI_UNDEFINED is -32766 in Open MPI and MPICH
-    return Arena.disjoin(
-        Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(UndefinedColour)),
-        Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(-32766)));
+    return Arena.disjoin(Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(UndefinedColour)),
+                         Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(-32766)));
   auto [Test, Inserted] = NullTests.try_emplace(Comm, 0);
   if (Inserted)
     Test->second = Arena.perRank(Comm, /*Boolean=*/true);

@@ -1,8 +1,8 @@
 // The rank-dependence data flow's core: values of expressions, the transfer
 // of each CFG element, and the worklist to a fixed point. The class is in
 // DependenceDataflow.h.
-#include "DependenceDataflow.h"
 #include "BlockWorklist.h"
+#include "DependenceDataflow.h"
 #include "Limits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -148,8 +148,7 @@ RankValue Dataflow::evaluate(const Expr *E) const {
   return joinChildren(E);
 }
 
-void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound,
-                      const Stmt *Definition) {
+void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const Stmt *Definition) {
   StorageKey Key;
   if (const Expr *Index; elementKeyOf(Target, Key, Index)) {
     writeElement(Key, Index, Value, Compound, Definition);
@@ -205,8 +204,7 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         declare(Var);
   } else if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp()) {
     assign(Binary->getLHS(), eval(Binary->getRHS()), Binary->isCompoundAssignmentOp(),
-           Binary->isCompoundAssignmentOp() ? static_cast<const Stmt *>(Binary)
-                                            : Binary->getRHS());
+           Binary->isCompoundAssignmentOp() ? static_cast<const Stmt *>(Binary) : Binary->getRHS());
   } else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
              Unary && Unary->isIncrementDecrementOp()) {
     assign(Unary->getSubExpr(), RankValue(), /*Compound=*/true, Unary);
@@ -230,8 +228,8 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
     }
   } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
              Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2) {
-    assign(Operator->getArg(0), eval(Operator->getArg(1)),
-           Operator->getOperator() != OO_Equal, Operator);
+    assign(Operator->getArg(0), eval(Operator->getArg(1)), Operator->getOperator() != OO_Equal,
+           Operator);
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
     applyCallEffects(Call);
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {

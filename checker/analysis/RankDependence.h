@@ -101,7 +101,7 @@ struct FunctionDependence {
   std::vector<SharedWrite> sharedWrites;
   std::vector<AgreedArgument> agreedArguments;
   std::vector<RankSplit> splits;
-  llvm::DenseSet<const clang::ValueDecl *> sharedReads; // fields and globals consulted
+  llvm::DenseSet<const clang::ValueDecl *> sharedReads;  // fields and globals consulted
   llvm::DenseMap<const clang::Expr *, RankValue> values; // each expression where it is read
   bool settled = true; // false: limits::DependenceVisitsPerBlock was reached
 };

@@ -138,7 +138,8 @@ Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witne
   Solver->addConstraint(Solver->mkNot(Solver->mkEqual(R1, R2)));
   llvm::SMTExprRef Any = Solver->mkBoolean(false);
   for (size_t I = 0; I < Live.size(); ++I)
-    Any = Solver->mkOr(Any, Solver->mkAnd(Solver->mkEqual(Choice, Constant(I)), translate(Live[I])));
+    Any =
+        Solver->mkOr(Any, Solver->mkAnd(Solver->mkEqual(Choice, Constant(I)), translate(Live[I])));
   Solver->addConstraint(Any);
   std::optional<bool> Satisfiable = Solver->check();
   Answer Result = !Satisfiable ? Answer::Unknown : *Satisfiable ? Answer::Holds : Answer::Never;
@@ -164,7 +165,6 @@ Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witne
 #ifdef LOCKSTEP_HAVE_Z3
 // Post-order with an explicit stack: formulas are as deep as expressions.
 llvm::SMTExprRef RankSolver::translate(FormulaRef Root) {
-  llvm::SMTSortRef Int = Solver->getBitvectorSort(Width), Bool = Solver->getBoolSort();
   llvm::DenseMap<std::pair<FormulaRef, unsigned>, llvm::SMTExprRef> Done;
   std::vector<std::pair<FormulaRef, unsigned>> Stack{{Root, 1}};
   while (!Stack.empty()) {
@@ -175,20 +175,8 @@ llvm::SMTExprRef RankSolver::translate(FormulaRef Root) {
     }
     const FormulaNode &N = Arena.node(F);
     unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
-    std::vector<FormulaRef> Children;
-    switch (N.op) {
-    case FormulaOp::Not: case FormulaOp::Neg: case FormulaOp::InRank1: case FormulaOp::InRank2:
-      Children = {N.a};
-      break;
-    case FormulaOp::Ite:
-      Children = {N.a, N.b, N.c};
-      break;
-    case FormulaOp::True: case FormulaOp::False: case FormulaOp::Const: case FormulaOp::Rank:
-    case FormulaOp::Size: case FormulaOp::Uniform: case FormulaOp::PerRank:
-      break;
-    default:
-      Children = {N.a, N.b};
-    }
+    const FormulaRef Operands[] = {N.a, N.b, N.c};
+    llvm::ArrayRef<FormulaRef> Children(Operands, arity(N.op));
     bool Ready = true;
     for (FormulaRef Child : Children)
       if (!Done.count({Child, Inner})) {
@@ -198,41 +186,70 @@ llvm::SMTExprRef RankSolver::translate(FormulaRef Root) {
     if (!Ready)
       continue;
     Stack.pop_back();
-    auto Get = [&](size_t I) { return Done.lookup({Children[I], Inner}); };
-    auto Name = [&](const char *Prefix, bool PerRank) {
-      return std::string(Prefix) + std::to_string(N.value) +
-             (PerRank ? "@" + std::to_string(Which) : std::string());
-    };
-    llvm::SMTExprRef E;
-    switch (N.op) {
-    case FormulaOp::True: E = Solver->mkBoolean(true); break;
-    case FormulaOp::False: E = Solver->mkBoolean(false); break;
-    case FormulaOp::Const:
-      E = Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, N.value, true), false), Width);
-      break;
-    case FormulaOp::Rank: E = Solver->mkSymbol(Which == 1 ? "rank@1" : "rank@2", Int); break;
-    case FormulaOp::Size: E = Solver->mkSymbol("size", Int); break;
-    case FormulaOp::Uniform: E = Solver->mkSymbol(Name("u", false).c_str(), N.boolean ? Bool : Int); break;
-    case FormulaOp::PerRank: E = Solver->mkSymbol(Name("p", true).c_str(), N.boolean ? Bool : Int); break;
-    case FormulaOp::Not: E = Solver->mkNot(Get(0)); break;
-    case FormulaOp::And: E = Solver->mkAnd(Get(0), Get(1)); break;
-    case FormulaOp::Or: E = Solver->mkOr(Get(0), Get(1)); break;
-    case FormulaOp::Eq: E = Solver->mkEqual(Get(0), Get(1)); break;
-    case FormulaOp::Ne: E = Solver->mkNot(Solver->mkEqual(Get(0), Get(1))); break;
-    case FormulaOp::Lt: E = Solver->mkBVSlt(Get(0), Get(1)); break;
-    case FormulaOp::Le: E = Solver->mkBVSle(Get(0), Get(1)); break;
-    case FormulaOp::Add: E = Solver->mkBVAdd(Get(0), Get(1)); break;
-    case FormulaOp::Sub: E = Solver->mkBVSub(Get(0), Get(1)); break;
-    case FormulaOp::Mul: E = Solver->mkBVMul(Get(0), Get(1)); break;
-    case FormulaOp::Div: E = Solver->mkBVSDiv(Get(0), Get(1)); break;
-    case FormulaOp::Rem: E = Solver->mkBVSRem(Get(0), Get(1)); break;
-    case FormulaOp::Neg: E = Solver->mkBVNeg(Get(0)); break;
-    case FormulaOp::Ite: E = Solver->mkIte(Get(0), Get(1), Get(2)); break;
-    case FormulaOp::InRank1: case FormulaOp::InRank2: E = Get(0); break;
-    }
-    Done[{F, Which}] = E;
+    llvm::SmallVector<llvm::SMTExprRef, 3> Translated;
+    for (FormulaRef Child : Children)
+      Translated.push_back(Done.lookup({Child, Inner}));
+    Done[{F, Which}] = translateNode(N, Which, Translated);
   }
   return Done.lookup({Root, 1});
+}
+
+llvm::SMTExprRef RankSolver::translateNode(const FormulaNode &N, unsigned Which,
+                                           llvm::ArrayRef<llvm::SMTExprRef> Operands) {
+  llvm::SMTSortRef Int = Solver->getBitvectorSort(Width), Bool = Solver->getBoolSort();
+  auto Get = [&](size_t I) { return Operands[I]; };
+  auto Name = [&](const char *Prefix, bool PerRank) {
+    return std::string(Prefix) + std::to_string(N.value) +
+           (PerRank ? "@" + std::to_string(Which) : std::string());
+  };
+  switch (N.op) {
+  case FormulaOp::True:
+    return Solver->mkBoolean(true);
+  case FormulaOp::False:
+    return Solver->mkBoolean(false);
+  case FormulaOp::Const:
+    return Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, N.value, true), false), Width);
+  case FormulaOp::Rank:
+    return Solver->mkSymbol(Which == 1 ? "rank@1" : "rank@2", Int);
+  case FormulaOp::Size:
+    return Solver->mkSymbol("size", Int);
+  case FormulaOp::Uniform:
+    return Solver->mkSymbol(Name("u", false).c_str(), N.boolean ? Bool : Int);
+  case FormulaOp::PerRank:
+    return Solver->mkSymbol(Name("p", true).c_str(), N.boolean ? Bool : Int);
+  case FormulaOp::Not:
+    return Solver->mkNot(Get(0));
+  case FormulaOp::And:
+    return Solver->mkAnd(Get(0), Get(1));
+  case FormulaOp::Or:
+    return Solver->mkOr(Get(0), Get(1));
+  case FormulaOp::Eq:
+    return Solver->mkEqual(Get(0), Get(1));
+  case FormulaOp::Ne:
+    return Solver->mkNot(Solver->mkEqual(Get(0), Get(1)));
+  case FormulaOp::Lt:
+    return Solver->mkBVSlt(Get(0), Get(1));
+  case FormulaOp::Le:
+    return Solver->mkBVSle(Get(0), Get(1));
+  case FormulaOp::Add:
+    return Solver->mkBVAdd(Get(0), Get(1));
+  case FormulaOp::Sub:
+    return Solver->mkBVSub(Get(0), Get(1));
+  case FormulaOp::Mul:
+    return Solver->mkBVMul(Get(0), Get(1));
+  case FormulaOp::Div:
+    return Solver->mkBVSDiv(Get(0), Get(1));
+  case FormulaOp::Rem:
+    return Solver->mkBVSRem(Get(0), Get(1));
+  case FormulaOp::Neg:
+    return Solver->mkBVNeg(Get(0));
+  case FormulaOp::Ite:
+    return Solver->mkIte(Get(0), Get(1), Get(2));
+  case FormulaOp::InRank1:
+  case FormulaOp::InRank2:
+    return Get(0); // pinned: the operand was translated for that rank
+  }
+  llvm_unreachable("every formula operator translates");
 }
 #else
 llvm::SMTExprRef RankSolver::translate(FormulaRef) { return nullptr; }

@@ -16,7 +16,7 @@
 namespace lockstep::analysis {
 
 struct RankWitness {
-  size_t alternative = 0;     // which of the formulas holds
+  size_t alternative = 0;                    // which of the formulas holds
   std::optional<int64_t> rank1, rank2, size; // known when read off a model or evaluation
 };
 
@@ -50,6 +50,8 @@ private:
   Answer solve(const std::vector<FormulaRef> &Live, RankWitness &Witness);
   bool evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness);
   llvm::SMTExprRef translate(FormulaRef Root);
+  llvm::SMTExprRef translateNode(const FormulaNode &N, unsigned Which,
+                                 llvm::ArrayRef<llvm::SMTExprRef> Operands);
 
   FormulaArena &Arena;
   llvm::SMTSolverRef Solver;

@@ -127,9 +127,8 @@ struct RankValue {
     // rank is written into, seen in a later round) is news to the callers.
     auto Guessed = [](const Provenance *P) { return P && P->kind == Provenance::Kind::RankName; };
     return (source != nullptr) == (O.source != nullptr) && Guessed(source) == Guessed(O.source) &&
-           params == O.params &&
-           exactRank == O.exactRank && exactSize == O.exactSize && opaque == O.opaque &&
-           definition == O.definition;
+           params == O.params && exactRank == O.exactRank && exactSize == O.exactSize &&
+           opaque == O.opaque && definition == O.definition;
   }
 };
 

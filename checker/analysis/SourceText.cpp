@@ -40,9 +40,9 @@ std::string spelledText(SourceRange Range, const SourceManager &SM, const LangOp
   // the parameters of the macro around it (`(cmd) != 0`).
   if (Begin != End)
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getSpellingLoc(Begin),
-                                                             SM.getSpellingLoc(End)),
-                              SM, Options)
+  return Lexer::getSourceText(
+             CharSourceRange::getTokenRange(SM.getSpellingLoc(Begin), SM.getSpellingLoc(End)), SM,
+             Options)
       .str();
 }
 

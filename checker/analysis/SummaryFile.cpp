@@ -23,8 +23,7 @@ using json_reader::Reader;
 bool point(Reader &R, SourcePoint &Out) {
   if (!R.has("file"))
     return true;
-  return R.string("file", Out.file) && R.count("line", Out.line) &&
-         R.count("column", Out.column);
+  return R.string("file", Out.file) && R.count("line", Out.line) && R.count("column", Out.column);
 }
 
 bool readRankSource(Reader &Rank, ExternalFunction &F) {
@@ -42,22 +41,19 @@ json rankSourceJson(const ExternalFunction &F) {
 }
 
 // A field or global some file writes with a per-rank value.
-Error readStorage(const json &Entry, const std::string &Context,
-                  ExternalFunction &F) {
+Error readStorage(const json &Entry, const std::string &Context, ExternalFunction &F) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "per_rank"}) || !R.string("name", F.name))
     return R.takeError();
   if (!R.has("per_rank"))
-    return R.failure("per_rank",
-                     "missing: where the per-rank value comes from");
+    return R.failure("per_rank", "missing: where the per-rank value comes from");
   Reader Rank(R.at("per_rank"), Context + ": per_rank");
   F.storage = true;
   readRankSource(Rank, F);
   return Rank.takeError();
 }
 
-Error readFunction(const json &Entry, const std::string &Context,
-                   ExternalFunction &F) {
+Error readFunction(const json &Entry, const std::string &Context, ExternalFunction &F) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank"}) ||
       !R.string("name", F.name) || !R.boolean("several_sequences", F.severalSequences))
@@ -118,14 +114,12 @@ std::string writeSummaries(const ExternalSummaries &Summaries) {
   return Document.dump(1) + "\n";
 }
 
-Error mergeSummaries(const std::string &Text, const std::string &Source,
-                     ExternalSummaries &Into) {
+Error mergeSummaries(const std::string &Text, const std::string &Source, ExternalSummaries &Into) {
   json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Document.is_discarded())
     return Error(Source + ": not valid JSON");
   if (!Document.is_object() || !Document.contains("version") || Document.at("version") != 1)
-    return Error(Source +
-                 ": not a lockstep summary file (expected \"version\": 1)");
+    return Error(Source + ": not a lockstep summary file (expected \"version\": 1)");
   if (!Document.contains("functions") || !Document.at("functions").is_object())
     return Error(Source + ": key 'functions': expected an object");
   if (Document.contains("per_rank_storage") && !Document.at("per_rank_storage").is_object())
@@ -133,17 +127,15 @@ Error mergeSummaries(const std::string &Text, const std::string &Source,
   ExternalSummaries Added;
   for (const auto &Item : Document.at("functions").items()) {
     ExternalFunction F;
-    if (Error E = readFunction(Item.value(),
-                               Source + ": functions['" + Item.key() + "']", F))
+    if (Error E = readFunction(Item.value(), Source + ": functions['" + Item.key() + "']", F))
       return E;
     Added.emplace(Item.key(), std::move(F));
   }
   if (Document.contains("per_rank_storage"))
     for (const auto &Item : Document.at("per_rank_storage").items()) {
       ExternalFunction F;
-      if (Error E = readStorage(
-              Item.value(), Source + ": per_rank_storage['" + Item.key() + "']",
-              F))
+      if (Error E =
+              readStorage(Item.value(), Source + ": per_rank_storage['" + Item.key() + "']", F))
         return E;
       Added.emplace(Item.key(), std::move(F));
     }

@@ -19,31 +19,42 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Context) {
 /// The comparison `rank Op bound` seen from the rank's side.
 BinaryOperatorKind mirrored(BinaryOperatorKind Op) {
   switch (Op) {
-  case BO_LT: return BO_GT;
-  case BO_GT: return BO_LT;
-  case BO_LE: return BO_GE;
-  case BO_GE: return BO_LE;
-  default: return Op;
+  case BO_LT:
+    return BO_GT;
+  case BO_GT:
+    return BO_LT;
+  case BO_LE:
+    return BO_GE;
+  case BO_GE:
+    return BO_LE;
+  default:
+    return Op;
   }
 }
 
 /// Rank r in [0, size-1]. Is `r Op c` constant for every such r?
 bool constantAgainstZeroBased(BinaryOperatorKind Op, int64_t C) {
   switch (Op) {
-  case BO_GE: return C <= 0;             // always true
-  case BO_GT: return C < 0;              // always true
-  case BO_LT: return C <= 0;             // always false
-  case BO_LE: return C < 0;              // always false
-  case BO_EQ: case BO_NE: return C < 0;  // never equal
-  default: return false;
+  case BO_GE:
+    return C <= 0; // always true
+  case BO_GT:
+    return C < 0; // always true
+  case BO_LT:
+    return C <= 0; // always false
+  case BO_LE:
+    return C < 0; // always false
+  case BO_EQ:
+  case BO_NE:
+    return C < 0; // never equal
+  default:
+    return false;
   }
 }
 
 /// Is `r Op size - Offset` constant for every rank r in [0, size-1]?
 bool constantAgainstSize(BinaryOperatorKind Op, int64_t Offset) {
   if (Offset == 0)
-    return Op == BO_LT || Op == BO_LE || Op == BO_GE || Op == BO_GT || Op == BO_EQ ||
-           Op == BO_NE;
+    return Op == BO_LT || Op == BO_LE || Op == BO_GE || Op == BO_GT || Op == BO_EQ || Op == BO_NE;
   if (Offset == 1)
     return Op == BO_LE || Op == BO_GT;
   return false;

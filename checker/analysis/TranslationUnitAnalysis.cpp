@@ -23,8 +23,8 @@ public:
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     // System headers hold no user collectives and would dominate the cost.
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
-        !FD->isInvalidDecl() && !SM.isInSystemHeader(FD->getLocation()))
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() && !FD->isInvalidDecl() &&
+        !SM.isInSystemHeader(FD->getLocation()))
       Found.push_back(FD);
     return true;
   }
@@ -166,8 +166,7 @@ void TranslationUnitAnalysis::findDivergences() {
       // The pending pass only adds findings about calls still to resolve:
       // what the other files do must not change the ones known here.
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
-        return Event.pending() == Pending &&
-               Reported.insert(Event.site.getRawEncoding()).second;
+        return Event.pending() == Pending && Reported.insert(Event.site.getRawEncoding()).second;
       };
       FunctionShape &Shape = shapeOf(*Function);
       if (!Loop) {
@@ -209,12 +208,11 @@ void TranslationUnitAnalysis::findRankArguments() {
       const Provenance *Source = Env.resolve(Argument.value, Function->decl());
       if (std::string(Argument.role) == "communicator" && fromSplit(Source))
         continue; // each part of a split uses its own: membership decides
-      if (Source && Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(),
-                                     Argument.role).second)
-        RankArguments.push_back({Function->decl(), Argument.call, Argument.collective,
-                                 Argument.role, Argument.argument, Source,
-                                 writtenCommunicator(Argument.call, Classifier,
-                                                     Function->context())});
+      if (Source &&
+          Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(), Argument.role).second)
+        RankArguments.push_back(
+            {Function->decl(), Argument.call, Argument.collective, Argument.role, Argument.argument,
+             Source, writtenCommunicator(Argument.call, Classifier, Function->context())});
     }
 }
 

@@ -1,9 +1,9 @@
 #include "TripCount.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/AST/ParentMap.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -109,7 +109,8 @@ std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
   } else {
     return std::nullopt;
   }
-  const auto *Compare = dyn_cast_or_null<BinaryOperator>(Condition ? Condition->IgnoreParenImpCasts() : nullptr);
+  const auto *Compare =
+      dyn_cast_or_null<BinaryOperator>(Condition ? Condition->IgnoreParenImpCasts() : nullptr);
   if (!Compare || !Compare->isRelationalOp() && Compare->getOpcode() != BO_NE)
     return std::nullopt;
   BinaryOperatorKind Op = Compare->getOpcode();
@@ -144,11 +145,11 @@ std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
   }
   if ((Up && Op != BO_LT && Op != BO_LE) || (!Up && Op != BO_GT && Op != BO_GE))
     return std::nullopt;
-  FormulaRef Last = (Op == BO_LE) ? Arena.arithmetic(FormulaOp::Add, B, Arena.constant(1))
+  FormulaRef Last = (Op == BO_LE)   ? Arena.arithmetic(FormulaOp::Add, B, Arena.constant(1))
                     : (Op == BO_GE) ? Arena.arithmetic(FormulaOp::Sub, B, Arena.constant(1))
                                     : B;
-  FormulaRef Distance = Up ? Arena.arithmetic(FormulaOp::Sub, Last, A)
-                           : Arena.arithmetic(FormulaOp::Sub, A, Last);
+  FormulaRef Distance =
+      Up ? Arena.arithmetic(FormulaOp::Sub, Last, A) : Arena.arithmetic(FormulaOp::Sub, A, Last);
   int64_t Magnitude = Up ? C : -C;
   FormulaRef Count = Arena.arithmetic(
       FormulaOp::Div, Arena.arithmetic(FormulaOp::Add, Distance, Arena.constant(Magnitude - 1)),

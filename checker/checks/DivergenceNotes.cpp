@@ -90,8 +90,7 @@ SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Po
   return SM.translateLineCol(ID, Point.line, std::max(1u, Point.column));
 }
 
-void addSourceNotes(FindingBuilder &Finding, const Provenance *Source,
-                    const ASTContext &Context) {
+void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const ASTContext &Context) {
   for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
     const std::string Name = quoted(Source->name);
     switch (Source->kind) {
@@ -99,44 +98,36 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source,
       Finding.note(Source->loc, "the rank comes from " + Name + " here");
       break;
     case Provenance::Kind::Annotated:
-      Finding.note(Source->loc, "the rank comes from " + Name +
-                                    ", annotated as a rank source");
+      Finding.note(Source->loc, "the rank comes from " + Name + ", annotated as a rank source");
       break;
     case Provenance::Kind::Environment:
-      Finding.note(Source->loc,
-                   "the rank comes from the environment variable " + Name +
-                       " here");
+      Finding.note(Source->loc, "the rank comes from the environment variable " + Name + " here");
       break;
     case Provenance::Kind::RankName:
-      Finding.note(Source->loc,
-                   Name + " is taken to hold the rank because of its name "
-                          "(rank_pattern in the lockstep rules)");
+      Finding.note(Source->loc, Name + " is taken to hold the rank because of its name "
+                                       "(rank_pattern in the lockstep rules)");
       break;
     case Provenance::Kind::Parameter:
       Finding.note(Source->loc,
-                   "parameter " + Name +
-                       " receives a rank-dependent value from a caller");
+                   "parameter " + Name + " receives a rank-dependent value from a caller");
       break;
     case Provenance::Kind::Implicit:
-      Finding.note(Source->loc,
-                   "the value is assigned under this rank-dependent condition");
+      Finding.note(Source->loc, "the value is assigned under this rank-dependent condition");
       break;
     case Provenance::Kind::Split:
-      Finding.note(Source->loc, "each part of the split by " + Name +
-                                    " here gets its own communicator");
+      Finding.note(Source->loc,
+                   "each part of the split by " + Name + " here gets its own communicator");
       break;
     case Provenance::Kind::PerRankData:
       if (Source->holder.empty())
-        Finding.note(Source->loc, Name + " returns " + Source->why +
-                                      " here; each rank reads its own");
+        Finding.note(Source->loc,
+                     Name + " returns " + Source->why + " here; each rank reads its own");
       else
-        Finding.note(Source->loc, quoted(Source->holder) + " is " +
-                                      Source->why + " from " + Name +
+        Finding.note(Source->loc, quoted(Source->holder) + " is " + Source->why + " from " + Name +
                                       "; each rank reads its own");
       break;
     case Provenance::Kind::External:
-      Finding.note(Source->loc,
-                   "the rank comes from " + Name + ", defined in another file");
+      Finding.note(Source->loc, "the rank comes from " + Name + ", defined in another file");
       if (SourceLocation There = locate(Context, {Source->file, Source->line, Source->column});
           There.isValid())
         Finding.note(There, Name + " gets the rank here");
@@ -155,15 +146,12 @@ std::string quotedList(const std::vector<std::string> &Names) {
   return List;
 }
 
-void addCommonNotes(FindingBuilder &Finding,
-                    const analysis::CollectiveEvent &Event,
-                    const Expr *Differing, const Provenance *Source,
-                    const ASTContext &Context) {
+void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Event,
+                    const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
   if (Event.guard)
-    Finding.note(Event.destroyedAt,
-                 quoted(Event.guard->getName().str()) +
-                     " is destroyed here; its destructor calls " +
-                     Finding.name(Event, Naming::Collective));
+    Finding.note(Event.destroyedAt, quoted(Event.guard->getName().str()) +
+                                        " is destroyed here; its destructor calls " +
+                                        Finding.name(Event, Naming::Collective));
   SourceLocation Inside = Event.collectiveSite;
   if (Inside.isInvalid() && !Event.externalSite.file.empty())
     Inside = locate(Context, Event.externalSite); // the callee is defined in another file
@@ -171,18 +159,15 @@ void addCommonNotes(FindingBuilder &Finding,
     const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
     const bool Lambda = Method && Method->getParent()->isLambda();
     Finding.note(Inside,
-                 Finding.name(Event, Naming::Collective) +
-                     " is called here, inside " +
-                     (Lambda ? "the lambda"
-                             : quoted(Event.via->getQualifiedNameAsString())) +
+                 Finding.name(Event, Naming::Collective) + " is called here, inside " +
+                     (Lambda ? "the lambda" : quoted(Event.via->getQualifiedNameAsString())) +
                      ", which " + quoted(calledName(Event)) + " may run");
   } else if (Event.via && (Inside.isValid() || Event.pending())) {
     Finding.calleeNote(Event, Inside);
   }
   if (Differing)
     Finding.note(Differing->getBeginLoc(),
-                 quoted(sourceText(Differing, Context)) +
-                     " differs between ranks",
+                 quoted(sourceText(Differing, Context)) + " differs between ranks",
                  Differing->getSourceRange());
   addSourceNotes(Finding, Source, Context);
 }

@@ -35,10 +35,8 @@ std::string quotedList(const std::vector<std::string> &Names);
 
 /// Notes every finding carries: the collective inside the called function,
 /// the expression that differs between ranks, and where its value comes from.
-void addCommonNotes(FindingBuilder &Finding,
-                    const analysis::CollectiveEvent &Event,
-                    const clang::Expr *Differing,
-                    const analysis::Provenance *Source,
+void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Event,
+                    const clang::Expr *Differing, const analysis::Provenance *Source,
                     const clang::ASTContext &Context);
 void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const clang::ASTContext &Context);

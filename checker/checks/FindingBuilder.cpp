@@ -20,15 +20,13 @@ FindingSink &sink() {
 
 void setFindingSink(FindingSink Sink) { sink() = std::move(Sink); }
 
-FindingBuilder::FindingBuilder(tidy::ClangTidyCheck &Check,
-                               std::string_view CheckName,
+FindingBuilder::FindingBuilder(tidy::ClangTidyCheck &Check, std::string_view CheckName,
                                const ASTContext &Context)
     : Check(Check), Context(Context) {
   Finding.check = std::string(CheckName);
 }
 
-void FindingBuilder::about(const FunctionDecl *Function,
-                           const analysis::CollectiveEvent *Event,
+void FindingBuilder::about(const FunctionDecl *Function, const analysis::CollectiveEvent *Event,
                            const Stmt *Condition) {
   Finding.function = Function ? Function->getQualifiedNameAsString() : "";
   if (Event && !Event->pending()) {
@@ -49,8 +47,7 @@ unsigned FindingBuilder::callOf(const analysis::CollectiveEvent &Event) {
   Call.collective.guard = Event.guard ? Event.guard->getName().str() : "";
   Call.usr = Event.pendingUsr;
   // What the callee receives, named once its summary says which parameter.
-  if (const auto *Site = dyn_cast_or_null<CallExpr>(Event.siteStmt);
-      Site && Event.pending())
+  if (const auto *Site = dyn_cast_or_null<CallExpr>(Event.siteStmt); Site && Event.pending())
     for (const Expr *Argument : analysis::explicitArguments(Site))
       Call.arguments.push_back(sourceText(Argument, Context));
   Wording.calls.push_back(std::move(Call));
@@ -62,8 +59,8 @@ Message FindingBuilder::name(const analysis::CollectiveEvent &Event, Naming N) {
   return Message::naming(callOf(Event), N);
 }
 
-void FindingBuilder::warning(SourceLocation Loc, Message Text,
-                             SourceRange Range, std::vector<FixItHint> FixIt) {
+void FindingBuilder::warning(SourceLocation Loc, Message Text, SourceRange Range,
+                             std::vector<FixItHint> FixIt) {
   Finding.location = location(Loc);
   Wording.warning = std::move(Text);
   Warning = {Loc, Range};
@@ -76,8 +73,7 @@ void FindingBuilder::note(SourceLocation Loc, Message Text, SourceRange Range) {
   Notes.push_back({Loc, Range});
 }
 
-void FindingBuilder::calleeNote(const analysis::CollectiveEvent &Event,
-                                SourceLocation Inside) {
+void FindingBuilder::calleeNote(const analysis::CollectiveEvent &Event, SourceLocation Inside) {
   const unsigned Call = callOf(Event);
   if (Event.pending())
     Wording.calls[Call].calleeNote = Notes.size();
@@ -105,8 +101,7 @@ void FindingBuilder::emit() {
       Diagnostic << Warning.range;
   }
   for (size_t I = 0; I < Notes.size(); ++I) {
-    DiagnosticBuilder Diagnostic =
-        Check.diag(Notes[I].loc, "%0", DiagnosticIDs::Note);
+    DiagnosticBuilder Diagnostic = Check.diag(Notes[I].loc, "%0", DiagnosticIDs::Note);
     Diagnostic << Finding.notes[I].message;
     if (Notes[I].range.isValid())
       Diagnostic << Notes[I].range;
@@ -116,8 +111,8 @@ void FindingBuilder::emit() {
   const SourceManager &SM = Context.getSourceManager();
   for (const FixItHint &Hint : Fix) {
     tooling::Replacement R(SM, Hint.RemoveRange, Hint.CodeToInsert);
-    Finding.fix.push_back({R.getFilePath().str(), R.getOffset(), R.getLength(),
-                           R.getReplacementText().str()});
+    Finding.fix.push_back(
+        {R.getFilePath().str(), R.getOffset(), R.getLength(), R.getReplacementText().str()});
   }
   EmittedFinding Emitted{std::move(Finding), "", 0};
   // As tooling::DiagnosticMessage records it: no offset in scratch space.

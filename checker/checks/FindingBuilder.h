@@ -26,24 +26,19 @@ public:
 
   /// What the finding is about, for the outputs: the enclosing function, its
   /// own collective and the deciding condition (or differing expression).
-  void about(const clang::FunctionDecl *Function,
-             const analysis::CollectiveEvent *Event,
+  void about(const clang::FunctionDecl *Function, const analysis::CollectiveEvent *Event,
              const clang::Stmt *Condition);
 
   /// \p Event named as \p N in a message.
-  Message name(const analysis::CollectiveEvent &Event,
-               Naming N = Naming::Called);
+  Message name(const analysis::CollectiveEvent &Event, Naming N = Naming::Called);
 
-  void warning(clang::SourceLocation Loc, Message Text,
-               clang::SourceRange Range = {},
+  void warning(clang::SourceLocation Loc, Message Text, clang::SourceRange Range = {},
                std::vector<clang::FixItHint> Fix = {});
-  void note(clang::SourceLocation Loc, Message Text,
-            clang::SourceRange Range = {});
+  void note(clang::SourceLocation Loc, Message Text, clang::SourceRange Range = {});
 
   /// The note at \p Event's collective inside the function called at its
   /// site, at \p Inside; a pending call's takes this place once resolved.
-  void calleeNote(const analysis::CollectiveEvent &Event,
-                  clang::SourceLocation Inside);
+  void calleeNote(const analysis::CollectiveEvent &Event, clang::SourceLocation Inside);
 
   /// Emits the diagnostic, and hands the finding to the thread's sink.
   void emit();

@@ -8,42 +8,32 @@ using namespace clang;
 using analysis::Divergence;
 using analysis::GroupImbalance;
 
-void GroupBalanceCheck::reportImbalance(const GroupImbalance &P,
-                                        ASTContext &Context) {
+void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &Context) {
   const std::string Marker = quoted(P.marker);
   const std::string Function = quoted(P.function->getQualifiedNameAsString());
   FindingBuilder Finding = finding(Context);
   Finding.about(P.function, nullptr, nullptr);
   switch (P.kind) {
   case GroupImbalance::Kind::LeftOpen:
-    Finding.warning(
-        P.site,
-        Marker + " opens a group that is still open on some paths out of " +
-            Function +
-            "; the operations queued in it are never launched and the other "
-            "ranks hang");
+    Finding.warning(P.site, Marker + " opens a group that is still open on some paths out of " +
+                                Function +
+                                "; the operations queued in it are never launched and the other "
+                                "ranks hang");
     if (P.leaving)
       Finding.note(P.leaving->getBeginLoc(),
-                   "the group is still open at this " +
-                       quoted(leavingKeyword(P.leaving)));
-    Finding.note(
-        P.site,
-        "end the group on every path, or hold it in an RAII guard whose "
-        "destructor ends it");
+                   "the group is still open at this " + quoted(leavingKeyword(P.leaving)));
+    Finding.note(P.site, "end the group on every path, or hold it in an RAII guard whose "
+                         "destructor ends it");
     break;
   case GroupImbalance::Kind::NeverClosed:
-    Finding.warning(
-        P.site,
-        Marker + " opens a group that " + Function +
-            " never ends; the operations queued in it are never launched "
-            "and the other ranks hang");
+    Finding.warning(P.site, Marker + " opens a group that " + Function +
+                                " never ends; the operations queued in it are never launched "
+                                "and the other ranks hang");
     Finding.note(P.site, "end the group before " + Function + " returns");
     break;
   case GroupImbalance::Kind::UnmatchedEnd:
-    Finding.warning(
-        P.site, Marker +
-                    " ends a group that is not open on every path through " +
-                    Function + "; the group calls no longer pair up");
+    Finding.warning(P.site, Marker + " ends a group that is not open on every path through " +
+                                Function + "; the group calls no longer pair up");
     Finding.note(P.site, "start the group on the same paths that end it");
     break;
   }
@@ -66,21 +56,16 @@ void GroupBalanceCheck::reportDivergence(const Divergence &D, ASTContext &Contex
   FindingBuilder Finding = finding(Context);
   Finding.about(D.function, &D.event, D.condition);
   if (Skipped)
-    Finding.warning(
-        D.event.site,
-        Finding.name(D.event) + " is never reached on " + Ranks + ", which " +
-            leavingVerb(D.leaving) +
-            " before it; their group stays open and the job can hang");
+    Finding.warning(D.event.site, Finding.name(D.event) + " is never reached on " + Ranks +
+                                      ", which " + leavingVerb(D.leaving) +
+                                      " before it; their group stays open and the job can hang");
   else
-    Finding.warning(
-        D.event.site,
-        Finding.name(D.event) + " runs only on " + Ranks +
-            "; the ranks group their operations differently and the "
-            "job can hang");
+    Finding.warning(D.event.site, Finding.name(D.event) + " runs only on " + Ranks +
+                                      "; the ranks group their operations differently and the "
+                                      "job can hang");
   addCommonNotes(Finding, D, Context);
-  Finding.note(D.event.site,
-               "make the same group calls on every rank; keep only the "
-               "rank-specific operations under the condition");
+  Finding.note(D.event.site, "make the same group calls on every rank; keep only the "
+                             "rank-specific operations under the condition");
   Finding.emit();
 }
 

@@ -65,9 +65,8 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
       continue;
     if (Error Invalid = rules::checkPattern(*Pattern))
       Failure = Error("option '" +
-                      std::string(Target == &Rules->naming.rankPattern
-                                      ? "RankNamePattern"
-                                      : "WorldSizeNamePattern") +
+                      std::string(Target == &Rules->naming.rankPattern ? "RankNamePattern"
+                                                                       : "WorldSizeNamePattern") +
                       "': " + Invalid.message());
     else
       *Target = *Pattern;
@@ -123,8 +122,7 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
   LoadedRules &Loaded = loadRules(RuleFiles, RankNamePattern, WorldSizeNamePattern, SummaryFile);
   if (!Loaded.error.empty()) {
     if (!Loaded.errorReported)
-      configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error)
-          << Loaded.error;
+      configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error) << Loaded.error;
     Loaded.errorReported = true;
     return;
   }

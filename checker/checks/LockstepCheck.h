@@ -48,12 +48,12 @@ private:
   CheckId Id;
   const analysis::TranslationUnitAnalysis *Unit = nullptr; // during check()
 
-  std::string RuleFiles;        // extra rules files, separated by ';'
-  std::string RankNamePattern;  // overrides naming.rank_pattern when set
+  std::string RuleFiles;       // extra rules files, separated by ';'
+  std::string RankNamePattern; // overrides naming.rank_pattern when set
   std::string WorldSizeNamePattern;
-  std::string SummaryFile;      // merged summaries of the other files (lockstep check)
-  bool PendingExternalCalls;    // keep calls to unsummarised functions for lockstep check
-  analysis::PathOptions Paths;  // ErrorPathsAsExits, AssertionsAsExits
+  std::string SummaryFile;     // merged summaries of the other files (lockstep check)
+  bool PendingExternalCalls;   // keep calls to unsummarised functions for lockstep check
+  analysis::PathOptions Paths; // ErrorPathsAsExits, AssertionsAsExits
 };
 
 /// Called with every translation unit's analysis before the checks report,

@@ -92,8 +92,8 @@ std::vector<FixItHint> moveOutOfBranch(const analysis::Divergence &D, const ASTC
   if (!Block) { // `if (c) call;`: the call alone replaces the whole statement
     if (If->getCond()->HasSideEffects(Context))
       return {};
-    return {FixItHint::CreateReplacement(
-        CharSourceRange::getCharRange(If->getBeginLoc(), Semi), Text)};
+    return {
+        FixItHint::CreateReplacement(CharSourceRange::getCharRange(If->getBeginLoc(), Semi), Text)};
   }
   // Remove the statement with its line, and re-insert it after the block.
   SourceLocation From = Call->getBeginLoc();

@@ -22,16 +22,15 @@ firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEv
 } // namespace
 
 void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTContext &Context) {
-  analysis::CollectiveEvent
-      Direct; // the collective called right here, not in a callee
+  analysis::CollectiveEvent Direct; // the collective called right here, not in a callee
   Direct.collective = A.collective;
   Direct.communicator = A.communicator;
   FindingBuilder Finding = finding(Context);
   Finding.about(A.function, &Direct, A.argument);
   Finding.warning(A.argument->getBeginLoc(),
                   "the " + A.role + " of " + quoted(A.collective) +
-                      " differs between ranks; every rank must pass the same " +
-                      A.role + " or the job hangs or computes garbage",
+                      " differs between ranks; every rank must pass the same " + A.role +
+                      " or the job hangs or computes garbage",
                   A.argument->getSourceRange());
   addCommonNotes(Finding, Direct, A.argument, A.source, Context);
   Finding.note(A.argument->getBeginLoc(),
@@ -47,19 +46,15 @@ void RankArgumentCheck::reportDivergence(const Divergence &D, ASTContext &Contex
   auto [Role, Values] = firstDifference(D.event, *D.otherEvent);
   FindingBuilder Finding = finding(Context);
   Finding.about(D.function, &D.event, D.condition);
-  Finding.warning(D.event.site,
-                  Finding.name(D.event) + " gets " + Role + " '" +
-                      Values.first + "' on " + ranksWhere(D, Context) +
-                      " but '" + Values.second +
-                      "' on the other ranks; every rank must pass the same " +
-                      Role + " or the job hangs or computes garbage");
+  Finding.warning(D.event.site, Finding.name(D.event) + " gets " + Role + " '" + Values.first +
+                                    "' on " + ranksWhere(D, Context) + " but '" + Values.second +
+                                    "' on the other ranks; every rank must pass the same " + Role +
+                                    " or the job hangs or computes garbage");
   addCommonNotes(Finding, D, Context);
-  Finding.note(D.otherEvent->site,
-               "the other ranks pass '" + Values.second + "' here");
-  Finding.note(D.event.site,
-               "compute the " + Role +
-                   " so that it is the same on every rank, and call " +
-                   quoted(calledName(D.event)) + " once, outside the branch");
+  Finding.note(D.otherEvent->site, "the other ranks pass '" + Values.second + "' here");
+  Finding.note(D.event.site, "compute the " + Role +
+                                 " so that it is the same on every rank, and call " +
+                                 quoted(calledName(D.event)) + " once, outside the branch");
   Finding.emit();
 }
 

@@ -11,11 +11,10 @@ using analysis::LoopDivergence;
 void RankLoopCheck::reportLoop(const LoopDivergence &D, ASTContext &Context) {
   FindingBuilder Finding = finding(Context);
   Finding.about(D.function, &D.event, D.condition);
-  Finding.warning(D.event.site,
-                  Finding.name(D.event) +
-                      " runs in a loop whose trip count differs between ranks; "
-                      "the ranks that "
-                      "finish first stop calling it and the others hang in it");
+  Finding.warning(D.event.site, Finding.name(D.event) +
+                                    " runs in a loop whose trip count differs between ranks; "
+                                    "the ranks that "
+                                    "finish first stop calling it and the others hang in it");
   addCommonNotes(Finding, D.event, D.condition, D.source, Context);
   Finding.note(D.event.site, "agree on the trip count first (an allreduce with "
                              "MAX or MIN makes it the same on "
@@ -35,22 +34,18 @@ void RankLoopCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   FindingBuilder Finding = finding(Context);
   Finding.about(D.function, &D.event, D.condition);
   if (!Mine.empty() && !Theirs.empty())
-    Finding.warning(D.event.site,
-                    Finding.name(D.event) + " runs " + Mine + " on " +
-                        ranksWhere(D, Context) + " but " + Theirs +
-                        " on the other ranks; the ranks that finish first stop "
-                        "calling it and the others hang in it");
+    Finding.warning(D.event.site, Finding.name(D.event) + " runs " + Mine + " on " +
+                                      ranksWhere(D, Context) + " but " + Theirs +
+                                      " on the other ranks; the ranks that finish first stop "
+                                      "calling it and the others hang in it");
   else
-    Finding.warning(D.event.site,
-                    Finding.name(D.event) +
-                        " runs a different number of times on " +
-                        ranksWhere(D, Context) +
-                        " than on the other ranks; the ranks that finish first "
-                        "stop calling it and the others hang in it");
+    Finding.warning(D.event.site, Finding.name(D.event) + " runs a different number of times on " +
+                                      ranksWhere(D, Context) +
+                                      " than on the other ranks; the ranks that finish first "
+                                      "stop calling it and the others hang in it");
   addCommonNotes(Finding, D, Context);
-  Finding.note(D.otherEvent->site,
-               "the other ranks run their loop of " +
-                   Finding.name(*D.otherEvent, Naming::Collective) + " here");
+  Finding.note(D.otherEvent->site, "the other ranks run their loop of " +
+                                       Finding.name(*D.otherEvent, Naming::Collective) + " here");
   Finding.note(D.event.site, "run the same number of iterations on every rank");
   Finding.emit();
 }

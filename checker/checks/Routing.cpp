@@ -54,20 +54,20 @@ std::vector<EngineResult> engineResults(const analysis::TranslationUnitAnalysis 
 }
 
 CheckId route(const EngineResult &Result) {
-  return std::visit(
-      Overloaded{
-          [](const Divergence *D) { return divergenceCheck(*D); },
-          [](const LoopDivergence *D) {
-            return D->kind == LoopDivergence::Kind::TripCount ? CheckId::RankLoopCheck
-                                                              : CheckId::JoinBarrierCheck;
-          },
-          [](const analysis::RankArgument *) { return CheckId::RankArgumentCheck; },
-          [](const analysis::GroupImbalance *) { return CheckId::GroupBalanceCheck; },
-          // The engine's bounds are remarks of lockstep-rank-branch: said once
-          // per bound, not once per check.
-          [](const analysis::AnalysisLimit *) { return CheckId::RankBranchCheck; },
-      },
-      Result);
+  return std::visit(Overloaded{
+                        [](const Divergence *D) { return divergenceCheck(*D); },
+                        [](const LoopDivergence *D) {
+                          return D->kind == LoopDivergence::Kind::TripCount
+                                     ? CheckId::RankLoopCheck
+                                     : CheckId::JoinBarrierCheck;
+                        },
+                        [](const analysis::RankArgument *) { return CheckId::RankArgumentCheck; },
+                        [](const analysis::GroupImbalance *) { return CheckId::GroupBalanceCheck; },
+                        // The engine's bounds are remarks of lockstep-rank-branch: said once
+                        // per bound, not once per check.
+                        [](const analysis::AnalysisLimit *) { return CheckId::RankBranchCheck; },
+                    },
+                    Result);
 }
 
 } // namespace lockstep::checks

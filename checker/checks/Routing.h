@@ -12,10 +12,9 @@
 namespace lockstep::checks {
 
 /// One result of the engine for one translation unit.
-using EngineResult =
-    std::variant<const analysis::Divergence *, const analysis::LoopDivergence *,
-                 const analysis::RankArgument *, const analysis::GroupImbalance *,
-                 const analysis::AnalysisLimit *>;
+using EngineResult = std::variant<const analysis::Divergence *, const analysis::LoopDivergence *,
+                                  const analysis::RankArgument *, const analysis::GroupImbalance *,
+                                  const analysis::AnalysisLimit *>;
 
 /// Every result of \p Analysis.
 std::vector<EngineResult> engineResults(const analysis::TranslationUnitAnalysis &Analysis);

@@ -63,30 +63,27 @@ struct CheckArguments {
 };
 
 /// Reads the option or path Args[I] (and its value) into \p A.
-Error readArgument(const std::vector<std::string> &Args, size_t &I,
-                   CheckArguments &A) {
-  Expected<bool> Valued =
-      args::anyOptionValue(Args, I,
-                           {{"-p", &A.buildDir},
-                            {"--jobs", &A.jobs},
-                            {"-j", &A.jobs},
-                            {"--format", &A.output.format},
-                            {"--output", &A.output.path},
-                            {"-o", &A.output.path},
-                            {"--baseline", &A.output.baseline},
-                            {"--shard", &A.shard},
-                            {"--summary-out", &A.summaryOut},
-                            {"--summaries", &A.summaryIn},
-                            {"--cache-dir", &A.cacheDir},
-                            {"--checks", &A.checks},
-                            {"--header-filter", &A.headerFilter},
-                            {"--export-fixes", &A.exportFixes}});
+Error readArgument(const std::vector<std::string> &Args, size_t &I, CheckArguments &A) {
+  Expected<bool> Valued = args::anyOptionValue(Args, I,
+                                               {{"-p", &A.buildDir},
+                                                {"--jobs", &A.jobs},
+                                                {"-j", &A.jobs},
+                                                {"--format", &A.output.format},
+                                                {"--output", &A.output.path},
+                                                {"-o", &A.output.path},
+                                                {"--baseline", &A.output.baseline},
+                                                {"--shard", &A.shard},
+                                                {"--summary-out", &A.summaryOut},
+                                                {"--summaries", &A.summaryIn},
+                                                {"--cache-dir", &A.cacheDir},
+                                                {"--checks", &A.checks},
+                                                {"--header-filter", &A.headerFilter},
+                                                {"--export-fixes", &A.exportFixes}});
   if (!Valued)
     return Valued.takeError();
   if (*Valued)
     return Error::success();
-  for (auto [Name, List] :
-       {std::pair{"--rules", &A.rules}, std::pair{"--exclude", &A.excludes}}) {
+  for (auto [Name, List] : {std::pair{"--rules", &A.rules}, std::pair{"--exclude", &A.excludes}}) {
     std::string Value;
     Expected<bool> Listed = args::optionValue(Args, I, Name, Value);
     if (!Listed)
@@ -117,8 +114,8 @@ Error readArgument(const std::vector<std::string> &Args, size_t &I,
 }
 
 /// Reads the command line; every path comes back absolute against \p Cwd.
-Error parseArguments(const std::vector<std::string> &Args,
-                     const std::string &Cwd, CheckArguments &A) {
+Error parseArguments(const std::vector<std::string> &Args, const std::string &Cwd,
+                     CheckArguments &A) {
   for (size_t I = 0; I < Args.size(); ++I)
     if (Error E = readArgument(Args, I, A))
       return E;
@@ -147,8 +144,7 @@ Error checkSelection(const std::string &Globs, const std::string &UserGlobs) {
   llvm::StringRef(UserGlobs).split(Parts, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Part : Parts)
     if (!Part.trim().starts_with("-") && !Enables(Part.trim().str()))
-      return Error("--checks: '" + Part.trim().str() +
-                   "' matches no lockstep check");
+      return Error("--checks: '" + Part.trim().str() + "' matches no lockstep check");
   if (!Enables(Globs))
     return Error("--checks '" + UserGlobs + "' enables no lockstep check");
   return Error::success();
@@ -212,8 +208,7 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
-Error loadConfiguration(const CheckArguments &A, CheckConfig &Config,
-                        std::string &CacheKey) {
+Error loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
   CacheKey = "lockstep 0.1.0, cache 2\n" + Config.checks + "\n" +
              (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
              (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
@@ -245,25 +240,21 @@ std::string hexHash(const std::string &Text) {
 /// The command line, checked; a failure is a usage error. Every path the
 /// user named is resolved here, once: the units run with their own working
 /// directories.
-Error validateArguments(const std::vector<std::string> &Args,
-                        const std::string &Cwd, CheckArguments &A,
-                        PathFilter &Filter) {
+Error validateArguments(const std::vector<std::string> &Args, const std::string &Cwd,
+                        CheckArguments &A, PathFilter &Filter) {
   A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
   if (Error E = parseArguments(Args, Cwd, A))
     return E;
   A.jobCount = std::max(1u, std::thread::hardware_concurrency());
-  if (!A.jobs.empty() &&
-      (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
-       (A.jobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
+  if (!A.jobs.empty() && (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
+                          (A.jobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
     return Error("--jobs expects a positive number, got '" + A.jobs + "'");
   if (!A.shard.empty()) {
     char Slash = 0;
     std::istringstream In(A.shard);
-    if (!(In >> A.shardIndex >> Slash >> A.shardCount) || Slash != '/' ||
-        !In.eof() || A.shardCount == 0 || A.shardIndex == 0 ||
-        A.shardIndex > A.shardCount)
-      return Error("--shard expects I/N with 1 <= I <= N, got '" + A.shard +
-                   "'");
+    if (!(In >> A.shardIndex >> Slash >> A.shardCount) || Slash != '/' || !In.eof() ||
+        A.shardCount == 0 || A.shardIndex == 0 || A.shardIndex > A.shardCount)
+      return Error("--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'");
   }
   // As in clang-tidy, --checks adds to the default: every lockstep check.
   A.checkGlobs = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
@@ -291,8 +282,8 @@ Error configure(CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
 
 /// The units of the compile database this shard analyses, under the given
 /// paths; \p Split gets the units of every shard of the split.
-Error selectUnits(const CheckArguments &A, std::vector<CompileUnit> &Selected,
-                  std::string &Split, std::string &DatabasePath) {
+Error selectUnits(const CheckArguments &A, std::vector<CompileUnit> &Selected, std::string &Split,
+                  std::string &DatabasePath) {
   std::vector<CompileUnit> Units;
   LoadReport Report;
   TranslationOptions Translation;
@@ -302,13 +293,12 @@ Error selectUnits(const CheckArguments &A, std::vector<CompileUnit> &Selected,
   for (const std::string &Warning : Report.warnings)
     std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
   for (const SkippedEntry &Skipped : Report.skipped)
-    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n",
-                 Skipped.file.c_str(), Skipped.reason.c_str());
+    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n", Skipped.file.c_str(),
+                 Skipped.reason.c_str());
   size_t Candidate = 0;
   for (const CompileUnit &Unit : Units) {
     if (!A.paths.empty() &&
-        std::none_of(A.paths.begin(), A.paths.end(),
-                     [&](auto &P) { return under(Unit.file, P); }))
+        std::none_of(A.paths.begin(), A.paths.end(), [&](auto &P) { return under(Unit.file, P); }))
       continue;
     Split += Unit.file + '\n';
     if (Candidate++ % A.shardCount == A.shardIndex - 1)
@@ -327,37 +317,32 @@ struct RunResults {
   std::vector<Finding> findings;
   analysis::ExternalSummaries summaries;
   size_t failed = 0;
-  std::set<std::string>
-      incomplete; // a limit in a header, seen from several units, once
+  std::set<std::string> incomplete; // a limit in a header, seen from several units, once
 };
 
-RunResults gatherResults(const CheckArguments &A,
-                         const std::vector<CompileUnit> &Units,
-                         std::vector<UnitResult> &Results,
-                         const PathFilter &Filter, const std::string &Cwd) {
+RunResults gatherResults(const CheckArguments &A, const std::vector<CompileUnit> &Units,
+                         std::vector<UnitResult> &Results, const PathFilter &Filter,
+                         const std::string &Cwd) {
   RunResults Run;
   std::set<std::string> MainFiles;
   for (size_t I = 0; I < Results.size(); ++I) {
     MainFiles.insert(Units[I].file);
-    const std::string Shown =
-        relativeToRoot(Units[I].file, Cwd).path; // as the findings
+    const std::string Shown = relativeToRoot(Units[I].file, Cwd).path; // as the findings
     for (const std::string &Note : Results[I].notes)
-      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(),
-                   Note.c_str());
+      std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
     for (const std::string &Limit : Results[I].incomplete)
       if (Run.incomplete.insert(Limit).second && !A.quiet)
         std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
     if (!Results[I].failure.empty()) {
       ++Run.failed;
-      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n",
-                   Shown.c_str(), Results[I].failure.c_str());
+      std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
+                   Results[I].failure.c_str());
       const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
       for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
         std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
       continue;
     }
-    Run.summaries.insert(Results[I].summaries.begin(),
-                         Results[I].summaries.end());
+    Run.summaries.insert(Results[I].summaries.begin(), Results[I].summaries.end());
     std::move(Results[I].findings.begin(), Results[I].findings.end(),
               std::back_inserter(Run.findings));
   }
@@ -369,48 +354,43 @@ RunResults gatherResults(const CheckArguments &A,
 
 /// Writes the findings, the summaries and the fixes where the user asked,
 /// and applies the fixes with --fix.
-Error writeOutputs(const CheckArguments &A, RunResults &Run,
-                   const nlohmann::json &Summary, const std::string &Split,
-                   size_t &Suppressed) {
+Error writeOutputs(const CheckArguments &A, RunResults &Run, const nlohmann::json &Summary,
+                   const std::string &Split, size_t &Suppressed) {
   if (Error E = writeSummaryFile(A.summaryOut, Run.summaries))
     return E;
   nlohmann::json ShardData = {
       {"index", A.shardIndex},
       {"count", A.shardCount},
       {"split", hexHash(Split)},
-      {"summaries",
-       nlohmann::json::parse(analysis::writeSummaries(Run.summaries))}};
-  if (Error E =
-          writeFindings(Run.findings, A.output, Summary,
-                        A.shardCount > 1 ? &ShardData : nullptr, Suppressed))
+      {"summaries", nlohmann::json::parse(analysis::writeSummaries(Run.summaries))}};
+  if (Error E = writeFindings(Run.findings, A.output, Summary,
+                              A.shardCount > 1 ? &ShardData : nullptr, Suppressed))
     return E;
   if (!A.exportFixes.empty())
-    if (Error E =
-            exportFixes(Run.findings, A.exportFixes, A.output.projectRoot))
+    if (Error E = exportFixes(Run.findings, A.exportFixes, A.output.projectRoot))
       return E;
   if (A.fix) {
     AppliedFixes Applied = applyFixes(Run.findings);
     for (const std::string &Problem : Applied.problems)
       std::fprintf(stderr, "lockstep: warning: %s\n", Problem.c_str());
     if (!A.quiet)
-      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n",
-                   Applied.fixes, Applied.fixes == 1 ? "" : "es", Applied.files,
-                   Applied.files == 1 ? "" : "s");
+      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n", Applied.fixes,
+                   Applied.fixes == 1 ? "" : "es", Applied.files, Applied.files == 1 ? "" : "s");
   }
   return Error::success();
 }
 
-void printSummary(const CheckArguments &A, const RunResults &Run, size_t Units,
-                  size_t Cached, size_t Suppressed) {
+void printSummary(const CheckArguments &A, const RunResults &Run, size_t Units, size_t Cached,
+                  size_t Suppressed) {
   const size_t Findings = Run.findings.size();
   std::fprintf(stderr,
                "lockstep: %zu finding%s in %zu translation unit%s "
                "(%zu analysed, %zu from cache, %zu failed)",
-               Findings, Findings == 1 ? "" : "s", Units, Units == 1 ? "" : "s",
-               Units - Run.failed, Cached, Run.failed);
+               Findings, Findings == 1 ? "" : "s", Units, Units == 1 ? "" : "s", Units - Run.failed,
+               Cached, Run.failed);
   if (!Run.incomplete.empty())
-    std::fprintf(stderr, " (%zu analysis limit%s reached)",
-                 Run.incomplete.size(), Run.incomplete.size() == 1 ? "" : "s");
+    std::fprintf(stderr, " (%zu analysis limit%s reached)", Run.incomplete.size(),
+                 Run.incomplete.size() == 1 ? "" : "s");
   if (!A.output.baseline.empty())
     std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
   std::fputc('\n', stderr);
@@ -438,8 +418,7 @@ int checkCommand(const std::vector<std::string> &Args) {
     return configurationError(E.message());
 
   if (!A.noCache && A.cacheDir.empty())
-    A.cacheDir =
-        llvm::sys::path::parent_path(DatabasePath).str() + "/.lockstep-cache";
+    A.cacheDir = llvm::sys::path::parent_path(DatabasePath).str() + "/.lockstep-cache";
   UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
   size_t Cached = 0;
   std::vector<UnitResult> Results =

@@ -45,8 +45,7 @@ Error readShard(const std::string &Path, ShardFile &Out) {
   Document.erase("shard");
   if (!Shard.value("index", nlohmann::json()).is_number_unsigned() ||
       !Shard.value("count", nlohmann::json()).is_number_unsigned())
-    return Error(Path +
-                 ": shard: 'index' and 'count' must be positive integers");
+    return Error(Path + ": shard: 'index' and 'count' must be positive integers");
   Out.path = Path;
   Out.index = Shard["index"].get<unsigned>();
   Out.count = Shard["count"].get<unsigned>();
@@ -64,21 +63,17 @@ Error checkSplit(const std::vector<ShardFile> &Shards) {
     const std::string Name =
         S.path + " (shard " + std::to_string(S.index) + "/" + std::to_string(S.count) + ")";
     if (S.count != First.count || S.split != First.split)
-      return Error(Name + " and " + First.path + " (shard " +
-                   std::to_string(First.index) + "/" +
-                   std::to_string(First.count) +
-                   ") are shards of different splits");
+      return Error(Name + " and " + First.path + " (shard " + std::to_string(First.index) + "/" +
+                   std::to_string(First.count) + ") are shards of different splits");
     if (S.index == 0 || S.index > S.count)
-      return Error(Name + ": not a shard index from 1 to " +
-                   std::to_string(S.count));
+      return Error(Name + ": not a shard index from 1 to " + std::to_string(S.count));
     auto [It, Inserted] = ByIndex.emplace(S.index, &S);
     if (Inserted)
       continue;
     if (It->second->path == S.path)
       return Error(Name + " is given twice");
-    return Error(Name + ": shard " + std::to_string(S.index) + "/" +
-                 std::to_string(S.count) + " is also given as " +
-                 It->second->path);
+    return Error(Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
+                 " is also given as " + It->second->path);
   }
   std::string Missing;
   size_t Count = 0;
@@ -92,23 +87,19 @@ Error checkSplit(const std::vector<ShardFile> &Shards) {
 }
 
 /// Reads the command line: the shards to merge, and the output options.
-args::ParseResult parseMergeArguments(const std::vector<std::string> &Args,
-                                      const std::string &Cwd,
-                                      OutputOptions &Output,
-                                      std::string &SummaryOut,
-                                      std::vector<std::string> &Inputs,
-                                      bool &Quiet) {
+args::ParseResult parseMergeArguments(const std::vector<std::string> &Args, const std::string &Cwd,
+                                      OutputOptions &Output, std::string &SummaryOut,
+                                      std::vector<std::string> &Inputs, bool &Quiet) {
   using args::ParseResult;
   for (size_t I = 0; I < Args.size(); ++I) {
     if (Args[I] == "-h" || Args[I] == "--help")
       return ParseResult::help();
-    Expected<bool> Valued =
-        args::anyOptionValue(Args, I,
-                             {{"--format", &Output.format},
-                              {"--output", &Output.path},
-                              {"-o", &Output.path},
-                              {"--baseline", &Output.baseline},
-                              {"--summary-out", &SummaryOut}});
+    Expected<bool> Valued = args::anyOptionValue(Args, I,
+                                                 {{"--format", &Output.format},
+                                                  {"--output", &Output.path},
+                                                  {"-o", &Output.path},
+                                                  {"--baseline", &Output.baseline},
+                                                  {"--summary-out", &SummaryOut}});
     if (!Valued)
       return ParseResult::error(Valued.takeError().message());
     if (*Valued)
@@ -128,8 +119,7 @@ args::ParseResult parseMergeArguments(const std::vector<std::string> &Args,
 }
 
 /// The shards of \p Inputs, checked to be exactly one split.
-Error readShards(const std::vector<std::string> &Inputs,
-                 std::vector<ShardFile> &Shards) {
+Error readShards(const std::vector<std::string> &Inputs, std::vector<ShardFile> &Shards) {
   Shards.resize(Inputs.size());
   for (size_t I = 0; I < Inputs.size(); ++I)
     if (Error E = readShard(Inputs[I], Shards[I]))
@@ -146,8 +136,7 @@ int mergeCommand(const std::vector<std::string> &Args) {
   std::string SummaryOut;
   std::vector<std::string> Inputs;
   bool Quiet = false;
-  args::ParseResult Parsed =
-      parseMergeArguments(Args, Cwd, Output, SummaryOut, Inputs, Quiet);
+  args::ParseResult Parsed = parseMergeArguments(Args, Cwd, Output, SummaryOut, Inputs, Quiet);
   if (Parsed.isHelp()) {
     std::fputs(MergeUsage, stdout);
     return 0;
@@ -164,8 +153,8 @@ int mergeCommand(const std::vector<std::string> &Args) {
   std::vector<Finding> All;
   size_t Units = 0, Analysed = 0, Failed = 0, Incomplete = 0;
   for (ShardFile &S : Shards) {
-    if (Error E = analysis::mergeSummaries(
-            S.summaries.dump(), S.path + ": shard.summaries", Summaries))
+    if (Error E =
+            analysis::mergeSummaries(S.summaries.dump(), S.path + ": shard.summaries", Summaries))
       return configurationError(E.message());
     Units += S.summary.value("units", 0);
     Analysed += S.summary.value("analysed", 0);

@@ -11,8 +11,7 @@ namespace lockstep::cli {
 
 Error validateOutput(OutputOptions &Options) {
   if (Options.format != "text" && Options.format != "json" && Options.format != "sarif")
-    return Error("unknown format '" + Options.format +
-                 "' (expected text, json or sarif)");
+    return Error("unknown format '" + Options.format + "' (expected text, json or sarif)");
   if (Options.baseline.empty())
     return Error::success();
   std::ifstream In(Options.baseline, std::ios::binary);
@@ -23,14 +22,13 @@ Error validateOutput(OutputOptions &Options) {
   nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
   if (Document.is_object()) // a shard output also carries what merge needs
     Document.erase("shard");
-  return readFindingsJson(Document.is_discarded() ? Text.str()
-                                                  : Document.dump(),
-                          Options.baseline, Options.baselineFindings);
+  return readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(), Options.baseline,
+                          Options.baselineFindings);
 }
 
-Error writeFindings(std::vector<Finding> &Findings,
-                    const OutputOptions &Options, const nlohmann::json &Summary,
-                    const nlohmann::json *Shard, std::size_t &Suppressed) {
+Error writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
+                    const nlohmann::json &Summary, const nlohmann::json *Shard,
+                    std::size_t &Suppressed) {
   assignIds(Findings, Options.projectRoot);
   Findings = mergeFindings({Findings}); // a header's finding seen from several units is one
   const std::size_t Found = Findings.size();
@@ -61,8 +59,7 @@ Error writeFindings(std::vector<Finding> &Findings,
   return Error::success();
 }
 
-Error writeSummaryFile(const std::string &Path,
-                       const analysis::ExternalSummaries &Summaries) {
+Error writeSummaryFile(const std::string &Path, const analysis::ExternalSummaries &Summaries) {
   if (Path.empty())
     return Error::success();
   std::ofstream Out(Path, std::ios::binary);

@@ -30,12 +30,11 @@ Error validateOutput(OutputOptions &Options);
 /// assigns ids, and writes. A shard's JSON also carries its unresolved
 /// findings and its summaries (\p Shard) so that `lockstep merge` can finish
 /// the job. On return \p Findings holds what was reported.
-Error writeFindings(std::vector<Finding> &Findings,
-                    const OutputOptions &Options, const nlohmann::json &Summary,
-                    const nlohmann::json *Shard, std::size_t &Suppressed);
+Error writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
+                    const nlohmann::json &Summary, const nlohmann::json *Shard,
+                    std::size_t &Suppressed);
 
 /// Writes \p Summaries to \p Path (nothing when empty).
-Error writeSummaryFile(const std::string &Path,
-                       const analysis::ExternalSummaries &Summaries);
+Error writeSummaryFile(const std::string &Path, const analysis::ExternalSummaries &Summaries);
 
 } // namespace lockstep::cli

@@ -11,8 +11,7 @@ Error PathFilter::setHeaderFilter(const std::string &Regex) {
   auto Compiled = std::make_unique<llvm::Regex>(Regex);
   std::string Problem;
   if (!Compiled->isValid(Problem))
-    return Error("--header-filter: invalid regular expression '" + Regex +
-                 "': " + Problem);
+    return Error("--header-filter: invalid regular expression '" + Regex + "': " + Problem);
   HeaderFilter = std::move(Compiled);
   return Error::success();
 }

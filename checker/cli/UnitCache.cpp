@@ -51,8 +51,8 @@ bool readFixes(const json &Entry, std::vector<Finding> &Findings) {
       if (!R.is_array() || R.size() != 4 || !R[0].is_string() || !R[1].is_number_unsigned() ||
           !R[2].is_number_unsigned() || !R[3].is_string())
         return false;
-      Findings[I].fix.push_back(
-          {R[0].get<std::string>(), R[1].get<unsigned>(), R[2].get<unsigned>(), R[3].get<std::string>()});
+      Findings[I].fix.push_back({R[0].get<std::string>(), R[1].get<unsigned>(),
+                                 R[2].get<unsigned>(), R[3].get<std::string>()});
     }
   }
   return true;
@@ -90,10 +90,8 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
       return std::nullopt;
     Result.inputs.push_back(Input.key());
   }
-  if (readFindingsJson(Entry["findings"].dump(), entryPath(Unit),
-                       Result.findings) ||
-      analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit),
-                               Result.summaries))
+  if (readFindingsJson(Entry["findings"].dump(), entryPath(Unit), Result.findings) ||
+      analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit), Result.summaries))
     return std::nullopt;
   for (Finding &F : Result.findings)
     F.id.clear(); // ids belong to the whole run

@@ -92,27 +92,23 @@ tidy::ClangTidyOptions tidyOptions(const CheckConfig &Config) {
 
 /// What \p Analysis gives besides the findings: the summaries, the engine's
 /// bounds reached, the files read and, with --verbose, what was skipped.
-void takeAnalysis(const analysis::TranslationUnitAnalysis &Analysis,
-                  ASTContext &AST, const CompileUnit &Unit,
-                  const CheckConfig &Config, UnitResult &Result) {
+void takeAnalysis(const analysis::TranslationUnitAnalysis &Analysis, ASTContext &AST,
+                  const CompileUnit &Unit, const CheckConfig &Config, UnitResult &Result) {
   Result.summaries = Analysis.exportSummaries();
   // Sites in headers found through a relative -I are relative to the unit.
   for (auto &[USR, Function] : Result.summaries) {
     for (analysis::ExternalFunction::Collective &C : Function.collectives)
       C.site.file = inDirectory(C.site.file, Unit.directory);
-    Function.rankSite.file =
-        inDirectory(Function.rankSite.file, Unit.directory);
+    Function.rankSite.file = inDirectory(Function.rankSite.file, Unit.directory);
   }
   const SourceManager &SM = AST.getSourceManager();
   for (const analysis::AnalysisLimit &Limit : Analysis.limits()) {
     PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.where));
-    std::string At = Where.isValid()
-                         ? inDirectory(Where.getFilename(), Unit.directory) +
-                               ":" + std::to_string(Where.getLine()) + ":" +
-                               std::to_string(Where.getColumn()) + ": "
-                         : "";
-    Result.incomplete.push_back(At + "analysis of '" +
-                                Limit.function->getQualifiedNameAsString() +
+    std::string At = Where.isValid() ? inDirectory(Where.getFilename(), Unit.directory) + ":" +
+                                           std::to_string(Where.getLine()) + ":" +
+                                           std::to_string(Where.getColumn()) + ": "
+                                     : "";
+    Result.incomplete.push_back(At + "analysis of '" + Limit.function->getQualifiedNameAsString() +
                                 "' incomplete: " + Limit.what);
   }
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
@@ -121,8 +117,7 @@ void takeAnalysis(const analysis::TranslationUnitAnalysis &Analysis,
     SkippedFunctions Skipped;
     Skipped.TraverseDecl(AST.getTranslationUnitDecl());
     for (const std::string &Name : Skipped.names)
-      Result.notes.push_back("'" + Name +
-                             "' was not analysed: it does not compile");
+      Result.notes.push_back("'" + Name + "' was not analysed: it does not compile");
   }
 }
 
@@ -132,9 +127,8 @@ std::vector<tidy::ClangTidyError> runTidy(const CompileUnit &Unit,
   // The clang 22 this lockstep was built with: its CUDA wrappers and builtin
   // headers, not a directory next to the lockstep binary.
   std::vector<std::string> Arguments = Unit.arguments;
-  if (std::none_of(Arguments.begin(), Arguments.end(), [](const std::string &A) {
-        return A.rfind("-resource-dir", 0) == 0;
-      }))
+  if (std::none_of(Arguments.begin(), Arguments.end(),
+                   [](const std::string &A) { return A.rfind("-resource-dir", 0) == 0; }))
     Arguments.push_back(std::string("-resource-dir=") + clangResourceDir());
   tooling::FixedCompilationDatabase Database(Unit.directory, Arguments);
   // A physical file system has its own working directory: the real one would
@@ -149,14 +143,12 @@ std::vector<tidy::ClangTidyError> runTidy(const CompileUnit &Unit,
 /// \p Emitted without the findings clang-tidy's filters (NOLINT) dropped: a
 /// finding stays when a warning of its check was kept at its place, once
 /// per message there, as clang-tidy reports it.
-std::vector<Finding>
-keptFindings(std::vector<checks::EmittedFinding> Emitted,
-             const std::vector<tidy::ClangTidyError> &Errors,
-             const std::string &Directory) {
+std::vector<Finding> keptFindings(std::vector<checks::EmittedFinding> Emitted,
+                                  const std::vector<tidy::ClangTidyError> &Errors,
+                                  const std::string &Directory) {
   std::set<std::tuple<std::string, std::string, unsigned>> Kept;
   for (const tidy::ClangTidyError &Error : Errors)
-    Kept.insert({Error.DiagnosticName, Error.Message.FilePath,
-                 Error.Message.FileOffset});
+    Kept.insert({Error.DiagnosticName, Error.Message.FilePath, Error.Message.FileOffset});
   auto Absolute = [&](std::string &File) {
     if (!File.empty())
       File = inDirectory(File, Directory);
@@ -165,8 +157,7 @@ keptFindings(std::vector<checks::EmittedFinding> Emitted,
   std::vector<Finding> Findings;
   for (checks::EmittedFinding &E : Emitted) {
     if (!Kept.count({E.finding.check, E.diagnosticFile, E.diagnosticOffset}) ||
-        !Seen.insert({E.finding.check, E.diagnosticFile, E.diagnosticOffset,
-                      E.finding.message})
+        !Seen.insert({E.finding.check, E.diagnosticFile, E.diagnosticOffset, E.finding.message})
              .second)
       continue;
     Finding &F = Findings.emplace_back(std::move(E.finding));
@@ -188,8 +179,7 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
       [&](const analysis::TranslationUnitAnalysis &Analysis, ASTContext &AST) {
         takeAnalysis(Analysis, AST, Unit, Config, Result);
       });
-  checks::setFindingSink(
-      [&](checks::EmittedFinding F) { Emitted.push_back(std::move(F)); });
+  checks::setFindingSink([&](checks::EmittedFinding F) { Emitted.push_back(std::move(F)); });
   std::vector<tidy::ClangTidyError> Errors = runTidy(Unit, Context);
   checks::setAnalysisObserver(nullptr);
   checks::setFindingSink(nullptr);
@@ -203,16 +193,15 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
       continue;
     std::string At;
     if (!Message.FilePath.empty()) {
-      Location Where = Lines.locate(
-          inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
-      At = Where.file + ":" + std::to_string(Where.line) + ":" +
-           std::to_string(Where.column) + ": ";
+      Location Where =
+          Lines.locate(inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
+      At =
+          Where.file + ":" + std::to_string(Where.line) + ":" + std::to_string(Where.column) + ": ";
     }
     Result.errors.push_back(At + "error: " + Message.Message);
   }
   if (!Result.errors.empty()) {
-    Result.failure =
-        "does not compile"; // a unit that does not parse is not analysed
+    Result.failure = "does not compile"; // a unit that does not parse is not analysed
     return Result;
   }
   Result.findings = keptFindings(std::move(Emitted), Errors, Unit.directory);

@@ -20,14 +20,14 @@ struct CheckConfig {
   std::string ruleFiles;             // ';'-separated, the RuleFiles option
   std::string summaryFile;
   analysis::PathOptions paths; // --error-paths-as-exits, --assertions-as-exits
-  bool verbose = false; // name the functions skipped because they do not compile
+  bool verbose = false;        // name the functions skipped because they do not compile
 };
 
 struct UnitResult {
   std::vector<Finding> findings; // with the pending ones (Finding::pending)
   analysis::ExternalSummaries summaries;
   std::vector<std::string> inputs; // every file the parse read
-  std::string failure; // why the unit was not analysed, "" when it was
+  std::string failure;             // why the unit was not analysed, "" when it was
   std::vector<std::string> errors; // the details: the first compiler errors, ...
   std::vector<std::string> notes;  // with --verbose: what was left out of the analysis
   // Where the engine hit one of its bounds: "file:line:col: analysis of 'f'

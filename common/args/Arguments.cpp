@@ -2,8 +2,8 @@
 
 namespace lockstep::args {
 
-Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I,
-                           const std::string &Name, std::string &Value) {
+Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I, const std::string &Name,
+                           std::string &Value) {
   const std::string &Arg = Args[I];
   if (Arg.rfind(Name + "=", 0) == 0) {
     Value = Arg.substr(Name.size() + 1);
@@ -17,9 +17,9 @@ Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I,
   return true;
 }
 
-Expected<bool> anyOptionValue(
-    const std::vector<std::string> &Args, size_t &I,
-    std::initializer_list<std::pair<const char *, std::string *>> Options) {
+Expected<bool>
+anyOptionValue(const std::vector<std::string> &Args, size_t &I,
+               std::initializer_list<std::pair<const char *, std::string *>> Options) {
   for (const auto &[Name, Value] : Options) {
     Expected<bool> Matched = optionValue(Args, I, Name, *Value);
     if (!Matched || *Matched)
@@ -28,8 +28,6 @@ Expected<bool> anyOptionValue(
   return false;
 }
 
-Error unknownOption(const std::string &Arg) {
-  return Error("unknown option '" + Arg + "'");
-}
+Error unknownOption(const std::string &Arg) { return Error("unknown option '" + Arg + "'"); }
 
 } // namespace lockstep::args

@@ -16,14 +16,14 @@ namespace lockstep::args {
 /// The value of an option that takes one ("--jobs 4" or "--jobs=4"): true
 /// when Args[I] is \p Name (advancing \p I past a separate value); fails
 /// when the value is missing.
-Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I,
-                           const std::string &Name, std::string &Value);
+Expected<bool> optionValue(const std::vector<std::string> &Args, size_t &I, const std::string &Name,
+                           std::string &Value);
 
 /// optionValue() for each (name, value) of \p Options in turn: true when
 /// Args[I] is one of them.
-Expected<bool> anyOptionValue(
-    const std::vector<std::string> &Args, size_t &I,
-    std::initializer_list<std::pair<const char *, std::string *>> Options);
+Expected<bool>
+anyOptionValue(const std::vector<std::string> &Args, size_t &I,
+               std::initializer_list<std::pair<const char *, std::string *>> Options);
 
 /// The error for an argument that looks like an option but is none.
 Error unknownOption(const std::string &Arg);
@@ -44,8 +44,7 @@ public:
 
 private:
   enum class Kind { Ok, Help, Error };
-  ParseResult(Kind K, std::string Message)
-      : K(K), Message(std::move(Message)) {}
+  ParseResult(Kind K, std::string Message) : K(K), Message(std::move(Message)) {}
 
   Kind K;
   std::string Message;

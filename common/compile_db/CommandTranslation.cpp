@@ -79,9 +79,9 @@ std::string languageOfFile(const std::string &File, Driver D) {
     return D == Driver::C ? "c" : "c++";
   if (Ext == "i")
     return "c";
-  static const char *const CxxExtensions[] = {
-      "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "hh", "hpp", "hxx", "h++",
-      "H", "tcc", "ipp", "inl", "ixx", "cppm", "cxxm", "c++m", "ccm"};
+  static const char *const CxxExtensions[] = {"cc",  "cp",  "cxx", "cpp",  "CPP",  "c++",  "C",
+                                              "ii",  "hh",  "hpp", "hxx",  "h++",  "H",    "tcc",
+                                              "ipp", "inl", "ixx", "cppm", "cxxm", "c++m", "ccm"};
   for (const char *Known : CxxExtensions)
     if (Ext == Known)
       return "c++";
@@ -186,8 +186,7 @@ void Translator::finish(const std::string &Language, const std::string &Compiler
                            Name + " --showme:compile'");
 }
 
-Error Translator::run(const std::vector<std::string> &Command,
-                      const std::string &SourceFile) {
+Error Translator::run(const std::vector<std::string> &Command, const std::string &SourceFile) {
   std::size_t First = 0;
   while (First + 1 < Command.size() && isLauncher(Command[First]) &&
          !startsWith(Command[First + 1], "-"))
@@ -223,7 +222,7 @@ Error Translator::run(const std::vector<std::string> &Command,
   // The language: the last -x, else the entry's file, else the command's
   // last input, else what the compiler compiles by default.
   std::string Language = XLanguage;
-  const std::string File = !SourceFile.empty()    ? SourceFile
+  const std::string File = !SourceFile.empty()   ? SourceFile
                            : !Out.inputs.empty() ? Out.inputs.back()
                                                  : std::string();
   if (Language.empty() && File.empty())
@@ -241,10 +240,8 @@ Error Translator::run(const std::vector<std::string> &Command,
 
 } // namespace translation
 
-Error translateCommand(const std::vector<std::string> &Command,
-                       const std::string &Directory,
-                       const std::string &SourceFile,
-                       const TranslationOptions &Options,
+Error translateCommand(const std::vector<std::string> &Command, const std::string &Directory,
+                       const std::string &SourceFile, const TranslationOptions &Options,
                        TranslatedCommand &Out) {
   TranslatedCommand Result;
   translation::Translator T(Directory, Options, Result);
@@ -254,12 +251,10 @@ Error translateCommand(const std::vector<std::string> &Command,
   return Error::success();
 }
 
-Expected<std::vector<std::string>>
-toClangArguments(const std::vector<std::string> &Command,
-                 const std::string &Directory) {
+Expected<std::vector<std::string>> toClangArguments(const std::vector<std::string> &Command,
+                                                    const std::string &Directory) {
   TranslatedCommand Result;
-  if (Error E = translateCommand(Command, Directory, "", TranslationOptions(),
-                                 Result))
+  if (Error E = translateCommand(Command, Directory, "", TranslationOptions(), Result))
     return E;
   return Result.arguments;
 }

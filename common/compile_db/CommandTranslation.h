@@ -51,16 +51,13 @@ struct TranslationOptions {
 /// options files are resolved against \p Directory. Fails (naming the option
 /// or file) when the command cannot be translated: an unreadable response
 /// file, an option missing its value, a source that is not C, C++ or CUDA.
-Error translateCommand(const std::vector<std::string> &Command,
-                       const std::string &Directory,
-                       const std::string &SourceFile,
-                       const TranslationOptions &Options,
+Error translateCommand(const std::vector<std::string> &Command, const std::string &Directory,
+                       const std::string &SourceFile, const TranslationOptions &Options,
                        TranslatedCommand &Out);
 
 /// translateCommand with default options, returning only the arguments.
-Expected<std::vector<std::string>>
-toClangArguments(const std::vector<std::string> &Command,
-                 const std::string &Directory);
+Expected<std::vector<std::string>> toClangArguments(const std::vector<std::string> &Command,
+                                                    const std::string &Directory);
 
 /// Splits a command line with POSIX shell quoting: whitespace separates
 /// words; single quotes keep everything literally; inside double quotes a

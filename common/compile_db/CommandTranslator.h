@@ -27,8 +27,7 @@ enum class Driver { C, Cxx, Nvcc };
 
 /// Whether \p Text is nvcc's option \p Name, alone or as Name=value (which
 /// sets \p Value).
-bool isNvccOption(const std::string &Text, const char *Name, bool &HasEquals,
-                  std::string &Value);
+bool isNvccOption(const std::string &Text, const char *Name, bool &HasEquals, std::string &Value);
 
 /// Where nvcc's toolkit lives (see NvccOptionTranslation.cpp).
 std::string cudaRootOf(const std::string &Nvcc, const std::string &Directory);
@@ -45,16 +44,15 @@ public:
              TranslatedCommand &Out)
       : Directory(Directory), Options(Options), Out(Out) {}
 
-  Error run(const std::vector<std::string> &Command,
-            const std::string &SourceFile);
+  Error run(const std::vector<std::string> &Command, const std::string &SourceFile);
 
 private:
   /// Translates nvcc's own option \p T; false when \p T is none.
   Expected<bool> nvccOption(const Token &T);
   Error hostOption(const Token &T);
   /// A host option of the table, with its value in \p Form.
-  Error tableOption(const options::HostOption &Match, unsigned Form,
-                    const std::string &Text, std::string Value);
+  Error tableOption(const options::HostOption &Match, unsigned Form, const std::string &Text,
+                    std::string Value);
   /// A host option that no table names, kept or dropped by its class
   /// (warnings, -f and -m options, debug information).
   void classifiedOption(const std::string &Text);

@@ -36,9 +36,8 @@ std::string typeName(const json &Value) {
 
 // Checks one entry's structure and returns its command as argv. The file is
 // named in errors once known.
-Error readEntry(const json &Entry, const std::string &Where,
-                std::string &Directory, std::string &File,
-                std::vector<std::string> &Command) {
+Error readEntry(const json &Entry, const std::string &Where, std::string &Directory,
+                std::string &File, std::vector<std::string> &Command) {
   if (!Entry.is_object())
     return Error(Where + ": expected an object, found " + typeName(Entry));
   // A string member; errors start with \p Prefix.
@@ -46,12 +45,9 @@ Error readEntry(const json &Entry, const std::string &Where,
                          bool Required) {
     const auto It = Entry.find(Key);
     if (It == Entry.end())
-      return Required ? Error(Prefix + ": missing \"" + Key + "\"")
-                      : Error::success();
-    if (!It->is_string() ||
-        (Required && It->get_ref<const std::string &>().empty()))
-      return Error(Prefix + ": \"" + Key +
-                   "\" must be a non-empty string, found " +
+      return Required ? Error(Prefix + ": missing \"" + Key + "\"") : Error::success();
+    if (!It->is_string() || (Required && It->get_ref<const std::string &>().empty()))
+      return Error(Prefix + ": \"" + Key + "\" must be a non-empty string, found " +
                    (It->is_string() ? "an empty string" : typeName(*It)));
     Value = It->get<std::string>();
     return Error::success();
@@ -68,30 +64,25 @@ Error readEntry(const json &Entry, const std::string &Where,
   const auto Arguments = Entry.find("arguments");
   const auto CommandIt = Entry.find("command");
   if (CommandIt != Entry.end() && !CommandIt->is_string())
-    return Error(Named + ": \"command\" must be a string, found " +
-                 typeName(*CommandIt));
+    return Error(Named + ": \"command\" must be a string, found " + typeName(*CommandIt));
   if (Arguments != Entry.end()) {
     // "arguments" wins over "command" when both are present (the format's
     // rule): it needs no shell splitting.
     if (!Arguments->is_array() || Arguments->empty())
-      return Error(
-          Named +
-          ": \"arguments\" must be a non-empty array of strings, found " +
-          (Arguments->is_array() ? "an empty array" : typeName(*Arguments)));
+      return Error(Named + ": \"arguments\" must be a non-empty array of strings, found " +
+                   (Arguments->is_array() ? "an empty array" : typeName(*Arguments)));
     for (std::size_t I = 0; I < Arguments->size(); ++I) {
       const json &Arg = (*Arguments)[I];
       if (!Arg.is_string())
-        return Error(Named + ": \"arguments\"[" + std::to_string(I) +
-                     "] must be a string, found " + typeName(Arg));
+        return Error(Named + ": \"arguments\"[" + std::to_string(I) + "] must be a string, found " +
+                     typeName(Arg));
       Command.push_back(Arg.get<std::string>());
     }
     return Error::success();
   }
   if (CommandIt == Entry.end())
-    return Error(Named +
-                 ": needs \"arguments\" (an array) or \"command\" (a string)");
-  Expected<std::vector<std::string>> Words =
-      splitCommandLine(CommandIt->get<std::string>());
+    return Error(Named + ": needs \"arguments\" (an array) or \"command\" (a string)");
+  Expected<std::vector<std::string>> Words = splitCommandLine(CommandIt->get<std::string>());
   if (!Words)
     return Error(Named + ": \"command\": " + Words.takeError().message());
   if (Words->empty())
@@ -102,21 +93,17 @@ Error readEntry(const json &Entry, const std::string &Where,
 
 } // namespace
 
-Error parseCompileDatabase(const std::string &Text,
-                           const std::string &DatabasePath,
+Error parseCompileDatabase(const std::string &Text, const std::string &DatabasePath,
                            std::vector<CompileUnit> &Out, LoadReport *Report,
                            const TranslationOptions &Options) {
   json Doc;
   try {
     Doc = json::parse(Text);
   } catch (const json::exception &E) {
-    return Error(DatabasePath +
-                 ": not valid JSON: " + withoutExceptionTag(E.what()));
+    return Error(DatabasePath + ": not valid JSON: " + withoutExceptionTag(E.what()));
   }
   if (!Doc.is_array())
-    return Error(DatabasePath +
-                 ": expected an array of compile commands, found " +
-                 typeName(Doc));
+    return Error(DatabasePath + ": expected an array of compile commands, found " + typeName(Doc));
 
   std::error_code EC;
   fs::path DatabaseDir = fs::absolute(fs::path(DatabasePath), EC).parent_path();
@@ -152,16 +139,14 @@ Error parseCompileDatabase(const std::string &Text,
       continue;
     }
     TranslatedCommand Translated;
-    if (Error Reason = translateCommand(Command, Dir.string(), Absolute,
-                                        Options, Translated)) {
+    if (Error Reason = translateCommand(Command, Dir.string(), Absolute, Options, Translated)) {
       Local.skipped.push_back({I, Absolute, Reason.message()});
       continue;
     }
     for (const std::string &Warning : Translated.warnings)
       if (Warnings.insert(Warning).second)
         Local.warnings.push_back(Warning);
-    Units.push_back({Absolute, Dir.string(), std::move(Translated.arguments),
-                     Translated.language});
+    Units.push_back({Absolute, Dir.string(), std::move(Translated.arguments), Translated.language});
   }
   if (Doc.empty())
     Local.warnings.push_back(DatabasePath + " lists no compile commands");
@@ -182,12 +167,10 @@ std::string translateNvccEntries(const std::string &Text, const std::string &Cla
   for (std::size_t I = 0; I < Doc.size(); ++I) {
     std::string Directory, File;
     std::vector<std::string> Command;
-    if (readEntry(Doc[I], "entry " + std::to_string(I), Directory, File,
-                  Command))
+    if (readEntry(Doc[I], "entry " + std::to_string(I), Directory, File, Command))
       return Text;
     TranslatedCommand Translated;
-    if (Error E =
-            translateCommand(Command, Directory, File, Options, Translated)) {
+    if (Error E = translateCommand(Command, Directory, File, Options, Translated)) {
       Warnings.push_back(File + ": " + E.message());
       continue;
     }
@@ -204,9 +187,8 @@ std::string translateNvccEntries(const std::string &Text, const std::string &Cla
   return Changed ? Doc.dump() : Text;
 }
 
-Error loadCompileDatabase(const std::string &BuildDir,
-                          std::vector<CompileUnit> &Out, LoadReport *Report,
-                          const TranslationOptions &Options) {
+Error loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
+                          LoadReport *Report, const TranslationOptions &Options) {
   const fs::path Given(BuildDir.empty() ? "." : BuildDir);
   std::error_code EC;
   const fs::file_status Status = fs::status(Given, EC);
@@ -216,18 +198,16 @@ Error loadCompileDatabase(const std::string &BuildDir,
   if (fs::is_directory(Status)) {
     Path /= "compile_commands.json";
     if (!fs::exists(Path, EC))
-      return Error(
-          "no compile_commands.json in '" + Given.string() +
-          "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
-          "record the build with Bear");
+      return Error("no compile_commands.json in '" + Given.string() +
+                   "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
+                   "record the build with Bear");
   }
   std::ifstream In(Path, std::ios::binary);
   std::stringstream Text;
   if (In)
     Text << In.rdbuf();
   if (!In || In.bad())
-    return Error("cannot read '" + Path.string() +
-                 "': " + std::strerror(errno));
+    return Error("cannot read '" + Path.string() + "': " + std::strerror(errno));
   return parseCompileDatabase(Text.str(), Path.string(), Out, Report, Options);
 }
 

@@ -50,17 +50,15 @@ struct LoadReport {
 /// without a string "directory" and "file" and a "command" string or
 /// "arguments" array of strings; \p Out is then left unchanged. Entries that
 /// cannot be translated are skipped and listed in \p Report.
-Error loadCompileDatabase(
-    const std::string &BuildDir, std::vector<CompileUnit> &Out,
-    LoadReport *Report = nullptr,
-    const TranslationOptions &Options = TranslationOptions());
+Error loadCompileDatabase(const std::string &BuildDir, std::vector<CompileUnit> &Out,
+                          LoadReport *Report = nullptr,
+                          const TranslationOptions &Options = TranslationOptions());
 
 /// As loadCompileDatabase, from the text of a database. \p DatabasePath names
 /// it in errors and resolves a relative "directory".
-Error parseCompileDatabase(
-    const std::string &Text, const std::string &DatabasePath,
-    std::vector<CompileUnit> &Out, LoadReport *Report = nullptr,
-    const TranslationOptions &Options = TranslationOptions());
+Error parseCompileDatabase(const std::string &Text, const std::string &DatabasePath,
+                           std::vector<CompileUnit> &Out, LoadReport *Report = nullptr,
+                           const TranslationOptions &Options = TranslationOptions());
 
 /// The text of a compile database with each nvcc entry's command replaced by
 /// its translation for clang 22 (the one lockstep check uses), run by

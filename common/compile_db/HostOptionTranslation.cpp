@@ -53,13 +53,11 @@ bool stemListed(const std::string &Stem, const char *const (&Names)[N],
 /// The table's entry for \p Text: the longest name that is the argument
 /// itself, or its prefix in a form the option accepts (name=value, or
 /// joined). \p Form and \p Value get the form and the value it carries.
-const HostOption *findHostOption(const std::string &Text, unsigned &Form,
-                                 std::string &Value) {
+const HostOption *findHostOption(const std::string &Text, unsigned &Form, std::string &Value) {
   const HostOption *Match = nullptr;
   for (const HostOption &O : HostOptions) {
     const std::size_t Length = std::strlen(O.Name);
-    if (!startsWith(Text, O.Name) ||
-        (Match && Length <= std::strlen(Match->Name)))
+    if (!startsWith(Text, O.Name) || (Match && Length <= std::strlen(Match->Name)))
       continue;
     if (Text.size() == Length) {
       Form = O.Forms & Separate;
@@ -82,9 +80,8 @@ const HostOption *findHostOption(const std::string &Text, unsigned &Form,
 Error Translator::xclang(const std::string &Value) {
   // Plugins and PCHs of the build's clang do not load into clang 22; their
   // operand comes as the next -Xclang pair.
-  const bool DropsOperand = Value == "-load" || Value == "-plugin" ||
-                            Value == "-add-plugin" || Value == "-include-pch" ||
-                            startsWith(Value, "-plugin-arg-");
+  const bool DropsOperand = Value == "-load" || Value == "-plugin" || Value == "-add-plugin" ||
+                            Value == "-include-pch" || startsWith(Value, "-plugin-arg-");
   if (DropsOperand) {
     if (!Pending.empty() && Pending.front().Text == "-Xclang") {
       Pending.pop_front();
@@ -127,8 +124,8 @@ Error Translator::hostOption(const Token &T) {
   return Error::success();
 }
 
-Error Translator::tableOption(const HostOption &Match, unsigned Form,
-                              const std::string &Text, std::string Value) {
+Error Translator::tableOption(const HostOption &Match, unsigned Form, const std::string &Text,
+                              std::string Value) {
   if (Form == Separate)
     if (Error E = takeValue(Text, Value))
       return E;

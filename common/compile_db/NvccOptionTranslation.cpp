@@ -20,8 +20,8 @@ namespace {
 // its value when it is a list of these (gcc's -Werror takes none).
 bool isNvccWarningKindList(const std::string &Value) {
   static const char *const Kinds[] = {
-      "all-warnings",         "cross-execution-space-call", "reorder",
-      "default-stream-launch", "missing-launch-bounds",     "ext-lambda-captures-this",
+      "all-warnings",           "cross-execution-space-call", "reorder",
+      "default-stream-launch",  "missing-launch-bounds",      "ext-lambda-captures-this",
       "deprecated-declarations"};
   const std::vector<std::string> Items = splitOnCommas(Value);
   if (Items.empty())
@@ -37,8 +37,8 @@ bool isNvccWarningKindList(const std::string &Value) {
 }
 
 template <std::size_t N>
-bool isAnyNvccOption(const std::string &Text, const char *const (&Names)[N],
-                     bool &HasEquals, std::string &Value) {
+bool isAnyNvccOption(const std::string &Text, const char *const (&Names)[N], bool &HasEquals,
+                     std::string &Value) {
   for (const char *Name : Names)
     if (isNvccOption(Text, Name, HasEquals, Value))
       return true;
@@ -47,8 +47,7 @@ bool isAnyNvccOption(const std::string &Text, const char *const (&Names)[N],
 
 } // namespace
 
-bool isNvccOption(const std::string &Text, const char *Name, bool &HasEquals,
-                  std::string &Value) {
+bool isNvccOption(const std::string &Text, const char *Name, bool &HasEquals, std::string &Value) {
   const std::size_t Length = std::strlen(Name);
   HasEquals = Text.size() > Length && Text[Length] == '=' && startsWith(Text, Name);
   if (HasEquals)

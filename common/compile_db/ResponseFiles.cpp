@@ -13,11 +13,10 @@ namespace translation {
 // Safety net against a response file that names itself.
 constexpr int MaxFileExpansions = 64;
 
-Error Translator::expandFile(const std::string &File, bool Host,
-                             const char *What) {
+Error Translator::expandFile(const std::string &File, bool Host, const char *What) {
   if (++Expansions > MaxFileExpansions)
-    return Error("more than " + std::to_string(MaxFileExpansions) + " " + What +
-                 "s expanded at '" + File + "': does one include itself?");
+    return Error("more than " + std::to_string(MaxFileExpansions) + " " + What + "s expanded at '" +
+                 File + "': does one include itself?");
   const std::string Path = absolute(File);
   std::ifstream In(Path, std::ios::binary);
   std::stringstream Text;
@@ -25,12 +24,10 @@ Error Translator::expandFile(const std::string &File, bool Host,
     Text << In.rdbuf();
   if (!In || In.bad())
     return Error(std::string("cannot read ") + What + " '" + File + "'" +
-                 (Path != File ? " (" + Path + ")" : "") + ": " +
-                 std::strerror(errno));
+                 (Path != File ? " (" + Path + ")" : "") + ": " + std::strerror(errno));
   Expected<std::vector<std::string>> Words = splitCommandLine(Text.str());
   if (!Words)
-    return Error(std::string(What) + " '" + Path +
-                 "': " + Words.takeError().message());
+    return Error(std::string(What) + " '" + Path + "': " + Words.takeError().message());
   pushFront(*Words, Host);
   return Error::success();
 }
@@ -52,8 +49,7 @@ Expected<std::vector<std::string>> splitCommandLine(const std::string &Line) {
     }
     if (C == '\\') {
       if (I + 1 >= Line.size())
-        return Error("trailing backslash at character " +
-                     std::to_string(I + 1));
+        return Error("trailing backslash at character " + std::to_string(I + 1));
       ++I;
       if (Line[I] == '\n')
         continue; // a line continuation joins, it adds nothing
@@ -61,16 +57,14 @@ Expected<std::vector<std::string>> splitCommandLine(const std::string &Line) {
     } else if (C == '\'') {
       const std::size_t End = Line.find('\'', I + 1);
       if (End == std::string::npos)
-        return Error("unterminated single quote at character " +
-                     std::to_string(I + 1));
+        return Error("unterminated single quote at character " + std::to_string(I + 1));
       Word.append(Line, I + 1, End - I - 1);
       I = End;
     } else if (C == '"') {
       const std::size_t Start = I;
       for (++I;; ++I) {
         if (I >= Line.size())
-          return Error("unterminated double quote at character " +
-                       std::to_string(Start + 1));
+          return Error("unterminated double quote at character " + std::to_string(Start + 1));
         if (Line[I] == '"')
           break;
         if (Line[I] == '\\' && I + 1 < Line.size() &&

@@ -32,15 +32,15 @@ struct Replacement {
 };
 
 struct Finding {
-  std::string check;        // "lockstep-rank-branch"
-  Location location;        // where the warning sits
-  std::string message;      // the warning text, without the "[check]" suffix
-  std::string function;     // qualified name of the enclosing function, if known
-  std::string collective;   // "MPI_Barrier", when the finding is about one collective
-  std::string communicator; // as written at the call, when known
-  std::string condition;    // the deciding condition as written, when there is one
-  std::vector<Note> notes;  // in emission order
-  std::string id;           // stable identity: see checker/cli/FindingsOutput.h
+  std::string check;            // "lockstep-rank-branch"
+  Location location;            // where the warning sits
+  std::string message;          // the warning text, without the "[check]" suffix
+  std::string function;         // qualified name of the enclosing function, if known
+  std::string collective;       // "MPI_Barrier", when the finding is about one collective
+  std::string communicator;     // as written at the call, when known
+  std::string condition;        // the deciding condition as written, when there is one
+  std::vector<Note> notes;      // in emission order
+  std::string id;               // stable identity: see checker/cli/FindingsOutput.h
   std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
   // While a call the finding names waits for its callee's summary (a
   // function of another file): the wording its text was rendered from, to

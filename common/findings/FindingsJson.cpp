@@ -33,36 +33,29 @@ bool isId(const std::string &Id) {
 
 Error readNote(const json &Object, const std::string &Context, Note &Out) {
   Reader R(Object, Context);
-  if (!R.onlyKeys({"file", "line", "column", "message"}) ||
-      !R.text("message", Out.message))
+  if (!R.onlyKeys({"file", "line", "column", "message"}) || !R.text("message", Out.message))
     return R.takeError();
   // A note without a place (clang has a few) has none of the three keys.
   if (!R.has("file") && !R.has("line") && !R.has("column"))
     return Error::success();
-  if (!R.string("file", Out.location.file) ||
-      !R.count("line", Out.location.line, 1) ||
+  if (!R.string("file", Out.location.file) || !R.count("line", Out.location.line, 1) ||
       !R.count("column", Out.location.column))
     return R.takeError();
   return Error::success();
 }
 
-Error readFinding(const json &Object, const std::string &Context,
-                  Finding &Out) {
+Error readFinding(const json &Object, const std::string &Context, Finding &Out) {
   Reader R(Object, Context);
-  if (!R.onlyKeys({"id", "check", "file", "line", "column", "message",
-                   "function", "collective", "communicator", "condition",
-                   "notes", "pending"}) ||
+  if (!R.onlyKeys({"id", "check", "file", "line", "column", "message", "function", "collective",
+                   "communicator", "condition", "notes", "pending"}) ||
       !R.string("id", Out.id))
     return R.takeError();
   if (!isId(Out.id))
-    return R.failure("id", "expected 16 lowercase hexadecimal digits, found '" +
-                               Out.id + "'");
+    return R.failure("id", "expected 16 lowercase hexadecimal digits, found '" + Out.id + "'");
   if (!R.string("check", Out.check) || !R.string("file", Out.location.file) ||
-      !R.count("line", Out.location.line, 1) ||
-      !R.count("column", Out.location.column) ||
+      !R.count("line", Out.location.line, 1) || !R.count("column", Out.location.column) ||
       !R.string("message", Out.message) || !R.text("function", Out.function) ||
-      !R.text("collective", Out.collective) ||
-      !R.text("communicator", Out.communicator) ||
+      !R.text("collective", Out.collective) || !R.text("communicator", Out.communicator) ||
       !R.text("condition", Out.condition))
     return R.takeError();
   const json *Notes = R.array("notes");
@@ -70,16 +63,14 @@ Error readFinding(const json &Object, const std::string &Context,
     return R.takeError();
   for (size_t I = 0; I < Notes->size(); ++I) {
     Note N;
-    if (Error E = readNote((*Notes)[I],
-                           Context + ", note " + std::to_string(I + 1), N))
+    if (Error E = readNote((*Notes)[I], Context + ", note " + std::to_string(I + 1), N))
       return E;
     Out.notes.push_back(std::move(N));
   }
   if (!R.has("pending"))
     return Error::success();
   Out.pending.emplace();
-  return readWording(R.at("pending"), Context + ": pending", Out.notes.size(),
-                     *Out.pending);
+  return readWording(R.at("pending"), Context + ": pending", Out.notes.size(), *Out.pending);
 }
 
 } // namespace
@@ -128,11 +119,9 @@ Error readFindingsJson(const std::string &Text, const std::string &Source,
   if (!Version)
     return R.takeError();
   if (*Version != FindingsJsonVersion)
-    return R.failure(
-        "version",
-        "expected " + std::to_string(FindingsJsonVersion) + ", found " +
-            (Version->is_string() ? "'" + Version->get<std::string>() + "'"
-                                  : found(*Version)));
+    return R.failure("version", "expected " + std::to_string(FindingsJsonVersion) + ", found " +
+                                    (Version->is_string() ? "'" + Version->get<std::string>() + "'"
+                                                          : found(*Version)));
   std::string Tool;
   if (!R.string("tool", Tool))
     return R.takeError();
@@ -146,8 +135,7 @@ Error readFindingsJson(const std::string &Text, const std::string &Source,
   std::vector<Finding> Read;
   for (size_t I = 0; I < List->size(); ++I) {
     Finding F;
-    if (Error E = readFinding((*List)[I],
-                              Source + ": finding " + std::to_string(I + 1), F))
+    if (Error E = readFinding((*List)[I], Source + ": finding " + std::to_string(I + 1), F))
       return E;
     Read.push_back(std::move(F));
   }

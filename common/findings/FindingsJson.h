@@ -29,7 +29,6 @@ std::string toJson(const std::vector<Finding> &Findings, const nlohmann::json &S
 /// message starts with \p Source and names the finding (1-based) and the
 /// key.
 Error readFindingsJson(const std::string &Text, const std::string &Source,
-                       std::vector<Finding> &Out,
-                       nlohmann::json *Summary = nullptr);
+                       std::vector<Finding> &Out, nlohmann::json *Summary = nullptr);
 
 } // namespace lockstep::findings

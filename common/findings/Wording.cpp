@@ -35,16 +35,14 @@ std::string name(const Collective &C, Naming N) {
   if (N == Naming::Collective || C.callee.empty())
     return quoted(C.name);
   if (!C.guard.empty())
-    return "the destructor of " + quoted(C.guard) + " (which calls " +
-           quoted(C.name) + ")";
+    return "the destructor of " + quoted(C.guard) + " (which calls " + quoted(C.name) + ")";
   return quoted(C.callee) + " (which calls " + quoted(C.name) + ")";
 }
 
 std::string render(const Message &M, const std::vector<Call> &Calls) {
   std::string Text;
   for (const MessagePart &Part : M.parts)
-    Text +=
-        Part.call ? name(Calls[*Part.call].collective, Part.naming) : Part.text;
+    Text += Part.call ? name(Calls[*Part.call].collective, Part.naming) : Part.text;
   return Text;
 }
 
@@ -58,8 +56,7 @@ void render(Finding &F, Wording W) {
   for (size_t I = 0; I < F.notes.size(); ++I)
     F.notes[I].message = render(W.notes[I], W.calls);
   F.pending.reset();
-  if (std::any_of(W.calls.begin(), W.calls.end(),
-                  [](const Call &C) { return C.pending(); }))
+  if (std::any_of(W.calls.begin(), W.calls.end(), [](const Call &C) { return C.pending(); }))
     F.pending = std::move(W);
 }
 

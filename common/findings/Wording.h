@@ -15,8 +15,8 @@ namespace lockstep::findings {
 struct Collective {
   std::string name;         // "MPI_Barrier"; empty while its call is pending
   std::string communicator; // as written at the call, when known
-  std::string callee; // what the user calls when it runs inside a function
-  std::string guard;  // the local object whose destructor calls it, if one
+  std::string callee;       // what the user calls when it runs inside a function
+  std::string guard;        // the local object whose destructor calls it, if one
 };
 
 /// How a message names a collective.

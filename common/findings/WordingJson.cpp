@@ -32,8 +32,7 @@ ordered_json messageJson(const Message &M) {
   return Parts;
 }
 
-Error readMessage(const json &Value, const std::string &Context, size_t Calls,
-                  Message &Out) {
+Error readMessage(const json &Value, const std::string &Context, size_t Calls, Message &Out) {
   if (!Value.is_array())
     return Error(Context + ": expected an array, found " + found(Value));
   for (size_t I = 0; I < Value.size(); ++I) {
@@ -44,35 +43,28 @@ Error readMessage(const json &Value, const std::string &Context, size_t Calls,
     Reader R(Value[I], Context + ", part " + std::to_string(I + 1));
     unsigned Call = 0;
     std::string Name;
-    if (!R.onlyKeys({"call", "naming"}) || !R.count("call", Call) ||
-        !R.string("naming", Name))
+    if (!R.onlyKeys({"call", "naming"}) || !R.count("call", Call) || !R.string("naming", Name))
       return R.takeError();
     if (Call >= Calls)
-      return R.failure("call", "expected an index of 'calls', found " +
-                                   std::to_string(Call));
-    const auto *Known =
-        std::find_if(std::begin(NamingNames), std::end(NamingNames),
-                     [&](const auto &Entry) { return Name == Entry.second; });
+      return R.failure("call", "expected an index of 'calls', found " + std::to_string(Call));
+    const auto *Known = std::find_if(std::begin(NamingNames), std::end(NamingNames),
+                                     [&](const auto &Entry) { return Name == Entry.second; });
     if (Known == std::end(NamingNames))
-      return R.failure(
-          "naming",
-          "expected 'collective', 'called' or 'on-communicator', found '" +
-              Name + "'");
+      return R.failure("naming", "expected 'collective', 'called' or 'on-communicator', found '" +
+                                     Name + "'");
     Out += Message::naming(Call, Known->first);
   }
   return Error::success();
 }
 
-Error readCall(const json &Value, const std::string &Context, size_t NoteCount,
-               Call &Out) {
+Error readCall(const json &Value, const std::string &Context, size_t NoteCount, Call &Out) {
   Reader R(Value, Context);
-  if (!R.onlyKeys({"collective", "communicator", "callee", "guard", "usr",
-                   "arguments", "callee_note"}) ||
+  if (!R.onlyKeys(
+          {"collective", "communicator", "callee", "guard", "usr", "arguments", "callee_note"}) ||
       !R.text("collective", Out.collective.name) ||
       !R.text("communicator", Out.collective.communicator) ||
-      !R.text("callee", Out.collective.callee) ||
-      !R.text("guard", Out.collective.guard) || !R.text("usr", Out.usr) ||
-      !R.stringList("arguments", Out.arguments))
+      !R.text("callee", Out.collective.callee) || !R.text("guard", Out.collective.guard) ||
+      !R.text("usr", Out.usr) || !R.stringList("arguments", Out.arguments))
     return R.takeError();
   if (!R.has("callee_note"))
     return Error::success();
@@ -80,9 +72,8 @@ Error readCall(const json &Value, const std::string &Context, size_t NoteCount,
   if (!R.count("callee_note", Note))
     return R.takeError();
   if (Note > NoteCount)
-    return R.failure("callee_note",
-                     "expected a place among the " + std::to_string(NoteCount) +
-                         " notes, found " + std::to_string(Note));
+    return R.failure("callee_note", "expected a place among the " + std::to_string(NoteCount) +
+                                        " notes, found " + std::to_string(Note));
   Out.calleeNote = Note;
   return Error::success();
 }
@@ -111,20 +102,16 @@ ordered_json wordingJson(const Wording &W) {
           {"notes", std::move(Notes)}};
 }
 
-Error readWording(const json &Object, const std::string &Context,
-                  size_t NoteCount, Wording &Out) {
+Error readWording(const json &Object, const std::string &Context, size_t NoteCount, Wording &Out) {
   Reader R(Object, Context);
-  const json *Calls =
-      R.onlyKeys({"calls", "message", "notes"}) ? R.array("calls") : nullptr;
+  const json *Calls = R.onlyKeys({"calls", "message", "notes"}) ? R.array("calls") : nullptr;
   if (!Calls)
     return R.takeError();
   if (Calls->empty())
     return R.failure("calls", "expected at least one call");
   for (size_t I = 0; I < Calls->size(); ++I) {
     Call C;
-    if (Error E =
-            readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1),
-                     NoteCount, C))
+    if (Error E = readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1), NoteCount, C))
       return E;
     Out.calls.push_back(std::move(C));
   }
@@ -132,16 +119,13 @@ Error readWording(const json &Object, const std::string &Context,
   const json *Notes = Warning ? R.array("notes") : nullptr;
   if (!Notes)
     return R.takeError();
-  if (Error E = readMessage(*Warning, Context + ": message", Out.calls.size(),
-                            Out.warning))
+  if (Error E = readMessage(*Warning, Context + ": message", Out.calls.size(), Out.warning))
     return E;
   if (Notes->size() != NoteCount)
-    return R.failure("notes", "expected one message per note (" +
-                                  std::to_string(NoteCount) + "), found " +
-                                  std::to_string(Notes->size()));
+    return R.failure("notes", "expected one message per note (" + std::to_string(NoteCount) +
+                                  "), found " + std::to_string(Notes->size()));
   for (size_t I = 0; I < Notes->size(); ++I)
-    if (Error E = readMessage((*Notes)[I],
-                              Context + ": note " + std::to_string(I + 1),
+    if (Error E = readMessage((*Notes)[I], Context + ": note " + std::to_string(I + 1),
                               Out.calls.size(), Out.notes.emplace_back()))
       return E;
   return Error::success();

@@ -16,7 +16,7 @@ nlohmann::ordered_json wordingJson(const Wording &W);
 
 /// Reads what wordingJson wrote for a finding with \p NoteCount notes,
 /// strictly; a failure's message starts with \p Context.
-Error readWording(const nlohmann::json &Object, const std::string &Context,
-                  size_t NoteCount, Wording &Out);
+Error readWording(const nlohmann::json &Object, const std::string &Context, size_t NoteCount,
+                  Wording &Out);
 
 } // namespace lockstep::findings

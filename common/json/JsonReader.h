@@ -19,15 +19,23 @@ using nlohmann::json;
 
 inline const char *typeName(const json &Value) {
   switch (Value.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
+  case json::value_t::null:
+    return "null";
+  case json::value_t::object:
+    return "an object";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::boolean:
+    return "a boolean";
   case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return "an integer";
-  case json::value_t::number_float: return "a number";
-  default: return "an unsupported value";
+  case json::value_t::number_unsigned:
+    return "an integer";
+  case json::value_t::number_float:
+    return "a number";
+  default:
+    return "an unsupported value";
   }
 }
 
@@ -43,8 +51,7 @@ inline std::string found(const json &Value) {
 /// failure, with the full context, is kept for takeError().
 class Reader {
 public:
-  Reader(const json &Object, std::string Context)
-      : Object(Object), Context(std::move(Context)) {}
+  Reader(const json &Object, std::string Context) : Object(Object), Context(std::move(Context)) {}
 
   /// Rejects keys outside \p Allowed. Must be called before reading fields.
   bool onlyKeys(std::initializer_list<const char *> Allowed) {
@@ -138,17 +145,14 @@ public:
       return false;
     if (!V->is_number_unsigned() || V->get<unsigned long long>() < Minimum ||
         V->get<unsigned long long>() > ~0u)
-      return fail(Key, "expected an integer from " + std::to_string(Minimum) +
-                           " to " + std::to_string(~0u) + ", found " +
-                           found(*V));
+      return fail(Key, "expected an integer from " + std::to_string(Minimum) + " to " +
+                           std::to_string(~0u) + ", found " + found(*V));
     Out = V->get<unsigned>();
     return true;
   }
 
   /// The value of a required key of any type, or null (and the error).
-  const json *require(const char *Key) {
-    return present(Key, true) ? &Object.at(Key) : nullptr;
-  }
+  const json *require(const char *Key) { return present(Key, true) ? &Object.at(Key) : nullptr; }
 
   /// A required array, or null (and the error).
   const json *array(const char *Key) {
@@ -167,8 +171,7 @@ public:
   /// a failure came first; false, for the reading methods.
   bool fail(const std::string &Key, const std::string &Message) {
     if (!Failure)
-      Failure = Error(Context + (Key.empty() ? "" : ": key '" + Key + "'") +
-                      ": " + Message);
+      Failure = Error(Context + (Key.empty() ? "" : ": key '" + Key + "'") + ": " + Message);
     return false;
   }
 
@@ -182,8 +185,8 @@ public:
   Error takeError() const { return Failure; }
 
 private:
-  const json *typed(const char *Key, const json *V,
-                    bool (json::*Is)() const noexcept, const char *What) {
+  const json *typed(const char *Key, const json *V, bool (json::*Is)() const noexcept,
+                    const char *What) {
     if (V && !(V->*Is)()) {
       fail(Key, std::string("expected ") + What + ", found " + found(*V));
       return nullptr;

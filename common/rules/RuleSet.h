@@ -25,7 +25,7 @@ struct CollectiveRule {
   std::string operation; // "allreduce", "barrier", "comm_split", ...
   bool blocking = true;
   ArgRef comm, root, count, datatype, op, send, recv;
-  ArgRef color, newComm; // communicator creation: the split colour, the new handle
+  ArgRef color, newComm;                // communicator creation: the split colour, the new handle
   std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
   // A rank that passes the in-place marker (MPI_IN_PLACE) as `buffer` does
   // not read its own count and datatype there: what it contributes is
@@ -73,8 +73,8 @@ struct PerRankSourceRule {
 /// to `begin` and `end`.
 struct JoinProtocolRule {
   std::string name;
-  std::string guard;              // qualified class name, or empty
-  std::string begin, end;         // qualified function names, or empty
+  std::string guard;      // qualified class name, or empty
+  std::string begin, end; // qualified function names, or empty
   std::vector<std::string> shadows;
   std::string origin;
 };
@@ -94,10 +94,10 @@ struct StatusRule {
 };
 
 struct EnvironmentRules {
-  std::vector<std::string> readers;           // getenv and friends
-  std::vector<std::string> rankVariables;     // RANK, LOCAL_RANK, ...
+  std::vector<std::string> readers;            // getenv and friends
+  std::vector<std::string> rankVariables;      // RANK, LOCAL_RANK, ...
   std::vector<std::string> worldSizeVariables; // WORLD_SIZE, ...
-  std::vector<std::string> converters; // atoi and friends: keep the value they parse
+  std::vector<std::string> converters;         // atoi and friends: keep the value they parse
 };
 
 struct NamingRules {

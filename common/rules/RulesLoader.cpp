@@ -11,9 +11,9 @@
 namespace lockstep::rules {
 namespace {
 
-using nlohmann::json;
 using json_reader::Reader;
 using json_reader::typeName;
+using nlohmann::json;
 
 /// An argument reference: 3, "receiver", or "1.rootRank".
 bool argRef(Reader &R, const char *Key, ArgRef &Out) {
@@ -56,16 +56,16 @@ std::string entryContext(const std::string &File, const char *Section, size_t In
 /// would silently never match.
 const std::set<std::string> &knownOperations() {
   static const std::set<std::string> Known = {
-      "allgather",      "allreduce", "alltoall",   "barrier",         "broadcast",
-      "comm_create",    "comm_dup",  "comm_free",  "comm_init",       "comm_shrink",
-      "comm_split",     "file_close", "file_open", "finalize",        "gather",
-      "reduce",         "reduce_scatter", "scan",  "scatter",         "window_create",
+      "allgather",         "allreduce",    "alltoall",       "barrier",
+      "broadcast",         "comm_create",  "comm_dup",       "comm_free",
+      "comm_init",         "comm_shrink",  "comm_split",     "file_close",
+      "file_open",         "finalize",     "gather",         "reduce",
+      "reduce_scatter",    "scan",         "scatter",        "window_create",
       "window_deregister", "window_fence", "window_register"};
   return Known;
 }
 
-Error readInPlace(const json &Entry, const std::string &Context,
-                  CollectiveRule &Rule) {
+Error readInPlace(const json &Entry, const std::string &Context, CollectiveRule &Rule) {
   Reader R(Entry, Context + ": in_place");
   CollectiveRule::InPlace In;
   std::string Buffer;
@@ -76,19 +76,16 @@ Error readInPlace(const json &Entry, const std::string &Context,
   if (In.marker.empty())
     return R.failure("marker", "missing required field");
   if (Buffer != "send" && Buffer != "recv")
-    return R.failure("buffer",
-                     "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
+    return R.failure("buffer", "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
   In.buffer = Buffer == "send" ? Rule.send : Rule.recv;
   if (In.buffer.kind == ArgRef::Kind::Absent)
-    return R.failure("buffer", "names the " + Buffer +
-                                   " buffer, which \"args\" does not give");
+    return R.failure("buffer", "names the " + Buffer + " buffer, which \"args\" does not give");
   Rule.inPlace = std::move(In);
   return Error::success();
 }
 
-Error readCollective(const json &Entry, const std::string &Context,
-                     const std::string &Api, const std::string &File,
-                     CollectiveRule &Rule) {
+Error readCollective(const json &Entry, const std::string &Context, const std::string &Api,
+                     const std::string &File, CollectiveRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
       !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
@@ -97,8 +94,8 @@ Error readCollective(const json &Entry, const std::string &Context,
   if (!R.has("args"))
     return R.failure("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args");
-  if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
-                      "new_comm"}) ||
+  if (!Args.onlyKeys(
+          {"comm", "root", "count", "datatype", "op", "send", "recv", "color", "new_comm"}) ||
       !argRef(Args, "comm", Rule.comm) || !argRef(Args, "root", Rule.root) ||
       !argRef(Args, "count", Rule.count) || !argRef(Args, "datatype", Rule.datatype) ||
       !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
@@ -112,30 +109,29 @@ Error readCollective(const json &Entry, const std::string &Context,
     std::string Known;
     for (const std::string &Name : knownOperations())
       Known += (Known.empty() ? "" : ", ") + Name;
-    return R.failure("operation", "unknown operation \"" + Rule.operation +
-                                      "\" (expected one of " + Known + ")");
+    return R.failure("operation", "unknown operation \"" + Rule.operation + "\" (expected one of " +
+                                      Known + ")");
   }
   Rule.api = Api;
   Rule.origin = File;
   return Error::success();
 }
 
-Error readGroupMarker(const json &Entry, const std::string &Context,
-                      const std::string &File, GroupMarkerRule &Rule) {
+Error readGroupMarker(const json &Entry, const std::string &Context, const std::string &File,
+                      GroupMarkerRule &Rule) {
   Reader R(Entry, Context);
   std::string Role;
   if (!R.onlyKeys({"name", "role"}) || !R.string("name", Rule.name) || !R.string("role", Role))
     return R.takeError();
   if (Role != "begin" && Role != "end")
-    return R.failure("role",
-                     "expected \"begin\" or \"end\", found \"" + Role + "\"");
+    return R.failure("role", "expected \"begin\" or \"end\", found \"" + Role + "\"");
   Rule.role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
   Rule.origin = File;
   return Error::success();
 }
 
-Error readJoinProtocol(const json &Entry, const std::string &Context,
-                       const std::string &File, JoinProtocolRule &Rule) {
+Error readJoinProtocol(const json &Entry, const std::string &Context, const std::string &File,
+                       JoinProtocolRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "guard", "begin", "end", "shadows"}) || !R.string("name", Rule.name) ||
       !R.string("guard", Rule.guard, /*Required=*/false) ||
@@ -146,15 +142,13 @@ Error readJoinProtocol(const json &Entry, const std::string &Context,
   if (!Rule.guard.empty() == Calls || (Calls && (Rule.begin.empty() || Rule.end.empty())))
     return R.failure("", "give either 'guard' or both 'begin' and 'end'");
   if (Rule.shadows.empty())
-    return R.failure("shadows",
-                     "expected the collectives the protocol shadows");
+    return R.failure("shadows", "expected the collectives the protocol shadows");
   Rule.origin = File;
   return Error::success();
 }
 
-Error readValueSource(const json &Entry, const std::string &Context,
-                      const std::string &File, bool Uniform,
-                      ValueSourceRule &Rule) {
+Error readValueSource(const json &Entry, const std::string &Context, const std::string &File,
+                      bool Uniform, ValueSourceRule &Rule) {
   Reader R(Entry, Context);
   bool Ok = Uniform ? R.onlyKeys({"function", "out_arg", "returns", "value"})
                     : R.onlyKeys({"function", "out_arg", "returns"});
@@ -168,17 +162,15 @@ Error readValueSource(const json &Entry, const std::string &Context,
     if (!R.string("value", Value, /*Required=*/false))
       return R.takeError();
     if (Value != "uniform" && Value != "world_size")
-      return R.failure("value",
-                       "expected \"uniform\" or \"world_size\", found \"" +
-                           Value + "\"");
+      return R.failure("value", "expected \"uniform\" or \"world_size\", found \"" + Value + "\"");
     Rule.worldSize = Value == "world_size";
   }
   Rule.origin = File;
   return Error::success();
 }
 
-Error readPerRankSource(const json &Entry, const std::string &Context,
-                        const std::string &File, PerRankSourceRule &Rule) {
+Error readPerRankSource(const json &Entry, const std::string &Context, const std::string &File,
+                        PerRankSourceRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"function", "out_arg", "returns", "why"}) ||
       !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
@@ -200,8 +192,8 @@ bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = t
   return true;
 }
 
-Error readStatus(const json &Entry, const std::string &Context,
-                 const std::string &File, StatusRule &Rule) {
+Error readStatus(const json &Entry, const std::string &Context, const std::string &File,
+                 StatusRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
       !R.string("type", Rule.type, /*Required=*/false) ||
@@ -212,8 +204,7 @@ Error readStatus(const json &Entry, const std::string &Context,
     return R.failure("", "give exactly one of 'type' and 'functions'");
   if (R.has("value")) {
     if (!R.at("value").is_number_integer())
-      return R.failure("value",
-                       "expected an integer, found " + R.at("value").dump());
+      return R.failure("value", "expected an integer, found " + R.at("value").dump());
     Rule.value = R.at("value").get<long long>();
   } else if (!Rule.functions.empty()) {
     return R.failure("value", "a 'functions' entry needs the success value");
@@ -223,40 +214,35 @@ Error readStatus(const json &Entry, const std::string &Context,
 }
 
 template <typename RuleT, typename NameOf>
-Error rejectDuplicates(const std::vector<RuleT> &Existing,
-                       const std::vector<RuleT> &Added, const char *Section,
-                       NameOf Name) {
+Error rejectDuplicates(const std::vector<RuleT> &Existing, const std::vector<RuleT> &Added,
+                       const char *Section, NameOf Name) {
   std::map<std::string, std::string> Seen;
   for (const RuleT &Rule : Existing)
     Seen.emplace(Name(Rule), Rule.origin);
   for (const RuleT &Rule : Added) {
     auto [It, Inserted] = Seen.emplace(Name(Rule), Rule.origin);
     if (!Inserted)
-      return Error(Rule.origin + ": " + Section + ": '" + Name(Rule) +
-                   "' is already defined in " + It->second);
+      return Error(Rule.origin + ": " + Section + ": '" + Name(Rule) + "' is already defined in " +
+                   It->second);
   }
   return Error::success();
 }
 
-template <typename RuleT>
-void append(std::vector<RuleT> &To, std::vector<RuleT> &From) {
+template <typename RuleT> void append(std::vector<RuleT> &To, std::vector<RuleT> &From) {
   To.insert(To.end(), std::make_move_iterator(From.begin()), std::make_move_iterator(From.end()));
 }
 
 template <typename RuleT, typename ReadFn>
-Error readSection(const json &Document, const char *Section,
-                  const std::string &File, const char *NameKey,
-                  std::vector<RuleT> &Out, ReadFn Read) {
+Error readSection(const json &Document, const char *Section, const std::string &File,
+                  const char *NameKey, std::vector<RuleT> &Out, ReadFn Read) {
   if (!Document.contains(Section))
     return Error::success();
   const json &List = Document.at(Section);
   if (!List.is_array())
-    return Error(File + ": key '" + Section + "': expected an array, found " +
-                 typeName(List));
+    return Error(File + ": key '" + Section + "': expected an array, found " + typeName(List));
   for (size_t I = 0; I < List.size(); ++I) {
     RuleT Rule;
-    if (Error E = Read(List[I],
-                       entryContext(File, Section, I, List[I], NameKey), Rule))
+    if (Error E = Read(List[I], entryContext(File, Section, I, List[I], NameKey), Rule))
       return E;
     Out.push_back(std::move(Rule));
   }
@@ -264,79 +250,70 @@ Error readSection(const json &Document, const char *Section,
 }
 
 /// The document's keys, its version (1) and its API.
-Error readHeader(const json &Document, const std::string &File,
-                 std::string &Api) {
+Error readHeader(const json &Document, const std::string &File, std::string &Api) {
   Reader Top(Document, File);
-  if (!Top.onlyKeys({"version", "api", "collectives", "group_markers",
-                     "rank_sources", "uniform_sources", "per_rank_sources",
-                     "join_protocols", "status", "environment", "naming"}))
+  if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
+                     "uniform_sources", "per_rank_sources", "join_protocols", "status",
+                     "environment", "naming"}))
     return Top.takeError();
   if (!Document.contains("version"))
     return Error(File + ": key 'version': missing required field");
   const json &Version = Document.at("version");
   if (!Version.is_number_integer())
-    return Error(File +
-                 ": key 'version': the version must be an integer, found " +
-                 (Version.is_number() ? Version.dump()
-                                      : std::string(typeName(Version))));
+    return Error(File + ": key 'version': the version must be an integer, found " +
+                 (Version.is_number() ? Version.dump() : std::string(typeName(Version))));
   if (Version != 1)
-    return Error(File + ": key 'version': unsupported version " +
-                 Version.dump() + " (this lockstep reads version 1)");
+    return Error(File + ": key 'version': unsupported version " + Version.dump() +
+                 " (this lockstep reads version 1)");
   if (!Top.string("api", Api))
     return Top.takeError();
   return Error::success();
 }
 
 /// The document's lists of rules, section by section.
-Error readRuleSections(const json &Document, const std::string &File,
-                       const std::string &Api, RuleSet &Added) {
+Error readRuleSections(const json &Document, const std::string &File, const std::string &Api,
+                       RuleSet &Added) {
   // Most entries read with their file alone.
   auto InFile = [&File](auto Read) {
-    return
-        [&File, Read](const json &Entry, const std::string &Context,
-                      auto &Rule) { return Read(Entry, Context, File, Rule); };
+    return [&File, Read](const json &Entry, const std::string &Context, auto &Rule) {
+      return Read(Entry, Context, File, Rule);
+    };
   };
   auto Sources = [&File](bool Uniform) {
-    return [&File, Uniform](const json &Entry, const std::string &Context,
-                            ValueSourceRule &Rule) {
+    return [&File, Uniform](const json &Entry, const std::string &Context, ValueSourceRule &Rule) {
       return readValueSource(Entry, Context, File, Uniform, Rule);
     };
   };
-  auto Collectives = [&](const json &Entry, const std::string &Context,
-                         CollectiveRule &Rule) {
+  auto Collectives = [&](const json &Entry, const std::string &Context, CollectiveRule &Rule) {
     return readCollective(Entry, Context, Api, File, Rule);
   };
-  Error E = readSection(Document, "collectives", File, "name",
-                        Added.collectives, Collectives);
+  Error E = readSection(Document, "collectives", File, "name", Added.collectives, Collectives);
   if (!E)
     E = readSection(Document, "group_markers", File, "name", Added.groupMarkers,
                     InFile(readGroupMarker));
   if (!E)
-    E = readSection(Document, "rank_sources", File, "function",
-                    Added.rankSources, Sources(/*Uniform=*/false));
+    E = readSection(Document, "rank_sources", File, "function", Added.rankSources,
+                    Sources(/*Uniform=*/false));
   if (!E)
-    E = readSection(Document, "uniform_sources", File, "function",
-                    Added.uniformSources, Sources(/*Uniform=*/true));
+    E = readSection(Document, "uniform_sources", File, "function", Added.uniformSources,
+                    Sources(/*Uniform=*/true));
   if (!E)
-    E = readSection(Document, "per_rank_sources", File, "function",
-                    Added.perRankSources, InFile(readPerRankSource));
+    E = readSection(Document, "per_rank_sources", File, "function", Added.perRankSources,
+                    InFile(readPerRankSource));
   if (!E)
-    E = readSection(Document, "join_protocols", File, "name",
-                    Added.joinProtocols, InFile(readJoinProtocol));
+    E = readSection(Document, "join_protocols", File, "name", Added.joinProtocols,
+                    InFile(readJoinProtocol));
   if (!E)
-    E = readSection(Document, "status", File, "type", Added.statuses,
-                    InFile(readStatus));
+    E = readSection(Document, "status", File, "type", Added.statuses, InFile(readStatus));
   return E;
 }
 
 /// The "environment" object: where rank and world size come from.
-Error readEnvironment(const json &Document, const std::string &File,
-                      EnvironmentRules &Out) {
+Error readEnvironment(const json &Document, const std::string &File, EnvironmentRules &Out) {
   if (!Document.contains("environment"))
     return Error::success();
   Reader Env(Document.at("environment"), File + ": environment");
-  if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables",
-                     "converters"}) ||
+  if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables", "converters"}) ||
       !Env.stringList("readers", Out.readers) ||
       !Env.stringList("rank_variables", Out.rankVariables) ||
       !Env.stringList("world_size_variables", Out.worldSizeVariables) ||
@@ -346,14 +323,13 @@ Error readEnvironment(const json &Document, const std::string &File,
 }
 
 /// The "naming" object, which one file of the set may give.
-Error readNaming(const json &Document, const std::string &File,
-                 const RuleSet &Rules, NamingRules &Out) {
+Error readNaming(const json &Document, const std::string &File, const RuleSet &Rules,
+                 NamingRules &Out) {
   if (!Document.contains("naming"))
     return Error::success();
   if (!Rules.naming.origin.empty())
-    return Error(
-        File + ": key 'naming': already set by " + Rules.naming.origin +
-        "; set the patterns in one file, or through the check options");
+    return Error(File + ": key 'naming': already set by " + Rules.naming.origin +
+                 "; set the patterns in one file, or through the check options");
   Reader Naming(Document.at("naming"), File + ": naming");
   if (!Naming.onlyKeys({"rank_pattern", "world_size_pattern"}) ||
       !readPattern(Naming, "rank_pattern", Out.rankPattern) ||
@@ -367,23 +343,18 @@ Error readNaming(const json &Document, const std::string &File,
 Error rejectRedefinitions(const RuleSet &Rules, const RuleSet &Added) {
   auto ByName = [](const auto &Rule) { return Rule.name; };
   auto ByFunction = [](const auto &Rule) { return Rule.function; };
-  Error E = rejectDuplicates(Rules.collectives, Added.collectives,
-                             "collectives", ByName);
+  Error E = rejectDuplicates(Rules.collectives, Added.collectives, "collectives", ByName);
   if (!E)
-    E = rejectDuplicates(Rules.groupMarkers, Added.groupMarkers,
-                         "group_markers", ByName);
+    E = rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName);
   if (!E)
-    E = rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources",
+    E = rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.perRankSources, Added.perRankSources, "per_rank_sources",
                          ByFunction);
   if (!E)
-    E = rejectDuplicates(Rules.uniformSources, Added.uniformSources,
-                         "uniform_sources", ByFunction);
-  if (!E)
-    E = rejectDuplicates(Rules.perRankSources, Added.perRankSources,
-                         "per_rank_sources", ByFunction);
-  if (!E)
-    E = rejectDuplicates(Rules.joinProtocols, Added.joinProtocols,
-                         "join_protocols", ByName);
+    E = rejectDuplicates(Rules.joinProtocols, Added.joinProtocols, "join_protocols", ByName);
   return E;
 }
 
@@ -415,8 +386,7 @@ Error checkPattern(const std::string &Pattern) {
   return Error::success();
 }
 
-Error mergeRulesText(const std::string &Text, const std::string &File,
-                     RuleSet &Rules) {
+Error mergeRulesText(const std::string &Text, const std::string &File, RuleSet &Rules) {
   json Document = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Document.is_discarded())
     return Error(File + ": not valid JSON");
@@ -459,8 +429,7 @@ Error loadRules(const std::vector<std::string> &Files, RuleSet &Rules) {
 
 Error validateComplete(const RuleSet &Rules) {
   if (Rules.naming.rankPattern.empty() || Rules.naming.worldSizePattern.empty())
-    return Error(
-        "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
+    return Error("no rules file sets 'naming' (rank_pattern and world_size_pattern)");
   return Error::success();
 }
 

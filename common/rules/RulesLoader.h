@@ -13,8 +13,7 @@ namespace lockstep::rules {
 
 /// Parses one rules document and merges it into \p Rules. \p SourceName names
 /// it in errors. On failure \p Rules is left unchanged.
-Error mergeRulesText(const std::string &Text, const std::string &SourceName,
-                     RuleSet &Rules);
+Error mergeRulesText(const std::string &Text, const std::string &SourceName, RuleSet &Rules);
 
 /// Reads and merges a rules file.
 Error mergeRulesFile(const std::string &Path, RuleSet &Rules);

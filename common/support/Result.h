@@ -53,9 +53,7 @@ public:
   const T *operator->() const { return &std::get<0>(Storage); }
 
   /// The failure, or success when this holds the value.
-  Error takeError() const {
-    return *this ? Error::success() : std::get<1>(Storage);
-  }
+  Error takeError() const { return *this ? Error::success() : std::get<1>(Storage); }
 
 private:
   std::variant<T, Error> Storage;

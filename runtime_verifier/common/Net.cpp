@@ -29,8 +29,8 @@ Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort) {
   return Error::success();
 }
 
-Error parseCoordinator(const std::string &Text,
-                       uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out) {
+Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes],
+                       Endpoint &Out) {
   size_t At = Text.find('@');
   if (At == std::string::npos)
     return Error(std::string(kCoordinatorVar) + " must be TOKEN@HOST:PORT");
@@ -44,8 +44,7 @@ std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const E
   return wire::tokenToHex(Token) + "@" + At.host + ":" + std::to_string(At.port);
 }
 
-static Error resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len,
-                     bool Passive) {
+static Error resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len, bool Passive) {
   addrinfo Hints{};
   Hints.ai_family = AF_UNSPEC;
   Hints.ai_socktype = SOCK_STREAM;
@@ -71,16 +70,15 @@ Expected<int> listenOn(Endpoint &At) {
   int One = 1;
   setsockopt(Fd, SOL_SOCKET, SO_REUSEADDR, &One, sizeof One);
   if (bind(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0 || listen(Fd, 128) != 0) {
-    Error Failure("cannot listen on " + At.host + ":" +
-                  std::to_string(At.port) + ": " + std::strerror(errno));
+    Error Failure("cannot listen on " + At.host + ":" + std::to_string(At.port) + ": " +
+                  std::strerror(errno));
     close(Fd);
     return Failure;
   }
   Len = sizeof Addr;
   getsockname(Fd, reinterpret_cast<sockaddr *>(&Addr), &Len);
-  At.port = ntohs(Addr.ss_family == AF_INET6
-                      ? reinterpret_cast<sockaddr_in6 *>(&Addr)->sin6_port
-                      : reinterpret_cast<sockaddr_in *>(&Addr)->sin_port);
+  At.port = ntohs(Addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&Addr)->sin6_port
+                                             : reinterpret_cast<sockaddr_in *>(&Addr)->sin_port);
   return Fd;
 }
 
@@ -93,8 +91,8 @@ Expected<int> connectTo(const Endpoint &At) {
   if (Fd < 0)
     return Error(std::string("socket: ") + std::strerror(errno));
   if (connect(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0) {
-    Error Failure("cannot connect to " + At.host + ":" +
-                  std::to_string(At.port) + ": " + std::strerror(errno));
+    Error Failure("cannot connect to " + At.host + ":" + std::to_string(At.port) + ": " +
+                  std::strerror(errno));
     close(Fd);
     return Failure;
   }

@@ -22,8 +22,7 @@ struct Endpoint {
 Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort);
 
 /// Parses TOKEN@HOST:PORT.
-Error parseCoordinator(const std::string &Text,
-                       uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out);
+Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out);
 std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const Endpoint &At);
 
 /// A listening socket (close-on-exec, non-blocking) on \p At; port 0 picks a

@@ -60,11 +60,11 @@ void Reader::raw(void *Out, size_t N, const char *Field) {
   Cur += N;
 }
 
-#define LOCKSTEP_READ(NAME, TYPE)                                                  \
-  TYPE Reader::NAME(const char *Field) {                                           \
-    TYPE V;                                                                        \
-    raw(&V, sizeof V, Field);                                                      \
-    return V;                                                                      \
+#define LOCKSTEP_READ(NAME, TYPE)                                                                  \
+  TYPE Reader::NAME(const char *Field) {                                                           \
+    TYPE V;                                                                                        \
+    raw(&V, sizeof V, Field);                                                                      \
+    return V;                                                                                      \
   }
 LOCKSTEP_READ(u8, uint8_t)
 LOCKSTEP_READ(u16, uint16_t)
@@ -77,8 +77,8 @@ LOCKSTEP_READ(i64, int64_t)
 std::vector<uint8_t> Reader::bytes(const char *Field, size_t Max) {
   uint16_t N = u16(Field);
   if (N > Max) {
-    fail(std::string("field '") + Field + "' is " + std::to_string(N) +
-         " bytes long; at most " + std::to_string(Max) + " allowed");
+    fail(std::string("field '") + Field + "' is " + std::to_string(N) + " bytes long; at most " +
+         std::to_string(Max) + " allowed");
     return {};
   }
   if (!take(N, Field))
@@ -231,8 +231,8 @@ Error decode(Reader &R, Beat &M) {
   uint32_t N = R.u32("lanes");
   M.lanes.clear();
   if (R.ok() && N > Beat::kMaxLanes)
-    R.fail(std::to_string(N) + " lanes in a heartbeat (at most " +
-           std::to_string(Beat::kMaxLanes) + ")");
+    R.fail(std::to_string(N) + " lanes in a heartbeat (at most " + std::to_string(Beat::kMaxLanes) +
+           ")");
   for (uint32_t I = 0; R.ok() && I < N; ++I) {
     Beat::Lane L;
     L.comm = R.u64("comm");

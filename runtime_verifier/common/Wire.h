@@ -14,10 +14,10 @@
 namespace lockstep::wire {
 
 constexpr uint16_t kVersion = 2;
-constexpr size_t kTokenBytes = 32;       // raw; 64 hex characters in the environment
-constexpr size_t kMaxFrame = 64 * 1024;  // payload bytes, type byte included
-constexpr size_t kMaxString = 4096;      // any string field
-constexpr size_t kMaxKvValue = 4096;     // a shared value (an NCCL unique id is 128 bytes)
+constexpr size_t kTokenBytes = 32;      // raw; 64 hex characters in the environment
+constexpr size_t kMaxFrame = 64 * 1024; // payload bytes, type byte included
+constexpr size_t kMaxString = 4096;     // any string field
+constexpr size_t kMaxKvValue = 4096;    // a shared value (an NCCL unique id is 128 bytes)
 
 /// Frame types. Rank to coordinator unless noted.
 enum class Type : uint8_t {
@@ -42,7 +42,7 @@ enum class Api : uint8_t { Mpi = 1, Nccl = 2 };
 constexpr uint64_t kMpiWorldId = 1;
 
 /// Function flags (Def.aux of a Function).
-constexpr uint64_t kHostBlocking = 1; // returns only when the collective completed
+constexpr uint64_t kHostBlocking = 1;    // returns only when the collective completed
 constexpr uint64_t kNonblockingCall = 2; // an MPI_I* call: matches only its own kind
 
 /// Event flags.
@@ -72,7 +72,7 @@ struct Comm {
 struct Def {
   DefKind kind = DefKind::Function;
   uint32_t id = 0;
-  uint64_t aux = 0; // function: flags; site: offset in the module
+  uint64_t aux = 0;          // function: flags; site: offset in the module
   std::string first, second; // function: name, operation; site: module, symbol; else: name
 };
 
@@ -86,8 +86,8 @@ struct Event {
 };
 
 /// Bye flags.
-constexpr uint8_t kLeftMpiOpen = 1;    // MPI was initialized and not finalized
-constexpr uint8_t kMpiUnverified = 2;  // MPI_COMM_WORLD did not span the job (no --mpi)
+constexpr uint8_t kLeftMpiOpen = 1;   // MPI was initialized and not finalized
+constexpr uint8_t kMpiUnverified = 2; // MPI_COMM_WORLD did not span the job (no --mpi)
 
 struct Bye {
   uint64_t dropped = 0; // events lost because the ring was full
@@ -129,8 +129,8 @@ public:
   Writer &u64(uint64_t V) { return raw(&V, 8); }
   Writer &i32(int32_t V) { return raw(&V, 4); }
   Writer &i64(int64_t V) { return raw(&V, 8); }
-  Writer &str(const std::string &S);              // u16 length + bytes
-  Writer &bytes(const uint8_t *P, size_t N);       // u16 length + bytes
+  Writer &str(const std::string &S);         // u16 length + bytes
+  Writer &bytes(const uint8_t *P, size_t N); // u16 length + bytes
   Writer &raw(const void *P, size_t N);
   /// Completes the frame: u32 length, type, payload.
   void finish();

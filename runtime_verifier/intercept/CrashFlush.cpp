@@ -38,7 +38,7 @@ void onFatal(int Signal) {
 
 void installCrashFlush(State &S) {
   Flushing = &S;
-  struct sigaction Action {};
+  struct sigaction Action{};
   Action.sa_handler = onFatal;
   sigemptyset(&Action.sa_mask);
   Action.sa_flags = SA_ONSTACK;

@@ -36,11 +36,9 @@ bool jobEnv(JobEnv &Env) {
   Expected<bool> InJob = readJobEnv(Env);
   if (InJob && *InJob)
     return true;
-  std::fprintf(
-      stderr, "lockstep: harness: %s\n",
-      InJob
-          ? "not running under 'lockstep run' (LOCKSTEP_COORDINATOR is not set)"
-          : InJob.takeError().message().c_str());
+  std::fprintf(stderr, "lockstep: harness: %s\n",
+               InJob ? "not running under 'lockstep run' (LOCKSTEP_COORDINATOR is not set)"
+                     : InJob.takeError().message().c_str());
   return false;
 }
 
@@ -53,8 +51,10 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
   wire::Kv Message;
   Message.key = Key ? Key : "";
   if (Message.key.empty() || Message.key.size() > 255 || Size > wire::kMaxKvValue) {
-    std::fprintf(stderr, "lockstep: harness: a key must have 1 to 255 characters and a value at "
-                         "most %zu bytes\n", wire::kMaxKvValue);
+    std::fprintf(stderr,
+                 "lockstep: harness: a key must have 1 to 255 characters and a value at "
+                 "most %zu bytes\n",
+                 wire::kMaxKvValue);
     return -1;
   }
   if (Data)
@@ -62,8 +62,7 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
                          static_cast<const uint8_t *>(Data) + Size);
   Expected<int> Connected = connectHarness(Env);
   if (!Connected) {
-    std::fprintf(stderr, "lockstep: harness: %s\n",
-                 Connected.takeError().message().c_str());
+    std::fprintf(stderr, "lockstep: harness: %s\n", Connected.takeError().message().c_str());
     return -1;
   }
   const int Fd = *Connected;
@@ -123,12 +122,12 @@ __attribute__((visibility("default"))) int lockstep_job_info(int *Rank, int *Wor
 
 __attribute__((visibility("default"))) int lockstep_kv_put(const char *Key, const void *Data,
                                                            size_t Size) {
-  return lockstep::rt::request(lockstep::wire::Type::KvPut, Key, Data, Size, nullptr, 0, nullptr, 0);
+  return lockstep::rt::request(lockstep::wire::Type::KvPut, Key, Data, Size, nullptr, 0, nullptr,
+                               0);
 }
 
-__attribute__((visibility("default"))) int lockstep_kv_get(const char *Key, void *Out,
-                                                           size_t Capacity, size_t *Size,
-                                                           int TimeoutSeconds) {
+__attribute__((visibility("default"))) int
+lockstep_kv_get(const char *Key, void *Out, size_t Capacity, size_t *Size, int TimeoutSeconds) {
   return lockstep::rt::request(lockstep::wire::Type::KvGet, Key, nullptr, 0, Out, Capacity, Size,
                                TimeoutSeconds);
 }

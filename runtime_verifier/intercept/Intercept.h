@@ -32,8 +32,8 @@ template <uint32_t FuncId, Kind K, int CommArg, int RootArg, int CountArg, int D
 struct Spec {
   static constexpr uint32_t Func = FuncId;
   static constexpr Kind Which = K;
-  static constexpr int Comm = CommArg, Root = RootArg, Count = CountArg,
-                       Datatype = DatatypeArg, Op = OpArg, InPlaceCount = InPlaceCountArg,
+  static constexpr int Comm = CommArg, Root = RootArg, Count = CountArg, Datatype = DatatypeArg,
+                       Op = OpArg, InPlaceCount = InPlaceCountArg,
                        InPlaceDatatype = InPlaceDatatypeArg;
 };
 

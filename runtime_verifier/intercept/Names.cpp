@@ -19,9 +19,7 @@ std::string name(uint32_t Id, Namer Namers::*Which, const char *What) {
 }
 } // namespace
 
-void registerNamers(Api A, Namer Datatype, Namer Op) {
-  Registered[unsigned(A)] = {Datatype, Op};
-}
+void registerNamers(Api A, Namer Datatype, Namer Op) { Registered[unsigned(A)] = {Datatype, Op}; }
 
 std::string datatypeName(uint32_t Id) { return name(Id, &Namers::Datatype, "datatype"); }
 std::string opName(uint32_t Id) { return name(Id, &Namers::Op, "operator"); }

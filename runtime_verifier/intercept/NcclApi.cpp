@@ -9,9 +9,9 @@ namespace lockstep::rt {
 namespace {
 
 std::string datatypeNameOf(uint32_t Value) {
-  static const char *const Names[] = {"ncclInt8",    "ncclUint8",      "ncclInt32",
-                                      "ncclUint32",  "ncclInt64",      "ncclUint64",
-                                      "ncclFloat16", "ncclFloat32",    "ncclFloat64",
+  static const char *const Names[] = {"ncclInt8",     "ncclUint8",      "ncclInt32",
+                                      "ncclUint32",   "ncclInt64",      "ncclUint64",
+                                      "ncclFloat16",  "ncclFloat32",    "ncclFloat64",
                                       "ncclBfloat16", "ncclFloat8e4m3", "ncclFloat8e5m2"};
   return Value < std::size(Names) ? Names[Value] : "NCCL datatype " + std::to_string(Value);
 }

@@ -74,10 +74,8 @@ void initialize() {
   Expected<bool> InJob = readJobEnv(S->Env);
   if (!InJob || !*InJob) {
     if (!InJob)
-      std::fprintf(
-          stderr,
-          "lockstep: error: %s; collectives of this process are not verified\n",
-          InJob.takeError().message().c_str());
+      std::fprintf(stderr, "lockstep: error: %s; collectives of this process are not verified\n",
+                   InJob.takeError().message().c_str());
     delete S;
     Status.store(-1);
     return;
@@ -114,9 +112,8 @@ Expected<bool> readJobEnv(JobEnv &Env) {
   Env.Rank = envInt(Ranks, std::size(Ranks));
   Env.WorldSize = envInt(Sizes, std::size(Sizes));
   if (Env.Rank < 0 || Env.WorldSize <= 0 || Env.Rank >= Env.WorldSize)
-    return Error(
-        "no rank and world size in the environment (RANK/WORLD_SIZE, "
-        "OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE or SLURM_PROCID/NTASKS)");
+    return Error("no rank and world size in the environment (RANK/WORLD_SIZE, "
+                 "OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/SIZE or SLURM_PROCID/NTASKS)");
   Env.LocalRank = envInt(LocalRanks, std::size(LocalRanks));
   Env.LocalWorldSize = envInt(LocalSizes, std::size(LocalSizes));
   if (Env.LocalRank < 0)
@@ -134,8 +131,10 @@ size_t ringCapacity() {
   if (N >= 1024 && N <= (1ul << 22) && (N & (N - 1)) == 0)
     return N;
   if (Text)
-    std::fprintf(stderr, "lockstep: warning: LOCKSTEP_RING_RECORDS=%s is not a power of two from "
-                         "1024 to 4194304; using 16384\n", Text);
+    std::fprintf(stderr,
+                 "lockstep: warning: LOCKSTEP_RING_RECORDS=%s is not a power of two from "
+                 "1024 to 4194304; using 16384\n",
+                 Text);
   return 1u << 14;
 }
 

@@ -75,8 +75,8 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked);
 
 /// Queues one event; returns its sequence number on \p Slot (0 when the
 /// slot is not tracked).
-uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Datatype,
-                     uint32_t Op, int32_t Root, uint32_t Flags, const void *ReturnAddress);
+uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Datatype, uint32_t Op,
+                     int32_t Root, uint32_t Flags, const void *ReturnAddress);
 
 /// The call numbered by recordEvent() returned.
 inline void returnedEvent(CommSlot &Slot) { Slot.Returned.fetch_add(1, std::memory_order_relaxed); }

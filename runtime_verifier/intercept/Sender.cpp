@@ -65,9 +65,8 @@ bool Sender::connect() {
     Connected = net::connectTo(S.Env.Coordinator);
   }
   if (!Connected) {
-    std::fprintf(stderr,
-                 "lockstep: error: rank %d: %s; collectives are not verified\n",
-                 S.Env.Rank, Connected.takeError().message().c_str());
+    std::fprintf(stderr, "lockstep: error: rank %d: %s; collectives are not verified\n", S.Env.Rank,
+                 Connected.takeError().message().c_str());
     return false;
   }
   Fd = *Connected;
@@ -180,12 +179,15 @@ void Sender::beat() {
 void Sender::lost(const char *Why) {
   if (S.Env.Managed) {
     // Started by `lockstep run`, which is gone: do not outlive it.
-    std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank, Why);
+    std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank,
+                 Why);
     _exit(kExitSetup); // not a divergence
   }
   if (!Lost)
-    std::fprintf(stderr, "lockstep: warning: rank %d: lost the coordinator (%s); "
-                         "collectives are no longer verified\n", S.Env.Rank, Why);
+    std::fprintf(stderr,
+                 "lockstep: warning: rank %d: lost the coordinator (%s); "
+                 "collectives are no longer verified\n",
+                 S.Env.Rank, Why);
   Lost = true;
   if (Fd >= 0 && S.Socket.exchange(-1) >= 0)
     close(Fd);

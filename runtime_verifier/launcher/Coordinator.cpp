@@ -11,9 +11,9 @@ namespace lockstep::run {
 namespace {
 // A rank says hello as soon as it connects; anything slower is a stranger.
 constexpr uint64_t kHelloDeadlineNs = 3'000'000'000ull;
-constexpr size_t kShedWarnings = 5; // then only counted, and summed up at the end
-constexpr size_t kMaxDefinitions = 1 << 20;               // per connection
-constexpr size_t kMaxValues = 1024;                       // harness keys per job
+constexpr size_t kShedWarnings = 5;         // then only counted, and summed up at the end
+constexpr size_t kMaxDefinitions = 1 << 20; // per connection
+constexpr size_t kMaxValues = 1024;         // harness keys per job
 } // namespace
 
 struct Coordinator::Connection {
@@ -65,8 +65,8 @@ void Coordinator::accept() {
   for (;;) {
     sockaddr_storage Addr{};
     socklen_t Len = sizeof Addr;
-    int Fd = accept4(ListenFd, reinterpret_cast<sockaddr *>(&Addr), &Len,
-                     SOCK_CLOEXEC | SOCK_NONBLOCK);
+    int Fd =
+        accept4(ListenFd, reinterpret_cast<sockaddr *>(&Addr), &Len, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (Fd < 0)
       return;
     char Host[INET6_ADDRSTRLEN] = "?";
@@ -149,28 +149,25 @@ void Coordinator::read(Connection &C) {
       if (Error E = handle(C, T, Payload))
         return close(C, E.message(), true);
     if (Error E = C.In.takeError()) {
-      std::string Who = C.Kind == Connection::Role::AwaitHello ? "from " + C.Peer
-                                                               : "of rank " + std::to_string(C.Rank);
-      return close(C, "closed the connection " + Who + ": " + E.message(),
-                   true);
+      std::string Who = C.Kind == Connection::Role::AwaitHello
+                            ? "from " + C.Peer
+                            : "of rank " + std::to_string(C.Rank);
+      return close(C, "closed the connection " + Who + ": " + E.message(), true);
     }
   }
 }
 
-Error Coordinator::handle(Connection &C, wire::Type T,
-                          const std::vector<uint8_t> &Payload) {
+Error Coordinator::handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload) {
   wire::Reader R(Payload.data(), Payload.size());
   if (C.Kind == Connection::Role::AwaitHello) {
     if (T != wire::Type::Hello)
-      return Error("refused the connection from " + C.Peer +
-                   ": the first message is not a hello");
+      return Error("refused the connection from " + C.Peer + ": the first message is not a hello");
     return hello(C, R);
   }
   std::string Who = (C.Kind == Connection::Role::Rank ? "rank " : "the harness of rank ") +
                     std::to_string(C.Rank);
   auto Malformed = [&](const std::string &Why) {
-    return Error("closed the connection of " + Who +
-                 ": malformed message: " + Why);
+    return Error("closed the connection of " + Who + ": malformed message: " + Why);
   };
   if (C.Kind == Connection::Role::Harness) {
     wire::Kv Request;
@@ -236,9 +233,8 @@ Error Coordinator::hello(Connection &C, wire::Reader &R) {
   if (!wire::tokensEqual(H.token, Token))
     return Error(Refused + "wrong job token");
   if (H.worldSize != Jobs.worldSize() || H.rank < 0 || H.rank >= H.worldSize)
-    return Error(Refused + "rank " + std::to_string(H.rank) + " of " +
-                 std::to_string(H.worldSize) + " does not fit this job of " +
-                 std::to_string(Jobs.worldSize()) + " ranks");
+    return Error(Refused + "rank " + std::to_string(H.rank) + " of " + std::to_string(H.worldSize) +
+                 " does not fit this job of " + std::to_string(Jobs.worldSize()) + " ranks");
   C.Rank = H.rank;
   C.ClockOffsetNs = int64_t(net::monotonicNs()) - int64_t(H.clockNs);
   if (H.role == wire::Role::Harness) {
@@ -246,8 +242,7 @@ Error Coordinator::hello(Connection &C, wire::Reader &R) {
     return Error::success();
   }
   if (Jobs.ranks()[size_t(H.rank)].Connected)
-    return Error(Refused + "rank " + std::to_string(H.rank) +
-                 " has already connected");
+    return Error(Refused + "rank " + std::to_string(H.rank) + " has already connected");
   C.Kind = Connection::Role::Rank;
   RankFds[size_t(H.rank)] = C.Fd;
   Jobs.connected(H.rank);
@@ -264,8 +259,7 @@ Error Coordinator::define(Connection &C, wire::Reader &R) {
   switch (D.kind) {
   case wire::DefKind::Function:
     if (D.second.empty() || (D.aux & ~(wire::kHostBlocking | wire::kNonblockingCall)))
-      return Error(
-          "function definition without an operation or with unknown flags");
+      return Error("function definition without an operation or with unknown flags");
     C.Functions[D.id] = Jobs.names().function({D.first, D.second, D.aux});
     return Error::success();
   case wire::DefKind::Site:

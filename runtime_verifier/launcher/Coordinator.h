@@ -50,8 +50,7 @@ private:
   void accept();
   void read(Connection &C);
   /// Each fails with why the connection is closed.
-  Error handle(Connection &C, wire::Type T,
-               const std::vector<uint8_t> &Payload);
+  Error handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload);
   Error hello(Connection &C, wire::Reader &R);
   Error define(Connection &C, wire::Reader &R);
   Error event(Connection &C, wire::Reader &R);
@@ -64,8 +63,8 @@ private:
   uint8_t Token[wire::kTokenBytes];
   int ListenFd = -1;
   std::map<int, std::unique_ptr<Connection>> Connections; // by socket
-  std::vector<int> RankFds;                              // by rank: open socket or -1
-  std::map<std::string, std::vector<uint8_t>> Values;    // harness key-value store
+  std::vector<int> RankFds;                               // by rank: open socket or -1
+  std::map<std::string, std::vector<uint8_t>> Values;     // harness key-value store
   int Seen = 0;
   size_t Shed = 0;
   bool Stopped = false;

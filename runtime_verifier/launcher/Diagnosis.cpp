@@ -125,12 +125,15 @@ std::string table(const Matcher &M, const std::vector<Location> &Sites, uint64_t
     }
   }
   std::ostringstream Out;
-  Out << "last collectives on " << M.label(CommId) << " (" << C.Size << " ranks), by sequence number";
+  Out << "last collectives on " << M.label(CommId) << " (" << C.Size
+      << " ranks), by sequence number";
   if (Ranks.size() < C.Members.size())
     Out << "; " << Ranks.size() << " of " << C.Members.size() << " ranks shown";
   Out << ":\n";
-  auto Line = [&](const std::string &Mark, const std::string &Seq, const std::vector<std::string> &Row) {
-    std::string Text = Mark + std::string(7 - std::min<size_t>(7, Mark.size() + Seq.size()), ' ') + Seq;
+  auto Line = [&](const std::string &Mark, const std::string &Seq,
+                  const std::vector<std::string> &Row) {
+    std::string Text =
+        Mark + std::string(7 - std::min<size_t>(7, Mark.size() + Seq.size()), ' ') + Seq;
     for (size_t Col = 0; Col < Row.size(); ++Col)
       Text += "   " + Row[Col] + std::string(Width[Col] - Row[Col].size(), ' ');
     while (!Text.empty() && Text.back() == ' ')
@@ -209,9 +212,9 @@ struct Report {
 
 void renderMismatch(Report &R) {
   const Call *A = &R.D.Calls.at(R.D.Culprits[0]), *B = &R.D.Calls.at(R.D.Culprits[1]);
-  R.Out << "collective " << R.Number << " on " << R.Comm << " differs between ranks ("
-        << R.D.Field << "): rank " << R.D.Culprits[0] << " calls " << describeCall(R.M, *A)
-        << ", rank " << R.D.Culprits[1] << " calls " << describeCall(R.M, *B) << " [mismatch]\n";
+  R.Out << "collective " << R.Number << " on " << R.Comm << " differs between ranks (" << R.D.Field
+        << "): rank " << R.D.Culprits[0] << " calls " << describeCall(R.M, *A) << ", rank "
+        << R.D.Culprits[1] << " calls " << describeCall(R.M, *B) << " [mismatch]\n";
   R.note(A, "rank " + std::to_string(R.D.Culprits[0]) + " calls " + nameOf(R.M, A) +
                 " here (collective " + R.Number + ")");
   R.note(B, "rank " + std::to_string(R.D.Culprits[1]) + " calls " + nameOf(R.M, B) +
@@ -242,13 +245,13 @@ void renderLeft(Report &R) {
   }
   for (size_t I = 0; I < Hows.size(); ++I)
     R.Out << (I == 0 ? "" : I + 1 == Hows.size() ? " and " : ", ") << Hows[I];
-  R.Out << " after " << P.Seq - 1 << " collective" << plural(P.Seq - 1, "", "s") << " on "
-        << R.Comm << "; ";
+  R.Out << " after " << P.Seq - 1 << " collective" << plural(P.Seq - 1, "", "s") << " on " << R.Comm
+        << "; ";
   if (Callers.empty())
     R.Out << "the other ranks were still running and can never complete collective " << R.Number;
   else
-    R.Out << ranksWord(Callers) << " called " << nameOf(R.M, First) << " " << R.Number
-          << ", which " << plural(Gone.size(), "it", "they") << " never called";
+    R.Out << ranksWord(Callers) << " called " << nameOf(R.M, First) << " " << R.Number << ", which "
+          << plural(Gone.size(), "it", "they") << " never called";
   R.Out << " [rank-left]\n";
   for (const auto &C : R.Calls)
     if (Stayed(C))
@@ -265,14 +268,13 @@ void renderDeadlock(Report &R) {
     const auto &C = R.Calls[I];
     int Next = R.Calls[(I + 1) % R.Calls.size()].Rank;
     R.Out << (I ? "; " : "") << "rank " << C.Rank << " waits in " << nameOf(R.M, C.What) << " #"
-          << C.Seq << " on " << R.M.label(C.Comm) << ", which rank " << Next
-          << " has not called";
+          << C.Seq << " on " << R.M.label(C.Comm) << ", which rank " << Next << " has not called";
   }
   R.Out << " [deadlock]\n";
   for (const auto &C : R.Calls)
     R.note(C.What, "rank " + std::to_string(C.Rank) + " waits in " + nameOf(R.M, C.What) +
-                       " here (collective #" + std::to_string(C.Seq) + " on " +
-                       R.M.label(C.Comm) + ")");
+                       " here (collective #" + std::to_string(C.Seq) + " on " + R.M.label(C.Comm) +
+                       ")");
 }
 
 void renderStall(Report &R, double StallTimeoutSeconds) {
@@ -322,10 +324,18 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
   Report R{M, Sites, D, divergingCalls(M), Out, M.label(P.Comm), "#" + std::to_string(P.Seq)};
   Out << "lockstep: error: ";
   switch (D.Kind) {
-  case DivergenceKind::Mismatch: renderMismatch(R); break;
-  case DivergenceKind::Left: renderLeft(R); break;
-  case DivergenceKind::Deadlock: renderDeadlock(R); break;
-  case DivergenceKind::Stall: renderStall(R, StallTimeoutSeconds); break;
+  case DivergenceKind::Mismatch:
+    renderMismatch(R);
+    break;
+  case DivergenceKind::Left:
+    renderLeft(R);
+    break;
+  case DivergenceKind::Deadlock:
+    renderDeadlock(R);
+    break;
+  case DivergenceKind::Stall:
+    renderStall(R, StallTimeoutSeconds);
+    break;
   }
   std::map<uint64_t, std::set<uint64_t>> Marked;
   for (const auto &Point : D.Points)

@@ -12,8 +12,7 @@ namespace lockstep::run {
 
 namespace {
 
-Error loadText(const std::string &Path, const std::string &Text,
-               std::vector<Finding> &Out) {
+Error loadText(const std::string &Path, const std::string &Text, std::vector<Finding> &Out) {
   static const std::regex Shape(R"(^([^:]+):(\d+)(?::(\d+))?(?::\s*(.*))?$)");
   std::istringstream In(Text);
   std::string Line;
@@ -31,8 +30,7 @@ Error loadText(const std::string &Path, const std::string &Text,
     std::string Message = M[4];
     if (Message.rfind("note:", 0) == 0) {
       if (Out.empty())
-        return Error(Path + ":" + std::to_string(Number) +
-                     ": a note before any finding");
+        return Error(Path + ":" + std::to_string(Number) + ": a note before any finding");
       Out.back().notes.push_back({P, Message});
       continue;
     }
@@ -127,9 +125,9 @@ std::vector<Judged> judge(const std::vector<Finding> &Findings, const Matcher &M
       const auto &D = *M.divergence();
       const auto &P = D.Points.front();
       J.Outcome = Verdict::Confirmed;
-      J.Detail = std::string(kindName(D.Kind)) + " at collective #" + std::to_string(P.Seq) + " on " +
-                 M.label(P.Comm) + " (rank" + (Involved.size() > 1 ? "s " : " ") + rankList(Involved) +
-                 " here)";
+      J.Detail = std::string(kindName(D.Kind)) + " at collective #" + std::to_string(P.Seq) +
+                 " on " + M.label(P.Comm) + " (rank" + (Involved.size() > 1 ? "s " : " ") +
+                 rankList(Involved) + " here)";
     } else {
       std::vector<int> Ran;
       for (const auto &[Site, Ranks] : M.siteRanks())

@@ -16,12 +16,23 @@ std::string escape(const std::string &S) {
   std::string Out;
   for (char C : S) {
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&#39;"; break;
-    default: Out += C;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&#39;";
+      break;
+    default:
+      Out += C;
     }
   }
   return Out;
@@ -144,13 +155,15 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
     for (const auto &[R, T] : C.Members)
       Empty &= !Shown(R, T, Hi);
   Out << "<h2>" << escape(M.label(CommId)) << " &middot; " << C.Size << " ranks</h2>\n"
-      << "<div class=\"trace\" data-comm=\"" << escape(M.label(CommId)) << "\">\n<div class=\"axis\">";
+      << "<div class=\"trace\" data-comm=\"" << escape(M.label(CommId))
+      << "\">\n<div class=\"axis\">";
   for (uint64_t S = Lo; S <= Hi; ++S)
     Out << "<div>#" << S << "</div>";
   Out << "</div>\n";
   for (const auto &[R, T] : C.Members) {
     const RankState &State = M.ranks()[size_t(R)];
-    Out << "<div class=\"lane\" data-rank=\"" << R << "\"><div class=\"lane-label\">rank " << R << "</div>";
+    Out << "<div class=\"lane\" data-rank=\"" << R << "\"><div class=\"lane-label\">rank " << R
+        << "</div>";
     for (uint64_t S = Lo; S <= Hi; ++S) {
       bool Diverged = Marked.count(S) > 0;
       const Call *Made = M.call(CommId, R, S);
@@ -166,9 +179,10 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
             << escape(Sites[Made->Site].brief()) << "</div>"
             << (Code.empty() ? "" : "<code>" + escape(Code) + "</code>") << "</div>";
       } else if (S == T.Count + 1 && (Diverged || LeftBefore(State))) {
-        std::string Why = LeftBefore(State) ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
-        Out << "<div class=\"box missing" << (Diverged ? " diverged" : "") << "\" title=\"rank " << R
-            << " never called collective #" << S << "\"><div class=\"seq\">#" << S << "</div>("
+        std::string Why =
+            LeftBefore(State) ? (State.Exit.empty() ? "left" : State.Exit) : "not called";
+        Out << "<div class=\"box missing" << (Diverged ? " diverged" : "") << "\" title=\"rank "
+            << R << " never called collective #" << S << "\"><div class=\"seq\">#" << S << "</div>("
             << escape(Why) << ")</div>";
       } else {
         Out << "<div class=\"gap\"></div>";
@@ -181,14 +195,15 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
 
 } // namespace
 
-Error writeHtml(const std::string &Path, const Matcher &M,
-                const std::vector<Location> &Sites, const Outcome &O) {
+Error writeHtml(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
+                const Outcome &O) {
   std::ostringstream Out;
   std::string Command;
   for (const auto &A : O.Command)
     Command += (Command.empty() ? "" : " ") + A;
   Out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      << "<title>lockstep run: " << escape(O.Status) << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n"
+      << "<title>lockstep run: " << escape(O.Status) << "</title>\n<style>" << kStyle
+      << "</style></head>\n<body>\n"
       << "<h1>lockstep run <span class=\"status " << escape(O.Status) << "\">" << escape(O.Status)
       << "</span></h1>\n<p><code>" << escape(Command) << "</code> &middot; " << M.worldSize()
       << " ranks &middot; exit code " << O.ExitCode << "</p>\n";
@@ -198,7 +213,8 @@ Error writeHtml(const std::string &Path, const Matcher &M,
   for (uint64_t Id : reportedComms(M))
     trace(Out, M, Sites, Id, Source);
   if (!O.Verdicts.empty()) {
-    Out << "<h2>Static findings</h2>\n<table class=\"verdicts\"><tr><th>verdict</th><th>finding</th>"
+    Out << "<h2>Static findings</h2>\n<table "
+           "class=\"verdicts\"><tr><th>verdict</th><th>finding</th>"
         << "<th>check</th><th>detail</th></tr>\n";
     for (const Judged &V : O.Verdicts) {
       std::string Name = verdictName(V.Outcome);
@@ -206,8 +222,9 @@ Error writeHtml(const std::string &Path, const Matcher &M,
       for (char &Ch : Class)
         Ch = Ch == ' ' ? '-' : Ch;
       Out << "<tr class=\"verdict\"><td class=\"verdict-" << Class << "\">" << Name << "</td><td>"
-          << escape(V.What.location.file + ":" + std::to_string(V.What.location.line)) << "</td><td>"
-          << escape(V.What.check) << "</td><td>" << escape(V.Detail) << "</td></tr>\n";
+          << escape(V.What.location.file + ":" + std::to_string(V.What.location.line))
+          << "</td><td>" << escape(V.What.check) << "</td><td>" << escape(V.Detail)
+          << "</td></tr>\n";
     }
     Out << "</table>\n";
   }

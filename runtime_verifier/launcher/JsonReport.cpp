@@ -27,15 +27,19 @@ nlohmann::json site(const std::vector<Location> &Sites, uint32_t Id) {
   nlohmann::json J = {{"location", Sites[Id].text()}};
   nlohmann::json Frames = nlohmann::json::array();
   for (const Frame &F : Sites[Id].Frames)
-    Frames.push_back({{"file", F.File}, {"line", F.Line}, {"column", F.Column}, {"function", F.Function}});
+    Frames.push_back(
+        {{"file", F.File}, {"line", F.Line}, {"column", F.Column}, {"function", F.Function}});
   J["frames"] = Frames;
   return J;
 }
 
 nlohmann::json call(const Matcher &M, const std::vector<Location> &Sites, const Call &C) {
   const Function &F = M.names().function(C.Func);
-  nlohmann::json J = {{"seq", C.Seq}, {"function", F.Name}, {"operation", F.Operation},
-                      {"call", describeCall(M, C)}, {"site", site(Sites, C.Site)}};
+  nlohmann::json J = {{"seq", C.Seq},
+                      {"function", F.Name},
+                      {"operation", F.Operation},
+                      {"call", describeCall(M, C)},
+                      {"site", site(Sites, C.Site)}};
   if (C.Count != wire::kNoCount)
     J["count"] = C.Count;
   if (C.Root != wire::kNoRoot)
@@ -49,8 +53,8 @@ nlohmann::json call(const Matcher &M, const std::vector<Location> &Sites, const 
 
 } // namespace
 
-Error writeJson(const std::string &Path, const Matcher &M,
-                const std::vector<Location> &Sites, const Outcome &O) {
+Error writeJson(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
+                const Outcome &O) {
   nlohmann::json J = {{"version", 1},
                       {"status", O.Status},
                       {"exit_code", O.ExitCode},
@@ -70,9 +74,13 @@ Error writeJson(const std::string &Path, const Matcher &M,
       Entry["made"] = C.What ? call(M, Sites, *C.What) : nlohmann::json(nullptr);
       Calls.push_back(Entry);
     }
-    J["divergence"] = {{"kind", kindName(D->Kind)}, {"field", D->Field}, {"points", Points},
-                       {"ranks", D->Culprits}, {"calls", Calls},
-                       {"detected_after_ms", O.DetectionMs}, {"stop_ordered_after_ms", O.StopMs},
+    J["divergence"] = {{"kind", kindName(D->Kind)},
+                       {"field", D->Field},
+                       {"points", Points},
+                       {"ranks", D->Culprits},
+                       {"calls", Calls},
+                       {"detected_after_ms", O.DetectionMs},
+                       {"stop_ordered_after_ms", O.StopMs},
                        {"text", O.Diagnosis}};
   } else {
     J["divergence"] = nullptr;
@@ -80,8 +88,11 @@ Error writeJson(const std::string &Path, const Matcher &M,
   nlohmann::json Ranks = nlohmann::json::array();
   for (int R = 0; R < M.worldSize(); ++R) {
     const RankState &S = M.ranks()[size_t(R)];
-    Ranks.push_back({{"rank", R}, {"calls", S.Calls}, {"connected", S.Connected},
-                     {"exit", S.Exit}, {"dropped_events", S.Dropped},
+    Ranks.push_back({{"rank", R},
+                     {"calls", S.Calls},
+                     {"connected", S.Connected},
+                     {"exit", S.Exit},
+                     {"dropped_events", S.Dropped},
                      {"incomplete", M.incomplete(R)}});
   }
   J["ranks"] = Ranks;
@@ -95,14 +106,20 @@ Error writeJson(const std::string &Path, const Matcher &M,
       Members.push_back(R);
       Calls = std::max(Calls, T.known());
     }
-    Comms.push_back({{"label", M.label(Id)}, {"size", C.Size}, {"ranks", Members}, {"collectives", Calls},
+    Comms.push_back({{"label", M.label(Id)},
+                     {"size", C.Size},
+                     {"ranks", Members},
+                     {"collectives", Calls},
                      {"compared_from", C.ResyncFrom ? C.ResyncFrom : 1}});
   }
   J["communicators"] = Comms;
   nlohmann::json Verdicts = nlohmann::json::array();
   for (const Judged &V : O.Verdicts)
-    Verdicts.push_back({{"file", V.What.location.file}, {"line", V.What.location.line}, {"check", V.What.check},
-                        {"message", V.What.message}, {"verdict", verdictName(V.Outcome)},
+    Verdicts.push_back({{"file", V.What.location.file},
+                        {"line", V.What.location.line},
+                        {"check", V.What.check},
+                        {"message", V.What.message},
+                        {"verdict", verdictName(V.Outcome)},
                         {"detail", V.Detail}});
   J["verdicts"] = Verdicts;
   std::ofstream Out(Path);

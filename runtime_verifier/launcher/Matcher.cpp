@@ -9,8 +9,8 @@ namespace lockstep::run {
 namespace {
 
 template <class T>
-uint32_t intern(std::vector<T> &Items, std::map<std::string, uint32_t> &Ids,
-                const std::string &Key, const T &Item) {
+uint32_t intern(std::vector<T> &Items, std::map<std::string, uint32_t> &Ids, const std::string &Key,
+                const T &Item) {
   auto [It, New] = Ids.emplace(Key, uint32_t(Items.size()));
   if (New)
     Items.push_back(Item);
@@ -54,8 +54,8 @@ std::string Matcher::label(uint64_t CommId) const {
   const CommState &C = It->second;
   if (C.Id == wire::kMpiWorldId && C.Api == wire::Api::Mpi)
     return "MPI_COMM_WORLD";
-  return std::string(C.Api == wire::Api::Mpi ? "MPI" : "NCCL") +
-         " communicator " + std::to_string(C.Ordinal);
+  return std::string(C.Api == wire::Api::Mpi ? "MPI" : "NCCL") + " communicator " +
+         std::to_string(C.Ordinal);
 }
 
 Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
@@ -81,9 +81,8 @@ Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
         C.Departed += Ranks[size_t(R)].Departed;
       }
   } else if (C.Size != In.size || C.Api != wire::Api(In.api)) {
-    return Error("communicator " + label(In.id) + " has " +
-                 std::to_string(C.Size) + " members for another rank, " +
-                 std::to_string(In.size) + " for this one");
+    return Error("communicator " + label(In.id) + " has " + std::to_string(C.Size) +
+                 " members for another rank, " + std::to_string(In.size) + " for this one");
   }
   MemberTrace &M = C.Members[Rank];
   if (M.Registered && M.RankInComm != In.rankInComm)
@@ -92,9 +91,9 @@ Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
     return Error::success();
   for (const auto &[Other, T] : C.Members)
     if (Other != Rank && T.RankInComm == In.rankInComm)
-      return Error("rank " + std::to_string(In.rankInComm) + " of " +
-                   label(In.id) + " is claimed by job ranks " +
-                   std::to_string(Other) + " and " + std::to_string(Rank));
+      return Error("rank " + std::to_string(In.rankInComm) + " of " + label(In.id) +
+                   " is claimed by job ranks " + std::to_string(Other) + " and " +
+                   std::to_string(Rank));
   if (C.Members.size() > C.Size)
     return Error("more members than the size of " + label(In.id));
   M.Registered = true;
@@ -103,20 +102,18 @@ Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
   return Error::success();
 }
 
-Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In,
-                       uint64_t NowNs) {
+Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs) {
   RankState &R = Ranks[size_t(Rank)];
   if (R.Untracked || Found)
     return Error::success();
   auto It = Comms.find(CommId);
-  if (It == Comms.end() || !It->second.Members.count(Rank) ||
-      !It->second.Members[Rank].Registered)
+  if (It == Comms.end() || !It->second.Members.count(Rank) || !It->second.Members[Rank].Registered)
     return Error("a call on a communicator this rank has not registered");
   CommState &C = It->second;
   MemberTrace &M = C.Members[Rank];
   if (In.Seq <= M.Count)
-    return Error("sequence number " + std::to_string(In.Seq) + " on " +
-                 label(CommId) + " after " + std::to_string(M.Count));
+    return Error("sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
+                 std::to_string(M.Count));
   M.Lost += In.Seq - M.Count - 1;
   if (In.Seq - M.Count - 1 > kMaxOpen)
     resync(C, In.Seq); // the rank lost that many calls: too far behind to match
@@ -246,8 +243,7 @@ const Call *Matcher::call(uint64_t CommId, int Rank, uint64_t Seq) const {
   return nullptr;
 }
 
-std::optional<std::string> Matcher::difference(const Call &A,
-                                               const Call &B) const {
+std::optional<std::string> Matcher::difference(const Call &A, const Call &B) const {
   const Function &FA = Dictionary.function(A.Func), &FB = Dictionary.function(B.Func);
   if (FA.Operation != FB.Operation)
     return "operation";
@@ -325,7 +321,8 @@ bool Matcher::leftBroken(int Rank) const {
 void Matcher::checkAbandoned(uint64_t NowNs) {
   int First = -1;
   for (int R = 0; R < worldSize(); ++R)
-    if (leftBroken(R) && (First < 0 || Ranks[size_t(R)].DepartedNs < Ranks[size_t(First)].DepartedNs))
+    if (leftBroken(R) &&
+        (First < 0 || Ranks[size_t(R)].DepartedNs < Ranks[size_t(First)].DepartedNs))
       First = R;
   if (First < 0)
     return;
@@ -340,8 +337,7 @@ void Matcher::checkAbandoned(uint64_t NowNs) {
   // The point: the next collective on its widest MPI communicator.
   const CommState *Where = nullptr;
   for (const auto &[Id, C] : Comms)
-    if (C.Api == wire::Api::Mpi && C.Members.count(First) &&
-        (!Where || C.Size > Where->Size))
+    if (C.Api == wire::Api::Mpi && C.Members.count(First) && (!Where || C.Size > Where->Size))
       Where = &C;
   leave(Where->Id, Where->Members.at(First).known() + 1, First, G.DepartedNs, NowNs, false);
 }
@@ -370,8 +366,7 @@ void Matcher::reportLeft(uint64_t NowNs) {
   for (const auto &[R, T] : C.Members) {
     const Call *There = call(P.Comm, R, P.Seq);
     bool Finalized = There && Dictionary.function(There->Func).Operation == "finalize";
-    if (R != D.Culprits.front() &&
-        ((Ranks[size_t(R)].Departed && T.known() < P.Seq) || Finalized))
+    if (R != D.Culprits.front() && ((Ranks[size_t(R)].Departed && T.known() < P.Seq) || Finalized))
       D.Culprits.push_back(R);
   }
   std::sort(D.Culprits.begin(), D.Culprits.end());

@@ -72,7 +72,7 @@ struct CommState {
   uint32_t Size = 0;
   wire::Api Api = wire::Api::Mpi;
   uint64_t Parent = 0, ParentSeq = 0;
-  int Ordinal = 0; // order of first registration, for labels
+  int Ordinal = 0;                    // order of first registration, for labels
   std::map<int, MemberTrace> Members; // by job rank
   struct Pending {
     Call Reference;
@@ -108,11 +108,11 @@ struct Divergence {
     int Rank = -1; // deadlock: the rank waiting at (Comm, Seq)
   };
   std::vector<Point> Points;
-  std::string Field;           // mismatch: what differs ("operation", "count", ...);
-                               // rank-left: "finalize" when the ranks left through MPI_Finalize
-  std::vector<int> Culprits;   // mismatch: the two ranks compared; left: who left first;
-                               // stall: members without a record of the point
-  std::map<int, Call> Calls;   // by rank: its call at the diverging point, when it made one
+  std::string Field;         // mismatch: what differs ("operation", "count", ...);
+                             // rank-left: "finalize" when the ranks left through MPI_Finalize
+  std::vector<int> Culprits; // mismatch: the two ranks compared; left: who left first;
+                             // stall: members without a record of the point
+  std::map<int, Call> Calls; // by rank: its call at the diverging point, when it made one
   uint64_t CauseNs = 0, DetectedNs = 0;
 };
 

@@ -47,12 +47,11 @@ bool parseNumber(const std::string &Text, double &Out) {
 
 /// Reads the option Args[I] (and its value) into \p Out; false when Args[I]
 /// is no option: the program starts there.
-Expected<bool> readOption(const std::vector<std::string> &Args, size_t &I,
-                          RunOptions &Out, bool &SawRanks) {
+Expected<bool> readOption(const std::vector<std::string> &Args, size_t &I, RunOptions &Out,
+                          bool &SawRanks) {
   const std::string &A = Args[I];
   std::string V;
-  Expected<bool> Ranks =
-      args::anyOptionValue(Args, I, {{"-n", &V}, {"--nproc", &V}});
+  Expected<bool> Ranks = args::anyOptionValue(Args, I, {{"-n", &V}, {"--nproc", &V}});
   if (!Ranks)
     return Ranks;
   if (*Ranks) {
@@ -114,8 +113,7 @@ std::vector<std::string> splitWords(const std::string &Text) {
   return Words;
 }
 
-args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
-                                  RunOptions &Out) {
+args::ParseResult parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out) {
   using args::ParseResult;
   bool SawRanks = false;
   size_t I = 0;
@@ -136,8 +134,7 @@ args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
   if (!SawRanks)
     return ParseResult::error("the number of ranks is required (-n N)");
   if (Out.Command.empty() && Out.Mode != LaunchMode::Attach)
-    return ParseResult::error(
-        "no program to run (lockstep run -n N -- PROGRAM [ARGS...])");
+    return ParseResult::error("no program to run (lockstep run -n N -- PROGRAM [ARGS...])");
   if (!Out.MpirunArgs.empty() && Out.Mode != LaunchMode::Mpi)
     return ParseResult::error("--mpirun-args needs --mpi");
   return ParseResult::ok();

@@ -31,8 +31,7 @@ struct RunOptions {
 std::vector<std::string> splitWords(const std::string &Text);
 
 /// Parses the arguments after `run`.
-args::ParseResult parseRunOptions(const std::vector<std::string> &Args,
-                                  RunOptions &Out);
+args::ParseResult parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out);
 
 extern const char *const kRunUsage;
 

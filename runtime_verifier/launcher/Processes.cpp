@@ -25,8 +25,7 @@ Processes::~Processes() {
 }
 
 Error Processes::spawn(const std::vector<std::string> &Argv,
-                       const std::map<std::string, std::string> &Env, int Rank,
-                       Prefix How) {
+                       const std::map<std::string, std::string> &Env, int Rank, Prefix How) {
   int Out[2], Err[2];
   if (pipe2(Out, O_CLOEXEC) != 0 || pipe2(Err, O_CLOEXEC) != 0)
     return Error(std::string("pipe: ") + std::strerror(errno));

@@ -34,9 +34,8 @@ public:
   ~Processes();
 
   /// Starts \p Argv with \p Env added to lockstep's environment.
-  Error spawn(const std::vector<std::string> &Argv,
-              const std::map<std::string, std::string> &Env, int Rank,
-              Prefix How);
+  Error spawn(const std::vector<std::string> &Argv, const std::map<std::string, std::string> &Env,
+              int Rank, Prefix How);
 
   void pollSet(std::vector<pollfd> &Fds, std::vector<std::function<void(short)>> &Handlers);
   /// Reaps exited children; calls \p OnExit for each.

@@ -15,8 +15,8 @@ struct Outcome {
   std::vector<std::string> Command;
   std::string Status; // "passed", "failed" (a rank failed; no divergence), "diverged", "stalled"
   int ExitCode = 0;
-  std::string Diagnosis;                    // the rendered text, empty without a divergence
-  double DetectionMs = -1, StopMs = -1;     // cause to detection, detection to stop order
+  std::string Diagnosis;                // the rendered text, empty without a divergence
+  double DetectionMs = -1, StopMs = -1; // cause to detection, detection to stop order
   std::vector<Judged> Verdicts;
   std::vector<std::string> Warnings;
   /// The launcher lockstep started (mpirun, an attached command): how it
@@ -26,10 +26,10 @@ struct Outcome {
 };
 
 /// The outcome as JSON, or as a self-contained HTML page, in \p Path.
-Error writeJson(const std::string &Path, const Matcher &M,
-                const std::vector<Location> &Sites, const Outcome &O);
-Error writeHtml(const std::string &Path, const Matcher &M,
-                const std::vector<Location> &Sites, const Outcome &O);
+Error writeJson(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
+                const Outcome &O);
+Error writeHtml(const std::string &Path, const Matcher &M, const std::vector<Location> &Sites,
+                const Outcome &O);
 
 /// The communicators a report shows: the diverging ones, else all (first 8).
 std::vector<uint64_t> reportedComms(const Matcher &M);

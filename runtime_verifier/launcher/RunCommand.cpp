@@ -28,7 +28,9 @@ void onSignal(int Signal) { Interrupted = Signal; }
 
 constexpr uint64_t kMs = 1000000;
 
-void error(const std::string &Message) { std::fprintf(stderr, "lockstep: error: %s\n", Message.c_str()); }
+void error(const std::string &Message) {
+  std::fprintf(stderr, "lockstep: error: %s\n", Message.c_str());
+}
 
 /// The interposer next to this executable (build tree: ../lib; installed:
 /// ../lib too), or LOCKSTEP_INTERCEPT.
@@ -41,8 +43,8 @@ std::string findInterposer() {
     return "";
   std::string Dir(Exe, size_t(N));
   Dir = Dir.substr(0, Dir.rfind('/'));
-  for (const std::string &Candidate : {Dir + "/../lib/liblockstep-intercept.so",
-                                       Dir + "/liblockstep-intercept.so"})
+  for (const std::string &Candidate :
+       {Dir + "/../lib/liblockstep-intercept.so", Dir + "/liblockstep-intercept.so"})
     if (access(Candidate.c_str(), R_OK) == 0) {
       char Real[PATH_MAX];
       return realpath(Candidate.c_str(), Real) ? Real : Candidate;
@@ -188,7 +190,7 @@ int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoin
 }
 
 void prepareProcess() {
-  struct sigaction Action {};
+  struct sigaction Action{};
   Action.sa_handler = onSignal;
   for (int S : {SIGINT, SIGTERM, SIGHUP})
     sigaction(S, &Action, nullptr);
@@ -202,7 +204,7 @@ void prepareProcess() {
 }
 
 struct JobEnd {
-  uint64_t StopNs = 0;     // when the ranks were told to stop; 0: never
+  uint64_t StopNs = 0;    // when the ranks were told to stop; 0: never
   int CommandStatus = -1; // the launcher's wait status, when there is one
 };
 
@@ -271,8 +273,9 @@ void settleWithoutDivergence(const Matcher &M, Coordinator &C, const Processes &
   Result.Status = Code == 0 ? "passed" : "failed";
   Result.ExitCode = Code;
   if (Lost && Code != 0) { // a rank that loses its coordinator exits 96
-    error("the coordinator never heard from " + std::string(Unheard.size() == 1 ? "rank " : "ranks ") +
-          rankList(Unheard) + " while it shed " + std::to_string(C.shedConnections()) +
+    error("the coordinator never heard from " +
+          std::string(Unheard.size() == 1 ? "rank " : "ranks ") + rankList(Unheard) +
+          " while it shed " + std::to_string(C.shedConnections()) +
           " connections that did not say hello in time; the job was not verified");
     Result.Status = "failed";
     Result.ExitCode = kExitSetup;
@@ -308,32 +311,39 @@ void report(const RunOptions &O, const Matcher &M, Coordinator &C,
   if (D) {
     Result.Diagnosis = renderDiagnosis(M, Sites, O.StallTimeoutSeconds);
     std::fprintf(stderr, "%s", Result.Diagnosis.c_str());
-    std::fprintf(stderr, "lockstep: note: divergence detected %.0f ms after it happened; stop ordered %.0f ms later\n",
-                 D->Kind == DivergenceKind::Stall ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
-                                                  : Result.DetectionMs,
+    std::fprintf(stderr,
+                 "lockstep: note: divergence detected %.0f ms after it happened; stop ordered %.0f "
+                 "ms later\n",
+                 D->Kind == DivergenceKind::Stall
+                     ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
+                     : Result.DetectionMs,
                  Result.StopMs);
   }
   Result.Verdicts = judge(Findings, M, Sites);
   for (const Judged &V : Result.Verdicts)
-    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome), V.What.location.file.c_str(),
-                 V.What.location.line, V.Detail.empty() ? "" : ": ", V.Detail.c_str());
+    std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome),
+                 V.What.location.file.c_str(), V.What.location.line, V.Detail.empty() ? "" : ": ",
+                 V.Detail.c_str());
   if (!D && !O.Quiet) {
     uint64_t Calls = 0;
     for (const RankState &R : M.ranks())
       Calls += R.Calls;
-    std::fprintf(stderr, "lockstep: %s: %d ranks, %llu collective calls on %zu communicator%s, no divergence\n",
-                 Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size(),
-                 M.comms().size() == 1 ? "" : "s");
+    std::fprintf(
+        stderr,
+        "lockstep: %s: %d ranks, %llu collective calls on %zu communicator%s, no divergence\n",
+        Result.Status.c_str(), O.Ranks, static_cast<unsigned long long>(Calls), M.comms().size(),
+        M.comms().size() == 1 ? "" : "s");
   }
-  for (const auto &[File, Write] : {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
+  for (const auto &[File, Write] :
+       {std::pair{O.JsonFile, &writeJson}, std::pair{O.ReportFile, &writeHtml}})
     if (!File.empty())
       if (Error E = Write(File, M, Sites, Result))
         error(E.message());
 }
 
 /// The job is over: ranks never heard from, how it ended, and its status.
-void conclude(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P,
-              const JobEnd &End, Outcome &Result) {
+void conclude(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P, const JobEnd &End,
+              Outcome &Result) {
   P.flush();
   Result.LauncherSignalled = P.signalled() && !Result.LauncherExit.empty();
   uint64_t EndNs = net::monotonicNs();
@@ -348,16 +358,14 @@ void conclude(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P,
     for (int R : Unheard) // gone with the job without a word (mpirun's ranks)
       M.departed(R, false, EndNs);
   M.finish(EndNs);
-  P.releaseLauncherLines(
-      !M.divergence()); // the diagnosis says what mpirun's banners would
+  P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
 
   if (const auto &D = M.divergence()) {
     Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
-    Result.ExitCode =
-        D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
+    Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
     Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
-    Result.StopMs = End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs
-                               : 0; // 0: found once the job was down
+    Result.StopMs =
+        End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs : 0; // 0: found once the job was down
   } else {
     settleWithoutDivergence(M, C, P, End, Unheard, Lost, Result);
   }
@@ -412,8 +420,7 @@ int runCommand(const std::vector<std::string> &Args) {
   }
   prepareProcess();
   Processes P;
-  if (Error E =
-          launch(O, P, net::formatCoordinator(Token, Reach), Interposer)) {
+  if (Error E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer)) {
     error(E.message());
     return kExitSetup;
   }

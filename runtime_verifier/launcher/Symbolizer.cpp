@@ -85,7 +85,8 @@ bool parseLocation(const std::string &Text, Frame &F) {
   std::string Last = Text.substr(Colon + 1);
   std::string Head = Text.substr(0, Colon);
   size_t Colon2 = Head.rfind(':');
-  if (Colon2 != std::string::npos && Head.find_first_not_of("0123456789", Colon2 + 1) == std::string::npos &&
+  if (Colon2 != std::string::npos &&
+      Head.find_first_not_of("0123456789", Colon2 + 1) == std::string::npos &&
       Colon2 + 1 < Head.size()) {
     F.Line = unsigned(std::strtoul(Head.c_str() + Colon2 + 1, nullptr, 10));
     F.Column = unsigned(std::strtoul(Last.c_str(), nullptr, 10));
@@ -168,7 +169,8 @@ std::vector<Location> symbolize(const Names &Names) {
   std::map<std::string, std::vector<uint32_t>> ByModule;
   for (uint32_t Id = 0; Id < Names.siteCount(); ++Id) {
     const Site &S = Names.site(Id);
-    Result[Id].Fallback = S.Module + "+" + hex(S.Offset) + (S.Symbol.empty() ? "" : " (" + S.Symbol + ")");
+    Result[Id].Fallback =
+        S.Module + "+" + hex(S.Offset) + (S.Symbol.empty() ? "" : " (" + S.Symbol + ")");
     ByModule[S.Module].push_back(Id);
   }
   std::string Llvm;

@@ -17,8 +17,9 @@ import sys
 
 SKIP = 77
 # Project sources only: lit inputs and fixtures keep long CHECK lines as written.
-ROOTS = ("checker/", "common/", "runtime_verifier/", "include/", "test/unit/", "bench/")
-SUFFIXES = (".c", ".cpp", ".h", ".cu", ".cpp.in")
+ROOTS = ("checker/", "common/", "runtime_verifier/", "include/", "tools/", "test/unit/",
+         "test/runtime/unit/", "bench/")
+SUFFIXES = (".c", ".cpp", ".h", ".cu")  # not .cpp.in: @VARIABLES@ are no C++
 
 
 def git(src, *args):

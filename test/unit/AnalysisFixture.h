@@ -42,12 +42,12 @@ protected:
     Rules = std::make_unique<rules::RuleSet>();
     ASSERT_EQ(errorText(rules::mergeBuiltinRules(*Rules)), "");
     Classifier = std::make_unique<analysis::CallClassifier>(*Rules);
-    Unit = clang::tooling::buildASTFromCodeWithArgs(std::string(MiniHeaders) + Code,
-                                                    {"-std=c++17"}, "input.cpp");
+    Unit = clang::tooling::buildASTFromCodeWithArgs(std::string(MiniHeaders) + Code, {"-std=c++17"},
+                                                    "input.cpp");
     ASSERT_TRUE(Unit);
     ASSERT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
-    Result = std::make_unique<analysis::TranslationUnitAnalysis>(Unit->getASTContext(),
-                                                                 *Classifier);
+    Result =
+        std::make_unique<analysis::TranslationUnitAnalysis>(Unit->getASTContext(), *Classifier);
   }
 
   /// Source text of the rank-dependent branch conditions, in order.

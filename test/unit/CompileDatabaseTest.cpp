@@ -64,15 +64,14 @@ TranslatedCommand translate(const Args &Command, const std::string &Directory = 
   TranslationOptions Options;
   Options.cudaPath = "/opt/cuda-test";
   TranslatedCommand Out;
-  EXPECT_EQ(errorText(translateCommand(Command, Directory, File, Options, Out)),
-            "");
+  EXPECT_EQ(errorText(translateCommand(Command, Directory, File, Options, Out)), "");
   return Out;
 }
 
 std::string translateError(const Args &Command, const std::string &Directory = "/build") {
   TranslatedCommand Out;
-  std::string Error = errorText(
-      translateCommand(Command, Directory, "", TranslationOptions(), Out));
+  std::string Error =
+      errorText(translateCommand(Command, Directory, "", TranslationOptions(), Out));
   EXPECT_NE(Error, "");
   return Error;
 }
@@ -82,11 +81,16 @@ bool hasRun(const Args &Haystack, const Args &Needle) {
          Haystack.end();
 }
 
-
 // What every CUDA translation ends with (nvcc, CUDA path /opt/cuda-test).
-const Args CudaTail = {"-x", "cuda", "--cuda-path=/opt/cuda-test", "--cuda-host-only",
-                       "-nocudalib", "-Wno-unknown-cuda-version", "-Xclang",
-                       "-target-sdk-version=12.9", "-Wno-unknown-warning-option",
+const Args CudaTail = {"-x",
+                       "cuda",
+                       "--cuda-path=/opt/cuda-test",
+                       "--cuda-host-only",
+                       "-nocudalib",
+                       "-Wno-unknown-cuda-version",
+                       "-Xclang",
+                       "-target-sdk-version=12.9",
+                       "-Wno-unknown-warning-option",
                        "-Wno-unused-command-line-argument"};
 
 Args concat(Args A, const Args &B) {
@@ -112,19 +116,18 @@ TEST(SplitCommandLine, Errors) {
             "unterminated single quote at character 5");
   EXPECT_EQ(errorText(splitCommandLine("gcc \"oops").takeError()),
             "unterminated double quote at character 5");
-  EXPECT_EQ(errorText(splitCommandLine("gcc \\").takeError()),
-            "trailing backslash at character 5");
+  EXPECT_EQ(errorText(splitCommandLine("gcc \\").takeError()), "trailing backslash at character 5");
 }
 
 // --- nvcc -------------------------------------------------------------------
 
 TEST(TranslateNvcc, CMake325NinjaShape) {
-  const TranslatedCommand T = translate(split(
-      "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DX=1 "
-      "-DY=\"\\\"a b\\\"\" -I/src/inc -isystem=/usr/local/cuda/include  -O3 -std=c++17 "
-      "\"--generate-code=arch=compute_80,code=[compute_80,sm_80]\" "
-      "--expt-relaxed-constexpr -Xcompiler=-Wall -x cu -rdc=true -c /src/a.cu -o "
-      "CMakeFiles/k.dir/a.cu.o"));
+  const TranslatedCommand T = translate(
+      split("/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DX=1 "
+            "-DY=\"\\\"a b\\\"\" -I/src/inc -isystem=/usr/local/cuda/include  -O3 -std=c++17 "
+            "\"--generate-code=arch=compute_80,code=[compute_80,sm_80]\" "
+            "--expt-relaxed-constexpr -Xcompiler=-Wall -x cu -rdc=true -c /src/a.cu -o "
+            "CMakeFiles/k.dir/a.cu.o"));
   EXPECT_EQ(T.arguments,
             concat({"-DX=1", "-DY=\"a b\"", "-I/src/inc", "-isystem", "/usr/local/cuda/include",
                     "-O3", "-std=c++17"},
@@ -137,49 +140,47 @@ TEST(TranslateNvcc, CMake325NinjaShape) {
 
 TEST(TranslateNvcc, MakefileOptionsFileAndAtResponseFile) {
   TempDir Build;
-  Build.write("CMakeFiles/k.dir/includes_CUDA.rsp",
-              "-I/src/inc -isystem=/opt/sys\n-Irel/inc\n");
+  Build.write("CMakeFiles/k.dir/includes_CUDA.rsp", "-I/src/inc -isystem=/opt/sys\n-Irel/inc\n");
   const Args Base = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler"};
-  const Args Expected = {"-I/src/inc", "-isystem", "/opt/sys",
-                         "-I" + Build.path() + "/rel/inc", "-std=c++17"};
+  const Args Expected = {"-I/src/inc", "-isystem", "/opt/sys", "-I" + Build.path() + "/rel/inc",
+                         "-std=c++17"};
   // CMake 3.25 with Makefiles: --options-file FILE (also -optf, and =).
   for (const Args &Form : {Args{"--options-file", "CMakeFiles/k.dir/includes_CUDA.rsp"},
                            Args{"-optf", "CMakeFiles/k.dir/includes_CUDA.rsp"},
                            Args{"--options-file=CMakeFiles/k.dir/includes_CUDA.rsp"},
                            Args{"@CMakeFiles/k.dir/includes_CUDA.rsp"}}) {
-    const TranslatedCommand T =
-        translate(concat(concat(Base, Form), {"-std=c++17", "-x", "cu", "-c", "/src/a.cu"}),
-                  Build.path());
+    const TranslatedCommand T = translate(
+        concat(concat(Base, Form), {"-std=c++17", "-x", "cu", "-c", "/src/a.cu"}), Build.path());
     EXPECT_EQ(T.arguments, concat(Expected, CudaTail)) << Form[0];
   }
 }
 
 TEST(TranslateNvcc, DropsNvccOnlyOptions) {
-  const TranslatedCommand T = translate(split(
-      "nvcc -arch sm_80 -arch=sm_90 --gpu-architecture=sm_90 -gencode "
-      "arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 -code sm_80 "
-      "--generate-code arch=compute_70,code=sm_70 --expt-extended-lambda --extended-lambda "
-      "-rdc true --relocatable-device-code=false -lineinfo --use_fast_math -use_fast_math "
-      "-Xptxas -v -Xptxas=-O3 -Xnvlink --suppress-stack-size-warning -Xfatbin -compress-all "
-      "--keep --keep-dir /tmp/k -ccbin /usr/bin/g++-12 --compiler-bindir=/usr/bin/g++ "
-      "--diag-suppress=177 -diag-suppress 20012 --diag_suppress=550 -Werror all-warnings "
-      "-Werror=cross-execution-space-call -Wno-deprecated-gpu-targets -G -dc "
-      "-MD -MT a.o -MF a.d --dependency-output a.d -maxrregcount 64 -t 4 "
-      "--default-stream per-thread -cudart static -m 64 -Xcudafe --display_error_number "
-      "-ftz=true -fmad false --std c++20 -x cu a.cu -o a.o"));
-  EXPECT_EQ(T.arguments,
-            concat({"-std=c++20"},
-                   concat(CudaTail, {"-D__CUDACC_EXTENDED_LAMBDA__", "-D__CUDACC_RDC__",
-                                     "-DCUDA_API_PER_THREAD_DEFAULT_STREAM"})));
+  const TranslatedCommand T = translate(
+      split("nvcc -arch sm_80 -arch=sm_90 --gpu-architecture=sm_90 -gencode "
+            "arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 -code sm_80 "
+            "--generate-code arch=compute_70,code=sm_70 --expt-extended-lambda --extended-lambda "
+            "-rdc true --relocatable-device-code=false -lineinfo --use_fast_math -use_fast_math "
+            "-Xptxas -v -Xptxas=-O3 -Xnvlink --suppress-stack-size-warning -Xfatbin -compress-all "
+            "--keep --keep-dir /tmp/k -ccbin /usr/bin/g++-12 --compiler-bindir=/usr/bin/g++ "
+            "--diag-suppress=177 -diag-suppress 20012 --diag_suppress=550 -Werror all-warnings "
+            "-Werror=cross-execution-space-call -Wno-deprecated-gpu-targets -G -dc "
+            "-MD -MT a.o -MF a.d --dependency-output a.d -maxrregcount 64 -t 4 "
+            "--default-stream per-thread -cudart static -m 64 -Xcudafe --display_error_number "
+            "-ftz=true -fmad false --std c++20 -x cu a.cu -o a.o"));
+  EXPECT_EQ(
+      T.arguments,
+      concat({"-std=c++20"}, concat(CudaTail, {"-D__CUDACC_EXTENDED_LAMBDA__", "-D__CUDACC_RDC__",
+                                               "-DCUDA_API_PER_THREAD_DEFAULT_STREAM"})));
   EXPECT_EQ(T.inputs, Args{"a.cu"});
 }
 
 TEST(TranslateNvcc, XcompilerPassThroughUsesHostRules) {
-  const TranslatedCommand T = translate(
-      {"/usr/local/cuda/bin/nvcc", "-Xcompiler=-fPIC,-Wall,-Wlogical-op",
-       "-Xcompiler", "-fopenmp,-fno-tree-vectorize", "--compiler-options", "-O2 -g -DZ",
-       "-Xcompiler=-isystem,/opt/x", "-Xcompiler", "-include", "-Xcompiler", "/opt/y.h",
-       "-c", "k.cu"});
+  const TranslatedCommand T =
+      translate({"/usr/local/cuda/bin/nvcc", "-Xcompiler=-fPIC,-Wall,-Wlogical-op", "-Xcompiler",
+                 "-fopenmp,-fno-tree-vectorize", "--compiler-options", "-O2 -g -DZ",
+                 "-Xcompiler=-isystem,/opt/x", "-Xcompiler", "-include", "-Xcompiler", "/opt/y.h",
+                 "-c", "k.cu"});
   EXPECT_EQ(T.arguments, concat({"-fPIC", "-fopenmp", "-O2", "-DZ", "-isystem", "/opt/x",
                                  "-include", "/opt/y.h"},
                                 CudaTail));
@@ -190,9 +191,9 @@ TEST(TranslateNvcc, HostSourceGetsTheToolkitHeaders) {
   const TranslatedCommand T =
       translate({"/usr/local/cuda/bin/nvcc", "-c", "host.cpp", "-o", "host.o"});
   EXPECT_EQ(T.language, "c++");
-  EXPECT_EQ(T.arguments, (Args{"-x", "c++", "-isystem", "/opt/cuda-test/include",
-                               "-Wno-unknown-warning-option",
-                               "-Wno-unused-command-line-argument"}));
+  EXPECT_EQ(T.arguments,
+            (Args{"-x", "c++", "-isystem", "/opt/cuda-test/include", "-Wno-unknown-warning-option",
+                  "-Wno-unused-command-line-argument"}));
 }
 
 TEST(TranslateNvcc, CudaRootFromNvccPath) {
@@ -201,31 +202,28 @@ TEST(TranslateNvcc, CudaRootFromNvccPath) {
   Root.write("cuda/include/cccl/thrust/version.h", "");
   Root.write("cuda/bin/nvcc", "");
   TranslatedCommand T;
-  ASSERT_EQ(
-      errorText(translateCommand({Root.path() + "/cuda/bin/nvcc", "-c", "a.cu"},
-                                 "/b", "", TranslationOptions(), T)),
-      "");
+  ASSERT_EQ(errorText(translateCommand({Root.path() + "/cuda/bin/nvcc", "-c", "a.cu"}, "/b", "",
+                                       TranslationOptions(), T)),
+            "");
   EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
   // CUDA 13 keeps Thrust, CUB and libcu++ in include/cccl, which nvcc adds.
   EXPECT_TRUE(hasRun(T.arguments, {"-isystem", Root.path() + "/cuda/include/cccl"}));
   EXPECT_TRUE(T.warnings.empty());
   // A relative nvcc is relative to the command's directory.
-  ASSERT_EQ(errorText(translateCommand({"bin/nvcc", "-c", "a.cu"},
-                                       Root.path() + "/cuda", "",
+  ASSERT_EQ(errorText(translateCommand({"bin/nvcc", "-c", "a.cu"}, Root.path() + "/cuda", "",
                                        TranslationOptions(), T)),
             "");
   EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
 }
 
 TEST(TranslateNvcc, MissingOptionsFileNamesIt) {
-  const std::string Error = translateError(
-      {"nvcc", "--options-file", "CMakeFiles/k.dir/includes_CUDA.rsp", "-c", "a.cu"},
-      "/nonexistent/build");
+  const std::string Error =
+      translateError({"nvcc", "--options-file", "CMakeFiles/k.dir/includes_CUDA.rsp", "-c", "a.cu"},
+                     "/nonexistent/build");
   EXPECT_EQ(Error, "cannot read nvcc options file 'CMakeFiles/k.dir/includes_CUDA.rsp' "
                    "(/nonexistent/build/CMakeFiles/k.dir/includes_CUDA.rsp): No such file "
                    "or directory");
-  EXPECT_EQ(translateError({"nvcc", "-c", "a.cu", "-arch"}),
-            "option '-arch' expects a value");
+  EXPECT_EQ(translateError({"nvcc", "-c", "a.cu", "-arch"}), "option '-arch' expects a value");
 }
 
 // --- gcc, g++, clang --------------------------------------------------------
@@ -265,14 +263,13 @@ TEST(TranslateHost, LanguageFollowsTheBuildCompiler) {
 }
 
 TEST(TranslateHost, ClangCudaGetsHostOnly) {
-  const TranslatedCommand T = translate(
-      {"/usr/bin/clang++", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
-       "--cuda-path=/usr/local/cuda", "-c", "k.cu"});
-  EXPECT_EQ(T.arguments,
-            (Args{"--cuda-gpu-arch=sm_80", "--cuda-path=/usr/local/cuda", "-x", "cuda",
-                  "--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version", "-Xclang",
-                  "-target-sdk-version=12.9", "-Wno-unknown-warning-option",
-                  "-Wno-unused-command-line-argument"}));
+  const TranslatedCommand T =
+      translate({"/usr/bin/clang++", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
+                 "--cuda-path=/usr/local/cuda", "-c", "k.cu"});
+  EXPECT_EQ(T.arguments, (Args{"--cuda-gpu-arch=sm_80", "--cuda-path=/usr/local/cuda", "-x", "cuda",
+                               "--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version",
+                               "-Xclang", "-target-sdk-version=12.9", "-Wno-unknown-warning-option",
+                               "-Wno-unused-command-line-argument"}));
 }
 
 TEST(TranslateHost, PathsBecomeAbsolute) {
@@ -280,28 +277,42 @@ TEST(TranslateHost, PathsBecomeAbsolute) {
   Build.write("pch/prefix.h", "");
   const TranslatedCommand T = translate(
       {"g++", "-Iinc", "-I", "../other", "-isystem", "sys", "-iquote", "q", "-include",
-       "pch/prefix.h", "-include", "config.h", "--sysroot=root", "-I=/sysrooted", "-c",
-       "a.cpp"},
+       "pch/prefix.h", "-include", "config.h", "--sysroot=root", "-I=/sysrooted", "-c", "a.cpp"},
       Build.path());
   const std::string B = Build.path();
   EXPECT_EQ(T.arguments,
             (Args{"-I" + B + "/inc", "-I", fs::path(B).parent_path().string() + "/other",
-                  "-isystem", B + "/sys", "-iquote", B + "/q", "-include",
-                  B + "/pch/prefix.h", "-include", "config.h", "--sysroot=" + B + "/root",
-                  "-I=/sysrooted", "-x", "c++", "-Wno-unknown-warning-option",
-                  "-Wno-unused-command-line-argument"}));
+                  "-isystem", B + "/sys", "-iquote", B + "/q", "-include", B + "/pch/prefix.h",
+                  "-include", "config.h", "--sysroot=" + B + "/root", "-I=/sysrooted", "-x", "c++",
+                  "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"}));
 }
 
 TEST(TranslateHost, PluginsLaunchersAndOfast) {
-  const TranslatedCommand T = translate(
-      {"/usr/bin/ccache", "/usr/bin/clang++-14", "-Xclang", "-load", "-Xclang", "plugin.so",
-       "-Xclang", "-add-plugin", "-Xclang", "x", "-Xclang", "-fno-pch-timestamp",
-       "-resource-dir", "/usr/lib/llvm-14/lib/clang/14", "-mllvm", "-inline-threshold=9",
-       "-Ofast", "-gcc-toolchain", "/opt/gcc", "-c", "a.cpp"});
-  EXPECT_EQ(T.arguments,
-            (Args{"-Xclang", "-fno-pch-timestamp", "-O3", "-ffast-math", "-gcc-toolchain",
-                  "/opt/gcc", "-x", "c++", "-Wno-unknown-warning-option",
-                  "-Wno-unused-command-line-argument"}));
+  const TranslatedCommand T = translate({"/usr/bin/ccache",
+                                         "/usr/bin/clang++-14",
+                                         "-Xclang",
+                                         "-load",
+                                         "-Xclang",
+                                         "plugin.so",
+                                         "-Xclang",
+                                         "-add-plugin",
+                                         "-Xclang",
+                                         "x",
+                                         "-Xclang",
+                                         "-fno-pch-timestamp",
+                                         "-resource-dir",
+                                         "/usr/lib/llvm-14/lib/clang/14",
+                                         "-mllvm",
+                                         "-inline-threshold=9",
+                                         "-Ofast",
+                                         "-gcc-toolchain",
+                                         "/opt/gcc",
+                                         "-c",
+                                         "a.cpp"});
+  EXPECT_EQ(
+      T.arguments,
+      (Args{"-Xclang", "-fno-pch-timestamp", "-O3", "-ffast-math", "-gcc-toolchain", "/opt/gcc",
+            "-x", "c++", "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"}));
 }
 
 TEST(TranslateHost, ResponseFilesAndErrors) {
@@ -322,13 +333,11 @@ TEST(TranslateHost, ResponseFilesAndErrors) {
 }
 
 TEST(TranslateHost, ToClangArguments) {
-  lockstep::Expected<Args> Arguments =
-      toClangArguments({"gcc", "-DX", "-c", "a.c"}, "/b");
+  lockstep::Expected<Args> Arguments = toClangArguments({"gcc", "-DX", "-c", "a.c"}, "/b");
   ASSERT_EQ(errorText(Arguments.takeError()), "");
   EXPECT_EQ(*Arguments, (Args{"-DX", "-x", "c", "-Wno-unknown-warning-option",
                               "-Wno-unused-command-line-argument"}));
-  EXPECT_NE(errorText(toClangArguments({"gcc", "-c", "a.s"}, "/b").takeError()),
-            "");
+  EXPECT_NE(errorText(toClangArguments({"gcc", "-c", "a.s"}, "/b").takeError()), "");
 }
 
 // --- The database -----------------------------------------------------------
@@ -338,8 +347,7 @@ namespace {
 /// The error of parsing \p Text, "" on success.
 std::string parse(const std::string &Text, std::vector<CompileUnit> &Units,
                   LoadReport *Report = nullptr) {
-  return errorText(parseCompileDatabase(Text, "/build/compile_commands.json",
-                                        Units, Report));
+  return errorText(parseCompileDatabase(Text, "/build/compile_commands.json", Units, Report));
 }
 
 std::string parseError(const std::string &Text) {
@@ -370,8 +378,8 @@ TEST(CompileDatabase, LoadsCommandsAndArguments) {
   EXPECT_EQ(Units[0].directory, "/build");
   EXPECT_EQ(Units[0].language, "c++");
   EXPECT_EQ(Units[0].arguments,
-            (Args{"-DGREETING=\"hi there\"", "-I/inc", "-x", "c++",
-                  "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"}));
+            (Args{"-DGREETING=\"hi there\"", "-I/inc", "-x", "c++", "-Wno-unknown-warning-option",
+                  "-Wno-unused-command-line-argument"}));
   EXPECT_EQ(Units[1].file, "/src/b.c");
   EXPECT_EQ(Units[1].directory, "/build");
   EXPECT_EQ(Units[1].arguments[0], "-DB"); // "arguments" wins over "command"
@@ -406,8 +414,8 @@ TEST(CompileDatabase, TranslatesOnlyNvccEntriesForOtherTools) {
   const Args Translated = Out[1]["arguments"].get<Args>();
   EXPECT_EQ(Translated.front(), "/llvm/bin/clang++");
   EXPECT_EQ(Translated.back(), "/src/k.cu");
-  for (const char *Expected : {"--cuda-host-only", "-nocudalib", "/opt/inc",
-                               "/lockstep/include/lockstep/nvcc_compat.h"})
+  for (const char *Expected :
+       {"--cuda-host-only", "-nocudalib", "/opt/inc", "/lockstep/include/lockstep/nvcc_compat.h"})
     EXPECT_NE(std::find(Translated.begin(), Translated.end(), Expected), Translated.end())
         << Expected;
   for (const char *Dropped : {"-forward-unknown-to-host-compiler", "-isystem=/opt/inc", "cu"})
@@ -463,9 +471,7 @@ TEST(CompileDatabase, MalformedDatabasesNameFileAndEntry) {
 TEST(CompileDatabase, ErrorLeavesOutputUnchanged) {
   std::vector<CompileUnit> Units(1);
   Units[0].file = "kept";
-  EXPECT_NE(parse(R"([{"directory":"/b","file":"a.c","command":"cc a.c"}, 1])",
-                  Units),
-            "");
+  EXPECT_NE(parse(R"([{"directory":"/b","file":"a.c","command":"cc a.c"}, 1])", Units), "");
   ASSERT_EQ(Units.size(), 1u);
   EXPECT_EQ(Units[0].file, "kept");
 }
@@ -475,15 +481,14 @@ TEST(CompileDatabase, LoadFromBuildDirectory) {
   std::vector<CompileUnit> Units;
   EXPECT_EQ(errorText(loadCompileDatabase(Build.path() + "/nope", Units)),
             "build directory '" + Build.path() + "/nope' does not exist");
-  EXPECT_EQ(
-      errorText(loadCompileDatabase(Build.path(), Units)),
-      "no compile_commands.json in '" + Build.path() +
-          "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
-          "record the build with Bear");
+  EXPECT_EQ(errorText(loadCompileDatabase(Build.path(), Units)),
+            "no compile_commands.json in '" + Build.path() +
+                "': configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (CMake), or "
+                "record the build with Bear");
 
-  const std::string Db = Build.write(
-      "compile_commands.json",
-      R"([{"directory":")" + Build.path() + R"(","file":"a.cpp","command":"c++ -c a.cpp"}])");
+  const std::string Db =
+      Build.write("compile_commands.json", R"([{"directory":")" + Build.path() +
+                                               R"(","file":"a.cpp","command":"c++ -c a.cpp"}])");
   LoadReport Report;
   ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report)), "");
   ASSERT_EQ(Units.size(), 1u);
@@ -539,8 +544,8 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   std::string Command = "bash " + shellQuote(Script) + " " + shellQuote(Build.path());
   for (const std::string &Arg : GetParam())
     Command += " " + shellQuote(Arg);
-  const int Status = std::system((Command + " > " + shellQuote(Build.path() + ".log") +
-                                  " 2>&1").c_str());
+  const int Status =
+      std::system((Command + " > " + shellQuote(Build.path() + ".log") + " 2>&1").c_str());
   const std::string Log = readFile(Build.path() + ".log");
   fs::remove(Build.path() + ".log");
   if (WIFEXITED(Status) && WEXITSTATUS(Status) == 77)
@@ -552,8 +557,7 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   EXPECT_NE(Db.find("-forward-unknown-to-host-compiler"), std::string::npos);
   EXPECT_NE(Db.find("--generate-code=arch=compute_80"), std::string::npos);
   if (GetParam()[0] == "Unix Makefiles") {
-    EXPECT_NE(Db.find("--options-file CMakeFiles/train.dir/includes_CUDA.rsp"),
-              std::string::npos);
+    EXPECT_NE(Db.find("--options-file CMakeFiles/train.dir/includes_CUDA.rsp"), std::string::npos);
     EXPECT_NE(Db.find("@CMakeFiles/train.dir/includes_CXX.rsp"), std::string::npos);
   } else {
     EXPECT_NE(Db.find("-isystem="), std::string::npos);
@@ -564,9 +568,7 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   // As lockstep check does: train_step.cu includes NCCL 2.28's nccl_device.h.
   TranslationOptions Options;
   Options.nvccCompatHeader = std::string(LOCKSTEP_SOURCE_DIR) + "/include/lockstep/nvcc_compat.h";
-  ASSERT_EQ(
-      errorText(loadCompileDatabase(Build.path(), Units, &Report, Options)),
-      "");
+  ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report, Options)), "");
   EXPECT_TRUE(Report.skipped.empty());
   EXPECT_TRUE(Report.warnings.empty()) << Report.warnings[0];
   ASSERT_EQ(Units.size(), 2u);
@@ -584,14 +586,14 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   EXPECT_EQ(Languages, (Args{"c++", "cuda"}));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Generators, NvccProject,
-    ::testing::Values(
-        // Includes in --options-file (CUDA) and @ (C++) response files.
-        std::vector<std::string>{"Unix Makefiles",
-                                 "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=ON"},
-        // Includes inline, -isystem=DIR.
-        std::vector<std::string>{"Ninja"}),
-    [](const ::testing::TestParamInfo<std::vector<std::string>> &Info) {
-      return Info.param[0] == "Ninja" ? std::string("Ninja") : std::string("Makefiles");
-    });
+INSTANTIATE_TEST_SUITE_P(Generators, NvccProject,
+                         ::testing::Values(
+                             // Includes in --options-file (CUDA) and @ (C++) response files.
+                             std::vector<std::string>{
+                                 "Unix Makefiles", "-DCMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=ON"},
+                             // Includes inline, -isystem=DIR.
+                             std::vector<std::string>{"Ninja"}),
+                         [](const ::testing::TestParamInfo<std::vector<std::string>> &Info) {
+                           return Info.param[0] == "Ninja" ? std::string("Ninja")
+                                                           : std::string("Makefiles");
+                         });

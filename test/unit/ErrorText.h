@@ -6,6 +6,4 @@
 
 #include <string>
 
-inline std::string errorText(const lockstep::Error &E) {
-  return E ? E.message() : "";
-}
+inline std::string errorText(const lockstep::Error &E) { return E ? E.message() : ""; }

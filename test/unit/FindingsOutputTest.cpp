@@ -211,8 +211,7 @@ TEST(FindingsJson, RoundTripsEveryField) {
   std::string Text = toJson(Findings, Summary);
   std::vector<Finding> Back;
   json SummaryBack;
-  ASSERT_EQ(errorText(readFindingsJson(Text, "out.json", Back, &SummaryBack)),
-            "");
+  ASSERT_EQ(errorText(readFindingsJson(Text, "out.json", Back, &SummaryBack)), "");
   EXPECT_EQ(SummaryBack, Summary);
   ASSERT_EQ(Back.size(), Findings.size());
   for (size_t I = 0; I < Back.size(); ++I) {
@@ -304,10 +303,8 @@ TEST(FindingsJson, RejectsWhatIsNotTheFormat) {
             "base.json: key 'summary': expected an object, found an array");
   EXPECT_EQ(errorOf(R"({"version": 1, "tool": "lockstep", "findings": [], "summary": {}, "x": 1})"),
             "base.json: key 'x': unknown key");
-  EXPECT_EQ(
-      errorOf(
-          R"({"version": 1, "tool": "lockstep", "findings": [3], "summary": {}})"),
-      "base.json: finding 1: expected an object, found an integer");
+  EXPECT_EQ(errorOf(R"({"version": 1, "tool": "lockstep", "findings": [3], "summary": {}})"),
+            "base.json: finding 1: expected an object, found an integer");
 }
 
 TEST(FindingsJson, RejectsBadFindingsNamingIndexAndKey) {
@@ -319,9 +316,8 @@ TEST(FindingsJson, RejectsBadFindingsNamingIndexAndKey) {
   EXPECT_EQ(
       Error([](json &F) { F["id"] = "12345"; }),
       "base.json: finding 1: key 'id': expected 16 lowercase hexadecimal digits, found '12345'");
-  EXPECT_EQ(
-      Error([](json &F) { F["check"] = 7; }),
-      "base.json: finding 1: key 'check': expected a string, found an integer");
+  EXPECT_EQ(Error([](json &F) { F["check"] = 7; }),
+            "base.json: finding 1: key 'check': expected a string, found an integer");
   EXPECT_EQ(Error([](json &F) { F["check"] = ""; }),
             "base.json: finding 1: key 'check': expected a non-empty string");
   EXPECT_EQ(Error([](json &F) { F["line"] = 0; }),
@@ -345,14 +341,12 @@ TEST(FindingsJson, RejectsBadFindingsNamingIndexAndKey) {
             "base.json: finding 1: key 'colum': unknown key");
   EXPECT_EQ(Error([](json &F) { F["notes"] = "none"; }),
             "base.json: finding 1: key 'notes': expected an array, found a string");
-  EXPECT_EQ(
-      Error([](json &F) { F["notes"][1] = true; }),
-      "base.json: finding 1, note 2: expected an object, found a boolean");
+  EXPECT_EQ(Error([](json &F) { F["notes"][1] = true; }),
+            "base.json: finding 1, note 2: expected an object, found a boolean");
   EXPECT_EQ(Error([](json &F) { F["notes"][2].erase("line"); }),
             "base.json: finding 1, note 3: key 'line': missing required field");
-  EXPECT_EQ(
-      Error([](json &F) { F["notes"][0].erase("message"); }),
-      "base.json: finding 1, note 1: key 'message': missing required field");
+  EXPECT_EQ(Error([](json &F) { F["notes"][0].erase("message"); }),
+            "base.json: finding 1, note 1: key 'message': missing required field");
   EXPECT_EQ(Error([](json &F) { F["notes"][0]["file"] = ""; }),
             "base.json: finding 1, note 1: key 'file': expected a non-empty string");
 }

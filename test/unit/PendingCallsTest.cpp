@@ -16,8 +16,7 @@ using findings::Naming;
 
 namespace {
 
-const std::string Train = "/work/proj/src/train.c",
-                  Helper = "/work/proj/src/helper.c";
+const std::string Train = "/work/proj/src/train.c", Helper = "/work/proj/src/helper.c";
 
 // What a check builds for `if (rank == 0) sync_all(x, sub);` where
 // sync_all(int, MPI_Comm c) runs MPI_Allreduce on c, in the order the
@@ -44,8 +43,7 @@ Finding built(bool Pending) {
   }
   findings::Wording W;
   W.calls = {Call};
-  W.warning = Message::naming(0, Naming::Called) +
-              Message::naming(0, Naming::OnCommunicator) +
+  W.warning = Message::naming(0, Naming::Called) + Message::naming(0, Naming::OnCommunicator) +
               " runs only on ranks where 'rank == 0'; the other ranks never "
               "call it and the "
               "job hangs";
@@ -80,10 +78,8 @@ void expectSame(const Finding &A, const Finding &B) {
   ASSERT_EQ(A.notes.size(), B.notes.size());
   for (size_t I = 0; I < A.notes.size(); ++I) {
     EXPECT_EQ(A.notes[I].message, B.notes[I].message) << "note " << I + 1;
-    EXPECT_EQ(A.notes[I].location.file, B.notes[I].location.file)
-        << "note " << I + 1;
-    EXPECT_EQ(A.notes[I].location.line, B.notes[I].location.line)
-        << "note " << I + 1;
+    EXPECT_EQ(A.notes[I].location.file, B.notes[I].location.file) << "note " << I + 1;
+    EXPECT_EQ(A.notes[I].location.line, B.notes[I].location.line) << "note " << I + 1;
   }
   EXPECT_FALSE(A.pending);
   EXPECT_FALSE(B.pending);
@@ -93,12 +89,9 @@ void expectSame(const Finding &A, const Finding &B) {
 
 TEST(PendingCalls, ResolvedReadsAsALocalCallee) {
   const Finding Local = built(false);
-  EXPECT_EQ(
-      Local.message,
-      "'sync_all' (which calls 'MPI_Allreduce') on 'sub' runs only on ranks "
-      "where 'rank == 0'; the other ranks never call it and the job hangs");
-  std::vector<Finding> Resolved =
-      resolvePending({built(true)}, summaries(true), false);
+  EXPECT_EQ(Local.message, "'sync_all' (which calls 'MPI_Allreduce') on 'sub' runs only on ranks "
+                           "where 'rank == 0'; the other ranks never call it and the job hangs");
+  std::vector<Finding> Resolved = resolvePending({built(true)}, summaries(true), false);
   ASSERT_EQ(Resolved.size(), 1u);
   expectSame(Resolved[0], Local);
 }
@@ -106,14 +99,12 @@ TEST(PendingCalls, ResolvedReadsAsALocalCallee) {
 TEST(PendingCalls, ResolvedAfterAShardsJsonReadsAsALocalCallee) {
   // `lockstep check --shard` writes the pending finding; `lockstep merge`
   // reads it back and resolves it.
-  std::vector<Finding> Shard =
-      resolvePending({built(true)}, {}, /*KeepUnresolved=*/true);
+  std::vector<Finding> Shard = resolvePending({built(true)}, {}, /*KeepUnresolved=*/true);
   ASSERT_EQ(Shard.size(), 1u);
   assignIds(Shard, "/work/proj");
   std::vector<Finding> Read;
-  ASSERT_EQ(errorText(readFindingsJson(toJson(Shard, nlohmann::json::object()),
-                                       "shard.json", Read)),
-            "");
+  ASSERT_EQ(
+      errorText(readFindingsJson(toJson(Shard, nlohmann::json::object()), "shard.json", Read)), "");
   ASSERT_EQ(Read.size(), 1u);
   ASSERT_TRUE(Read[0].pending);
   std::vector<Finding> Resolved = resolvePending(Read, summaries(true), false);
@@ -124,16 +115,14 @@ TEST(PendingCalls, ResolvedAfterAShardsJsonReadsAsALocalCallee) {
 TEST(PendingCalls, UnresolvedNeverShowsAPlaceholder) {
   const Finding Pending = built(true);
   ASSERT_TRUE(Pending.pending);
-  EXPECT_EQ(Pending.message,
-            "'sync_all' runs only on ranks where 'rank == 0'; the other ranks "
-            "never call it and the job hangs");
+  EXPECT_EQ(Pending.message, "'sync_all' runs only on ranks where 'rank == 0'; the other ranks "
+                             "never call it and the job hangs");
   for (const std::string &Text : {Pending.message, toText({Pending})}) {
     EXPECT_EQ(Text.find("c:@F@"), std::string::npos) << Text;
     EXPECT_EQ(Text.find("pending"), std::string::npos) << Text;
   }
   // A shard keeps it as it is; the whole project drops a library call.
-  std::vector<Finding> Kept =
-      resolvePending({Pending}, {}, /*KeepUnresolved=*/true);
+  std::vector<Finding> Kept = resolvePending({Pending}, {}, /*KeepUnresolved=*/true);
   ASSERT_EQ(Kept.size(), 1u);
   EXPECT_EQ(Kept[0].message, Pending.message);
   EXPECT_TRUE(resolvePending({Pending}, {}, /*KeepUnresolved=*/false).empty());
@@ -146,14 +135,12 @@ TEST(PendingCalls, DroppedWhenTheCalleePerformsNoCollective) {
 TEST(PendingCalls, BadPendingWordingIsAnError) {
   std::vector<Finding> Shard = {built(true)};
   assignIds(Shard, "/work/proj");
-  nlohmann::json Doc =
-      nlohmann::json::parse(toJson(Shard, nlohmann::json::object()));
+  nlohmann::json Doc = nlohmann::json::parse(toJson(Shard, nlohmann::json::object()));
   auto Error = [&](const std::function<void(nlohmann::json &)> &Damage) {
     nlohmann::json Copy = Doc;
     Damage(Copy["findings"][0]["pending"]);
     std::vector<Finding> Read;
-    std::string Message =
-        errorText(readFindingsJson(Copy.dump(), "shard.json", Read));
+    std::string Message = errorText(readFindingsJson(Copy.dump(), "shard.json", Read));
     EXPECT_NE(Message, "");
     return Message;
   };
@@ -169,8 +156,7 @@ TEST(PendingCalls, BadPendingWordingIsAnError) {
             "shard.json: finding 1: pending, call 1: key 'callee_note': "
             "expected a place among "
             "the 2 notes, found 9");
-  EXPECT_EQ(
-      Error([](nlohmann::json &P) { P["message"][0]["naming"] = "name"; }),
-      "shard.json: finding 1: pending: message, part 1: key 'naming': expected "
-      "'collective', 'called' or 'on-communicator', found 'name'");
+  EXPECT_EQ(Error([](nlohmann::json &P) { P["message"][0]["naming"] = "name"; }),
+            "shard.json: finding 1: pending: message, part 1: key 'naming': expected "
+            "'collective', 'called' or 'on-communicator', found 'name'");
 }

@@ -1,8 +1,8 @@
 // The formulas and the solver's decisions: questions about two ranks r1 != r2
 // of one job that agree on every uniform symbol. Each positive question has a
 // negative beside it that differs in one point.
-#include "../../checker/analysis/Formula.h"
 #include "../../checker/analysis/RankSolver.h"
+#include "../../checker/analysis/Formula.h"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,12 @@ class RankSolverTest : public ::testing::Test {
 protected:
   /// Whether ranks 1 and 2 can take \p Mine and \p Theirs respectively.
   Answer apart(FormulaRef Mine, FormulaRef Theirs) {
-    return Solver.decide({Arena.conjoin(Arena.inRank(1, Mine), Arena.inRank(2, Arena.negate(Theirs)))},
-                         Witness);
+    return Solver.decide(
+        {Arena.conjoin(Arena.inRank(1, Mine), Arena.inRank(2, Arena.negate(Theirs)))}, Witness);
   }
-  FormulaRef gt(FormulaRef A, int64_t B) { return Arena.compare(FormulaOp::Lt, Arena.constant(B), A); }
+  FormulaRef gt(FormulaRef A, int64_t B) {
+    return Arena.compare(FormulaOp::Lt, Arena.constant(B), A);
+  }
 
   FormulaArena Arena;
   RankSolver Solver{Arena};
@@ -61,7 +63,8 @@ TEST_F(RankSolverTest, SamplesMeetTheQuestionsConstants) {
   EXPECT_EQ(apart(Taken, Taken), Answer::Holds);
   EXPECT_EQ(Solver.statistics().solverCalls, 0u);
   // p == u - 1: a relation between two symbols.
-  FormulaRef Next = Arena.compare(FormulaOp::Eq, P, Arena.arithmetic(FormulaOp::Sub, U, Arena.constant(1)));
+  FormulaRef Next =
+      Arena.compare(FormulaOp::Eq, P, Arena.arithmetic(FormulaOp::Sub, U, Arena.constant(1)));
   EXPECT_EQ(apart(Next, Next), Answer::Holds);
   EXPECT_EQ(Solver.statistics().solverCalls, 0u);
   // Negative: the same test on a uniform value never splits the ranks.
@@ -72,8 +75,8 @@ TEST_F(RankSolverTest, SamplesMeetTheQuestionsConstants) {
 TEST_F(RankSolverTest, TripCountsEqualOnEveryRank) {
   // for (i = rank; i < rank + n; ++i): n iterations everywhere.
   FormulaRef N = Arena.uniform(&UniformKey, false);
-  FormulaRef Trip = Arena.arithmetic(FormulaOp::Sub, Arena.arithmetic(FormulaOp::Add, Arena.rank(), N),
-                                     Arena.rank());
+  FormulaRef Trip = Arena.arithmetic(
+      FormulaOp::Sub, Arena.arithmetic(FormulaOp::Add, Arena.rank(), N), Arena.rank());
   FormulaRef Differ = Arena.compare(FormulaOp::Ne, Arena.inRank(1, Trip), Arena.inRank(2, Trip));
   EXPECT_EQ(Solver.decide({Differ}, Witness),
             RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
@@ -93,7 +96,8 @@ TEST_F(RankSolverTest, AnUnknownIntegerIsUnbounded) {
   EXPECT_EQ(apart(gt(X, 0), gt(X, 0)), RankSolver::haveSolver() ? Answer::Holds : Answer::Unknown);
   FormulaRef Flag = Arena.arithmetic(FormulaOp::Sub, Arena.asInteger(Arena.unknownPerRank()),
                                      Arena.constant(4095));
-  EXPECT_EQ(apart(gt(Flag, 0), gt(Flag, 0)), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+  EXPECT_EQ(apart(gt(Flag, 0), gt(Flag, 0)),
+            RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
 }
 
 TEST_F(RankSolverTest, AQuestionAskedTwiceIsAnsweredOnce) {
@@ -107,9 +111,8 @@ TEST_F(RankSolverTest, AQuestionAskedTwiceIsAnsweredOnce) {
 TEST_F(RankSolverTest, EvaluationGivesUniformSymbolsOneValue) {
   FormulaRef U = Arena.uniform(&UniformKey, false);
   // u == rank on two different ranks cannot hold: u has one value.
-  FormulaRef Same = Arena.conjoin(
-      Arena.inRank(1, Arena.compare(FormulaOp::Eq, U, Arena.rank())),
-      Arena.inRank(2, Arena.compare(FormulaOp::Eq, U, Arena.rank())));
+  FormulaRef Same = Arena.conjoin(Arena.inRank(1, Arena.compare(FormulaOp::Eq, U, Arena.rank())),
+                                  Arena.inRank(2, Arena.compare(FormulaOp::Eq, U, Arena.rank())));
   EXPECT_FALSE(Arena.evaluate(Same, 0, 1, 2, 0).value_or(1));
   EXPECT_EQ(Solver.decide({Same}, Witness),
             RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);

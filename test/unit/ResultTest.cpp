@@ -51,8 +51,7 @@ TEST(Result, FirstFailureWinsWhenKept) {
   Error First = Error::success();
   for (bool Fail : {false, true, true})
     if (!First)
-      First = Fail ? Error(std::string("failure ") + (First ? "again" : "one"))
-                   : Error::success();
+      First = Fail ? Error(std::string("failure ") + (First ? "again" : "one")) : Error::success();
   ASSERT_TRUE(First);
   EXPECT_EQ(First.message(), "failure one");
 }

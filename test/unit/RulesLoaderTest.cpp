@@ -63,9 +63,8 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
   RuleSet Rules;
   for (const char *Name : {"nccl", "mpi", "c10d", "cuda", "environment", "system"})
-    EXPECT_EQ(errorText(mergeRulesFile(std::string(LOCKSTEP_SOURCE_DIR) +
-                                           "/rules/" + Name + ".json",
-                                       Rules)),
+    EXPECT_EQ(errorText(mergeRulesFile(
+                  std::string(LOCKSTEP_SOURCE_DIR) + "/rules/" + Name + ".json", Rules)),
               "");
   EXPECT_EQ(errorText(validateComplete(Rules)), "");
 }
@@ -215,22 +214,19 @@ TEST(RulesLoader, MissingFileIsAnError) {
 
 TEST(RulesLoader, LoadRulesReadsBuiltinsThenFilesAndStopsAtTheFirstError) {
   RuleSet Rules;
-  EXPECT_EQ(errorText(loadRules({std::string(LOCKSTEP_SOURCE_DIR) +
-                                 "/examples/join/ddp_join.json"},
+  EXPECT_EQ(errorText(loadRules({std::string(LOCKSTEP_SOURCE_DIR) + "/examples/join/ddp_join.json"},
                                 Rules)),
             "");
   EXPECT_NE(Rules.findCollective("MPI_Barrier"), nullptr);
   RuleSet Broken;
-  EXPECT_EQ(errorText(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"},
-                                Broken)),
+  EXPECT_EQ(errorText(loadRules({"/nonexistent/a.json", "/nonexistent/b.json"}, Broken)),
             "/nonexistent/a.json: cannot open the rules file");
 }
 
 TEST(RulesLoader, IncompleteRuleSetIsAnError) {
   RuleSet Rules;
-  EXPECT_EQ(
-      errorText(validateComplete(Rules)),
-      "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
+  EXPECT_EQ(errorText(validateComplete(Rules)),
+            "no rules file sets 'naming' (rank_pattern and world_size_pattern)");
 }
 
 TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
@@ -266,7 +262,8 @@ TEST(RulesLoader, RejectsMalformedInPlace) {
   auto Entry = [](const std::string &InPlace) {
     return errorOf(R"({"version": 1, "api": "x", "collectives": [
         {"name": "f", "operation": "gather", "args": {"send": 0, "count": 1, "comm": 3},
-         "in_place": )" + InPlace + "}]}");
+         "in_place": )" +
+                   InPlace + "}]}");
   };
   EXPECT_EQ(Entry(R"({"marker": "IN_PLACE", "buffer": "both"})"),
             "user.json: collectives[0] ('f'): in_place: key 'buffer': expected \"send\" or "
@@ -301,9 +298,10 @@ TEST(RulesLoader, RejectsMalformedJoinProtocols) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
       {"name": "j", "begin": "b", "shadows": ["s"]}]})"),
             "user.json: join_protocols[0] ('j'): give either 'guard' or both 'begin' and 'end'");
-  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [{"name": "j", "guard": "G"}]})"),
-            "user.json: join_protocols[0] ('j'): key 'shadows': expected the collectives the "
-            "protocol shadows");
+  EXPECT_EQ(
+      errorOf(R"({"version": 1, "api": "x", "join_protocols": [{"name": "j", "guard": "G"}]})"),
+      "user.json: join_protocols[0] ('j'): key 'shadows': expected the collectives the "
+      "protocol shadows");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "join_protocols": [
       {"name": "j", "guard": "G", "shadows": ["s"], "note": "x"}]})"),
             "user.json: join_protocols[0] ('j'): key 'note': unknown key");
@@ -362,10 +360,13 @@ TEST(RulesLoader, RejectsMalformedStatus) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [
       {"type": "t", "functions": "^f", "success": "OK", "value": 0}]})"),
             "user.json: status[0] ('t'): give exactly one of 'type' and 'functions'");
-  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"functions": "^f", "success": "OK"}]})"),
-            "user.json: status[0]: key 'value': a 'functions' entry needs the success value");
-  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t", "success": "OK", "value": "0"}]})"),
-            "user.json: status[0] ('t'): key 'value': expected an integer, found \"0\"");
+  EXPECT_EQ(
+      errorOf(R"({"version": 1, "api": "x", "status": [{"functions": "^f", "success": "OK"}]})"),
+      "user.json: status[0]: key 'value': a 'functions' entry needs the success value");
+  EXPECT_EQ(
+      errorOf(
+          R"({"version": 1, "api": "x", "status": [{"type": "t", "success": "OK", "value": "0"}]})"),
+      "user.json: status[0] ('t'): key 'value': expected an integer, found \"0\"");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t"}]})"),
             "user.json: status[0] ('t'): key 'success': missing required field");
   EXPECT_NE(errorOf(R"({"version": 1, "api": "x", "status": [

@@ -17,7 +17,7 @@ using Command = int (*)(const std::vector<std::string> &Args);
 struct Subcommand {
   const char *Name;
   const char *Summary;
-  Command Run;        // null when its part is not built
+  Command Run;           // null when its part is not built
   const char *NeedsPart; // what building it needs
 };
 
@@ -32,8 +32,8 @@ constexpr Command MergeCommand = nullptr;
 constexpr const char *Checker = "the checker (LLVM/Clang 22, -DLOCKSTEP_BUILD_CHECKER=ON)";
 
 const Subcommand Subcommands[] = {
-    {"check", "analyse a whole project (compile database) with every lockstep check",
-     CheckCommand, Checker},
+    {"check", "analyse a whole project (compile database) with every lockstep check", CheckCommand,
+     Checker},
     {"merge", "join the outputs of `lockstep check --shard` runs", MergeCommand, Checker},
     {"run", "run a job and check, as it runs, that its ranks call collectives in lockstep",
      lockstep::run::runCommand, "the runtime verifier"},

@@ -35,8 +35,10 @@ typedef struct lockstep_job {
 static inline void *lockstep_harness_symbol_(const char *name) {
   void *fn = dlsym(RTLD_DEFAULT, name);
   if (!fn)
-    fprintf(stderr, "lockstep: harness: '%s' not found: run this program with 'lockstep run' "
-                    "(it preloads liblockstep-intercept.so)\n", name);
+    fprintf(stderr,
+            "lockstep: harness: '%s' not found: run this program with 'lockstep run' "
+            "(it preloads liblockstep-intercept.so)\n",
+            name);
   return fn;
 }
 
@@ -81,8 +83,10 @@ static inline int lockstep_mpi_init(int *argc, char ***argv, lockstep_job *job, 
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (size != job->world_size || rank != job->rank) {
-    fprintf(stderr, "lockstep: harness: MPI sees rank %d of %d, the job rank %d of %d: start MPI "
-                    "programs with 'lockstep run --mpi'\n", rank, size, job->rank, job->world_size);
+    fprintf(stderr,
+            "lockstep: harness: MPI sees rank %d of %d, the job rank %d of %d: start MPI "
+            "programs with 'lockstep run --mpi'\n",
+            rank, size, job->rank, job->world_size);
     return -1;
   }
   *comm = MPI_COMM_WORLD;

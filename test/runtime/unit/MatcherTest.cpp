@@ -1,8 +1,8 @@
 // The matcher on hand-made call streams: each kind of divergence, and no
 // alarm where ranks agree (split communicators included).
+#include "Matcher.h"
 #include "../../unit/ErrorText.h"
 #include "Diagnosis.h"
-#include "Matcher.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,8 @@ protected:
   Matcher M{2, 1000};
   uint64_t Now = 1;
 
-  uint32_t fn(const std::string &Name, const std::string &Op, uint64_t Flags = wire::kHostBlocking) {
+  uint32_t fn(const std::string &Name, const std::string &Op,
+              uint64_t Flags = wire::kHostBlocking) {
     return M.names().function({Name, Op, Flags});
   }
   void comm(int Rank, uint64_t Id, uint32_t Size, uint32_t RankInComm) {
@@ -173,7 +174,7 @@ TEST_F(MatcherTest, StallFoundFromHeartbeatsWhenRecordsWereDropped) {
     for (int R : {0, 1})
       ASSERT_EQ(call(R, 1, Seq, Ar), "");
   ASSERT_EQ(call(0, 1, 5, Ar), ""); // #4 dropped; rank 1's #4 and #5 dropped
-  wire::Beat Inside; // both made 5 calls and are inside the 5th
+  wire::Beat Inside;                // both made 5 calls and are inside the 5th
   Inside.lanes = {{1, 5, 4}};
   M.heartbeat(0, Inside, Now);
   M.heartbeat(1, Inside, Now);

@@ -16,12 +16,8 @@ namespace {
 TEST(RunOptionsTest, ValueAfterSpaceOrEquals) {
   RunOptions Spaced, Joined;
   ASSERT_TRUE(
-      parse({"-n", "4", "--timeout", "5", "--json", "out.json", "--", "prog"},
-            Spaced)
-          .isOk());
-  ASSERT_TRUE(
-      parse({"-n=4", "--timeout=5", "--json=out.json", "--", "prog"}, Joined)
-          .isOk());
+      parse({"-n", "4", "--timeout", "5", "--json", "out.json", "--", "prog"}, Spaced).isOk());
+  ASSERT_TRUE(parse({"-n=4", "--timeout=5", "--json=out.json", "--", "prog"}, Joined).isOk());
   for (const RunOptions *O : {&Spaced, &Joined}) {
     EXPECT_EQ(O->Ranks, 4);
     EXPECT_EQ(O->StallTimeoutSeconds, 5);
@@ -29,10 +25,7 @@ TEST(RunOptionsTest, ValueAfterSpaceOrEquals) {
     EXPECT_EQ(O->Command, std::vector<std::string>{"prog"});
   }
   RunOptions Long;
-  ASSERT_TRUE(
-      parse({"--nproc=2", "--mpi", "--mpirun-args=--bind-to none", "prog"},
-            Long)
-          .isOk());
+  ASSERT_TRUE(parse({"--nproc=2", "--mpi", "--mpirun-args=--bind-to none", "prog"}, Long).isOk());
   EXPECT_EQ(Long.Ranks, 2);
   EXPECT_EQ(Long.MpirunArgs, (std::vector<std::string>{"--bind-to", "none"}));
 }
@@ -40,10 +33,8 @@ TEST(RunOptionsTest, ValueAfterSpaceOrEquals) {
 TEST(RunOptionsTest, ProblemsWordedAsInEveryCommand) {
   RunOptions O;
   EXPECT_EQ(parse({"-n"}, O).message(), "option '-n' needs a value");
-  EXPECT_EQ(parse({"-n", "2", "--bogus", "prog"}, O).message(),
-            "unknown option '--bogus'");
-  EXPECT_EQ(parse({"--nproc=0", "prog"}, O).message(),
-            "'0' is not a number of ranks (1 to 4096)");
+  EXPECT_EQ(parse({"-n", "2", "--bogus", "prog"}, O).message(), "unknown option '--bogus'");
+  EXPECT_EQ(parse({"--nproc=0", "prog"}, O).message(), "'0' is not a number of ranks (1 to 4096)");
   EXPECT_TRUE(parse({"--help"}, O).isHelp());
 }
 

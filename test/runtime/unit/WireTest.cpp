@@ -1,7 +1,7 @@
 // The wire format: round trips, and every malformed input refused with a
 // reason instead of a crash.
-#include "../../unit/ErrorText.h"
 #include "Wire.h"
+#include "../../unit/ErrorText.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,8 @@ using namespace lockstep::wire;
 
 namespace {
 
-template <class M> std::string decodeFrame(const std::vector<uint8_t> &Frame, Type Expected, M &Out) {
+template <class M>
+std::string decodeFrame(const std::vector<uint8_t> &Frame, Type Expected, M &Out) {
   FrameSplitter S;
   S.feed(Frame.data(), Frame.size());
   Type T;
@@ -48,7 +49,8 @@ TEST(Wire, RefusesBadFields) {
   C.rankInComm = 2;
   C.api = 1;
   Comm CB;
-  EXPECT_NE(decodeFrame(frame(C), Type::Comm, CB).find("rank 2 in a communicator of size 2"), std::string::npos);
+  EXPECT_NE(decodeFrame(frame(C), Type::Comm, CB).find("rank 2 in a communicator of size 2"),
+            std::string::npos);
   Def D;
   D.first = "bad\x01name";
   Def DB;
