@@ -114,8 +114,12 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
     return;
   CallSiteRecord Record;
   Record.callee = Callee->getCanonicalDecl();
-  for (const Expr *Arg : Args)
+  for (const Expr *Arg : Args) {
     Record.args.push_back(eval(Arg));
+    FieldValues Fields;
+    Record.argFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
+                                                     : std::nullopt);
+  }
   Result.calls.push_back(std::move(Record));
 }
 

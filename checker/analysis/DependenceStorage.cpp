@@ -101,12 +101,21 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       Value.source = Elsewhere;
     else if (Classifier.isRankName(Field->getName()))
       Value = RankValue::rank(Env.rankName(Field));
-    // A field of a parameter's object is also what the caller passes.
+    // A field of a parameter's object is also what the caller passes: that
+    // field alone when every call passes the struct field by field.
     const auto *Param = Key.front() == &ThisRoot
                             ? nullptr
                             : dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key.front()));
-    if (auto It = Param ? ParamIndex.find(Param) : ParamIndex.end(); It != ParamIndex.end())
-      Value.params |= uint64_t(1) << It->second;
+    auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
+    if (It == ParamIndex.end())
+      return Value;
+    if (const DependenceEnvironment::FieldSeeds *Seeds =
+            Key.size() == 2 ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr) {
+      if (auto Seed = Seeds->find(Field); !Value.source && Seed != Seeds->end())
+        Value.source = Seed->second;
+      return Value;
+    }
+    Value.params |= uint64_t(1) << It->second;
     return Value;
   }
   if (Key.front() == &ThisRoot)

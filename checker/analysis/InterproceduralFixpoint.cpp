@@ -19,12 +19,20 @@ void TranslationUnitAnalysis::computeDependence() {
   llvm::DenseMap<const ValueDecl *, unsigned> PublishedAt;
   llvm::DenseMap<const FunctionCFG *, unsigned> AnalysedAt;
   unsigned Clock = 0;
+  // Which parameters (and fields of struct parameters) are seeded.
   auto Seeded = [&](const FunctionCFG *Function) {
-    std::vector<bool> Present(Function->decl()->getNumParams(), false);
-    auto It = Env.seeds.find(Function->decl()->getCanonicalDecl());
+    const FunctionDecl *FD = Function->decl();
+    std::vector<bool> Present(FD->getNumParams(), false);
+    auto It = Env.seeds.find(FD->getCanonicalDecl());
     if (It != Env.seeds.end())
       for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
         Present[I] = It->second[I] != nullptr;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (const DependenceEnvironment::FieldSeeds *Fields = Env.fieldSeedsOf(FD, I)) {
+        Present.push_back(true); // field by field, then each field
+        for (const auto &[Field, Seed] : *Fields)
+          Present.push_back(Seed != nullptr);
+      }
     return Present;
   };
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
@@ -57,11 +65,10 @@ void TranslationUnitAnalysis::computeDependence() {
     std::vector<std::vector<bool>> SeededBefore;
     for (const auto &Function : Functions)
       SeededBefore.push_back(Seeded(Function.get()));
+    // A function whose seeds change is analysed again, and publishes what
+    // it writes then: the writes it recorded stand for the old seeds.
     computeSeeds();
-    ++Clock;
-    for (const auto &[Function, Result] : Dependence)
-      for (const ValueDecl *D : publishSharedWrites(*Function, Result))
-        PublishedAt[D] = Clock;
+    computeFieldSeeds();
 
     // In the functions' order: which provenance a value keeps (the first
     // one merged) must not change from run to run.
@@ -141,8 +148,8 @@ void TranslationUnitAnalysis::computeSeeds() {
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const auto &[Function, Result] : Dependence) {
-      for (const CallSiteRecord &Call : Result.calls) {
+    for (const auto &Function : Functions) {
+      for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
         auto It = Env.seeds.find(Call.callee);
         if (It == Env.seeds.end())
           continue;
@@ -160,6 +167,45 @@ void TranslationUnitAnalysis::computeSeeds() {
       }
     }
   }
+}
+
+// Struct parameters that every call passes field by field are seeded field
+// by field (after the whole parameters, whose seeds resolve the callers'
+// values).
+void TranslationUnitAnalysis::computeFieldSeeds() {
+  Env.fieldSeeds.clear();
+  // Parameters some call passes as a whole (or leaves to a default argument).
+  llvm::DenseMap<const FunctionDecl *, std::vector<bool>> Whole;
+  for (const auto &Function : Functions)
+    for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
+      std::vector<bool> &Flags = Whole[Call.callee];
+      Flags.resize(Call.callee->getNumParams(), false);
+      for (size_t I = 0; I < Flags.size(); ++I)
+        Flags[I] = Flags[I] || I >= Call.argFields.size() || !Call.argFields[I];
+    }
+  // In source order: the first caller that passes a per-rank field names it.
+  for (const auto &Function : Functions)
+    for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
+      const std::vector<bool> &Flags = Whole[Call.callee];
+      auto &Slots = Env.fieldSeeds[Call.callee];
+      Slots.resize(Flags.size());
+      for (size_t I = 0; I < Flags.size(); ++I) {
+        if (Flags[I])
+          continue;
+        DependenceEnvironment::FieldSeeds &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
+        for (const auto &[Field, Value] : *Call.argFields[I]) {
+          const Provenance *&Seed = Seeds[Field];
+          if (Seed)
+            continue;
+          if (const Provenance *Source = Env.resolve(Value, Function->decl())) {
+            const ParmVarDecl *Param = Call.callee->getParamDecl(I);
+            Seed = Arena.make(Provenance::Kind::Parameter,
+                              Param->getNameAsString() + "." + Field->getNameAsString(),
+                              Param->getLocation(), Source);
+          }
+        }
+      }
+    }
 }
 
 llvm::SmallVector<const ValueDecl *>

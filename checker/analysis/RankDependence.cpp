@@ -64,6 +64,14 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
   return nullptr;
 }
 
+const DependenceEnvironment::FieldSeeds *
+DependenceEnvironment::fieldSeedsOf(const FunctionDecl *Function, unsigned Index) const {
+  auto It = fieldSeeds.find(Function->getCanonicalDecl());
+  if (It == fieldSeeds.end() || Index >= It->second.size() || !It->second[Index])
+    return nullptr;
+  return &*It->second[Index];
+}
+
 namespace dependence {
 namespace {
 

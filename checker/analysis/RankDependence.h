@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace lockstep::analysis {
@@ -38,6 +39,8 @@ struct FunctionFacts {
 struct CallSiteRecord {
   const clang::FunctionDecl *callee = nullptr; // canonical declaration
   std::vector<RankValue> args;                 // in the caller's terms
+  // Each argument that is a plain struct, field by field (none otherwise).
+  std::vector<std::optional<FieldValues>> argFields;
 };
 
 /// A write to storage that outlives the function: a field or a global.
@@ -59,6 +62,16 @@ public:
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> shared;       // fields, globals, captures
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> seeds;
+  /// Struct parameters (by value or reference) that every call of the file
+  /// passes field by field: why each field differs between ranks (null: it
+  /// does not). A context object with the rank and the communicator in it
+  /// hands over a per-rank rank and a communicator every rank shares.
+  using FieldSeeds = std::map<const clang::FieldDecl *, const Provenance *>;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::optional<FieldSeeds>>> fieldSeeds;
+
+  /// The field seeds of parameter \p Index of \p Function; null when some
+  /// call passes it as a whole value, or nothing in the file calls it.
+  const FieldSeeds *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
 
   /// The provenance "named as a rank" for \p D (one record per declaration).
   const Provenance *rankName(const clang::NamedDecl *D);

@@ -74,6 +74,7 @@ private:
   void computeDependence();
   std::vector<const FunctionCFG *> calleesFirst() const;
   void computeSeeds();
+  void computeFieldSeeds();
   /// Publishes the fields and globals \p Function writes with per-rank
   /// values; returns those that were not known to be per-rank before.
   llvm::SmallVector<const clang::ValueDecl *> publishSharedWrites(const FunctionCFG &Function,

@@ -61,3 +61,47 @@ void by_offset(MPI_Comm comm, float *buf, std::size_t total) {
   // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A context object handed to a function, by reference or by value: each
+// field keeps its own dependence when every call passes the struct (here
+// made by a function that returns it field by field).
+struct Ctx {
+  int id;
+  int n;
+  MPI_Comm comm;
+};
+
+static Ctx make_ctx(MPI_Comm comm) {
+  Ctx c;
+  c.comm = comm;
+  MPI_Comm_rank(comm, &c.id);
+  MPI_Comm_size(comm, &c.n);
+  return c;
+}
+
+// Negative: the size and the communicator are the same on every rank.
+void sync_by_ref(Ctx &d) {
+  if (d.n > 1)
+    MPI_Barrier(d.comm);
+}
+void sync_by_value(Ctx d) {
+  if (d.n > 1)
+    MPI_Barrier(d.comm);
+}
+
+// Positive beside them: the rank field decides.
+void root_only(Ctx d) {
+  if (d.id == 0)
+    MPI_Barrier(d.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'd.id == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'd.id == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-21]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+void step(MPI_Comm comm) {
+  Ctx c = make_ctx(comm);
+  sync_by_ref(c);
+  sync_by_value(c);
+  root_only(c);
+}
