@@ -33,6 +33,7 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   Options.AddTemporaryDtors = true;
   Options.AddInitializers = true; // constructor initializers write fields
   Options.AddCXXDefaultInitExprInCtors = true;
+  Options.AddLifetime = true; // locals leave the data flow's state where their scope ends
   Options.setAllAlwaysAdd();
   Result->Graph = CFG::buildCFG(FD, FD->getBody(), &Context, Options);
   if (!Result->Graph)
