@@ -203,10 +203,10 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   if (auto End = Element.getAs<CFGLifetimeEnds>()) {
     // A local out of scope holds nothing anyone reads again: every state
     // after it would carry it (a `ncclResult_t r_` per checked call).
+    // (A reference names its target's storage and has no keys of its own.)
     const void *Var = End->getVarDecl();
-    if (!References.count(End->getVarDecl()))
-      Current.erase(Current.lower_bound(StorageKey{Var}),
-                    Current.lower_bound(StorageKey{static_cast<const char *>(Var) + 1}));
+    Current.erase(Current.lower_bound(StorageKey{Var}),
+                  Current.lower_bound(StorageKey{static_cast<const char *>(Var) + 1}));
     return;
   }
   auto StmtElement = Element.getAs<CFGStmt>();
