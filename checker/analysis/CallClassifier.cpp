@@ -56,10 +56,10 @@ bool listed(const std::vector<std::string> &List, const std::vector<std::string>
 } // namespace
 
 CallClassifier::CallClassifier(const rules::RuleSet &Rules)
-    : Rules(Rules), RankName(Rules.naming.rankPattern, std::regex::ECMAScript | std::regex::icase),
-      WorldSizeName(Rules.naming.worldSizePattern, std::regex::ECMAScript | std::regex::icase) {
-  for (const rules::StatusRule &Status : Rules.statuses)
-    StatusFunctions.emplace_back(Status.functions, std::regex::ECMAScript);
+    : Rules(Rules), RankName(Rules.Naming.RankPattern, std::regex::ECMAScript | std::regex::icase),
+      WorldSizeName(Rules.Naming.WorldSizePattern, std::regex::ECMAScript | std::regex::icase) {
+  for (const rules::StatusRule &Status : Rules.Statuses)
+    StatusFunctions.emplace_back(Status.Functions, std::regex::ECMAScript);
 }
 
 const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {
@@ -72,38 +72,38 @@ const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {
 
 CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   CalleeRole Role;
-  Role.name = FD->getQualifiedNameAsString();
+  Role.Name = FD->getQualifiedNameAsString();
   const std::vector<std::string> Names = ruleNames(FD);
   for (const std::string &Name : Names) {
-    if (!Role.collective && (Role.collective = Rules.findCollective(Name)))
-      Role.name = Name;
-    if (!Role.groupMarker)
-      Role.groupMarker = Rules.findGroupMarker(Name);
-    if (!Role.rankSource)
-      Role.rankSource = Rules.findRankSource(Name);
-    if (!Role.uniformSource)
-      Role.uniformSource = Rules.findUniformSource(Name);
-    if (!Role.perRankSource)
-      Role.perRankSource = Rules.findPerRankSource(Name);
+    if (!Role.Collective && (Role.Collective = Rules.findCollective(Name)))
+      Role.Name = Name;
+    if (!Role.GroupMarker)
+      Role.GroupMarker = Rules.findGroupMarker(Name);
+    if (!Role.RankSource)
+      Role.RankSource = Rules.findRankSource(Name);
+    if (!Role.UniformSource)
+      Role.UniformSource = Rules.findUniformSource(Name);
+    if (!Role.PerRankSource)
+      Role.PerRankSource = Rules.findPerRankSource(Name);
   }
-  for (const rules::JoinProtocolRule &Join : Rules.joinProtocols) {
-    if (listed(Join.shadows, Names))
-      Role.shadowedBy.push_back(&Join);
+  for (const rules::JoinProtocolRule &Join : Rules.JoinProtocols) {
+    if (listed(Join.Shadows, Names))
+      Role.ShadowedBy.push_back(&Join);
     const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-    const bool OfGuard = Method && !Join.guard.empty() &&
-                         Method->getParent()->getQualifiedNameAsString() == Join.guard;
-    if ((OfGuard && isa<CXXConstructorDecl>(FD)) || listed({Join.begin}, Names))
-      Role.joinBegin = &Join;
-    if ((OfGuard && isa<CXXDestructorDecl>(FD)) || listed({Join.end}, Names))
-      Role.joinEnd = &Join;
+    const bool OfGuard = Method && !Join.Guard.empty() &&
+                         Method->getParent()->getQualifiedNameAsString() == Join.Guard;
+    if ((OfGuard && isa<CXXConstructorDecl>(FD)) || listed({Join.Begin}, Names))
+      Role.JoinBegin = &Join;
+    if ((OfGuard && isa<CXXDestructorDecl>(FD)) || listed({Join.End}, Names))
+      Role.JoinEnd = &Join;
   }
-  Role.environmentReader = listed(Rules.environment.readers, Names);
-  Role.converter = listed(Rules.environment.converters, Names);
-  Role.systemLibrary = FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
-  Role.annotatedCollective = hasAnnotation(FD, "lockstep::collective");
-  Role.annotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
-  Role.annotatedUniform = hasAnnotation(FD, "lockstep::uniform");
-  Role.statusSuccess = statusSuccess(FD, Names);
+  Role.EnvironmentReader = listed(Rules.Environment.Readers, Names);
+  Role.Converter = listed(Rules.Environment.Converters, Names);
+  Role.SystemLibrary = FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
+  Role.AnnotatedCollective = hasAnnotation(FD, "lockstep::collective");
+  Role.AnnotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
+  Role.AnnotatedUniform = hasAnnotation(FD, "lockstep::uniform");
+  Role.StatusSuccess = statusSuccess(FD, Names);
   return Role;
 }
 
@@ -118,19 +118,19 @@ std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
   const auto *Enum = dyn_cast_or_null<EnumDecl>(Result->getAsTagDecl());
   if (Enum && Enum->getIdentifier())
     TypeNames.push_back(Enum->getQualifiedNameAsString());
-  for (size_t I = 0; I < Rules.statuses.size(); ++I) {
-    const rules::StatusRule &Status = Rules.statuses[I];
-    const bool Applies = Status.type.empty()
+  for (size_t I = 0; I < Rules.Statuses.size(); ++I) {
+    const rules::StatusRule &Status = Rules.Statuses[I];
+    const bool Applies = Status.Type.empty()
                              ? Result->isIntegralOrEnumerationType() &&
                                    std::regex_search(Names.front(), StatusFunctions[I])
-                             : llvm::is_contained(TypeNames, Status.type);
+                             : llvm::is_contained(TypeNames, Status.Type);
     if (!Applies)
       continue;
-    if (Status.value)
-      return *Status.value;
+    if (Status.Value)
+      return *Status.Value;
     if (Enum)
       for (const EnumConstantDecl *Constant : Enum->enumerators())
-        if (Constant->getName() == Status.success)
+        if (Constant->getName() == Status.Success)
           return Constant->getInitVal().getExtValue();
   }
   return std::nullopt;
@@ -139,18 +139,18 @@ std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
 EnvironmentValue CallClassifier::environmentRead(const CallExpr *Call,
                                                  std::string &Variable) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || Call->getNumArgs() < 1 || !classify(Callee).environmentReader)
+  if (!Callee || Call->getNumArgs() < 1 || !classify(Callee).EnvironmentReader)
     return EnvironmentValue::None;
   const auto *Literal = dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
   if (!Literal || !Literal->isOrdinary())
     return EnvironmentValue::None;
   Variable = Literal->getString().str();
-  const auto &Env = Rules.environment;
-  if (std::find(Env.rankVariables.begin(), Env.rankVariables.end(), Variable) !=
-      Env.rankVariables.end())
+  const auto &Env = Rules.Environment;
+  if (std::find(Env.RankVariables.begin(), Env.RankVariables.end(), Variable) !=
+      Env.RankVariables.end())
     return EnvironmentValue::Rank;
-  if (std::find(Env.worldSizeVariables.begin(), Env.worldSizeVariables.end(), Variable) !=
-      Env.worldSizeVariables.end())
+  if (std::find(Env.WorldSizeVariables.begin(), Env.WorldSizeVariables.end(), Variable) !=
+      Env.WorldSizeVariables.end())
     return EnvironmentValue::WorldSize;
   return EnvironmentValue::None;
 }

@@ -20,30 +20,30 @@
 namespace lockstep::analysis {
 
 struct CalleeRole {
-  const rules::CollectiveRule *collective = nullptr;
-  bool annotatedCollective = false;
-  const rules::GroupMarkerRule *groupMarker = nullptr;
-  const rules::ValueSourceRule *rankSource = nullptr;
-  bool annotatedRankSource = false;
-  const rules::ValueSourceRule *uniformSource = nullptr;
-  bool annotatedUniform = false;
-  const rules::PerRankSourceRule *perRankSource = nullptr; // a clock, a host query, ...
-  const rules::JoinProtocolRule *joinBegin = nullptr;      // opens the region (guard constructor)
-  const rules::JoinProtocolRule *joinEnd = nullptr;        // closes it (guard destructor)
-  std::vector<const rules::JoinProtocolRule *> shadowedBy; // protocols that shadow this call
-  bool environmentReader = false;
-  bool converter = false;
+  const rules::CollectiveRule *Collective = nullptr;
+  bool AnnotatedCollective = false;
+  const rules::GroupMarkerRule *GroupMarker = nullptr;
+  const rules::ValueSourceRule *RankSource = nullptr;
+  bool AnnotatedRankSource = false;
+  const rules::ValueSourceRule *UniformSource = nullptr;
+  bool AnnotatedUniform = false;
+  const rules::PerRankSourceRule *PerRankSource = nullptr; // a clock, a host query, ...
+  const rules::JoinProtocolRule *JoinBegin = nullptr;      // opens the region (guard constructor)
+  const rules::JoinProtocolRule *JoinEnd = nullptr;        // closes it (guard destructor)
+  std::vector<const rules::JoinProtocolRule *> ShadowedBy; // protocols that shadow this call
+  bool EnvironmentReader = false;
+  bool Converter = false;
   // Declared in a system header: a library function (std::min, snprintf,
   // fopen) whose results are computed from its inputs.
-  bool systemLibrary = false;
-  std::optional<int64_t> statusSuccess; // its result reports success with this value
-  std::string name;                     // the rule's name, or the function's qualified name
+  bool SystemLibrary = false;
+  std::optional<int64_t> StatusSuccess; // its result reports success with this value
+  std::string Name;                     // the rule's name, or the function's qualified name
 
-  bool isCollective() const { return collective || annotatedCollective; }
+  bool isCollective() const { return Collective || AnnotatedCollective; }
   /// Known to the rules: its return value is never an unknown quantity.
   bool isKnown() const {
-    return isCollective() || groupMarker || rankSource || annotatedRankSource || uniformSource ||
-           annotatedUniform || perRankSource || joinBegin || joinEnd;
+    return isCollective() || GroupMarker || RankSource || AnnotatedRankSource || UniformSource ||
+           AnnotatedUniform || PerRankSource || JoinBegin || JoinEnd;
   }
 };
 

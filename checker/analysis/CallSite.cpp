@@ -55,7 +55,7 @@ const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
 } // namespace
 
 const Expr *ruleArgument(const CallExpr *Call, const rules::ArgRef &Ref) {
-  if (Ref.kind == rules::ArgRef::Kind::Receiver) {
+  if (Ref.K == rules::ArgRef::Kind::Receiver) {
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
       return Member->getImplicitObjectArgument();
     if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
@@ -63,26 +63,26 @@ const Expr *ruleArgument(const CallExpr *Call, const rules::ArgRef &Ref) {
     return nullptr;
   }
   std::vector<const Expr *> Args = explicitArguments(Call);
-  if (Ref.kind != rules::ArgRef::Kind::Argument || Ref.index >= Args.size())
+  if (Ref.K != rules::ArgRef::Kind::Argument || Ref.Index >= Args.size())
     return nullptr;
-  return Ref.field.empty() ? Args[Ref.index] : fieldInitializer(Args[Ref.index], Ref.field);
+  return Ref.Field.empty() ? Args[Ref.Index] : fieldInitializer(Args[Ref.Index], Ref.Field);
 }
 
 std::vector<std::pair<const char *, const rules::ArgRef *>>
 agreedArguments(const rules::CollectiveRule &Rule, const CallExpr *Call,
                 const ASTContext &Context) {
-  const rules::ArgRef *Count = &Rule.count, *Datatype = &Rule.datatype;
-  if (const auto &In = Rule.inPlace)
-    if (const Expr *Buffer = ruleArgument(Call, In->buffer);
-        Buffer && spelledAsMacro(Buffer, In->marker, Context)) {
-      Count = &In->count;
-      Datatype = &In->datatype;
+  const rules::ArgRef *Count = &Rule.Count, *Datatype = &Rule.Datatype;
+  if (const auto &In = Rule.InPlace)
+    if (const Expr *Buffer = ruleArgument(Call, In->Buffer);
+        Buffer && spelledAsMacro(Buffer, In->Marker, Context)) {
+      Count = &In->Count;
+      Datatype = &In->Datatype;
     }
-  return {{"communicator", &Rule.comm},
-          {"root", &Rule.root},
+  return {{"communicator", &Rule.Comm},
+          {"root", &Rule.Root},
           {"count", Count},
           {"datatype", Datatype},
-          {"operator", &Rule.op}};
+          {"operator", &Rule.Op}};
 }
 
 const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,

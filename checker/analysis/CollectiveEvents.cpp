@@ -62,7 +62,7 @@ CollectiveEvents::CollectiveEvents(
             if (!Callee)
               return;
             const CalleeRole &Role = Classifier.classify(Callee);
-            if (Role.isCollective() || Role.groupMarker || externallyPerforming(Callee))
+            if (Role.isCollective() || Role.GroupMarker || externallyPerforming(Callee))
               Performing.insert(Decl);
             else
               Calls[Decl].push_back(Callee->getCanonicalDecl());
@@ -116,7 +116,7 @@ bool CollectiveEvents::pendingCandidate(const FunctionDecl *Callee) const {
   if (!KeepPending || Callee->hasBody() || Callee->getBuiltinID() || !Callee->isExternallyVisible())
     return false;
   const CalleeRole &Role = Classifier.classify(Callee);
-  if (Role.isKnown() || Role.environmentReader || Role.converter)
+  if (Role.isKnown() || Role.EnvironmentReader || Role.Converter)
     return false;
   const SourceManager &SM = Callee->getASTContext().getSourceManager();
   return !SM.isInSystemHeader(Callee->getLocation());
@@ -130,29 +130,29 @@ const FunctionCFG *CollectiveEvents::cfgOf(const FunctionDecl *FD) const {
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
                                               ASTContext &Context) const {
   CollectiveEvent Event;
-  Event.collective = Role.name;
-  Event.site = Event.collectiveSite = Call->getBeginLoc();
-  Event.siteStmt = Call;
-  Event.key = Role.name;
-  Event.groupMarker = Role.groupMarker != nullptr;
-  Event.groupBegins = Role.groupMarker && Role.groupMarker->role == rules::GroupRole::Begin;
-  Event.shadowedBy = Role.shadowedBy;
-  Event.joinBoundary = Role.joinBegin || Role.joinEnd;
-  if (!Role.collective)
+  Event.Collective = Role.Name;
+  Event.Site = Event.CollectiveSite = Call->getBeginLoc();
+  Event.SiteStmt = Call;
+  Event.Key = Role.Name;
+  Event.GroupMarker = Role.GroupMarker != nullptr;
+  Event.GroupBegins = Role.GroupMarker && Role.GroupMarker->Role == rules::GroupRole::Begin;
+  Event.ShadowedBy = Role.ShadowedBy;
+  Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
+  if (!Role.Collective)
     return Event;
-  for (const auto &[RoleName, Ref] : agreedArguments(*Role.collective, Call, Context)) {
+  for (const auto &[RoleName, Ref] : agreedArguments(*Role.Collective, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
     std::string Value = comparable(Arg, Context);
     std::string Written = sourceText(Arg, Context);
-    Event.key += std::string("|") + RoleName + "=" + Value;
-    if (Ref == &Role.collective->comm) {
-      Event.communicator = Written;
-      Event.communicatorDecl = accessedStorage(Arg);
-      Event.selfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
+    Event.Key += std::string("|") + RoleName + "=" + Value;
+    if (Ref == &Role.Collective->Comm) {
+      Event.Communicator = Written;
+      Event.CommunicatorDecl = accessedStorage(Arg);
+      Event.SelfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
-    Event.agreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
+    Event.AgreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
   }
   return Event;
 }
@@ -162,65 +162,65 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   const CalleeRole &Role = Classifier.classify(Callee);
   if (!cfgOf(Callee)) { // defined in another file
     CollectiveEvent Event;
-    Event.site = Site;
-    Event.siteStmt = SiteStmt;
-    Event.via = Callee;
-    Event.shadowedBy = Role.shadowedBy;
+    Event.Site = Site;
+    Event.SiteStmt = SiteStmt;
+    Event.Via = Callee;
+    Event.ShadowedBy = Role.ShadowedBy;
     if (const ExternalFunction *Summary = External.find(Callee)) {
-      for (const ExternalFunction::Collective &C : Summary->collectives) {
-        Event.collective = Event.key = C.name;
-        Event.externalSite = C.site;
+      for (const ExternalFunction::Collective &C : Summary->Collectives) {
+        Event.Collective = Event.Key = C.Name;
+        Event.ExternalSite = C.Site;
         const Expr *Passed =
-            C.communicatorParam ? argumentAt(SiteStmt, *C.communicatorParam) : nullptr;
-        Event.communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.communicator;
+            C.CommunicatorParam ? argumentAt(SiteStmt, *C.CommunicatorParam) : nullptr;
+        Event.Communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.Communicator;
         Out.push_back(Event);
-        if (Summary->severalSequences) {
-          Out.back().key = "call " + External.usr(Callee);
+        if (Summary->SeveralSequences) {
+          Out.back().Key = "call " + External.usr(Callee);
           return;
         }
       }
       return;
     }
-    Event.pendingUsr = External.usr(Callee);
+    Event.PendingUsr = External.usr(Callee);
     // The engine tells events apart by collective; no message names this one.
-    Event.key = Event.collective = "call " + Event.pendingUsr;
+    Event.Key = Event.Collective = "call " + Event.PendingUsr;
     Out.push_back(std::move(Event));
     return;
   }
   const FunctionSummary *Inner = functionSummary(Callee);
   auto Rebase = [&](CollectiveEvent Event) {
     // A communicator the callee receives is the caller's argument.
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl)) {
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl)) {
       const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
       const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
       if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
-        Event.communicatorDecl = accessedStorage(Passed);
-        Event.communicator = sourceText(Passed, Callee->getASTContext());
+        Event.CommunicatorDecl = accessedStorage(Passed);
+        Event.Communicator = sourceText(Passed, Callee->getASTContext());
       }
     }
-    Event.site = Site;
-    Event.siteStmt = SiteStmt;
-    Event.via = Callee;
-    Event.guard = nullptr; // a guard of the callee is part of the call
-    Event.shadowedBy.insert(Event.shadowedBy.end(), Role.shadowedBy.begin(), Role.shadowedBy.end());
-    Event.joinBoundary = Role.joinBegin || Role.joinEnd;
+    Event.Site = Site;
+    Event.SiteStmt = SiteStmt;
+    Event.Via = Callee;
+    Event.Guard = nullptr; // a guard of the callee is part of the call
+    Event.ShadowedBy.insert(Event.ShadowedBy.end(), Role.ShadowedBy.begin(), Role.ShadowedBy.end());
+    Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
     return Event;
   };
-  if (Inner && !Inner->several) {
-    for (const CollectiveEvent &Event : Inner->events)
+  if (Inner && !Inner->Several) {
+    for (const CollectiveEvent &Event : Inner->Events)
       Out.push_back(Rebase(Event));
     return;
   }
   // Several possible sequences (or recursion): the call is one event that
   // only matches a call of the same function.
   CollectiveEvent Event;
-  if (Inner && !Inner->events.empty())
-    Event = Inner->events.front();
+  if (Inner && !Inner->Events.empty())
+    Event = Inner->Events.front();
   Event = Rebase(Event);
-  Event.key = "call " + Callee->getQualifiedNameAsString();
-  Event.groupMarker = Event.groupBegins = false;
-  if (Event.collective.empty())
-    Event.collective = Callee->getQualifiedNameAsString();
+  Event.Key = "call " + Callee->getQualifiedNameAsString();
+  Event.GroupMarker = Event.GroupBegins = false;
+  if (Event.Collective.empty())
+    Event.Collective = Callee->getQualifiedNameAsString();
   Out.push_back(std::move(Event));
 }
 
@@ -239,9 +239,9 @@ void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *>
     std::vector<std::string> Keys;
     if (!Performs(Target))
       return Keys;
-    if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->several)
-      for (const CollectiveEvent &Event : Summary->events)
-        Keys.push_back(Event.key);
+    if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
+      for (const CollectiveEvent &Event : Summary->Events)
+        Keys.push_back(Event.Key);
     else
       Keys.push_back("call " + Target->getQualifiedNameAsString());
     return Keys;
@@ -252,14 +252,14 @@ void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *>
   std::vector<CollectiveEvent> Events;
   addCallEvents(*Performer, Site, SiteStmt, Events);
   for (CollectiveEvent &Event : Events)
-    Event.dispatched = true;
+    Event.Dispatched = true;
   if (Same || Events.empty()) {
     Out.insert(Out.end(), Events.begin(), Events.end());
     return;
   }
   CollectiveEvent Event = Events.front();
-  Event.key = "dispatch " + sourceText(SiteStmt, (*Performer)->getASTContext());
-  Event.groupMarker = Event.groupBegins = false;
+  Event.Key = "dispatch " + sourceText(SiteStmt, (*Performer)->getASTContext());
+  Event.GroupMarker = Event.GroupBegins = false;
   Out.push_back(std::move(Event));
 }
 
@@ -278,9 +278,9 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
         auto MarkGuard = llvm::make_scope_exit([&] {
           auto Automatic = Element.getAs<CFGAutomaticObjDtor>();
           for (size_t I = Before; Automatic && I < Events.size(); ++I) {
-            Events[I].guard = Automatic->getVarDecl();
-            Events[I].destroyedAt = Events[I].site;
-            Events[I].site = Automatic->getVarDecl()->getLocation();
+            Events[I].Guard = Automatic->getVarDecl();
+            Events[I].DestroyedAt = Events[I].Site;
+            Events[I].Site = Automatic->getVarDecl()->getLocation();
           }
         });
         std::vector<const FunctionDecl *> Targets = Indirect.targets(SiteStmt);
@@ -291,7 +291,7 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
         if (!Callee)
           return;
         const CalleeRole &Role = Classifier.classify(Callee);
-        if (Role.isCollective() || Role.groupMarker) {
+        if (Role.isCollective() || Role.GroupMarker) {
           if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
             Events.push_back(directEvent(Call, Role, Function.context()));
         } else if (performsCollectives(Callee)) {

@@ -20,49 +20,49 @@ namespace lockstep::analysis {
 
 /// An argument every rank must pass identically, by its role in the rules.
 struct EventArgument {
-  std::string role;    // "root", "count", ...
-  std::string value;   // what is compared: the constant, or the expanded expression
-  std::string written; // as the user wrote it, for the diagnostics
+  std::string Role;    // "root", "count", ...
+  std::string Value;   // what is compared: the constant, or the expanded expression
+  std::string Written; // as the user wrote it, for the diagnostics
 };
 
 /// One collective as the ranks see it.
 struct CollectiveEvent {
-  std::string key;          // what every rank must agree on: operation and arguments
-  std::string collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
-  std::string communicator; // the communicator as written, when the rules name it
-  const clang::ValueDecl *communicatorDecl = nullptr; // the variable or field holding it
-  std::vector<EventArgument> agreedArguments;
-  clang::SourceLocation site;               // in the analysed function
-  const clang::Stmt *siteStmt = nullptr;    // the call there (null for destructors)
-  clang::SourceLocation collectiveSite;     // the collective call itself
-  const clang::FunctionDecl *via = nullptr; // the function called at site, if any
+  std::string Key;          // what every rank must agree on: operation and arguments
+  std::string Collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
+  std::string Communicator; // the communicator as written, when the rules name it
+  const clang::ValueDecl *CommunicatorDecl = nullptr; // the variable or field holding it
+  std::vector<EventArgument> AgreedArguments;
+  clang::SourceLocation Site;               // in the analysed function
+  const clang::Stmt *SiteStmt = nullptr;    // the call there (null for destructors)
+  clang::SourceLocation CollectiveSite;     // the collective call itself
+  const clang::FunctionDecl *Via = nullptr; // the function called at site, if any
   // Run by the destructor of a local object (an RAII guard): site is the
   // object's declaration, destroyedAt where this destructor call runs.
-  const clang::VarDecl *guard = nullptr;
-  clang::SourceLocation destroyedAt;
-  bool dispatched = false;       // a virtual call or a stored callable: via is one it may run
-  bool groupMarker = false;      // ncclGroupStart/End: local, but must pair up
-  bool groupBegins = false;      // the marker opens a group
-  bool selfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
-  std::string loopTrip;          // a loop's event: its trip count ("9", or "?")
-  bool loop = false;             // stands for a loop: its iterations' collectives
-  uint32_t loopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
-  std::optional<uint32_t> loopTripFormula; // a loop's event: its trip count as a formula
-  bool joinBoundary = false;               // a join protocol's own begin or end
-  std::vector<const rules::JoinProtocolRule *> shadowedBy; // join protocols that shadow the call
-  SourcePoint externalSite; // the collective inside a function of another file
+  const clang::VarDecl *Guard = nullptr;
+  clang::SourceLocation DestroyedAt;
+  bool Dispatched = false;       // a virtual call or a stored callable: via is one it may run
+  bool GroupMarker = false;      // ncclGroupStart/End: local, but must pair up
+  bool GroupBegins = false;      // the marker opens a group
+  bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
+  std::string LoopTrip;          // a loop's event: its trip count ("9", or "?")
+  bool Loop = false;             // stands for a loop: its iterations' collectives
+  uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
+  std::optional<uint32_t> LoopTripFormula; // a loop's event: its trip count as a formula
+  bool JoinBoundary = false;               // a join protocol's own begin or end
+  std::vector<const rules::JoinProtocolRule *> ShadowedBy; // join protocols that shadow the call
+  SourcePoint ExternalSite; // the collective inside a function of another file
   // A call to a function no file has summarised yet: the callee's USR.
-  std::string pendingUsr;
+  std::string PendingUsr;
 
-  bool pending() const { return !pendingUsr.empty(); }
+  bool pending() const { return !PendingUsr.empty(); }
 };
 
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.
 struct FunctionSummary {
-  std::vector<CollectiveEvent> events; // the sequence; with `several`, the first path's
-  bool several = false;                // paths run different sequences (or too many to say)
-  bool onlyGroupMarkers = true;        // every event of every path opens or closes a group
+  std::vector<CollectiveEvent> Events; // the sequence; with `several`, the first path's
+  bool Several = false;                // paths run different sequences (or too many to say)
+  bool OnlyGroupMarkers = true;        // every event of every path opens or closes a group
 };
 
 class CollectiveEvents {

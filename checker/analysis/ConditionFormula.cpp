@@ -39,11 +39,11 @@ bool isUndefinedColour(const Expr *E, ASTContext &Context) {
 /// The communicator a rank belongs to when it is not the whole job: a local
 /// handle made in the function (`MPI_Comm_rank(node, &local_rank)`).
 const ValueDecl *subCommunicator(const Provenance *Source) {
-  while (Source && Source->via)
-    Source = Source->via;
-  if (!Source || !Source->communicator)
+  while (Source && Source->Via)
+    Source = Source->Via;
+  if (!Source || !Source->Communicator)
     return nullptr;
-  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Source->communicator));
+  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Source->Communicator));
   if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
     return nullptr;
   bool World = spelledAsMacro(Var->getInit(), "MPI_COMM_WORLD", Var->getASTContext());
@@ -172,7 +172,7 @@ FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
     return None;
   }
   if (Block.succ_size() != 2 || !decidingCondition(Block) ||
-      (Facts.passesStatusCheck && Facts.passesStatusCheck(Block, Index)))
+      (Facts.PassesStatusCheck && Facts.PassesStatusCheck(Block, Index)))
     return Arena.truth();
   FormulaRef Condition = condition(Block);
   return Index == 0 ? Condition : Arena.negate(Condition);
@@ -183,8 +183,8 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
   if (++Budget > limits::MaxExpressionNodes) {
     // Past the bound: a value the ranks share stays one shared unknown; only
     // a rank-dependent one loses information (and is said in a remark).
-    const RankValue *Value = Facts.valueAt(E->IgnoreParenCasts());
-    if (Value && !Facts.differs(*Value))
+    const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
+    if (Value && !Facts.Differs(*Value))
       return Arena.uniform(E->IgnoreParenCasts(), WantBoolean);
     Truncated = true;
     return Arena.unknownPerRank(WantBoolean);
@@ -215,8 +215,8 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     return Sorted(Arena.choose(Cond, Then, Else));
   }
   if (WantBoolean && E->getType()->isPointerType())
-    if (const ValueDecl *Handle = namedStorage(E); Handle && Facts.isSplit(Handle))
-      return Arena.negate(Facts.isNull(Handle)); // `if (comm)`
+    if (const ValueDecl *Handle = namedStorage(E); Handle && Facts.IsSplit(Handle))
+      return Arena.negate(Facts.IsNull(Handle)); // `if (comm)`
   return leaf(E, WantBoolean);
 }
 
@@ -260,14 +260,14 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
     if (E->EvaluateAsInt(Result, Context))
       return Sorted(Arena.constant(Result.Val.getInt().getExtValue()));
   }
-  const RankValue *Value = Facts.valueAt(E->IgnoreParenCasts());
-  if (Value && Value->exactRank) {
-    if (const ValueDecl *Part = subCommunicator(Value->source))
+  const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
+  if (Value && Value->ExactRank) {
+    if (const ValueDecl *Part = subCommunicator(Value->Source))
       return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
     return Sorted(Arena.rank());
   }
-  if (Value && Value->exactSize)
-    return Sorted(Arena.size_());
+  if (Value && Value->ExactSize)
+    return Sorted(Arena.sizeSymbol());
   const ValueDecl *Named = nullptr;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
@@ -301,7 +301,7 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       FieldKey = It->second;
     }
   }
-  bool PerRank = Value && Facts.differs(*Value);
+  bool PerRank = Value && Facts.Differs(*Value);
   if (FieldKey)
     return Sorted(PerRank
                       ? Arena.perRank(FieldKey, !isInteger(E) || E->getType()->isBooleanType())
@@ -333,7 +333,7 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
   const ValueDecl *Handle = namedStorage(L);
   if (!Handle)
     return std::nullopt;
-  FormulaRef Test = Facts.isNull(Handle);
+  FormulaRef Test = Facts.IsNull(Handle);
   return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
 }
 

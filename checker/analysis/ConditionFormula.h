@@ -22,18 +22,18 @@ namespace lockstep::analysis {
 /// What the translator needs to know about the function's values.
 struct ConditionFacts {
   /// The value an operand had where it was read; null if never evaluated.
-  std::function<const RankValue *(const clang::Expr *)> valueAt;
+  std::function<const RankValue *(const clang::Expr *)> ValueAt;
   /// Whether a value computed in this function differs between ranks.
-  std::function<bool(const RankValue &)> differs;
+  std::function<bool(const RankValue &)> Differs;
   /// The formula `comm == MPI_COMM_NULL` for a communicator (Membership).
-  std::function<FormulaRef(const clang::ValueDecl *Comm)> isNull;
+  std::function<FormulaRef(const clang::ValueDecl *Comm)> IsNull;
   /// Whether a handle is a communicator made by a rank-dependent split.
-  std::function<bool(const clang::ValueDecl *Comm)> isSplit;
+  std::function<bool(const clang::ValueDecl *Comm)> IsSplit;
   /// Whether an edge is the passing arm of a status check whose failing arm
   /// is cut (ErrorPaths): its guard is `true` for every path analysed. A
   /// status is the same on every rank, so this only drops conjuncts that
   /// long functions of `NCCLCHECK`s would add to every question.
-  std::function<bool(const clang::CFGBlock &Block, unsigned Index)> passesStatusCheck;
+  std::function<bool(const clang::CFGBlock &Block, unsigned Index)> PassesStatusCheck;
 };
 
 class ConditionFormula {

@@ -251,10 +251,10 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
       Value.combine(At); // `a[rank] = 1`: the ranks fill different elements
   if (Compound)
     Value.combine(readElement(Container, Index));
-  Value.definition = Definition;
+  Value.Definition = Definition;
   if (Container.back() == &DerefStep) { // behind a pointer: one storage, never replaced
     Value.combine(read(Container));
-    Value.definition = Definition;
+    Value.Definition = Definition;
     write(Container, Value);
     return;
   }
@@ -272,11 +272,11 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
         break;
       if (isElementStep(It->first[Container.size()])) {
         It->second.combine(Value);
-        It->second.definition = Definition;
+        It->second.Definition = Definition;
       }
     }
     Any.combine(Value);
-    Any.definition = Definition;
+    Any.Definition = Definition;
     Current[Key] = Any;
   }
   // Not recorded as a write of the field, global or reference parameter that
@@ -314,7 +314,7 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     if (Size.dependent()) { // the container's own state, its elements kept
       RankValue State = read(Object);
       State.combine(Size);
-      State.definition = Call;
+      State.Definition = Call;
       Current[Object] = State;
       recordWrite(Object, State);
     }

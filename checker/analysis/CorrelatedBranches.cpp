@@ -101,11 +101,11 @@ CorrelatedBranches CorrelatedBranches::of(const FunctionCFG &Function) {
     if (!stable(decidingCondition(*Blocks.front()), *Writes))
       continue;
     if (Next == limits::MaxCorrelatedConditions) {
-      Result.truncated = true;
+      Result.Truncated = true;
       break;
     }
     for (const CFGBlock *Block : Blocks)
-      Result.condition[Block] = Next;
+      Result.Condition[Block] = Next;
     ++Next;
   }
   return Result;

@@ -13,8 +13,8 @@ namespace lockstep::analysis {
 struct CorrelatedBranches {
   /// Branch block -> the id of its condition, from 0, for conditions tested
   /// at two branches or more; at most limits::MaxCorrelatedConditions ids.
-  llvm::DenseMap<const clang::CFGBlock *, unsigned> condition;
-  bool truncated = false; // more conditions than the bound: the rest are not correlated
+  llvm::DenseMap<const clang::CFGBlock *, unsigned> Condition;
+  bool Truncated = false; // more conditions than the bound: the rest are not correlated
 
   static CorrelatedBranches of(const FunctionCFG &Function);
 };

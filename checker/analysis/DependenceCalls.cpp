@@ -13,7 +13,7 @@ using namespace clang;
 namespace {
 
 RankValue agreed(RankValue Value = RankValue()) {
-  Value.definition = &AgreedByEveryRank;
+  Value.Definition = &AgreedByEveryRank;
   return Value;
 }
 
@@ -32,7 +32,7 @@ const Expr *bufferOf(const Expr *Arg) {
 /// return value unless that is a status, and what it writes through its
 /// arguments.
 bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
-  return Role.systemLibrary && !(Returned && Role.statusSuccess);
+  return Role.SystemLibrary && !(Returned && Role.StatusSuccess);
 }
 
 } // namespace
@@ -44,67 +44,67 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (!Callee) { // a call through a pointer: its result depends on what goes in
     for (const Expr *Arg : Args)
       Value.combine(eval(Arg));
-    Value.opaque = true;
+    Value.Opaque = true;
     return Value;
   }
   const CalleeRole &Role = Classifier.classify(Callee);
-  if (Role.rankSource && Role.rankSource->returns)
+  if (Role.RankSource && Role.RankSource->Returns)
     return RankValue::rank(
-        Env.arena.make(Provenance::Kind::SourceCall, Role.name, Call->getBeginLoc()));
-  if (Role.annotatedRankSource)
+        Env.Arena.make(Provenance::Kind::SourceCall, Role.Name, Call->getBeginLoc()));
+  if (Role.AnnotatedRankSource)
     return RankValue::rank(
-        Env.arena.make(Provenance::Kind::Annotated, Role.name, Call->getBeginLoc()));
-  if (Role.perRankSource && Role.perRankSource->returns) {
-    Value.source = perRankData(Call, Call, *Role.perRankSource, Env.arena, Function);
+        Env.Arena.make(Provenance::Kind::Annotated, Role.Name, Call->getBeginLoc()));
+  if (Role.PerRankSource && Role.PerRankSource->Returns) {
+    Value.Source = perRankData(Call, Call, *Role.PerRankSource, Env.Arena, Function);
     return Value;
   }
-  if (Role.uniformSource && Role.uniformSource->returns)
-    return Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue();
+  if (Role.UniformSource && Role.UniformSource->Returns)
+    return Role.UniformSource->WorldSize ? RankValue::worldSize() : RankValue();
   if (Role.isKnown())
     return {}; // error codes and handles agree on every rank
   std::string Variable;
   switch (Classifier.environmentRead(Call, Variable)) {
   case EnvironmentValue::Rank:
     return RankValue::rank(
-        Env.arena.make(Provenance::Kind::Environment, Variable, Call->getBeginLoc()));
+        Env.Arena.make(Provenance::Kind::Environment, Variable, Call->getBeginLoc()));
   case EnvironmentValue::WorldSize:
     return RankValue::worldSize();
   case EnvironmentValue::None:
     break;
   }
-  if (Role.converter && !Args.empty()) {
+  if (Role.Converter && !Args.empty()) {
     Value = eval(Args.front());
-    Value.opaque = false;
+    Value.Opaque = false;
     return Value;
   }
-  if (auto It = Env.facts.find(Callee->getCanonicalDecl()); It != Env.facts.end())
-    return atCall(It->second.returnValue, Args);
-  if (const ExternalFunction *Summary = Env.external.find(Callee); Summary && Summary->returnsRank)
-    return RankValue::rank(Env.arena.makeExternal(Summary->name, Call->getBeginLoc(),
-                                                  Summary->rankSite.file, Summary->rankSite.line,
-                                                  Summary->rankSite.column));
+  if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
+    return atCall(It->second.ReturnValue, Args);
+  if (const ExternalFunction *Summary = Env.External.find(Callee); Summary && Summary->ReturnsRank)
+    return RankValue::rank(Env.Arena.makeExternal(Summary->Name, Call->getBeginLoc(),
+                                                  Summary->RankSite.File, Summary->RankSite.Line,
+                                                  Summary->RankSite.Column));
   // No summary: only a library function of the system computes its result
   // from its inputs (`std::min(rank, n)`, `fopen(path)`). A status reports
   // success or failure, and a function of another file returns what its
   // summary says (above), not whatever it is given: `CHECK(work(buf, rank))`.
-  Value.opaque = true;
+  Value.Opaque = true;
   if (!transfersInputs(Role))
     return Value;
   for (const Expr *Arg : Args)
     Value.combine(eval(Arg));
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
-  Value.opaque = true;
+  Value.Opaque = true;
   return Value;
 }
 
 void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value) {
   StorageKey Key;
   bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
-  if (!Value.definition)
-    Value.definition = Arg;
+  if (!Value.Definition)
+    Value.Definition = Arg;
   if (const Expr *Index; ByReference && elementKeyOf(Arg, Key, Index))
-    writeElement(Key, Index, Value, /*Compound=*/false, Value.definition);
+    writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
   else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
     write(Key, Value);
 }
@@ -113,35 +113,35 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
   if (!Recording || !Callee || !Callee->hasBody())
     return;
   CallSiteRecord Record;
-  Record.callee = Callee->getCanonicalDecl();
+  Record.Callee = Callee->getCanonicalDecl();
   for (const Expr *Arg : Args) {
-    Record.args.push_back(eval(Arg));
+    Record.Args.push_back(eval(Arg));
     FieldValues Fields;
-    Record.argFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
+    Record.ArgFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
                                                      : std::nullopt);
   }
-  Result.calls.push_back(std::move(Record));
+  Result.Calls.push_back(std::move(Record));
 }
 
 void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
-  if (!Role.collective)
+  if (!Role.Collective)
     return;
-  const rules::CollectiveRule &Rule = *Role.collective;
+  const rules::CollectiveRule &Rule = *Role.Collective;
   // A split by a rank-dependent colour hands each part its own communicator
   // (or none): the handle differs between ranks, and only the members of a
   // part use it, so it is not an argument that must agree.
-  const Expr *Color = ruleArgument(Call, Rule.color);
-  const Expr *NewCommArg = ruleArgument(Call, Rule.newComm);
+  const Expr *Color = ruleArgument(Call, Rule.Color);
+  const Expr *NewCommArg = ruleArgument(Call, Rule.NewComm);
   const ValueDecl *NewComm = namedStorage(NewCommArg);
   if (Color && NewComm)
     if (RankValue Value = eval(Color); Value.dependent()) {
       if (Recording)
-        Result.splits.push_back({NewComm, Color, Value});
+        Result.Splits.push_back({NewComm, Color, Value});
       RankValue Handle;
-      Handle.source = Value.source ? Env.arena.make(Provenance::Kind::Split, Role.name,
-                                                    Call->getBeginLoc(), Value.source)
+      Handle.Source = Value.Source ? Env.Arena.make(Provenance::Kind::Split, Role.Name,
+                                                    Call->getBeginLoc(), Value.Source)
                                    : nullptr;
-      Handle.params = Value.params;
+      Handle.Params = Value.Params;
       writeOutArgument(NewCommArg, nullptr, Handle);
     }
   if (!Recording)
@@ -149,10 +149,10 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     RankValue Value = Arg ? eval(Arg) : optionField(Call, *Ref, Arg);
-    if (!Arg || (Ref == &Rule.comm && fromSplit(Value.source)))
+    if (!Arg || (Ref == &Rule.Comm && fromSplit(Value.Source)))
       continue;
     if (Value.dependent())
-      Result.agreedArguments.push_back({Call, Role.name, RoleName, Arg, Value});
+      Result.AgreedArguments.push_back({Call, Role.Name, RoleName, Arg, Value});
   }
 }
 
@@ -162,16 +162,16 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
 RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
                                 const Expr *&Written) const {
   Written = nullptr;
-  const Expr *Object = Ref.field.empty() ? nullptr : ruleArgument(Call, {Ref.kind, Ref.index, ""});
+  const Expr *Object = Ref.Field.empty() ? nullptr : ruleArgument(Call, {Ref.K, Ref.Index, ""});
   const RecordDecl *Record = Object ? Object->getType()->getAsRecordDecl() : nullptr;
   StorageKey Key;
   if (!Record || !keyOf(Object, Key))
     return {};
   for (const FieldDecl *Field : Record->fields())
-    if (Field->getName() == Ref.field) {
+    if (Field->getName() == Ref.Field) {
       Key.push_back(Field);
       RankValue Value = read(Key);
-      const void *Definition = Value.definition;
+      const void *Definition = Value.Definition;
       bool Single = Definition && Definition != &AgreedByEveryRank && !Blocks.count(Definition);
       Written = Single ? cast<Expr>(static_cast<const Stmt *>(Definition)) : Object;
       return Value;
@@ -236,36 +236,36 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     return I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
   };
   const CalleeRole &Role = Classifier.classify(Callee);
-  if (Role.rankSource && Role.rankSource->outArg && *Role.rankSource->outArg < Args.size()) {
-    unsigned I = *Role.rankSource->outArg;
+  if (Role.RankSource && Role.RankSource->OutArg && *Role.RankSource->OutArg < Args.size()) {
+    unsigned I = *Role.RankSource->OutArg;
     // `MPI_Comm_rank(comm, &rank)`: the rank is one in the communicator before it.
     const Expr *Communicator =
         I > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
-    const Provenance *Source = Env.arena.make(Provenance::Kind::SourceCall, Role.name,
+    const Provenance *Source = Env.Arena.make(Provenance::Kind::SourceCall, Role.Name,
                                               Call->getBeginLoc(), nullptr, Communicator);
     writeOutArgument(Args[I], ParamFor(I), RankValue::rank(Source));
   }
-  if (Role.uniformSource && Role.uniformSource->outArg &&
-      *Role.uniformSource->outArg < Args.size()) {
-    unsigned I = *Role.uniformSource->outArg;
+  if (Role.UniformSource && Role.UniformSource->OutArg &&
+      *Role.UniformSource->OutArg < Args.size()) {
+    unsigned I = *Role.UniformSource->OutArg;
     writeOutArgument(Args[I], ParamFor(I),
-                     agreed(Role.uniformSource->worldSize ? RankValue::worldSize() : RankValue()));
+                     agreed(Role.UniformSource->WorldSize ? RankValue::worldSize() : RankValue()));
   }
-  if (Role.perRankSource && Role.perRankSource->outArg &&
-      *Role.perRankSource->outArg < Args.size()) {
-    unsigned I = *Role.perRankSource->outArg;
+  if (Role.PerRankSource && Role.PerRankSource->OutArg &&
+      *Role.PerRankSource->OutArg < Args.size()) {
+    unsigned I = *Role.PerRankSource->OutArg;
     RankValue Data;
-    Data.source = perRankData(Call, Args[I], *Role.perRankSource, Env.arena, Function);
+    Data.Source = perRankData(Call, Args[I], *Role.PerRankSource, Env.Arena, Function);
     writeOutArgument(Args[I], ParamFor(I), Data);
   }
-  if (Role.collective)
-    for (unsigned I : Role.collective->uniformOutputs)
+  if (Role.Collective)
+    for (unsigned I : Role.Collective->UniformOutputs)
       if (I < Args.size())
         writeOutArgument(bufferOf(Args[I]), ParamFor(I), agreed());
   recordCollective(Call, Role);
-  auto Facts = Env.facts.find(Callee->getCanonicalDecl());
+  auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   std::string Variable;
-  if (Facts == Env.facts.end() && !Role.isKnown() && !Role.converter &&
+  if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
     if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
@@ -274,20 +274,20 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
       fillThroughLibraryCall(Call, Callee);
     }
   }
-  if (auto It = Facts; It != Env.facts.end()) {
-    const std::vector<RankValue> &Out = It->second.outParams;
+  if (auto It = Facts; It != Env.Facts.end()) {
+    const std::vector<RankValue> &Out = It->second.OutParams;
     for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {
       if (!Out[I].dependent())
         continue;
       RankValue Value;
-      Value.source = Out[I].source;
+      Value.Source = Out[I].Source;
       for (size_t J = 0; J < Args.size() && J < 64; ++J)
-        if (Out[I].params >> J & 1)
+        if (Out[I].Params >> J & 1)
           Value.combine(eval(Args[J]));
       writeOutArgument(Args[I], ParamFor(I), Value);
     }
     for (size_t I = 0; I < Args.size() && I < 64; ++I)
-      if (It->second.agreedParams >> I & 1)
+      if (It->second.AgreedParams >> I & 1)
         writeOutArgument(Args[I], ParamFor(I), agreed());
     writeGlobalsOfCall(It->second, Call);
   }

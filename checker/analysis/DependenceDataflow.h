@@ -51,11 +51,11 @@ using State = std::map<StorageKey, RankValue>;
 class Dataflow {
 public:
   Dataflow(const FunctionCFG &Function, DependenceEnvironment &Env)
-      : Function(Function), Env(Env), Classifier(Env.classifier), Context(Function.context()) {
+      : Function(Function), Env(Env), Classifier(Env.Classifier), Context(Function.context()) {
     const clang::FunctionDecl *FD = Function.decl();
     for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
       ParamIndex[FD->getParamDecl(I)] = I;
-    Result.facts.outParams.resize(FD->getNumParams());
+    Result.Facts.OutParams.resize(FD->getNumParams());
     collectAliases(FD->getBody());
   }
 

@@ -34,22 +34,22 @@ RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   if (isRankTautology(Condition, Context, Operands))
     return {};
   RankValue Value = eval(Condition);
-  Value.exactRank = Value.exactSize = false;
+  Value.ExactRank = Value.ExactSize = false;
   return Value;
 }
 
 // Why values that a rank-dependent branch decides differ between ranks.
 RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
-  auto It = Result.conditions.find(&Branch);
-  if (It == Result.conditions.end() || !It->second.dependent())
+  auto It = Result.Conditions.find(&Branch);
+  if (It == Result.Conditions.end() || !It->second.dependent())
     return {};
   RankValue Derived;
-  Derived.params = It->second.params;
-  if (It->second.source) {
+  Derived.Params = It->second.Params;
+  if (It->second.Source) {
     const Expr *Condition = decidingCondition(Branch);
-    Derived.source =
-        Env.arena.make(Provenance::Kind::Implicit, "",
-                       Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.source);
+    Derived.Source =
+        Env.Arena.make(Provenance::Kind::Implicit, "",
+                       Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.Source);
   }
   return Derived;
 }
@@ -115,12 +115,12 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     bool Differs = false;
     for (const State *In : Incoming) {
       auto It = In->find(Key);
-      const void *Definition = It == In->end() ? nullptr : It->second.definition;
-      Differs |= !sameDefinition(Definition, Value.definition);
+      const void *Definition = It == In->end() ? nullptr : It->second.Definition;
+      Differs |= !sameDefinition(Definition, Value.Definition);
     }
     if (Differs) {
       Value.combine(Taint);
-      Value.definition = &Block; // no single write: the merge itself
+      Value.Definition = &Block; // no single write: the merge itself
     }
   }
 }

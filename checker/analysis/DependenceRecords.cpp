@@ -40,10 +40,10 @@ const RecordDecl *plainRecord(QualType Type) {
 // A summary's value in the caller's terms: parameters stand for arguments.
 RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *> Args) const {
   RankValue Value;
-  Value.source = Summary.source;
-  Value.exactRank = Summary.exactRank && Summary.source;
+  Value.Source = Summary.Source;
+  Value.ExactRank = Summary.ExactRank && Summary.Source;
   for (size_t I = 0; I < Args.size() && I < 64; ++I)
-    if (Summary.params >> I & 1)
+    if (Summary.Params >> I & 1)
       Value.merge(eval(Args[I]));
   return Value;
 }
@@ -73,11 +73,11 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
   }
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
-  auto It = Callee ? Env.facts.find(Callee->getCanonicalDecl()) : Env.facts.end();
-  if (It == Env.facts.end() || It->second.returnedFields.empty())
+  auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+  if (It == Env.Facts.end() || It->second.ReturnedFields.empty())
     return false;
   std::vector<const Expr *> Args = explicitArguments(Call);
-  for (const auto &[Field, Value] : It->second.returnedFields)
+  for (const auto &[Field, Value] : It->second.ReturnedFields)
     Fields[Field] = atCall(Value, Args);
   return true;
 }
@@ -99,7 +99,7 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
   StorageKey FieldKey = Key;
   for (auto &[Field, Value] : Fields) {
     FieldKey.push_back(Field);
-    Value.definition = Source;
+    Value.Definition = Source;
     write(FieldKey, Value);
     FieldKey.pop_back();
   }
@@ -108,7 +108,7 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
 // A function returns its record field by field only while every return
 // does; otherwise its callers see the whole value.
 void Dataflow::mergeReturnedFields(const FieldValues *Fields) {
-  FieldValues &Returned = Result.facts.returnedFields;
+  FieldValues &Returned = Result.Facts.ReturnedFields;
   if (!Fields)
     RecordReturned = false;
   if (!RecordReturned) {

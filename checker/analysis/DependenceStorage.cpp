@@ -95,10 +95,10 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   if (Key.size() > 1 && Last) {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
     SharedReads.insert(Field);
-    if (auto It = Env.shared.find(Field); It != Env.shared.end())
+    if (auto It = Env.Shared.find(Field); It != Env.Shared.end())
       Value = It->second;
     else if (const Provenance *Elsewhere = Env.writtenElsewhere(Field))
-      Value.source = Elsewhere;
+      Value.Source = Elsewhere;
     else if (Classifier.isRankName(Field->getName()))
       Value = RankValue::rank(Env.rankName(Field));
     // A field of a parameter's object is also what the caller passes: that
@@ -109,13 +109,13 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
     if (It == ParamIndex.end())
       return Value;
-    if (const DependenceEnvironment::FieldSeeds *Seeds =
+    if (const DependenceEnvironment::FieldSeedMap *Seeds =
             Key.size() == 2 ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr) {
-      if (auto Seed = Seeds->find(Field); !Value.source && Seed != Seeds->end())
-        Value.source = Seed->second;
+      if (auto Seed = Seeds->find(Field); !Value.Source && Seed != Seeds->end())
+        Value.Source = Seed->second;
       return Value;
     }
-    Value.params |= uint64_t(1) << It->second;
+    Value.Params |= uint64_t(1) << It->second;
     return Value;
   }
   if (Key.front() == &ThisRoot)
@@ -123,16 +123,16 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   const auto *Var = static_cast<const VarDecl *>(Key.front());
   if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
     if (auto It = ParamIndex.find(Param); It != ParamIndex.end()) {
-      Value.params = uint64_t(1) << It->second;
-      Value.exactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
+      Value.Params = uint64_t(1) << It->second;
+      Value.ExactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
       return Value;
     }
   }
   SharedReads.insert(Var);
-  if (auto It = Env.shared.find(Var); It != Env.shared.end())
+  if (auto It = Env.Shared.find(Var); It != Env.Shared.end())
     return It->second;
   if (const Provenance *Elsewhere = Var->hasGlobalStorage() ? Env.writtenElsewhere(Var) : nullptr) {
-    Value.source = Elsewhere;
+    Value.Source = Elsewhere;
     return Value;
   }
   if (Classifier.isRankName(Var->getName()))
@@ -162,7 +162,7 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
   else if (Key.size() == 1 && Key.front() != &ThisRoot)
     Shared = static_cast<const VarDecl *>(Key.front());
   if (Shared) {
-    Result.sharedWrites.push_back({Shared, Value});
+    Result.SharedWrites.push_back({Shared, Value});
     SharedWriteKeys.push_back(Key);
   }
   // Writes through pointer or reference parameters reach the caller.
@@ -172,7 +172,7 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
     bool Through = (Key.size() == 2 && Key.back() == &DerefStep) ||
                    (Key.size() == 1 && Param->getType()->isReferenceType());
     if (It != ParamIndex.end() && Through)
-      Result.facts.outParams[It->second].combine(Value);
+      Result.Facts.OutParams[It->second].combine(Value);
   }
 }
 
@@ -187,14 +187,14 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
     return Key.back() != &DerefStep && Var->hasGlobalStorage();
   };
   std::vector<SharedWrite> Kept;
-  for (size_t I = 0; I < Result.sharedWrites.size(); ++I) {
+  for (size_t I = 0; I < Result.SharedWrites.size(); ++I) {
     auto It = AtExit.find(SharedWriteKeys[I]);
-    bool Agreed = It != AtExit.end() && It->second.definition == &AgreedByEveryRank &&
+    bool Agreed = It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
                   !It->second.dependent();
     if (!Agreed || !Outlives(SharedWriteKeys[I]))
-      Kept.push_back(Result.sharedWrites[I]);
+      Kept.push_back(Result.SharedWrites[I]);
   }
-  Result.sharedWrites = std::move(Kept);
+  Result.SharedWrites = std::move(Kept);
 }
 
 // What a parameter points or refers to, agreed by a collective before every
@@ -208,7 +208,7 @@ uint64_t Dataflow::agreedParameters(const State &AtExit) const {
     if (!Param->getType()->isReferenceType())
       Key.push_back(&DerefStep);
     auto It = AtExit.find(Key);
-    if (It != AtExit.end() && It->second.definition == &AgreedByEveryRank &&
+    if (It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
         !It->second.dependent())
       Agreed |= uint64_t(1) << Index;
   }
@@ -222,11 +222,11 @@ uint64_t Dataflow::agreedParameters(const State &AtExit) const {
 void Dataflow::startProgram() {
   if (!Function.decl()->isMain())
     return;
-  for (const auto &[Decl, Value] : Env.shared)
+  for (const auto &[Decl, Value] : Env.Shared)
     if (const auto *Var = dyn_cast<VarDecl>(Decl); Var && Var->isFileVarDecl()) {
       SharedReads.insert(Var);
       RankValue Initial = Var->getInit() ? eval(Var->getInit()) : RankValue();
-      Initial.definition = Var;
+      Initial.Definition = Var;
       write(StorageKey{Var}, Initial);
     }
 }
@@ -239,18 +239,18 @@ void Dataflow::publishGlobalsAtExit(const State &AtExit) {
     if (Key.size() == 1 && Key.front() != &ThisRoot && Value.dependent())
       if (const auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
           Var && Var->isFileVarDecl()) {
-        Result.sharedWrites.push_back({Var, Value});
+        Result.SharedWrites.push_back({Var, Value});
         SharedWriteKeys.push_back(Key);
       }
 }
 
 // After a call, the globals the callee writes hold what it wrote.
 void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *Call) {
-  for (const ValueDecl *Global : Callee.writtenGlobals) {
+  for (const ValueDecl *Global : Callee.WrittenGlobals) {
     SharedReads.insert(Global);
-    if (auto It = Env.shared.find(Global); It != Env.shared.end()) {
+    if (auto It = Env.Shared.find(Global); It != Env.Shared.end()) {
       RankValue Value = It->second;
-      Value.definition = Call;
+      Value.Definition = Call;
       write(StorageKey{Global}, Value);
     }
   }

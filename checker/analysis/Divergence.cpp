@@ -18,11 +18,11 @@ BranchArm describeArm(const CFGBlock &Branch, unsigned Index, const CFGBlock *Ta
   BranchArm Arm;
   if (isa<SwitchStmt>(Branch.getTerminatorStmt())) {
     const Stmt *Label = Target ? Target->getLabel() : nullptr;
-    Arm.kind = isa_and_nonnull<CaseStmt>(Label) ? BranchArm::Kind::Case : BranchArm::Kind::Default;
-    Arm.label = Label;
+    Arm.K = isa_and_nonnull<CaseStmt>(Label) ? BranchArm::Kind::Case : BranchArm::Kind::Default;
+    Arm.Label = Label;
     return Arm;
   }
-  Arm.kind = Index == 0 ? BranchArm::Kind::True : BranchArm::Kind::False;
+  Arm.K = Index == 0 ? BranchArm::Kind::True : BranchArm::Kind::False;
   return Arm;
 }
 
@@ -99,22 +99,22 @@ void DivergenceFinder::limit(FunctionShape &Shape, SourceLocation Where, std::st
 
 std::vector<DivergenceFinder::Distinct> DivergenceFinder::distinct(const RegionSequences &Region) {
   std::vector<Distinct> Classes;
-  for (const GuardedSequence &S : Region.sequences) {
+  for (const GuardedSequence &S : Region.Sequences) {
     auto It = std::find_if(Classes.begin(), Classes.end(),
-                           [&](const Distinct &D) { return D.keys == S.keys; });
+                           [&](const Distinct &D) { return D.Keys == S.Keys; });
     if (It == Classes.end()) {
-      Classes.push_back({S.keys, S.guard, {&S}});
+      Classes.push_back({S.Keys, S.Guard, {&S}});
     } else {
-      It->guard = Arena.disjoin(It->guard, S.guard);
-      It->members.push_back(&S);
+      It->Guard = Arena.disjoin(It->Guard, S.Guard);
+      It->Members.push_back(&S);
     }
   }
   // In the order of the arms, as the user reads the branch.
   for (Distinct &D : Classes)
     std::stable_sort(
-        D.members.begin(), D.members.end(),
-        [](const GuardedSequence *A, const GuardedSequence *B) { return A->arm < B->arm; });
-  auto FirstArm = [](const Distinct &D) { return D.members.front()->arm; };
+        D.Members.begin(), D.Members.end(),
+        [](const GuardedSequence *A, const GuardedSequence *B) { return A->Arm < B->Arm; });
+  auto FirstArm = [](const Distinct &D) { return D.Members.front()->Arm; };
   std::stable_sort(Classes.begin(), Classes.end(),
                    [&](const Distinct &A, const Distinct &B) { return FirstArm(A) < FirstArm(B); });
   return Classes;
@@ -131,9 +131,9 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
     std::vector<unsigned> Kept;
     for (unsigned Key : Keys) {
       const CollectiveEvent &Event = Table.representative(Key);
-      if (Event.selfCommunicator)
+      if (Event.SelfCommunicator)
         continue;
-      const ValueDecl *Comm = Event.communicatorDecl;
+      const ValueDecl *Comm = Event.CommunicatorDecl;
       if (Comm && Members.shared(Comm)) {
         if (!llvm::is_contained(Split, Comm))
           Split.push_back(Comm);
@@ -154,12 +154,12 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       if (X[I] == Y[I])
         continue;
       const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
-      if (!EX.loopBody || EX.loopBody != EY.loopBody)
+      if (!EX.LoopBody || EX.LoopBody != EY.LoopBody)
         return Arena.truth();
-      if (EX.loopTripFormula && EY.loopTripFormula)
+      if (EX.LoopTripFormula && EY.LoopTripFormula)
         Trips =
-            Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne, Arena.inRank(1, *EX.loopTripFormula),
-                                               Arena.inRank(2, *EY.loopTripFormula)));
+            Arena.disjoin(Trips, Arena.compare(FormulaOp::Ne, Arena.inRank(1, *EX.LoopTripFormula),
+                                               Arena.inRank(2, *EY.LoopTripFormula)));
     }
     return Trips;
   };
@@ -178,9 +178,9 @@ DivergenceFinder::pairQuestions(const std::vector<Distinct> &Classes, FormulaRef
   std::vector<FormulaRef> Questions;
   for (size_t I = 0; I < Classes.size(); ++I)
     for (size_t J = I + 1; J < Classes.size(); ++J) {
-      FormulaRef Q = Arena.conjoin(BothReach, Arena.conjoin(Arena.inRank(1, Classes[I].guard),
-                                                            Arena.inRank(2, Classes[J].guard)));
-      Questions.push_back(Arena.conjoin(Q, differ(Classes[I].keys, Classes[J].keys)));
+      FormulaRef Q = Arena.conjoin(BothReach, Arena.conjoin(Arena.inRank(1, Classes[I].Guard),
+                                                            Arena.inRank(2, Classes[J].Guard)));
+      Questions.push_back(Arena.conjoin(Q, differ(Classes[I].Keys, Classes[J].Keys)));
       Pairs.push_back({I, J});
     }
   return Questions;
@@ -189,9 +189,9 @@ DivergenceFinder::pairQuestions(const std::vector<Distinct> &Classes, FormulaRef
 Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
                                   const CFGBlock *Stop) {
   GuardedSequence Start;
-  Start.guard = Arena.truth();
+  Start.Guard = Arena.truth();
   RegionSequences Region = Builder.region(Shape, {{From, Start}}, Stop);
-  if (Region.overflow)
+  if (Region.Overflow)
     return Answer::Unknown;
   std::vector<Distinct> Classes = distinct(Region);
   if (Classes.size() < 2)
@@ -230,12 +230,12 @@ DivergenceFinder::armStarts(FunctionShape &Shape, const CFGBlock &Branch,
     auto Known = std::find_if(Starts.begin(), Starts.end(),
                               [&](const auto &Start) { return Start.first == Target; });
     if (Known != Starts.end()) { // several cases of a switch share a block
-      Known->second.guard = Arena.disjoin(Known->second.guard, Edge);
+      Known->second.Guard = Arena.disjoin(Known->second.Guard, Edge);
       continue;
     }
     GuardedSequence Start;
-    Start.arm = Arms.size();
-    Start.guard = Edge;
+    Start.Arm = Arms.size();
+    Start.Guard = Edge;
     Arms.push_back(describeArm(Branch, EdgeIndex, Target));
     Starts.push_back({Target, Start});
   }
@@ -283,7 +283,7 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   if (C.Arms.size() < 2)
     return {};
   RegionSequences Region = Builder.region(Shape, Starts, Stop);
-  if (Region.overflow) {
+  if (Region.Overflow) {
     limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
           "more than " + std::to_string(limits::MaxSequences) +
               " distinct collective sequences follow this branch");
@@ -307,11 +307,11 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   if (C.Classes.size() <= 4) {
     for (size_t P = 0; P < C.Pairs.size(); ++P) {
       RankWitness Ignored;
-      if (P == C.Witness.alternative || Solver.decide({Questions[P]}, Ignored) == Answer::Holds)
+      if (P == C.Witness.Alternative || Solver.decide({Questions[P]}, Ignored) == Answer::Holds)
         C.Reported.push_back(C.Pairs[P]);
     }
   } else {
-    C.Reported.push_back(C.Pairs[C.Witness.alternative]);
+    C.Reported.push_back(C.Pairs[C.Witness.Alternative]);
   }
   C.Statement = branchStatement(Branch, Function.parents());
   std::vector<Divergence> Found;
@@ -329,19 +329,19 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   // Members of the two classes that took different arms, when there are
   // any: `if (rank == 0 && step % 100 == 0) f();` puts the arm of `rank == 0`
   // that skips `f` in the class of the other arm.
-  const GuardedSequence *Mine = C.Classes[I].members.front();
-  const GuardedSequence *Theirs = C.Classes[J].members.front();
-  for (const GuardedSequence *A : C.Classes[I].members)
-    if (auto B = llvm::find_if(C.Classes[J].members,
-                               [&](const GuardedSequence *B) { return B->arm != A->arm; });
-        B != C.Classes[J].members.end()) {
+  const GuardedSequence *Mine = C.Classes[I].Members.front();
+  const GuardedSequence *Theirs = C.Classes[J].Members.front();
+  for (const GuardedSequence *A : C.Classes[I].Members)
+    if (auto B = llvm::find_if(C.Classes[J].Members,
+                               [&](const GuardedSequence *B) { return B->Arm != A->Arm; });
+        B != C.Classes[J].Members.end()) {
       Mine = A;
       Theirs = *B;
       break;
     }
-  std::vector<unsigned> KeysA = Table.keys(Mine->keys), KeysB = Table.keys(Theirs->keys);
-  std::vector<const CollectiveEvent *> A = Table.events(Mine->events),
-                                       B = Table.events(Theirs->events);
+  std::vector<unsigned> KeysA = Table.keys(Mine->Keys), KeysB = Table.keys(Theirs->Keys);
+  std::vector<const CollectiveEvent *> A = Table.events(Mine->Events),
+                                       B = Table.events(Theirs->Events);
   size_t K = 0;
   while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
     ++K;
@@ -361,18 +361,18 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     // reported from the other side, at the event it runs in addition
   } else if (MineLonger && TheirsLonger) {
     bool Permuted = sameCollectives(KeysA, KeysB);
-    bool SameLoop = A[K]->loopBody && A[K]->loopBody == B[K]->loopBody;
+    bool SameLoop = A[K]->LoopBody && A[K]->LoopBody == B[K]->LoopBody;
     if (SameLoop) {
       if (!Swapped) // one report per pair, at the first arm's loop
         Report(Divergence::Kind::TripCount, B[K]);
-    } else if (A[K]->loop != B[K]->loop) {
-      if (A[K]->loop) // a loop against a single call: the loop runs on some ranks only
+    } else if (A[K]->Loop != B[K]->Loop) {
+      if (A[K]->Loop) // a loop against a single call: the loop runs on some ranks only
         Report(Divergence::Kind::OnlySomeRanks, nullptr);
     } else if (!Swapped && Permuted)
       Report(Divergence::Kind::Order, B[K]);
-    else if (!Swapped && A[K]->collective == B[K]->collective)
+    else if (!Swapped && A[K]->Collective == B[K]->Collective)
       Report(Divergence::Kind::Arguments, B[K]);
-    else if (A[K]->collective != B[K]->collective && !Permuted)
+    else if (A[K]->Collective != B[K]->Collective && !Permuted)
       Report(Divergence::Kind::OnlySomeRanks, B[K]);
   } else if (MineLonger) {
     Report(Divergence::Kind::OnlySomeRanks, nullptr);
@@ -386,32 +386,31 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   const FunctionCFG &Function = C.Shape.function();
   const SourceManager &SM = Function.context().getSourceManager();
   Divergence D;
-  D.kind = Kind;
-  D.function = Function.decl();
-  D.event = Event;
-  D.condition = decidingCondition(C.Branch);
-  D.branch = C.Statement;
-  D.arm = C.Arms[Runs.arm];
-  D.source = C.Source;
-  D.leaving = Other.leaving;
+  D.K = Kind;
+  D.Function = Function.decl();
+  D.Event = Event;
+  D.Condition = decidingCondition(C.Branch);
+  D.Branch = C.Statement;
+  D.Arm = C.Arms[Runs.Arm];
+  D.Source = C.Source;
+  D.Leaving = Other.Leaving;
   if (OtherEvent)
-    D.otherEvent = *OtherEvent;
-  if (C.Pairs[C.Witness.alternative] == C.Reported[Pair])
-    D.witness = C.Witness;
-  if (Kind == Divergence::Kind::OnlySomeRanks && Other.leaving && C.Statement &&
-      sourceContains(SM, C.Statement->getSourceRange(), Other.leaving->getBeginLoc()) &&
-      !sourceContains(SM, C.Statement->getSourceRange(), Event.site)) {
-    D.kind = Divergence::Kind::SkippedAfterExit;
-    D.arm = C.Arms[Other.arm];
+    D.OtherEvent = *OtherEvent;
+  if (C.Pairs[C.Witness.Alternative] == C.Reported[Pair])
+    D.Witness = C.Witness;
+  if (Kind == Divergence::Kind::OnlySomeRanks && Other.Leaving && C.Statement &&
+      sourceContains(SM, C.Statement->getSourceRange(), Other.Leaving->getBeginLoc()) &&
+      !sourceContains(SM, C.Statement->getSourceRange(), Event.Site)) {
+    D.K = Divergence::Kind::SkippedAfterExit;
+    D.Arm = C.Arms[Other.Arm];
   }
-  if (D.condition && D.arm.kind != BranchArm::Kind::Case &&
-      D.arm.kind != BranchArm::Kind::Default) {
+  if (D.Condition && D.Arm.K != BranchArm::Kind::Case && D.Arm.K != BranchArm::Kind::Default) {
     SourceLocation Site =
-        D.kind == Divergence::Kind::SkippedAfterExit ? D.leaving->getBeginLoc() : Event.site;
-    auto [Whole, Truth] = wholeCondition(D.condition, D.arm.kind == BranchArm::Kind::True, Site,
-                                         Function.parents(), SM);
-    D.condition = Whole;
-    D.arm.kind = Truth ? BranchArm::Kind::True : BranchArm::Kind::False;
+        D.K == Divergence::Kind::SkippedAfterExit ? D.Leaving->getBeginLoc() : Event.Site;
+    auto [Whole, Truth] =
+        wholeCondition(D.Condition, D.Arm.K == BranchArm::Kind::True, Site, Function.parents(), SM);
+    D.Condition = Whole;
+    D.Arm.K = Truth ? BranchArm::Kind::True : BranchArm::Kind::False;
   }
   return D; // the caller keeps one finding per site
 }

@@ -24,8 +24,8 @@ namespace lockstep::analysis {
 /// One way out of a branch: `if` true/false, a `case`, `default`.
 struct BranchArm {
   enum class Kind { True, False, Case, Default };
-  Kind kind = Kind::True;
-  const clang::Stmt *label = nullptr; // the case or default statement
+  Kind K = Kind::True;
+  const clang::Stmt *Label = nullptr; // the case or default statement
 };
 
 struct Divergence {
@@ -36,24 +36,24 @@ struct Divergence {
     Arguments,        // the arms run the same collective with different agreed arguments
     TripCount,        // the arms run the same loop of collectives a different number of times
   };
-  Kind kind = Kind::OnlySomeRanks;
-  const clang::FunctionDecl *function = nullptr;
-  CollectiveEvent event;                  // where the warning goes
-  const clang::Expr *condition = nullptr; // the rank-dependent condition
-  const clang::Stmt *branch = nullptr;    // the if, switch, ?: or && / || chain
-  BranchArm arm;                        // ranks that run `event` (that leave, for SkippedAfterExit)
-  const Provenance *source = nullptr;   // why the condition differs between ranks
-  const clang::Stmt *leaving = nullptr; // how the other ranks left, when they did
-  std::optional<CollectiveEvent> otherEvent; // what the other ranks run instead
-  std::optional<RankWitness> witness;        // two ranks that diverge, when known
+  Kind K = Kind::OnlySomeRanks;
+  const clang::FunctionDecl *Function = nullptr;
+  CollectiveEvent Event;                  // where the warning goes
+  const clang::Expr *Condition = nullptr; // the rank-dependent condition
+  const clang::Stmt *Branch = nullptr;    // the if, switch, ?: or && / || chain
+  BranchArm Arm;                        // ranks that run `event` (that leave, for SkippedAfterExit)
+  const Provenance *Source = nullptr;   // why the condition differs between ranks
+  const clang::Stmt *Leaving = nullptr; // how the other ranks left, when they did
+  std::optional<CollectiveEvent> OtherEvent; // what the other ranks run instead
+  std::optional<RankWitness> Witness;        // two ranks that diverge, when known
 };
 
 /// A bound of limits.h reached while analysing a function: the claims made
 /// about it may be incomplete.
 struct AnalysisLimit {
-  const clang::FunctionDecl *function = nullptr;
-  clang::SourceLocation where;
-  std::string what; // "more than 64 distinct collective sequences", ...
+  const clang::FunctionDecl *Function = nullptr;
+  clang::SourceLocation Where;
+  std::string What; // "more than 64 distinct collective sequences", ...
 };
 
 class DivergenceFinder {
@@ -69,9 +69,9 @@ public:
 
 private:
   struct Distinct {
-    uint32_t keys;
-    FormulaRef guard;
-    std::vector<const GuardedSequence *> members;
+    uint32_t Keys;
+    FormulaRef Guard;
+    std::vector<const GuardedSequence *> Members;
   };
   std::vector<Distinct> distinct(const RegionSequences &Region);
   FormulaRef differ(uint32_t A, uint32_t B);

@@ -69,21 +69,21 @@ bool ErrorPaths::follows(const FunctionCFG &Function, const CFGBlock &Block, uns
 }
 
 bool ErrorPaths::keeps(const Cuts &C, const CFGBlock &Block, unsigned Index) {
-  if (auto It = C.failingEdge.find(Block.getBlockID()); It != C.failingEdge.end())
+  if (auto It = C.FailingEdge.find(Block.getBlockID()); It != C.FailingEdge.end())
     return It->second != Index;
   const CFGBlock *Target = std::next(Block.succ_begin(), Index)->getReachableBlock();
-  return !Target || !C.assertions.test(Target->getBlockID());
+  return !Target || !C.Assertions.test(Target->getBlockID());
 }
 
 bool ErrorPaths::passesStatusCheck(const FunctionCFG &Function, const CFGBlock &Block,
                                    unsigned Index) {
   const Cuts &C = cutsOf(Function);
-  auto It = C.failingEdge.find(Block.getBlockID());
-  return It != C.failingEdge.end() && It->second != Index;
+  auto It = C.FailingEdge.find(Block.getBlockID());
+  return It != C.FailingEdge.end() && It->second != Index;
 }
 
 bool ErrorPaths::onErrorPath(const FunctionCFG &Function, const CFGBlock &Block) {
-  return cutsOf(Function).dropped.test(Block.getBlockID());
+  return cutsOf(Function).Dropped.test(Block.getBlockID());
 }
 
 const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
@@ -91,25 +91,25 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
     return It->second;
   const CFG &Graph = Function.cfg();
   Cuts Result;
-  Result.assertions.resize(Graph.getNumBlockIDs());
+  Result.Assertions.resize(Graph.getNumBlockIDs());
   for (const CFGBlock *Block : Graph) {
-    if (!Options.assertionsAsExits && failsAnAssertion(*Block))
-      Result.assertions.set(Block->getBlockID());
-    if (Options.errorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block))
+    if (!Options.AssertionsAsExits && failsAnAssertion(*Block))
+      Result.Assertions.set(Block->getBlockID());
+    if (Options.ErrorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block))
       continue;
     const Expr *Condition = decidingCondition(*Block);
     std::optional<unsigned> Arm = Condition ? failingArm(Condition, Function.decl()) : std::nullopt;
     const CFGBlock *Target =
         Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
     if (Target && leavesBeforeJoin(Function, *Block, *Target))
-      Result.failingEdge[Block->getBlockID()] = *Arm;
+      Result.FailingEdge[Block->getBlockID()] = *Arm;
   }
   // What runs only on the cut paths: reached in the whole graph, not without them.
-  Result.dropped.resize(Graph.getNumBlockIDs());
-  if (!Result.failingEdge.empty() || Result.assertions.any()) {
+  Result.Dropped.resize(Graph.getNumBlockIDs());
+  if (!Result.FailingEdge.empty() || Result.Assertions.any()) {
     auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
-    Result.dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
-    Result.dropped.reset(reached(Graph, Kept));
+    Result.Dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
+    Result.Dropped.reset(reached(Graph, Kept));
   }
   return CutsByFunction[&Function] = std::move(Result);
 }
@@ -179,8 +179,8 @@ std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *F
   if (!Var || isa<ParmVarDecl>(Var))
     return std::nullopt;
   const LocalWrites &Body = writesOf(FD);
-  auto Writes = Body.writes.find(Var);
-  if (Body.opaque.count(Var) || Writes == Body.writes.end())
+  auto Writes = Body.Writes.find(Var);
+  if (Body.Opaque.count(Var) || Writes == Body.Writes.end())
     return std::nullopt;
   std::optional<int64_t> Success;
   for (const Expr *Write : Writes->second) {
@@ -211,7 +211,7 @@ std::optional<int64_t> ErrorPaths::callStatus(const Expr *E,
 // decided callees first with an explicit stack: call chains can be deep.
 std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
                                                 std::vector<const FunctionDecl *> *Missing) {
-  if (std::optional<int64_t> Rule = Classifier.classify(Callee).statusSuccess)
+  if (std::optional<int64_t> Rule = Classifier.classify(Callee).StatusSuccess)
     return Rule;
   const FunctionDecl *Key = Callee->getCanonicalDecl();
   if (!Functions.count(Key) || !Callee->getReturnType()->isIntegralOrEnumerationType())
@@ -245,7 +245,7 @@ std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
 std::optional<int64_t> ErrorPaths::summarise(const FunctionDecl *FD,
                                              std::vector<const FunctionDecl *> &Missing) {
   std::optional<int64_t> Success;
-  for (const Expr *Value : writesOf(FD).returns) {
+  for (const Expr *Value : writesOf(FD).Returns) {
     if (!Value)
       return std::nullopt;
     if (Value->isIntegerConstantExpr(FD->getASTContext()))

@@ -29,11 +29,11 @@ namespace lockstep::analysis {
 
 /// What the user wants to see as a rank that leaves.
 struct PathOptions {
-  bool errorPathsAsExits = false; // status checks that fail and leave
-  bool assertionsAsExits = false; // assertions that fail
+  bool ErrorPathsAsExits = false; // status checks that fail and leave
+  bool AssertionsAsExits = false; // assertions that fail
 
   bool operator!=(const PathOptions &O) const {
-    return errorPathsAsExits != O.errorPathsAsExits || assertionsAsExits != O.assertionsAsExits;
+    return ErrorPathsAsExits != O.ErrorPathsAsExits || AssertionsAsExits != O.AssertionsAsExits;
   }
 };
 
@@ -59,9 +59,9 @@ public:
 
 private:
   struct Cuts {
-    llvm::DenseMap<unsigned, unsigned> failingEdge; // status branch block -> failing successor
-    llvm::BitVector assertions;                     // blocks that fail an assertion
-    llvm::BitVector dropped;                        // blocks only on cut paths
+    llvm::DenseMap<unsigned, unsigned> FailingEdge; // status branch block -> failing successor
+    llvm::BitVector Assertions;                     // blocks that fail an assertion
+    llvm::BitVector Dropped;                        // blocks only on cut paths
   };
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);

@@ -30,7 +30,7 @@ const ExternalFunction *ExternalIndex::findStorage(const ValueDecl *D) const {
   auto [It, Inserted] = Storage.try_emplace(D, nullptr);
   if (Inserted)
     if (auto Summary = Summaries->find(usrOf(D));
-        Summary != Summaries->end() && Summary->second.storage && Summary->second.returnsRank)
+        Summary != Summaries->end() && Summary->second.Storage && Summary->second.ReturnsRank)
       It->second = &Summary->second;
   return It->second;
 }

@@ -13,29 +13,29 @@
 namespace lockstep::analysis {
 
 struct SourcePoint {
-  std::string file; // absolute
-  unsigned line = 0;
-  unsigned column = 0;
+  std::string File; // absolute
+  unsigned Line = 0;
+  unsigned Column = 0;
 };
 
 struct ExternalFunction {
-  std::string name; // qualified, for messages
+  std::string Name; // qualified, for messages
   struct Collective {
-    std::string name; // "MPI_Barrier"
-    SourcePoint site;
-    std::string communicator;                  // as written in the function
-    std::optional<unsigned> communicatorParam; // the parameter that receives it, if one does
+    std::string Name; // "MPI_Barrier"
+    SourcePoint Site;
+    std::string Communicator;                  // as written in the function
+    std::optional<unsigned> CommunicatorParam; // the parameter that receives it, if one does
   };
-  std::vector<Collective> collectives; // the sequence it performs on every path
-  bool severalSequences = false;       // paths differ: it counts as one opaque event
+  std::vector<Collective> Collectives; // the sequence it performs on every path
+  bool SeveralSequences = false;       // paths differ: it counts as one opaque event
   // A field (by record) or a global, not a function: some file writes it
   // with a per-rank value (returnsRank), so a read of it is per-rank.
-  bool storage = false;
-  bool returnsRank = false;
-  std::string rankSource; // what the rank comes from, for the note
-  SourcePoint rankSite;
+  bool Storage = false;
+  bool ReturnsRank = false;
+  std::string RankSource; // what the rank comes from, for the note
+  SourcePoint RankSite;
 
-  bool performsCollectives() const { return !collectives.empty(); }
+  bool performsCollectives() const { return !Collectives.empty(); }
 };
 
 /// By USR (clang::index), which names the same function, field or global in

@@ -51,20 +51,20 @@ FormulaArena::FormulaArena() {
 }
 
 FormulaRef FormulaArena::make(FormulaNode Node) {
-  NodeKey Key{static_cast<uint8_t>(Node.op), Node.boolean, Node.value, Node.a, Node.b, Node.c};
+  NodeKey Key{static_cast<uint8_t>(Node.Op), Node.Boolean, Node.Value, Node.A, Node.B, Node.C};
   auto [It, Inserted] = Unique.try_emplace(Key, static_cast<FormulaRef>(Nodes.size()));
   if (Inserted) {
-    switch (Node.op) {
+    switch (Node.Op) {
     case FormulaOp::Rank:
     case FormulaOp::PerRank:
-      Node.rankFree = false;
+      Node.RankFree = false;
       break;
     case FormulaOp::InRank1:
     case FormulaOp::InRank2:
       break;
     default: // unused operands are 0, the rank-free `true`
-      Node.rankFree = isLeaf(Node.op) ||
-                      (Nodes[Node.a].rankFree && Nodes[Node.b].rankFree && Nodes[Node.c].rankFree);
+      Node.RankFree = isLeaf(Node.Op) ||
+                      (Nodes[Node.A].RankFree && Nodes[Node.B].RankFree && Nodes[Node.C].RankFree);
     }
     Nodes.push_back(Node);
   }
@@ -75,7 +75,7 @@ FormulaRef FormulaArena::constant(int64_t Value) {
   return make({FormulaOp::Const, false, wrap32(Value)});
 }
 FormulaRef FormulaArena::rank() { return make({FormulaOp::Rank, false}); }
-FormulaRef FormulaArena::size_() { return make({FormulaOp::Size, false}); }
+FormulaRef FormulaArena::sizeSymbol() { return make({FormulaOp::Size, false}); }
 
 FormulaRef FormulaArena::symbol(FormulaOp Op, const void *Key, bool Boolean) {
   unsigned Kind = (Op == FormulaOp::Uniform ? 2 : 0) | (Boolean ? 1 : 0);
@@ -101,12 +101,12 @@ FormulaRef FormulaArena::negate(FormulaRef F) {
     return FalseRef;
   if (F == FalseRef)
     return TrueRef;
-  if (N.op == FormulaOp::Not)
-    return N.a;
-  if (N.op == FormulaOp::Eq)
-    return make({FormulaOp::Ne, true, 0, N.a, N.b});
-  if (N.op == FormulaOp::Ne)
-    return make({FormulaOp::Eq, true, 0, N.a, N.b});
+  if (N.Op == FormulaOp::Not)
+    return N.A;
+  if (N.Op == FormulaOp::Eq)
+    return make({FormulaOp::Ne, true, 0, N.A, N.B});
+  if (N.Op == FormulaOp::Ne)
+    return make({FormulaOp::Eq, true, 0, N.A, N.B});
   return make({FormulaOp::Not, true, 0, F});
 }
 
@@ -136,11 +136,11 @@ FormulaRef FormulaArena::disjoin(FormulaRef A, FormulaRef B) {
 
 FormulaRef FormulaArena::compare(FormulaOp Op, FormulaRef A, FormulaRef B) {
   const FormulaNode &X = Nodes[A], &Y = Nodes[B];
-  if (X.op == FormulaOp::Const && Y.op == FormulaOp::Const) {
-    bool Holds = Op == FormulaOp::Eq   ? X.value == Y.value
-                 : Op == FormulaOp::Ne ? X.value != Y.value
-                 : Op == FormulaOp::Lt ? X.value < Y.value
-                                       : X.value <= Y.value;
+  if (X.Op == FormulaOp::Const && Y.Op == FormulaOp::Const) {
+    bool Holds = Op == FormulaOp::Eq   ? X.Value == Y.Value
+                 : Op == FormulaOp::Ne ? X.Value != Y.Value
+                 : Op == FormulaOp::Lt ? X.Value < Y.Value
+                                       : X.Value <= Y.Value;
     return Holds ? TrueRef : FalseRef;
   }
   if (A == B)
@@ -150,8 +150,8 @@ FormulaRef FormulaArena::compare(FormulaOp Op, FormulaRef A, FormulaRef B) {
 
 FormulaRef FormulaArena::arithmetic(FormulaOp Op, FormulaRef A, FormulaRef B) {
   const FormulaNode &X = Nodes[A], &Y = Nodes[B];
-  if (X.op == FormulaOp::Const && Y.op == FormulaOp::Const) {
-    int64_t L = X.value, R = Y.value;
+  if (X.Op == FormulaOp::Const && Y.Op == FormulaOp::Const) {
+    int64_t L = X.Value, R = Y.Value;
     switch (Op) {
     case FormulaOp::Add:
       return constant(L + R);
@@ -171,14 +171,14 @@ FormulaRef FormulaArena::arithmetic(FormulaOp Op, FormulaRef A, FormulaRef B) {
       break;
     }
   }
-  if (Y.op == FormulaOp::Const && Y.value == 0 && (Op == FormulaOp::Add || Op == FormulaOp::Sub))
+  if (Y.Op == FormulaOp::Const && Y.Value == 0 && (Op == FormulaOp::Add || Op == FormulaOp::Sub))
     return A;
   return make({Op, false, 0, A, B});
 }
 
 FormulaRef FormulaArena::negative(FormulaRef A) {
-  if (Nodes[A].op == FormulaOp::Const)
-    return constant(-Nodes[A].value);
+  if (Nodes[A].Op == FormulaOp::Const)
+    return constant(-Nodes[A].Value);
   return make({FormulaOp::Neg, false, 0, A});
 }
 
@@ -187,13 +187,13 @@ FormulaRef FormulaArena::choose(FormulaRef Cond, FormulaRef Then, FormulaRef Els
     return Then;
   if (Cond == FalseRef)
     return Else;
-  return make({FormulaOp::Ite, Nodes[Then].boolean, 0, Cond, Then, Else});
+  return make({FormulaOp::Ite, Nodes[Then].Boolean, 0, Cond, Then, Else});
 }
 
 FormulaRef FormulaArena::inRank(unsigned Which, FormulaRef F) {
-  if (Nodes[F].rankFree)
+  if (Nodes[F].RankFree)
     return F; // the same on both ranks, or already pinned
-  switch (Nodes[F].op) {
+  switch (Nodes[F].Op) {
   case FormulaOp::True:
   case FormulaOp::False:
   case FormulaOp::Const:
@@ -205,15 +205,15 @@ FormulaRef FormulaArena::inRank(unsigned Which, FormulaRef F) {
   default:
     break;
   }
-  return make({Which == 1 ? FormulaOp::InRank1 : FormulaOp::InRank2, Nodes[F].boolean, 0, F});
+  return make({Which == 1 ? FormulaOp::InRank1 : FormulaOp::InRank2, Nodes[F].Boolean, 0, F});
 }
 
 FormulaRef FormulaArena::asBoolean(FormulaRef F) {
-  return Nodes[F].boolean ? F : compare(FormulaOp::Ne, F, constant(0));
+  return Nodes[F].Boolean ? F : compare(FormulaOp::Ne, F, constant(0));
 }
 
 FormulaRef FormulaArena::asInteger(FormulaRef F) {
-  return Nodes[F].boolean ? choose(F, constant(1), constant(0)) : F;
+  return Nodes[F].Boolean ? choose(F, constant(1), constant(0)) : F;
 }
 
 // Breadth first: the constants a question compares with directly (`x > 2500`)
@@ -223,14 +223,14 @@ FormulaRef FormulaArena::asInteger(FormulaRef F) {
 // and the two ranks' values of a per-rank symbol differ in most of them.
 static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsigned Which,
                            const std::vector<int64_t> &Samples) {
-  uint64_t H = (uint64_t(Symbol.value) << 32) ^ (uint64_t(Assignment) << 2) ^
-               (Symbol.op == FormulaOp::PerRank ? Which : 0);
+  uint64_t H = (uint64_t(Symbol.Value) << 32) ^ (uint64_t(Assignment) << 2) ^
+               (Symbol.Op == FormulaOp::PerRank ? Which : 0);
   // splitmix64's finaliser.
   H = (H ^ (H >> 30)) * 0xbf58476d1ce4e5b9ULL;
   H = (H ^ (H >> 27)) * 0x94d049bb133111ebULL;
   H ^= H >> 31;
   int64_t V = Samples[H % Samples.size()];
-  return Symbol.boolean ? V & 1 : V;
+  return Symbol.Boolean ? V & 1 : V;
 }
 
 // Post-order over (node, rank) pairs with an explicit stack: formulas can be
@@ -246,48 +246,48 @@ FormulaArena::EvaluationPlan FormulaArena::plan(FormulaRef Root) const {
       continue;
     }
     const FormulaNode &N = Nodes[F];
-    unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
-    const FormulaRef Children[] = {N.a, N.b, N.c};
+    unsigned Inner = N.Op == FormulaOp::InRank1 ? 1 : N.Op == FormulaOp::InRank2 ? 2 : Which;
+    const FormulaRef Children[] = {N.A, N.B, N.C};
     EvaluationStep Step{F, Which, {0, 0, 0}};
     bool Ready = true;
-    for (unsigned I = 0; I < arity(N.op); ++I) {
+    for (unsigned I = 0; I < arity(N.Op); ++I) {
       auto It = Position.find({Children[I], Inner});
       if (It == Position.end()) {
         Stack.push_back({Children[I], Inner});
         Ready = false;
       } else {
-        Step.operands[I] = It->second;
+        Step.Operands[I] = It->second;
       }
     }
     if (!Ready)
       continue;
     Stack.pop_back();
-    Position[{F, Which}] = Plan.steps.size();
-    Plan.steps.push_back(Step);
-    if (N.op == FormulaOp::Const && !llvm::is_contained(Plan.constants, N.value))
-      Plan.constants.push_back(N.value);
-    Plan.hasSymbols |= N.op == FormulaOp::Uniform || N.op == FormulaOp::PerRank;
+    Position[{F, Which}] = Plan.Steps.size();
+    Plan.Steps.push_back(Step);
+    if (N.Op == FormulaOp::Const && !llvm::is_contained(Plan.Constants, N.Value))
+      Plan.Constants.push_back(N.Value);
+    Plan.HasSymbols |= N.Op == FormulaOp::Uniform || N.Op == FormulaOp::PerRank;
   }
   // Values that tell symbols apart in common tests (zero, one, small counts,
   // a large bound, negative), then the formula's constants and neighbours.
-  Plan.samples = {0, 1, 2, 3, 7, 64, 1000, -1};
-  for (int64_t C : Plan.constants)
+  Plan.Samples = {0, 1, 2, 3, 7, 64, 1000, -1};
+  for (int64_t C : Plan.Constants)
     for (int64_t V : {C, C - 1, C + 1})
-      if (!llvm::is_contained(Plan.samples, V) && Plan.samples.size() < limits::SampleValues)
-        Plan.samples.push_back(V);
+      if (!llvm::is_contained(Plan.Samples, V) && Plan.Samples.size() < limits::SampleValues)
+        Plan.Samples.push_back(V);
   return Plan;
 }
 
 std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_t Rank1,
                                               int64_t Rank2, int64_t Size, unsigned Assignment,
                                               std::vector<int64_t> &Values) const {
-  Values.resize(Plan.steps.size());
-  for (size_t I = 0; I < Plan.steps.size(); ++I) {
-    const EvaluationStep &Step = Plan.steps[I];
-    const FormulaNode &N = Nodes[Step.node];
-    const int64_t A = Values[Step.operands[0]], B = Values[Step.operands[1]];
+  Values.resize(Plan.Steps.size());
+  for (size_t I = 0; I < Plan.Steps.size(); ++I) {
+    const EvaluationStep &Step = Plan.Steps[I];
+    const FormulaNode &N = Nodes[Step.Node];
+    const int64_t A = Values[Step.Operands[0]], B = Values[Step.Operands[1]];
     int64_t &Result = Values[I];
-    switch (N.op) {
+    switch (N.Op) {
     case FormulaOp::True:
       Result = 1;
       break;
@@ -295,17 +295,17 @@ std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_
       Result = 0;
       break;
     case FormulaOp::Const:
-      Result = N.value;
+      Result = N.Value;
       break;
     case FormulaOp::Rank:
-      Result = Step.which == 1 ? Rank1 : Rank2;
+      Result = Step.Which == 1 ? Rank1 : Rank2;
       break;
     case FormulaOp::Size:
       Result = Size;
       break;
     case FormulaOp::Uniform:
     case FormulaOp::PerRank:
-      Result = sampleValue(N, Assignment, Step.which, Plan.samples);
+      Result = sampleValue(N, Assignment, Step.Which, Plan.Samples);
       break;
     case FormulaOp::Not:
       Result = !A;
@@ -341,13 +341,13 @@ std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_
     case FormulaOp::Rem:
       if (B == 0 || (A == INT32_MIN && B == -1))
         return std::nullopt; // undefined in C: leave it to the solver
-      Result = N.op == FormulaOp::Div ? A / B : A % B;
+      Result = N.Op == FormulaOp::Div ? A / B : A % B;
       break;
     case FormulaOp::Neg:
       Result = wrap32(-A);
       break;
     case FormulaOp::Ite:
-      Result = A ? B : Values[Step.operands[2]];
+      Result = A ? B : Values[Step.Operands[2]];
       break;
     case FormulaOp::InRank1:
     case FormulaOp::InRank2:
@@ -367,25 +367,25 @@ std::optional<int64_t> FormulaArena::evaluate(FormulaRef F, int64_t Rank1, int64
 std::string FormulaArena::print(FormulaRef F) const {
   const FormulaNode &N = Nodes[F];
   auto Binary = [&](const char *Op) {
-    return "(" + print(N.a) + " " + Op + " " + print(N.b) + ")";
+    return "(" + print(N.A) + " " + Op + " " + print(N.B) + ")";
   };
-  switch (N.op) {
+  switch (N.Op) {
   case FormulaOp::True:
     return "true";
   case FormulaOp::False:
     return "false";
   case FormulaOp::Const:
-    return std::to_string(N.value);
+    return std::to_string(N.Value);
   case FormulaOp::Rank:
     return "rank";
   case FormulaOp::Size:
     return "size";
   case FormulaOp::Uniform:
-    return "u" + std::to_string(N.value);
+    return "u" + std::to_string(N.Value);
   case FormulaOp::PerRank:
-    return "p" + std::to_string(N.value);
+    return "p" + std::to_string(N.Value);
   case FormulaOp::Not:
-    return "!" + print(N.a);
+    return "!" + print(N.A);
   case FormulaOp::And:
     return Binary("&&");
   case FormulaOp::Or:
@@ -409,13 +409,13 @@ std::string FormulaArena::print(FormulaRef F) const {
   case FormulaOp::Rem:
     return Binary("%");
   case FormulaOp::Neg:
-    return "-" + print(N.a);
+    return "-" + print(N.A);
   case FormulaOp::Ite:
-    return "(" + print(N.a) + " ? " + print(N.b) + " : " + print(N.c) + ")";
+    return "(" + print(N.A) + " ? " + print(N.B) + " : " + print(N.C) + ")";
   case FormulaOp::InRank1:
-    return "@1" + print(N.a);
+    return "@1" + print(N.A);
   case FormulaOp::InRank2:
-    return "@2" + print(N.a);
+    return "@2" + print(N.A);
   }
   return "?";
 }

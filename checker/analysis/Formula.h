@@ -54,13 +54,13 @@ bool isLeaf(FormulaOp Op);
 unsigned arity(FormulaOp Op);
 
 struct FormulaNode {
-  FormulaOp op;
-  bool boolean;      // the sort: boolean or integer
-  int64_t value = 0; // Const: the value; symbols: the symbol's id
-  FormulaRef a = 0, b = 0, c = 0;
+  FormulaOp Op;
+  bool Boolean;      // the sort: boolean or integer
+  int64_t Value = 0; // Const: the value; symbols: the symbol's id
+  FormulaRef A = 0, B = 0, C = 0;
   // Derived: mentions neither the rank nor a per-rank symbol outside a pin,
   // so every rank sees the same value.
-  bool rankFree = true;
+  bool RankFree = true;
 };
 
 /// Owns the formulas of one translation unit; equal formulas share one node.
@@ -75,7 +75,7 @@ public:
   FormulaRef falsity() const { return FalseRef; }
   FormulaRef constant(int64_t Value);
   FormulaRef rank();
-  FormulaRef size_();
+  FormulaRef sizeSymbol();
   /// The symbol named by \p Key (an address that identifies it, such as a
   /// declaration or an expression); one node per key, kind and sort.
   FormulaRef uniform(const void *Key, bool Boolean);
@@ -109,15 +109,15 @@ public:
   /// its symbols are sampled from (the formula's own constants and their
   /// neighbours, so `x % 100 == 0` and `p == u - 1` are met by sampling).
   struct EvaluationStep {
-    FormulaRef node;
-    unsigned which;       // the rank of the pair the node is seen by
-    uint32_t operands[3]; // positions in the plan
+    FormulaRef Node;
+    unsigned Which;       // the rank of the pair the node is seen by
+    uint32_t Operands[3]; // positions in the plan
   };
   struct EvaluationPlan {
-    std::vector<EvaluationStep> steps;
-    std::vector<int64_t> constants; // distinct, in the order met
-    std::vector<int64_t> samples;
-    bool hasSymbols = false; // uniform or per-rank symbols besides rank and size
+    std::vector<EvaluationStep> Steps;
+    std::vector<int64_t> Constants; // distinct, in the order met
+    std::vector<int64_t> Samples;
+    bool HasSymbols = false; // uniform or per-rank symbols besides rank and size
   };
   EvaluationPlan plan(FormulaRef F) const;
   /// evaluate() on a plan; \p Values is scratch space reused across calls.
@@ -133,20 +133,20 @@ private:
   FormulaRef symbol(FormulaOp Op, const void *Key, bool Boolean);
 
   struct NodeKey {
-    uint8_t op;
-    bool boolean;
-    int64_t value;
-    FormulaRef a, b, c;
+    uint8_t Op;
+    bool Boolean;
+    int64_t Value;
+    FormulaRef A, B, C;
     bool operator==(const NodeKey &O) const {
-      return op == O.op && boolean == O.boolean && value == O.value && a == O.a && b == O.b &&
-             c == O.c;
+      return Op == O.Op && Boolean == O.Boolean && Value == O.Value && A == O.A && B == O.B &&
+             C == O.C;
     }
   };
   struct NodeKeyInfo {
     static NodeKey getEmptyKey() { return {255, false, 0, 0, 0, 0}; }
     static NodeKey getTombstoneKey() { return {254, false, 0, 0, 0, 0}; }
     static unsigned getHashValue(const NodeKey &K) {
-      return static_cast<unsigned>(llvm::hash_combine(K.op, K.boolean, K.value, K.a, K.b, K.c));
+      return static_cast<unsigned>(llvm::hash_combine(K.Op, K.Boolean, K.Value, K.A, K.B, K.C));
     }
     static bool isEqual(const NodeKey &A, const NodeKey &B) { return A == B; }
   };

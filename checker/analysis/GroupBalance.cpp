@@ -21,19 +21,19 @@ constexpr int MinDepth = -4, MaxDepth = 8; // bounds keep loops that only open f
 /// What one path knows at a given depth: the call that opened the outermost
 /// group, the end that found nothing open, and the exit taken while open.
 struct DepthInfo {
-  SourceLocation opened;
-  std::string opener;
-  SourceLocation unmatched;
-  std::string closer;
-  const Stmt *leftBy = nullptr;
+  SourceLocation Opened;
+  std::string Opener;
+  SourceLocation Unmatched;
+  std::string Closer;
+  const Stmt *LeftBy = nullptr;
 };
 /// A depth, and the arm each correlated condition took on the way (bit I of
 /// `known` and `taken` for condition I).
 struct PathKey {
-  int depth = 0;
-  uint32_t known = 0, taken = 0;
+  int Depth = 0;
+  uint32_t Known = 0, Taken = 0;
   bool operator<(const PathKey &O) const {
-    return std::tie(depth, known, taken) < std::tie(O.depth, O.known, O.taken);
+    return std::tie(Depth, Known, Taken) < std::tie(O.Depth, O.Known, O.Taken);
   }
   bool operator!=(const PathKey &O) const { return O < *this || *this < O; }
 };
@@ -48,10 +48,10 @@ void mergeInto(DepthState &Into, const DepthState &From, int Condition, unsigned
     PathKey Key = Known;
     if (Condition >= 0) {
       const uint32_t Bit = 1u << Condition, Taken = Arm == 0 ? Bit : 0;
-      if ((Key.known & Bit) && (Key.taken & Bit) != Taken)
+      if ((Key.Known & Bit) && (Key.Taken & Bit) != Taken)
         continue;
-      Key.known |= Bit;
-      Key.taken |= Taken;
+      Key.Known |= Bit;
+      Key.Taken |= Taken;
     }
     Into.emplace(Key, Info);
   }
@@ -69,13 +69,13 @@ DepthState joinPredecessors(const FunctionCFG &Function, const CFGBlock &Block,
     const CFGBlock *P = Pred.getReachableBlock();
     if (!P || !Visited[P->getBlockID()])
       continue;
-    auto Condition = Correlated.condition.find(P);
+    auto Condition = Correlated.Condition.find(P);
     unsigned Index = 0;
     for (const CFGBlock::AdjacentBlock &Succ : P->succs()) {
       unsigned Arm = Index++;
       if (Succ.getReachableBlock() == &Block && Paths.follows(Function, *P, Arm))
         mergeInto(State, Out[P->getBlockID()],
-                  Condition == Correlated.condition.end() ? -1 : int(Condition->second), Arm);
+                  Condition == Correlated.Condition.end() ? -1 : int(Condition->second), Arm);
     }
   }
   return State;
@@ -95,16 +95,16 @@ DepthState shift(const DepthState &In, int Delta, SourceLocation Site, const std
   for (const auto &[From, FromInfo] : In) {
     PathKey Key = From;
     DepthInfo Info = FromInfo;
-    const int Depth = Key.depth, Next = std::clamp(Depth + Delta, MinDepth, MaxDepth);
-    if (Depth <= 0 && Next > 0 && Info.opened.isInvalid()) {
-      Info.opened = Site;
-      Info.opener = Name;
+    const int Depth = Key.Depth, Next = std::clamp(Depth + Delta, MinDepth, MaxDepth);
+    if (Depth <= 0 && Next > 0 && Info.Opened.isInvalid()) {
+      Info.Opened = Site;
+      Info.Opener = Name;
     }
-    if (Next < 0 && Depth >= 0 && Info.unmatched.isInvalid()) {
-      Info.unmatched = Site;
-      Info.closer = Name;
+    if (Next < 0 && Depth >= 0 && Info.Unmatched.isInvalid()) {
+      Info.Unmatched = Site;
+      Info.Closer = Name;
     }
-    Key.depth = Next;
+    Key.Depth = Next;
     Out.emplace(Key, Info);
   }
   return Out;
@@ -121,19 +121,19 @@ void judgeExit(const DepthState &AtExit, const FunctionDecl *FD, HelperFn IsGrou
     return;
   const auto &[LowKey, LowInfo] = *AtExit.begin();
   const auto &[HighKey, HighInfo] = *AtExit.rbegin();
-  const int Lowest = LowKey.depth, Highest = HighKey.depth;
+  const int Lowest = LowKey.Depth, Highest = HighKey.Depth;
   GroupImbalance Problem;
-  Problem.function = FD;
+  Problem.Function = FD;
   if (Lowest != Highest) {
-    if (Highest > 0 && HighInfo.opened.isValid()) {
-      Problem.kind = GroupImbalance::Kind::LeftOpen;
-      Problem.site = HighInfo.opened;
-      Problem.marker = HighInfo.opener;
-      Problem.leaving = HighInfo.leftBy;
+    if (Highest > 0 && HighInfo.Opened.isValid()) {
+      Problem.K = GroupImbalance::Kind::LeftOpen;
+      Problem.Site = HighInfo.Opened;
+      Problem.Marker = HighInfo.Opener;
+      Problem.Leaving = HighInfo.LeftBy;
     } else {
-      Problem.kind = GroupImbalance::Kind::UnmatchedEnd;
-      Problem.site = LowInfo.unmatched;
-      Problem.marker = LowInfo.closer;
+      Problem.K = GroupImbalance::Kind::UnmatchedEnd;
+      Problem.Site = LowInfo.Unmatched;
+      Problem.Marker = LowInfo.Closer;
     }
     Problems.push_back(Problem);
     return; // the callers see no net change: the problem is reported here
@@ -142,18 +142,17 @@ void judgeExit(const DepthState &AtExit, const FunctionDecl *FD, HelperFn IsGrou
     Delta = Lowest;
     return;
   }
-  Problem.kind =
-      Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
-  Problem.site = Lowest > 0 ? HighInfo.opened : LowInfo.unmatched;
-  Problem.marker = Lowest > 0 ? HighInfo.opener : LowInfo.closer;
-  if (Problem.site.isValid())
+  Problem.K = Lowest > 0 ? GroupImbalance::Kind::NeverClosed : GroupImbalance::Kind::UnmatchedEnd;
+  Problem.Site = Lowest > 0 ? HighInfo.Opened : LowInfo.Unmatched;
+  Problem.Marker = Lowest > 0 ? HighInfo.Opener : LowInfo.Closer;
+  if (Problem.Site.isValid())
     Problems.push_back(Problem);
 }
 
 } // namespace
 
 std::vector<GroupImbalance> GroupBalance::check(const FunctionCFG &Function) {
-  return analyse(Function.decl()).problems;
+  return analyse(Function.decl()).Problems;
 }
 
 const GroupBalance::Outcome &GroupBalance::analyse(const FunctionDecl *FD) {
@@ -174,7 +173,7 @@ bool GroupBalance::isGroupHelper(const FunctionCFG &Function) {
   if (isa<CXXConstructorDecl, CXXDestructorDecl>(Function.decl()))
     return true;
   const FunctionSummary *Summary = Events.functionSummary(Function.decl());
-  return Summary && Summary->onlyGroupMarkers;
+  return Summary && Summary->OnlyGroupMarkers;
 }
 
 GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
@@ -185,7 +184,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   Worklist.push(&Graph.getEntry());
   bool AnyMarker = false;
   const CorrelatedBranches Correlated = CorrelatedBranches::of(Function);
-  if (Correlated.truncated)
+  if (Correlated.Truncated)
     Limits.push_back({Function.decl(), Function.decl()->getLocation(),
                       "more than " + std::to_string(limits::MaxCorrelatedConditions) +
                           " conditions tested twice; group balance correlates the first ones"});
@@ -195,21 +194,21 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     forEachCall(Block, Function.context(),
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
                   const CalleeRole &Role = Classifier.classify(Callee);
-                  int Delta = Role.groupMarker
-                                  ? (Role.groupMarker->role == rules::GroupRole::Begin ? 1 : -1)
-                                  : analyse(Callee).delta;
+                  int Delta = Role.GroupMarker
+                                  ? (Role.GroupMarker->Role == rules::GroupRole::Begin ? 1 : -1)
+                                  : analyse(Callee).Delta;
                   if (Delta == 0)
                     return;
                   AnyMarker = true;
-                  State = shift(State, Delta, Site, Role.name);
+                  State = shift(State, Delta, Site, Role.Name);
                 });
     const Stmt *Leaving = leavingStatement(Block);
     if (isa_and_nonnull<CallExpr>(Leaving))
       return DepthState(); // exit() and friends end the process: nothing stays open
     if (Leaving)
       for (auto &[Key, Info] : State)
-        if (Key.depth > 0 && !Info.leftBy)
-          Info.leftBy = Leaving;
+        if (Key.Depth > 0 && !Info.LeftBy)
+          Info.LeftBy = Leaving;
     return State;
   };
 
@@ -242,7 +241,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   if (AnyMarker)
     judgeExit(
         Transfer(Graph.getExit()), Function.decl(), [&] { return isGroupHelper(Function); },
-        Result.problems, Result.delta);
+        Result.Problems, Result.Delta);
   return Result;
 }
 

@@ -25,11 +25,11 @@ struct GroupImbalance {
     NeverClosed,  // open on every path out of a function that is not a group helper
     UnmatchedEnd, // an end marker with no group open on some path
   };
-  Kind kind = Kind::LeftOpen;
-  const clang::FunctionDecl *function = nullptr;
-  clang::SourceLocation site;           // the begin (or call) that opens, or the unmatched end
-  std::string marker;                   // what is called there
-  const clang::Stmt *leaving = nullptr; // LeftOpen: the exit that leaves the group open
+  Kind K = Kind::LeftOpen;
+  const clang::FunctionDecl *Function = nullptr;
+  clang::SourceLocation Site;           // the begin (or call) that opens, or the unmatched end
+  std::string Marker;                   // what is called there
+  const clang::Stmt *Leaving = nullptr; // LeftOpen: the exit that leaves the group open
 };
 
 class GroupBalance {
@@ -44,8 +44,8 @@ public:
 
 private:
   struct Outcome {
-    std::vector<GroupImbalance> problems;
-    int delta = 0; // net depth change when every path agrees
+    std::vector<GroupImbalance> Problems;
+    int Delta = 0; // net depth change when every path agrees
   };
   const Outcome &analyse(const clang::FunctionDecl *FD);
   Outcome run(const FunctionCFG &Function);

@@ -17,7 +17,7 @@ SequenceTable::SequenceTable() {
 }
 
 unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
-  auto [It, Inserted] = KeyIds.try_emplace(Event.key, Representatives.size());
+  auto [It, Inserted] = KeyIds.try_emplace(Event.Key, Representatives.size());
   if (Inserted) {
     Representatives.push_back(&Event);
   }
@@ -34,7 +34,7 @@ uint32_t SequenceTable::appendKey(uint32_t Sequence, unsigned Key) {
 uint32_t SequenceTable::appendEvent(uint32_t Sequence, const CollectiveEvent &Event) {
   // Occurrences are told apart by where they are reported.
   auto [It, Inserted] = EventChildren.try_emplace(
-      {Sequence, Event.site.getRawEncoding(), keyOf(Event)}, EventNodes.size());
+      {Sequence, Event.Site.getRawEncoding(), keyOf(Event)}, EventNodes.size());
   if (Inserted) {
     EventNodes.push_back({Sequence, static_cast<unsigned>(Occurrences.size())});
     Occurrences.push_back(&Event);
@@ -44,23 +44,23 @@ uint32_t SequenceTable::appendEvent(uint32_t Sequence, const CollectiveEvent &Ev
 
 std::vector<unsigned> SequenceTable::keys(uint32_t Sequence) const {
   std::vector<unsigned> Out;
-  for (; Sequence; Sequence = KeyNodes[Sequence].parent)
-    Out.push_back(KeyNodes[Sequence].item);
+  for (; Sequence; Sequence = KeyNodes[Sequence].Parent)
+    Out.push_back(KeyNodes[Sequence].Item);
   return {Out.rbegin(), Out.rend()};
 }
 
 std::vector<const CollectiveEvent *> SequenceTable::events(uint32_t Sequence) const {
   std::vector<const CollectiveEvent *> Out;
-  for (; Sequence; Sequence = EventNodes[Sequence].parent)
-    Out.push_back(Occurrences[EventNodes[Sequence].item]);
+  for (; Sequence; Sequence = EventNodes[Sequence].Parent)
+    Out.push_back(Occurrences[EventNodes[Sequence].Item]);
   return {Out.rbegin(), Out.rend()};
 }
 
-uint32_t SequenceTable::parentKey(uint32_t Sequence) const { return KeyNodes[Sequence].parent; }
-uint32_t SequenceTable::parentEvent(uint32_t Sequence) const { return EventNodes[Sequence].parent; }
-unsigned SequenceTable::lastKey(uint32_t Sequence) const { return KeyNodes[Sequence].item; }
+uint32_t SequenceTable::parentKey(uint32_t Sequence) const { return KeyNodes[Sequence].Parent; }
+uint32_t SequenceTable::parentEvent(uint32_t Sequence) const { return EventNodes[Sequence].Parent; }
+unsigned SequenceTable::lastKey(uint32_t Sequence) const { return KeyNodes[Sequence].Item; }
 const CollectiveEvent &SequenceTable::lastEvent(uint32_t Sequence) const {
-  return *Occurrences[EventNodes[Sequence].item];
+  return *Occurrences[EventNodes[Sequence].Item];
 }
 
 // --- merging ---------------------------------------------------------------
@@ -68,10 +68,10 @@ const CollectiveEvent &SequenceTable::lastEvent(uint32_t Sequence) const {
 bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &Entry,
                    FormulaArena &Arena) {
   for (GuardedSequence &Existing : Into)
-    if (Existing.arm == Entry.arm && Existing.keys == Entry.keys) {
-      Existing.guard = Arena.disjoin(Existing.guard, Entry.guard);
-      if (!Existing.leaving)
-        Existing.leaving = Entry.leaving;
+    if (Existing.Arm == Entry.Arm && Existing.Keys == Entry.Keys) {
+      Existing.Guard = Arena.disjoin(Existing.Guard, Entry.Guard);
+      if (!Existing.Leaving)
+        Existing.Leaving = Entry.Leaving;
       return true;
     }
   Into.push_back(Entry);
@@ -184,21 +184,21 @@ FormulaRef FunctionShape::reaching(const CFGBlock *Target) {
 
 GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const CollectiveEvent &Event) {
   // A group of one operation is that operation: Start, X, End -> X.
-  if (Event.groupMarker && !Event.groupBegins && Sequence.keys) {
-    uint32_t Inner = Sequence.keys, Opening = Table.parentKey(Inner);
+  if (Event.GroupMarker && !Event.GroupBegins && Sequence.Keys) {
+    uint32_t Inner = Sequence.Keys, Opening = Table.parentKey(Inner);
     if (Opening) {
       const CollectiveEvent &First = Table.representative(Table.lastKey(Opening));
-      const CollectiveEvent &Only = Table.lastEvent(Sequence.events);
-      if (First.groupMarker && First.groupBegins && !Only.groupMarker) {
-        Sequence.keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Only));
-        Sequence.events =
-            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.events)), Only);
+      const CollectiveEvent &Only = Table.lastEvent(Sequence.Events);
+      if (First.GroupMarker && First.GroupBegins && !Only.GroupMarker) {
+        Sequence.Keys = Table.appendKey(Table.parentKey(Opening), Table.keyOf(Only));
+        Sequence.Events =
+            Table.appendEvent(Table.parentEvent(Table.parentEvent(Sequence.Events)), Only);
         return Sequence;
       }
     }
   }
-  Sequence.keys = Table.appendKey(Sequence.keys, Table.keyOf(Event));
-  Sequence.events = Table.appendEvent(Sequence.events, Event);
+  Sequence.Keys = Table.appendKey(Sequence.Keys, Table.keyOf(Event));
+  Sequence.Events = Table.appendEvent(Sequence.Events, Event);
   return Sequence;
 }
 
@@ -249,21 +249,21 @@ struct SequenceBuilder::Walk {
   bool PathsLost;
 
   void finish(const GuardedSequence &S) {
-    if (!mergeSequence(Result.sequences, S, Arena))
-      Result.overflow = true;
+    if (!mergeSequence(Result.Sequences, S, Arena))
+      Result.Overflow = true;
   }
   void send(const CFGBlock *To, const GuardedSequence &S) {
-    if (S.guard == Arena.falsity())
+    if (S.Guard == Arena.falsity())
       return;
     std::vector<GuardedSequence> &List = Pending[To];
     if (List.empty())
       Queue.push({Shape.order(To), To});
     if (!mergeSequence(List, S, Arena))
-      Result.overflow = true;
+      Result.Overflow = true;
   }
   /// The next block with classes waiting, and takes them into \p In.
   const CFGBlock *next(std::vector<GuardedSequence> &In) {
-    while (!Queue.empty() && !Result.overflow) {
+    while (!Queue.empty() && !Result.Overflow) {
       const CFGBlock *Block = Queue.top().second;
       Queue.pop();
       if (auto Found = Pending.find(Block); Found != Pending.end()) {
@@ -293,7 +293,7 @@ SequenceBuilder::walk(FunctionShape &Shape,
     // disjunction of every path's (a `?:` chain would make that huge).
     if (!W.PathsLost && Starts.size() == 1 && In.size() == 1 &&
         Shape.postDominates(Block, Starts.front().first))
-      In.front().guard = Starts.front().second.guard;
+      In.front().Guard = Starts.front().second.Guard;
     if (Block == Stop || Block == Exit || (Loop && !Shape.inLoop(Loop, Block))) {
       for (const GuardedSequence &S : In)
         W.finish(S);
@@ -316,8 +316,8 @@ SequenceBuilder::walk(FunctionShape &Shape,
     for (GuardedSequence &S : In) {
       for (const CollectiveEvent &Event : Events.blockEvents(Function, *Block))
         S = append(S, Event);
-      if (!S.leaving)
-        S.leaving = Leaving;
+      if (!S.Leaving)
+        S.Leaving = Leaving;
     }
     leaveBlock(W, Block, In, Loop);
   }
@@ -344,7 +344,7 @@ void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, std::vector<Gua
     }
     FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
     for (GuardedSequence S : In) {
-      S.guard = Arena.conjoin(S.guard, Edge);
+      S.Guard = Arena.conjoin(S.Guard, Edge);
       if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
         W.PathsLost = true;
         W.finish(S);
@@ -364,45 +364,45 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
     return Known->second.get(); // null while being summarised: a loop reached from itself
   Loops[Header] = nullptr;
   GuardedSequence Start;
-  Start.guard = Arena.truth();
+  Start.Guard = Arena.truth();
   RegionSequences Body = walk(Shape, {{Header, Start}}, nullptr, Header);
   std::vector<uint32_t> Distinct;
-  for (const GuardedSequence &S : Body.sequences)
-    if (std::find(Distinct.begin(), Distinct.end(), S.keys) == Distinct.end())
-      Distinct.push_back(S.keys);
-  if (!Body.overflow && Distinct.size() == 1 && Distinct.front() == 0)
+  for (const GuardedSequence &S : Body.Sequences)
+    if (std::find(Distinct.begin(), Distinct.end(), S.Keys) == Distinct.end())
+      Distinct.push_back(S.Keys);
+  if (!Body.Overflow && Distinct.size() == 1 && Distinct.front() == 0)
     return nullptr; // no collective in the loop
   // The loop's event stands for its first collective in reports.
   const CollectiveEvent *First = nullptr;
-  for (const GuardedSequence &S : Body.sequences)
-    if (S.events) {
-      First = Table.events(S.events).front();
+  for (const GuardedSequence &S : Body.Sequences)
+    if (S.Events) {
+      First = Table.events(S.Events).front();
       break;
     }
   if (!First)
     return nullptr;
   auto Event = std::make_unique<CollectiveEvent>(*First);
-  Event->groupMarker = false;
-  Event->loop = true;
-  if (Body.overflow || Distinct.size() > 1) {
+  Event->GroupMarker = false;
+  Event->Loop = true;
+  if (Body.Overflow || Distinct.size() > 1) {
     // Ranks may run different iterations; each iteration's branches are
     // judged where they are. The loop matches only itself.
-    Event->key = "loop@" + std::to_string(Shape.order(Header)) + "{?}";
+    Event->Key = "loop@" + std::to_string(Shape.order(Header)) + "{?}";
   } else {
     const Stmt *Loop = Header->getTerminatorStmt();
-    Event->loopTripFormula =
+    Event->LoopTripFormula =
         Loop ? analysis::tripCount(Loop, Shape.function().parents(), Shape.conditions(), Arena)
              : std::nullopt;
-    Event->loopTrip = tripText(Event->loopTripFormula);
-    Event->loopBody = Distinct.front();
+    Event->LoopTrip = tripText(Event->LoopTripFormula);
+    Event->LoopBody = Distinct.front();
     for (unsigned Key : Table.keys(Distinct.front())) {
       const CollectiveEvent &Inner = Table.representative(Key);
-      if (Inner.communicatorDecl != Event->communicatorDecl)
-        Event->communicatorDecl = nullptr;
-      Event->selfCommunicator &= Inner.selfCommunicator;
+      if (Inner.CommunicatorDecl != Event->CommunicatorDecl)
+        Event->CommunicatorDecl = nullptr;
+      Event->SelfCommunicator &= Inner.SelfCommunicator;
     }
     // Equal key sequences are one trie node: the body is named by its id.
-    Event->key = "loop[" + Event->loopTrip + "]{" + std::to_string(Event->loopBody) + "}";
+    Event->Key = "loop[" + Event->LoopTrip + "]{" + std::to_string(Event->LoopBody) + "}";
   }
   return (Loops[Header] = std::move(Event)).get();
 }
@@ -411,7 +411,7 @@ std::string SequenceBuilder::tripText(std::optional<FormulaRef> Count) const {
   if (!Count)
     return "?";
   const FormulaNode &Node = Arena.node(*Count);
-  return Node.op == FormulaOp::Const ? std::to_string(Node.value) : "f" + std::to_string(*Count);
+  return Node.Op == FormulaOp::Const ? std::to_string(Node.Value) : "f" + std::to_string(*Count);
 }
 
 } // namespace lockstep::analysis

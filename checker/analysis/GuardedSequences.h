@@ -44,8 +44,8 @@ public:
 
 private:
   struct Node {
-    uint32_t parent;
-    unsigned item;
+    uint32_t Parent;
+    unsigned Item;
   };
   std::vector<Node> KeyNodes, EventNodes;
   llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> KeyChildren;
@@ -58,15 +58,15 @@ private:
 /// One path class through a region: the arm it took at the region's branch,
 /// its sequence, its guard, and how it left the function (if it did).
 struct GuardedSequence {
-  unsigned arm = 0;
-  uint32_t keys = 0, events = 0;
-  FormulaRef guard = 0;
-  const clang::Stmt *leaving = nullptr;
+  unsigned Arm = 0;
+  uint32_t Keys = 0, Events = 0;
+  FormulaRef Guard = 0;
+  const clang::Stmt *Leaving = nullptr;
 };
 
 struct RegionSequences {
-  std::vector<GuardedSequence> sequences;
-  bool overflow = false; // more than limits::MaxSequences distinct sequences
+  std::vector<GuardedSequence> Sequences;
+  bool Overflow = false; // more than limits::MaxSequences distinct sequences
 };
 
 /// What region walks need to know about one function, computed once.

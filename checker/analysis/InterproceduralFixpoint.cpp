@@ -23,12 +23,12 @@ void TranslationUnitAnalysis::computeDependence() {
   auto Seeded = [&](const FunctionCFG *Function) {
     const FunctionDecl *FD = Function->decl();
     std::vector<bool> Present(FD->getNumParams(), false);
-    auto It = Env.seeds.find(FD->getCanonicalDecl());
-    if (It != Env.seeds.end())
+    auto It = Env.Seeds.find(FD->getCanonicalDecl());
+    if (It != Env.Seeds.end())
       for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
         Present[I] = It->second[I] != nullptr;
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
-      if (const DependenceEnvironment::FieldSeeds *Fields = Env.fieldSeedsOf(FD, I)) {
+      if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I)) {
         Present.push_back(true); // field by field, then each field
         for (const auto &[Field, Seed] : *Fields)
           Present.push_back(Seed != nullptr);
@@ -47,15 +47,15 @@ void TranslationUnitAnalysis::computeDependence() {
     for (const FunctionCFG *Function : Pending) {
       AnalysedAt[Function] = ++Clock;
       FunctionDependence Result = analyzeDependence(*Function, Env);
-      if (!Result.settled)
+      if (!Result.Settled)
         Limits.push_back({Function->decl(), Function->decl()->getLocation(),
                           "its values did not settle within " +
                               std::to_string(limits::DependenceVisitsPerBlock) +
                               " visits per block; some rank-dependent values may be missed"});
       const FunctionDecl *Decl = Function->decl()->getCanonicalDecl();
-      FunctionFacts &Facts = Env.facts[Decl];
-      if (!Facts.sameAs(Result.facts)) {
-        Facts = Result.facts;
+      FunctionFacts &Facts = Env.Facts[Decl];
+      if (!Facts.sameAs(Result.Facts)) {
+        Facts = Result.Facts;
         FactsChangedAt[Decl] = Clock;
       }
       FunctionDependence &Stored = Dependence[Function] = std::move(Result);
@@ -83,9 +83,9 @@ void TranslationUnitAnalysis::computeDependence() {
       };
       if (SeededBefore[I] != Seeded(Function) ||
           llvm::any_of(
-              Result.calls,
-              [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.callee); }) ||
-          llvm::any_of(Result.sharedReads,
+              Result.Calls,
+              [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.Callee); }) ||
+          llvm::any_of(Result.SharedReads,
                        [&](const ValueDecl *D) { return After(PublishedAt, D); }))
         Pending.push_back(Function);
     }
@@ -129,16 +129,16 @@ std::vector<const FunctionCFG *> TranslationUnitAnalysis::calleesFirst() const {
 }
 
 void TranslationUnitAnalysis::computeSeeds() {
-  Env.seeds.clear();
+  Env.Seeds.clear();
   llvm::DenseSet<const FunctionDecl *> Called;
   for (const auto &[Function, Result] : Dependence)
-    for (const CallSiteRecord &Call : Result.calls)
-      Called.insert(Call.callee);
+    for (const CallSiteRecord &Call : Result.Calls)
+      Called.insert(Call.Callee);
   // Parameters of functions nobody in this file calls come from outside:
   // only their names tell whether they hold a rank.
   for (const auto &Function : Functions) {
     const FunctionDecl *FD = Function->decl();
-    auto &Seeds = Env.seeds[FD->getCanonicalDecl()];
+    auto &Seeds = Env.Seeds[FD->getCanonicalDecl()];
     Seeds.assign(FD->getNumParams(), nullptr);
     if (Called.count(FD->getCanonicalDecl()))
       continue;
@@ -149,16 +149,16 @@ void TranslationUnitAnalysis::computeSeeds() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const auto &Function : Functions) {
-      for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
-        auto It = Env.seeds.find(Call.callee);
-        if (It == Env.seeds.end())
+      for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+        auto It = Env.Seeds.find(Call.Callee);
+        if (It == Env.Seeds.end())
           continue;
         auto &Seeds = It->second;
-        for (size_t I = 0; I < Call.args.size() && I < Seeds.size(); ++I) {
+        for (size_t I = 0; I < Call.Args.size() && I < Seeds.size(); ++I) {
           if (Seeds[I])
             continue;
-          if (const Provenance *Source = Env.resolve(Call.args[I], Function->decl())) {
-            const ParmVarDecl *Param = Call.callee->getParamDecl(I);
+          if (const Provenance *Source = Env.resolve(Call.Args[I], Function->decl())) {
+            const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
                                   Param->getLocation(), Source);
             Changed = true;
@@ -173,32 +173,32 @@ void TranslationUnitAnalysis::computeSeeds() {
 // by field (after the whole parameters, whose seeds resolve the callers'
 // values).
 void TranslationUnitAnalysis::computeFieldSeeds() {
-  Env.fieldSeeds.clear();
+  Env.FieldSeeds.clear();
   // Parameters some call passes as a whole (or leaves to a default argument).
   llvm::DenseMap<const FunctionDecl *, std::vector<bool>> Whole;
   for (const auto &Function : Functions)
-    for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
-      std::vector<bool> &Flags = Whole[Call.callee];
-      Flags.resize(Call.callee->getNumParams(), false);
+    for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+      std::vector<bool> &Flags = Whole[Call.Callee];
+      Flags.resize(Call.Callee->getNumParams(), false);
       for (size_t I = 0; I < Flags.size(); ++I)
-        Flags[I] = Flags[I] || I >= Call.argFields.size() || !Call.argFields[I];
+        Flags[I] = Flags[I] || I >= Call.ArgFields.size() || !Call.ArgFields[I];
     }
   // In source order: the first caller that passes a per-rank field names it.
   for (const auto &Function : Functions)
-    for (const CallSiteRecord &Call : Dependence[Function.get()].calls) {
-      const std::vector<bool> &Flags = Whole[Call.callee];
-      auto &Slots = Env.fieldSeeds[Call.callee];
+    for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+      const std::vector<bool> &Flags = Whole[Call.Callee];
+      auto &Slots = Env.FieldSeeds[Call.Callee];
       Slots.resize(Flags.size());
       for (size_t I = 0; I < Flags.size(); ++I) {
         if (Flags[I])
           continue;
-        DependenceEnvironment::FieldSeeds &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
-        for (const auto &[Field, Value] : *Call.argFields[I]) {
+        DependenceEnvironment::FieldSeedMap &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
+        for (const auto &[Field, Value] : *Call.ArgFields[I]) {
           const Provenance *&Seed = Seeds[Field];
           if (Seed)
             continue;
           if (const Provenance *Source = Env.resolve(Value, Function->decl())) {
-            const ParmVarDecl *Param = Call.callee->getParamDecl(I);
+            const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seed = Arena.make(Provenance::Kind::Parameter,
                               Param->getNameAsString() + "." + Field->getNameAsString(),
                               Param->getLocation(), Source);
@@ -212,15 +212,15 @@ llvm::SmallVector<const ValueDecl *>
 TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
                                              const FunctionDependence &Result) {
   llvm::SmallVector<const ValueDecl *> Published;
-  for (const SharedWrite &Write : Result.sharedWrites) {
-    if (Env.shared.count(Write.decl))
+  for (const SharedWrite &Write : Result.SharedWrites) {
+    if (Env.Shared.count(Write.Decl))
       continue;
-    if (const Provenance *Source = Env.resolve(Write.value, Function.decl())) {
+    if (const Provenance *Source = Env.resolve(Write.Value, Function.decl())) {
       RankValue Value;
-      Value.source = Source;
-      Value.exactRank = Write.value.exactRank;
-      Env.shared[Write.decl] = Value;
-      Published.push_back(Write.decl);
+      Value.Source = Source;
+      Value.ExactRank = Write.Value.ExactRank;
+      Env.Shared[Write.Decl] = Value;
+      Published.push_back(Write.Decl);
     }
   }
   return Published;
@@ -253,29 +253,29 @@ void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder 
       FunctionShape &Shape = shapeOf(*Function->second);
       const CFG &Graph = Function->second->cfg();
       GuardedSequence Start;
-      Start.guard = Formulas.truth();
+      Start.Guard = Formulas.truth();
       RegionSequences Region = Walker.region(Shape, {{&Graph.getEntry(), Start}}, &Graph.getExit());
       FunctionSummary Summary;
-      for (const GuardedSequence &S : Region.sequences) {
-        Summary.several |= S.keys != Region.sequences.front().keys;
-        for (const CollectiveEvent *Event : Table.events(S.events))
-          Summary.onlyGroupMarkers &= Event->groupMarker;
+      for (const GuardedSequence &S : Region.Sequences) {
+        Summary.Several |= S.Keys != Region.Sequences.front().Keys;
+        for (const CollectiveEvent *Event : Table.events(S.Events))
+          Summary.OnlyGroupMarkers &= Event->GroupMarker;
       }
-      if (Region.overflow) {
-        Summary.several = true;
+      if (Region.Overflow) {
+        Summary.Several = true;
         Limits.push_back({Done, Done->getLocation(),
                           "more than " + std::to_string(limits::MaxSequences) +
                               " distinct collective sequences; its callers see one opaque call"});
       }
-      for (const GuardedSequence &S : Region.sequences)
-        if (S.events || !Summary.several) {
-          for (const CollectiveEvent *Event : Table.events(S.events))
-            Summary.events.push_back(*Event);
+      for (const GuardedSequence &S : Region.Sequences)
+        if (S.Events || !Summary.Several) {
+          for (const CollectiveEvent *Event : Table.events(S.Events))
+            Summary.Events.push_back(*Event);
           break;
         }
-      if (Summary.events.size() > limits::MaxSummaryEvents) {
-        Summary.several = true; // its callers see `call f`
-        Summary.events.resize(1);
+      if (Summary.Events.size() > limits::MaxSummaryEvents) {
+        Summary.Several = true; // its callers see `call f`
+        Summary.Events.resize(1);
       }
       With.setSummary(Done, std::move(Summary));
     }

@@ -24,10 +24,10 @@ std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClass
   const SourceManager &SM = Function.context().getSourceManager();
   const SourceLocation BodyEnd = Function.decl()->getBody()->getEndLoc();
   struct Boundary {
-    const rules::JoinProtocolRule *protocol;
-    SourceLocation loc;
-    bool begins;
-    const Stmt *stmt;
+    const rules::JoinProtocolRule *Protocol;
+    SourceLocation Loc;
+    bool Begins;
+    const clang::Stmt *Stmt;
   };
   std::vector<Boundary> Boundaries;
   for (const CFGBlock *Block : Function.cfg())
@@ -36,23 +36,23 @@ std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClass
                   if (!SiteStmt) // guard destructors end with their scope
                     return;
                   const CalleeRole &Role = Classifier.classify(Callee);
-                  if (Role.joinBegin)
-                    Boundaries.push_back({Role.joinBegin, Site, true, SiteStmt});
-                  else if (Role.joinEnd)
-                    Boundaries.push_back({Role.joinEnd, Site, false, SiteStmt});
+                  if (Role.JoinBegin)
+                    Boundaries.push_back({Role.JoinBegin, Site, true, SiteStmt});
+                  else if (Role.JoinEnd)
+                    Boundaries.push_back({Role.JoinEnd, Site, false, SiteStmt});
                 });
   for (const Boundary &Begin : Boundaries) {
-    if (!Begin.begins)
+    if (!Begin.Begins)
       continue;
     SourceLocation End =
-        Begin.protocol->guard.empty() ? BodyEnd : scopeEnd(Begin.stmt, Function.parents(), BodyEnd);
+        Begin.Protocol->Guard.empty() ? BodyEnd : scopeEnd(Begin.Stmt, Function.parents(), BodyEnd);
     // A begin/end pair closes at the first end call that follows it.
     for (const Boundary &Close : Boundaries)
-      if (!Close.begins && Close.protocol == Begin.protocol &&
-          SM.isBeforeInTranslationUnit(Begin.loc, Close.loc) &&
-          SM.isBeforeInTranslationUnit(Close.loc, End))
-        End = Close.loc;
-    Regions.push_back({Begin.protocol, SourceRange(Begin.loc, End)});
+      if (!Close.Begins && Close.Protocol == Begin.Protocol &&
+          SM.isBeforeInTranslationUnit(Begin.Loc, Close.Loc) &&
+          SM.isBeforeInTranslationUnit(Close.Loc, End))
+        End = Close.Loc;
+    Regions.push_back({Begin.Protocol, SourceRange(Begin.Loc, End)});
   }
   return Regions;
 }

@@ -11,8 +11,8 @@
 namespace lockstep::analysis {
 
 struct JoinRegion {
-  const rules::JoinProtocolRule *protocol = nullptr;
-  clang::SourceRange range; // from the guard or begin call to the scope end or end call
+  const rules::JoinProtocolRule *Protocol = nullptr;
+  clang::SourceRange Range; // from the guard or begin call to the scope end or end call
 };
 
 std::vector<JoinRegion> joinRegions(const FunctionCFG &Function, const CallClassifier &Classifier);

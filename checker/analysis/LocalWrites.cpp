@@ -27,31 +27,31 @@ public:
   }
 
   bool VisitReturnStmt(ReturnStmt *S) {
-    Out.returns.push_back(S->getRetValue());
+    Out.Returns.push_back(S->getRetValue());
     return true;
   }
   bool VisitVarDecl(VarDecl *Var) {
     if (!Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
       return true;
     if (LoopDepth)
-      Out.inLoop.insert(Var);
+      Out.InLoop.insert(Var);
     if (Var->getInit())
-      Out.writes[Var].push_back(Var->getInit());
+      Out.Writes[Var].push_back(Var->getInit());
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (const VarDecl *Var = Op->isAssignmentOp() ? localVariable(Op->getLHS()) : nullptr) {
       if (Op->getOpcode() == BO_Assign)
-        Out.writes[Var].push_back(Op->getRHS());
+        Out.Writes[Var].push_back(Op->getRHS());
       else
-        Out.opaque.insert(Var);
+        Out.Opaque.insert(Var);
     }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *Op) {
     if (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf)
       if (const VarDecl *Var = localVariable(Op->getSubExpr()))
-        Out.opaque.insert(Var);
+        Out.Opaque.insert(Var);
     return true;
   }
 
@@ -84,11 +84,11 @@ LocalWrites LocalWrites::of(const FunctionDecl *FD) {
 }
 
 bool LocalWrites::keepsItsValue(const VarDecl *Var) const {
-  if (opaque.count(Var) || inLoop.count(Var))
+  if (Opaque.count(Var) || InLoop.count(Var))
     return false;
-  auto It = writes.find(Var);
+  auto It = Writes.find(Var);
   size_t Initial = !isa<ParmVarDecl>(Var) && Var->getInit() ? 1 : 0;
-  return (It == writes.end() ? 0 : It->second.size()) == Initial;
+  return (It == Writes.end() ? 0 : It->second.size()) == Initial;
 }
 
 } // namespace lockstep::analysis

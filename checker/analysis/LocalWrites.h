@@ -13,10 +13,10 @@
 namespace lockstep::analysis {
 
 struct LocalWrites {
-  std::vector<const clang::Expr *> returns; // null: `return;`
-  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> writes; // init, `=`
-  llvm::DenseSet<const clang::VarDecl *> opaque; // also written otherwise, or address taken
-  llvm::DenseSet<const clang::VarDecl *> inLoop; // declared in a loop: fresh each iteration
+  std::vector<const clang::Expr *> Returns; // null: `return;`
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> Writes; // init, `=`
+  llvm::DenseSet<const clang::VarDecl *> Opaque; // also written otherwise, or address taken
+  llvm::DenseSet<const clang::VarDecl *> InLoop; // declared in a loop: fresh each iteration
 
   static LocalWrites of(const clang::FunctionDecl *FD);
 

@@ -22,8 +22,8 @@ SourceRange iteratedRange(const Stmt *Loop) {
 }
 
 bool shadows(const JoinRegion &Region, const CollectiveEvent &Event) {
-  return std::find(Event.shadowedBy.begin(), Event.shadowedBy.end(), Region.protocol) !=
-         Event.shadowedBy.end();
+  return std::find(Event.ShadowedBy.begin(), Event.ShadowedBy.end(), Region.Protocol) !=
+         Event.ShadowedBy.end();
 }
 
 } // namespace
@@ -40,30 +40,30 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
   const SourceRange Iterated = iteratedRange(Loop);
   const JoinRegion *Join = nullptr;
   for (const JoinRegion &Region : Regions)
-    if (sourceContains(SM, Region.range, Loop->getBeginLoc()))
+    if (sourceContains(SM, Region.Range, Loop->getBeginLoc()))
       Join = &Region;
   for (const CollectiveEvent &Event : FunctionEvents) {
-    if (Event.groupMarker || Event.joinBoundary)
+    if (Event.GroupMarker || Event.JoinBoundary)
       continue;
-    const bool Inside = sourceContains(SM, Iterated, Event.site);
+    const bool Inside = sourceContains(SM, Iterated, Event.Site);
     // In a join region, what runs after the uneven loop is misaligned too:
     // the ranks that finished early are already shadowing.
     const bool After = Join && !Inside &&
-                       SM.isBeforeInTranslationUnit(Loop->getEndLoc(), Event.site) &&
-                       sourceContains(SM, Join->range, Event.site);
+                       SM.isBeforeInTranslationUnit(Loop->getEndLoc(), Event.Site) &&
+                       sourceContains(SM, Join->Range, Event.Site);
     if ((!Inside && !After) || (Join && shadows(*Join, Event)))
       continue;
     LoopDivergence D;
-    D.kind = Join ? LoopDivergence::Kind::Unshadowed : LoopDivergence::Kind::TripCount;
-    D.function = Function.decl();
-    D.event = Event;
+    D.K = Join ? LoopDivergence::Kind::Unshadowed : LoopDivergence::Kind::TripCount;
+    D.Function = Function.decl();
+    D.Event = Event;
     // A range-for differs by its range: `for (x : inputs)` reads as 'inputs'.
     const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop);
-    D.condition = RangeFor ? RangeFor->getRangeInit() : decidingCondition(Header);
-    D.source = Source;
+    D.Condition = RangeFor ? RangeFor->getRangeInit() : decidingCondition(Header);
+    D.Source = Source;
     if (Join)
-      D.join = *Join;
-    D.afterLoop = After;
+      D.Join = *Join;
+    D.AfterLoop = After;
     Found.push_back(std::move(D));
   }
   return Found;

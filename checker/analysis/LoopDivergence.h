@@ -17,13 +17,13 @@ struct LoopDivergence {
     TripCount,  // the collective runs a rank-dependent number of times
     Unshadowed, // inside a join region, the protocol does not shadow the collective
   };
-  Kind kind = Kind::TripCount;
-  const clang::FunctionDecl *function = nullptr;
-  CollectiveEvent event;
-  const clang::Expr *condition = nullptr; // the loop condition
-  const Provenance *source = nullptr;     // why the trip count differs
-  std::optional<JoinRegion> join;         // Unshadowed: the region it breaks
-  bool afterLoop = false;                 // Unshadowed: runs after the uneven loop
+  Kind K = Kind::TripCount;
+  const clang::FunctionDecl *Function = nullptr;
+  CollectiveEvent Event;
+  const clang::Expr *Condition = nullptr; // the loop condition
+  const Provenance *Source = nullptr;     // why the trip count differs
+  std::optional<JoinRegion> Join;         // Unshadowed: the region it breaks
+  bool AfterLoop = false;                 // Unshadowed: runs after the uneven loop
 };
 
 /// The divergences a rank-dependent loop header causes. \p FunctionEvents

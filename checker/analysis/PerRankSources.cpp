@@ -52,8 +52,8 @@ const Provenance *perRankData(const CallExpr *Call, const Expr *Received,
     Holder = sourceText(Target, Function.context());
   }
   const FunctionDecl *Callee = Call->getDirectCallee();
-  return Arena.makePerRank(Callee ? Callee->getQualifiedNameAsString() : Rule.function,
-                           Call->getBeginLoc(), Rule.why, std::move(Holder));
+  return Arena.makePerRank(Callee ? Callee->getQualifiedNameAsString() : Rule.Function,
+                           Call->getBeginLoc(), Rule.Why, std::move(Holder));
 }
 
 } // namespace lockstep::analysis

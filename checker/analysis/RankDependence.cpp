@@ -15,22 +15,22 @@ using namespace clang;
 // writes is the same as one not listed.
 bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
   auto Same = [](RankValue A, const RankValue &B) {
-    A.definition = B.definition;
+    A.Definition = B.Definition;
     return A.sameAs(B);
   };
   auto OutParam = [](const std::vector<RankValue> &Out, size_t I) {
     return I < Out.size() ? Out[I] : RankValue();
   };
-  if (!Same(returnValue, Other.returnValue) || agreedParams != Other.agreedParams ||
-      writtenGlobals != Other.writtenGlobals ||
-      returnedFields.size() != Other.returnedFields.size())
+  if (!Same(ReturnValue, Other.ReturnValue) || AgreedParams != Other.AgreedParams ||
+      WrittenGlobals != Other.WrittenGlobals ||
+      ReturnedFields.size() != Other.ReturnedFields.size())
     return false;
-  for (auto A = returnedFields.begin(), B = Other.returnedFields.begin(); A != returnedFields.end();
+  for (auto A = ReturnedFields.begin(), B = Other.ReturnedFields.begin(); A != ReturnedFields.end();
        ++A, ++B)
     if (A->first != B->first || !Same(A->second, B->second))
       return false;
-  for (size_t I = 0; I < std::max(outParams.size(), Other.outParams.size()); ++I)
-    if (!Same(OutParam(outParams, I), OutParam(Other.outParams, I)))
+  for (size_t I = 0; I < std::max(OutParams.size(), Other.OutParams.size()); ++I)
+    if (!Same(OutParam(OutParams, I), OutParam(Other.OutParams, I)))
       return false;
   return true;
 }
@@ -38,36 +38,36 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
   const Provenance *&Slot = NameProvenances[D];
   if (!Slot)
-    Slot = arena.make(Provenance::Kind::RankName, D->getNameAsString(), D->getLocation());
+    Slot = Arena.make(Provenance::Kind::RankName, D->getNameAsString(), D->getLocation());
   return Slot;
 }
 
 const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
   auto [It, Inserted] = ElsewhereProvenances.try_emplace(D, nullptr);
   if (Inserted)
-    if (const ExternalFunction *Summary = external.findStorage(D))
-      It->second = arena.makeExternal(Summary->name, D->getLocation(), Summary->rankSite.file,
-                                      Summary->rankSite.line, Summary->rankSite.column);
+    if (const ExternalFunction *Summary = External.findStorage(D))
+      It->second = Arena.makeExternal(Summary->Name, D->getLocation(), Summary->RankSite.File,
+                                      Summary->RankSite.Line, Summary->RankSite.Column);
   return It->second;
 }
 
 const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
                                                  const FunctionDecl *Function) const {
-  if (Value.source || !Value.params)
-    return Value.source;
-  auto It = seeds.find(Function->getCanonicalDecl());
-  if (It == seeds.end())
+  if (Value.Source || !Value.Params)
+    return Value.Source;
+  auto It = Seeds.find(Function->getCanonicalDecl());
+  if (It == Seeds.end())
     return nullptr;
   for (size_t I = 0; I < It->second.size() && I < 64; ++I)
-    if ((Value.params >> I & 1) && It->second[I])
+    if ((Value.Params >> I & 1) && It->second[I])
       return It->second[I];
   return nullptr;
 }
 
-const DependenceEnvironment::FieldSeeds *
+const DependenceEnvironment::FieldSeedMap *
 DependenceEnvironment::fieldSeedsOf(const FunctionDecl *Function, unsigned Index) const {
-  auto It = fieldSeeds.find(Function->getCanonicalDecl());
-  if (It == fieldSeeds.end() || Index >= It->second.size() || !It->second[Index])
+  auto It = FieldSeeds.find(Function->getCanonicalDecl());
+  if (It == FieldSeeds.end() || Index >= It->second.size() || !It->second[Index])
     return nullptr;
   return &*It->second[Index];
 }
@@ -135,7 +135,7 @@ RankValue Dataflow::evaluate(const Expr *E) const {
   if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
     RankValue Value = eval(Unary->getSubExpr());
     if (Unary->getOpcode() != UO_AddrOf)
-      Value.exactRank = Value.exactSize = false;
+      Value.ExactRank = Value.ExactSize = false;
     return Value;
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
@@ -150,7 +150,7 @@ RankValue Dataflow::evaluate(const Expr *E) const {
     for (const Expr *Arg : Construct->arguments())
       Value.merge(eval(Arg)); // a copy keeps the value it copies
     if (Construct->getNumArgs() != 1)
-      Value.exactRank = Value.exactSize = false;
+      Value.ExactRank = Value.ExactSize = false;
     return Value;
   }
   return joinChildren(E);
@@ -166,7 +166,7 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
     return;
   if (Compound)
     Value.combine(read(Key));
-  Value.definition = Definition;
+  Value.Definition = Definition;
   write(Key, Value);
   if (Compound)
     return;
@@ -181,9 +181,9 @@ void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
-  if (!Value.dependent() && Value.opaque && Classifier.isRankName(Var->getName()))
+  if (!Value.dependent() && Value.Opaque && Classifier.isRankName(Var->getName()))
     Value = RankValue::rank(Env.rankName(Var));
-  Value.definition = Var->getInit();
+  Value.Definition = Var->getInit();
   if (Var->getInit()) {
     write(StorageKey{Var}, Value);
     assignFields(StorageKey{Var}, Var->getInit());
@@ -195,7 +195,7 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
     const CXXCtorInitializer *Initializer = Init->getInitializer();
     if (const FieldDecl *Field = Initializer->getMember()) {
       RankValue Value = eval(Initializer->getInit());
-      Value.definition = Initializer->getInit();
+      Value.Definition = Initializer->getInit();
       write(StorageKey{&ThisRoot, Field}, Value);
     }
     return;
@@ -238,9 +238,9 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         Returned.combine(ReturnTaint);
       mergeReturnedFields(Record ? &Fields : nullptr);
       if (ReturnSeen)
-        Result.facts.returnValue.merge(Returned);
+        Result.Facts.ReturnValue.merge(Returned);
       else
-        Result.facts.returnValue = Returned; // the first return: nothing to merge with
+        Result.Facts.ReturnValue = Returned; // the first return: nothing to merge with
       ReturnSeen = true;
     }
   } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
@@ -281,17 +281,17 @@ FunctionDependence Dataflow::run() {
   if (Visited[Graph.getExit().getBlockID()]) {
     publishGlobalsAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
-    Result.facts.agreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
+    Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
   }
-  for (const SharedWrite &Write : Result.sharedWrites)
-    if (const auto *Var = dyn_cast<VarDecl>(Write.decl); Var && Var->isFileVarDecl())
-      Result.facts.writtenGlobals.insert(Var);
-  for (const CallSiteRecord &Call : Result.calls)
-    if (auto It = Env.facts.find(Call.callee); It != Env.facts.end())
-      Result.facts.writtenGlobals.insert(It->second.writtenGlobals.begin(),
-                                         It->second.writtenGlobals.end());
-  Result.sharedReads = std::move(SharedReads);
-  Result.values = std::move(Values);
+  for (const SharedWrite &Write : Result.SharedWrites)
+    if (const auto *Var = dyn_cast<VarDecl>(Write.Decl); Var && Var->isFileVarDecl())
+      Result.Facts.WrittenGlobals.insert(Var);
+  for (const CallSiteRecord &Call : Result.Calls)
+    if (auto It = Env.Facts.find(Call.Callee); It != Env.Facts.end())
+      Result.Facts.WrittenGlobals.insert(It->second.WrittenGlobals.begin(),
+                                         It->second.WrittenGlobals.end());
+  Result.SharedReads = std::move(SharedReads);
+  Result.Values = std::move(Values);
   return std::move(Result);
 }
 
@@ -303,7 +303,7 @@ bool Dataflow::solve(std::vector<State> &Out, std::vector<bool> &Visited) {
   bool Once = true;
   while (!Worklist.empty()) {
     if (Budget-- == 0) {
-      Result.settled = false;
+      Result.Settled = false;
       return false;
     }
     const CFGBlock *Block = Worklist.pop();
@@ -331,7 +331,7 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
   RankValue ReturnTaint = returnTaint(Block);
   for (const CFGElement &Element : Block)
     transfer(Element, ReturnTaint);
-  RankValue &Recorded = Result.conditions[&Block];
+  RankValue &Recorded = Result.Conditions[&Block];
   RankValue Merged = Recorded;
   Merged.merge(conditionValue(Block));
   bool ConditionChanged = !Merged.sameAs(Recorded);
@@ -345,13 +345,13 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
 void Dataflow::clearRecords() {
   ReturnSeen = false;
   RecordReturned = true;
-  Result.facts = FunctionFacts();
-  Result.facts.outParams.resize(Function.decl()->getNumParams());
-  Result.calls.clear();
-  Result.sharedWrites.clear();
+  Result.Facts = FunctionFacts();
+  Result.Facts.OutParams.resize(Function.decl()->getNumParams());
+  Result.Calls.clear();
+  Result.SharedWrites.clear();
   SharedWriteKeys.clear();
-  Result.agreedArguments.clear();
-  Result.splits.clear();
+  Result.AgreedArguments.clear();
+  Result.Splits.clear();
   Values.clear();
 }
 

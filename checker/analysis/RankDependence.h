@@ -25,28 +25,28 @@ using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
 
 /// What callers need to know about a function.
 struct FunctionFacts {
-  RankValue returnValue;            // params bits refer to the callee's parameters
-  FieldValues returnedFields;       // a returned record, field by field
-  std::vector<RankValue> outParams; // written through pointer or reference parameters
-  uint64_t agreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  RankValue ReturnValue;            // params bits refer to the callee's parameters
+  FieldValues ReturnedFields;       // a returned record, field by field
+  std::vector<RankValue> OutParams; // written through pointer or reference parameters
+  uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Globals it, or a function it calls, writes with a value that may differ
   // between ranks: they hold that value after a call, not before it.
-  llvm::DenseSet<const clang::ValueDecl *> writtenGlobals;
+  llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
 
   bool sameAs(const FunctionFacts &Other) const;
 };
 
 struct CallSiteRecord {
-  const clang::FunctionDecl *callee = nullptr; // canonical declaration
-  std::vector<RankValue> args;                 // in the caller's terms
+  const clang::FunctionDecl *Callee = nullptr; // canonical declaration
+  std::vector<RankValue> Args;                 // in the caller's terms
   // Each argument that is a plain struct, field by field (none otherwise).
-  std::vector<std::optional<FieldValues>> argFields;
+  std::vector<std::optional<FieldValues>> ArgFields;
 };
 
 /// A write to storage that outlives the function: a field or a global.
 struct SharedWrite {
-  const clang::ValueDecl *decl = nullptr;
-  RankValue value;
+  const clang::ValueDecl *Decl = nullptr;
+  RankValue Value;
 };
 
 /// The interprocedural facts one function's analysis reads.
@@ -54,24 +54,24 @@ class DependenceEnvironment {
 public:
   DependenceEnvironment(const CallClassifier &Classifier, ProvenanceArena &Arena,
                         const ExternalIndex &External)
-      : classifier(Classifier), arena(Arena), external(External) {}
+      : Classifier(Classifier), Arena(Arena), External(External) {}
 
-  const CallClassifier &classifier;
-  ProvenanceArena &arena;
-  const ExternalIndex &external; // functions defined in other files
-  llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> facts; // by canonical decl
-  llvm::DenseMap<const clang::ValueDecl *, RankValue> shared;       // fields, globals, captures
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> seeds;
+  const CallClassifier &Classifier;
+  ProvenanceArena &Arena;
+  const ExternalIndex &External; // functions defined in other files
+  llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
+  llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> Seeds;
   /// Struct parameters (by value or reference) that every call of the file
   /// passes field by field: why each field differs between ranks (null: it
   /// does not). A context object with the rank and the communicator in it
   /// hands over a per-rank rank and a communicator every rank shares.
-  using FieldSeeds = std::map<const clang::FieldDecl *, const Provenance *>;
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::optional<FieldSeeds>>> fieldSeeds;
+  using FieldSeedMap = std::map<const clang::FieldDecl *, const Provenance *>;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::optional<FieldSeedMap>>> FieldSeeds;
 
   /// The field seeds of parameter \p Index of \p Function; null when some
   /// call passes it as a whole value, or nothing in the file calls it.
-  const FieldSeeds *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
+  const FieldSeedMap *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
 
   /// The provenance "named as a rank" for \p D (one record per declaration).
   const Provenance *rankName(const clang::NamedDecl *D);
@@ -92,31 +92,31 @@ private:
 /// A collective argument every rank must pass identically (root, count,
 /// ...) that may differ between ranks.
 struct AgreedArgument {
-  const clang::CallExpr *call = nullptr;
-  std::string collective;
-  const char *role = "";
-  const clang::Expr *argument = nullptr;
-  RankValue value;
+  const clang::CallExpr *Call = nullptr;
+  std::string Collective;
+  const char *Role = "";
+  const clang::Expr *Argument = nullptr;
+  RankValue Value;
 };
 
 /// A communicator created by a split whose colour differs between ranks:
 /// only the ranks of one colour use each resulting communicator.
 struct RankSplit {
-  const clang::ValueDecl *communicator = nullptr; // where the new handle is stored
-  const clang::Expr *color = nullptr;
-  RankValue value;
+  const clang::ValueDecl *Communicator = nullptr; // where the new handle is stored
+  const clang::Expr *Color = nullptr;
+  RankValue Value;
 };
 
 struct FunctionDependence {
-  llvm::DenseMap<const clang::CFGBlock *, RankValue> conditions; // tautologies are clean
-  FunctionFacts facts;
-  std::vector<CallSiteRecord> calls;
-  std::vector<SharedWrite> sharedWrites;
-  std::vector<AgreedArgument> agreedArguments;
-  std::vector<RankSplit> splits;
-  llvm::DenseSet<const clang::ValueDecl *> sharedReads;  // fields and globals consulted
-  llvm::DenseMap<const clang::Expr *, RankValue> values; // each expression where it is read
-  bool settled = true; // false: limits::DependenceVisitsPerBlock was reached
+  llvm::DenseMap<const clang::CFGBlock *, RankValue> Conditions; // tautologies are clean
+  FunctionFacts Facts;
+  std::vector<CallSiteRecord> Calls;
+  std::vector<SharedWrite> SharedWrites;
+  std::vector<AgreedArgument> AgreedArguments;
+  std::vector<RankSplit> Splits;
+  llvm::DenseSet<const clang::ValueDecl *> SharedReads;  // fields and globals consulted
+  llvm::DenseMap<const clang::Expr *, RankValue> Values; // each expression where it is read
+  bool Settled = true; // false: limits::DependenceVisitsPerBlock was reached
 };
 
 FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);

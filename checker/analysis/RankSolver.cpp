@@ -39,8 +39,8 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
   bool AnySymbols = false;
   for (FormulaRef Alternative : Alternatives) {
     Plans.push_back(Arena.plan(Alternative));
-    AnySymbols |= Plans.back().hasSymbols;
-    for (int64_t C : Plans.back().constants)
+    AnySymbols |= Plans.back().HasSymbols;
+    for (int64_t C : Plans.back().Constants)
       for (int64_t R : {C - 1, C, C + 1})
         if (R >= 0 && R < limits::LargestJob && !llvm::is_contained(Near, R) &&
             Near.size() < limits::EvaluatedConstants)
@@ -52,10 +52,10 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
     if (R1 == R2 || R1 >= Size || R2 >= Size)
       return false;
     for (size_t I = 0; I < Alternatives.size(); ++I)
-      for (unsigned A = First; A < (Plans[I].hasSymbols ? Last : std::min(Last, 1u)); ++A) {
+      for (unsigned A = First; A < (Plans[I].HasSymbols ? Last : std::min(Last, 1u)); ++A) {
         if (Steps > limits::EvaluatedSteps)
           return false;
-        Steps += Plans[I].steps.size();
+        Steps += Plans[I].Steps.size();
         if (Arena.evaluate(Plans[I], R1, R2, Size, A, Values).value_or(0)) {
           Witness = {I, R1, R2, Size};
           return true;
@@ -83,7 +83,7 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
 }
 
 Answer RankSolver::decide(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness) {
-  ++Stats.questions;
+  ++Stats.Questions;
   std::vector<FormulaRef> Live;
   std::vector<size_t> Index;
   for (size_t I = 0; I < Alternatives.size(); ++I)
@@ -99,15 +99,15 @@ Answer RankSolver::decide(const std::vector<FormulaRef> &Alternatives, RankWitne
   if (Inserted)
     Known->second.first = solve(Live, Known->second.second);
   else
-    ++Stats.answeredBefore;
+    ++Stats.AnsweredBefore;
   Witness = Known->second.second;
-  Witness.alternative = Index[Witness.alternative];
+  Witness.Alternative = Index[Witness.Alternative];
   return Known->second.first;
 }
 
 Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witness) {
   if (evaluateSmallJobs(Live, Witness)) {
-    ++Stats.byEvaluation;
+    ++Stats.ByEvaluation;
     return Answer::Holds;
   }
 #ifndef LOCKSTEP_HAVE_Z3
@@ -118,7 +118,7 @@ Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witne
     Solver = llvm::CreateZ3Solver();
     Solver->setUnsignedParam("timeout", limits::SolverMillisecondsPerQuestion);
   }
-  ++Stats.solverCalls;
+  ++Stats.SolverCalls;
   auto Start = std::chrono::steady_clock::now();
   Solver->push();
   llvm::SMTSortRef Int = Solver->getBitvectorSort(Width);
@@ -153,10 +153,10 @@ Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witne
     Witness = {static_cast<size_t>(Read(Choice).value_or(0)) % Live.size(), Read(R1), Read(R2),
                Read(Size)};
   } else if (Result == Answer::Unknown) {
-    ++Stats.undecided;
+    ++Stats.Undecided;
   }
   Solver->pop();
-  Stats.solverSeconds +=
+  Stats.SolverSeconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return Result;
 #endif
@@ -174,9 +174,9 @@ llvm::SMTExprRef RankSolver::translate(FormulaRef Root) {
       continue;
     }
     const FormulaNode &N = Arena.node(F);
-    unsigned Inner = N.op == FormulaOp::InRank1 ? 1 : N.op == FormulaOp::InRank2 ? 2 : Which;
-    const FormulaRef Operands[] = {N.a, N.b, N.c};
-    llvm::ArrayRef<FormulaRef> Children(Operands, arity(N.op));
+    unsigned Inner = N.Op == FormulaOp::InRank1 ? 1 : N.Op == FormulaOp::InRank2 ? 2 : Which;
+    const FormulaRef Operands[] = {N.A, N.B, N.C};
+    llvm::ArrayRef<FormulaRef> Children(Operands, arity(N.Op));
     bool Ready = true;
     for (FormulaRef Child : Children)
       if (!Done.count({Child, Inner})) {
@@ -199,24 +199,24 @@ llvm::SMTExprRef RankSolver::translateNode(const FormulaNode &N, unsigned Which,
   llvm::SMTSortRef Int = Solver->getBitvectorSort(Width), Bool = Solver->getBoolSort();
   auto Get = [&](size_t I) { return Operands[I]; };
   auto Name = [&](const char *Prefix, bool PerRank) {
-    return std::string(Prefix) + std::to_string(N.value) +
+    return std::string(Prefix) + std::to_string(N.Value) +
            (PerRank ? "@" + std::to_string(Which) : std::string());
   };
-  switch (N.op) {
+  switch (N.Op) {
   case FormulaOp::True:
     return Solver->mkBoolean(true);
   case FormulaOp::False:
     return Solver->mkBoolean(false);
   case FormulaOp::Const:
-    return Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, N.value, true), false), Width);
+    return Solver->mkBitvector(llvm::APSInt(llvm::APInt(Width, N.Value, true), false), Width);
   case FormulaOp::Rank:
     return Solver->mkSymbol(Which == 1 ? "rank@1" : "rank@2", Int);
   case FormulaOp::Size:
     return Solver->mkSymbol("size", Int);
   case FormulaOp::Uniform:
-    return Solver->mkSymbol(Name("u", false).c_str(), N.boolean ? Bool : Int);
+    return Solver->mkSymbol(Name("u", false).c_str(), N.Boolean ? Bool : Int);
   case FormulaOp::PerRank:
-    return Solver->mkSymbol(Name("p", true).c_str(), N.boolean ? Bool : Int);
+    return Solver->mkSymbol(Name("p", true).c_str(), N.Boolean ? Bool : Int);
   case FormulaOp::Not:
     return Solver->mkNot(Get(0));
   case FormulaOp::And:

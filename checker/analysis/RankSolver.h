@@ -16,17 +16,17 @@
 namespace lockstep::analysis {
 
 struct RankWitness {
-  size_t alternative = 0;                    // which of the formulas holds
-  std::optional<int64_t> rank1, rank2, size; // known when read off a model or evaluation
+  size_t Alternative = 0;                    // which of the formulas holds
+  std::optional<int64_t> Rank1, Rank2, Size; // known when read off a model or evaluation
 };
 
 struct SolverStatistics {
-  unsigned questions = 0;      // asked of the solver object
-  unsigned answeredBefore = 0; // the same question again: answered from memory
-  unsigned byEvaluation = 0;   // settled by evaluating small jobs
-  unsigned solverCalls = 0;    // sent to Z3
-  unsigned undecided = 0;      // Z3 gave up (time limit), or no Z3 in this LLVM
-  double solverSeconds = 0;
+  unsigned Questions = 0;      // asked of the solver object
+  unsigned AnsweredBefore = 0; // the same question again: answered from memory
+  unsigned ByEvaluation = 0;   // settled by evaluating small jobs
+  unsigned SolverCalls = 0;    // sent to Z3
+  unsigned Undecided = 0;      // Z3 gave up (time limit), or no Z3 in this LLVM
+  double SolverSeconds = 0;
 };
 
 enum class Answer { Holds, Never, Unknown };

@@ -29,25 +29,25 @@ struct Provenance {
     Split,       // a communicator split by a rank-dependent colour (each part has its own)
     PerRankData, // data each rank reads for itself: a clock, a host query (rules per_rank_sources)
   };
-  Kind kind;
-  std::string name;          // function, variable or parameter name; condition text for Implicit
-  clang::SourceLocation loc; // where the value was produced
-  const Provenance *via = nullptr;
-  std::string file; // External: where the rank is produced in the other file
-  unsigned line = 0, column = 0;
+  Kind K;
+  std::string Name;          // function, variable or parameter name; condition text for Implicit
+  clang::SourceLocation Loc; // where the value was produced
+  const Provenance *Via = nullptr;
+  std::string File; // External: where the rank is produced in the other file
+  unsigned Line = 0, Column = 0;
   // SourceCall through an out-argument: the communicator whose rank it is
   // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
-  const clang::Expr *communicator = nullptr;
+  const clang::Expr *Communicator = nullptr;
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
-  std::string why, holder;
+  std::string Why, Holder;
 };
 
 /// Whether a value is a communicator handle that a rank-dependent split made
 /// (each part has its own): not an argument that must agree.
 inline bool fromSplit(const Provenance *Source) {
-  for (; Source; Source = Source->via)
-    if (Source->kind == Provenance::Kind::Split)
+  for (; Source; Source = Source->Via)
+    if (Source->K == Provenance::Kind::Split)
       return true;
   return false;
 }
@@ -64,8 +64,8 @@ public:
   const Provenance *makePerRank(std::string Function, clang::SourceLocation Call, std::string Why,
                                 std::string Holder) {
     Storage.push_back(Provenance{Provenance::Kind::PerRankData, std::move(Function), Call});
-    Storage.back().why = std::move(Why);
-    Storage.back().holder = std::move(Holder);
+    Storage.back().Why = std::move(Why);
+    Storage.back().Holder = std::move(Holder);
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,
@@ -80,55 +80,55 @@ private:
 };
 
 struct RankValue {
-  const Provenance *source = nullptr; // non-null: differs between ranks
-  uint64_t params = 0;                // bit i: depends on parameter i of the function
-  bool exactRank = false;             // is the rank itself (for tautologies)
-  bool exactSize = false;             // is the world size itself
-  bool opaque = false;                // came from a function lockstep knows nothing about
-  const void *definition = nullptr;   // the write (or merge block) that produced it
+  const Provenance *Source = nullptr; // non-null: differs between ranks
+  uint64_t Params = 0;                // bit i: depends on parameter i of the function
+  bool ExactRank = false;             // is the rank itself (for tautologies)
+  bool ExactSize = false;             // is the world size itself
+  bool Opaque = false;                // came from a function lockstep knows nothing about
+  const void *Definition = nullptr;   // the write (or merge block) that produced it
 
   static RankValue rank(const Provenance *Source) {
     RankValue V;
-    V.source = Source;
-    V.exactRank = true;
+    V.Source = Source;
+    V.ExactRank = true;
     return V;
   }
   static RankValue worldSize() {
     RankValue V;
-    V.exactSize = true;
+    V.ExactSize = true;
     return V;
   }
 
-  bool dependent() const { return source || params; }
+  bool dependent() const { return Source || Params; }
 
   /// Combines operands into a derived value (no longer the rank itself).
   RankValue &combine(const RankValue &Other) {
-    if (!source)
-      source = Other.source;
-    params |= Other.params;
-    opaque = opaque || Other.opaque;
-    exactRank = exactSize = false;
+    if (!Source)
+      Source = Other.Source;
+    Params |= Other.Params;
+    Opaque = Opaque || Other.Opaque;
+    ExactRank = ExactSize = false;
     return *this;
   }
 
   /// Merges the values a storage holds on two incoming paths.
   RankValue &merge(const RankValue &Other) {
-    if (!source)
-      source = Other.source;
-    params |= Other.params;
-    opaque = opaque || Other.opaque;
-    exactRank = exactRank && Other.exactRank;
-    exactSize = exactSize && Other.exactSize;
+    if (!Source)
+      Source = Other.Source;
+    Params |= Other.Params;
+    Opaque = Opaque || Other.Opaque;
+    ExactRank = ExactRank && Other.ExactRank;
+    ExactSize = ExactSize && Other.ExactSize;
     return *this;
   }
 
   bool sameAs(const RankValue &O) const {
     // A rank guessed from a name that becomes a known source (a global the
     // rank is written into, seen in a later round) is news to the callers.
-    auto Guessed = [](const Provenance *P) { return P && P->kind == Provenance::Kind::RankName; };
-    return (source != nullptr) == (O.source != nullptr) && Guessed(source) == Guessed(O.source) &&
-           params == O.params && exactRank == O.exactRank && exactSize == O.exactSize &&
-           opaque == O.opaque && definition == O.definition;
+    auto Guessed = [](const Provenance *P) { return P && P->K == Provenance::Kind::RankName; };
+    return (Source != nullptr) == (O.Source != nullptr) && Guessed(Source) == Guessed(O.Source) &&
+           Params == O.Params && ExactRank == O.ExactRank && ExactSize == O.ExactSize &&
+           Opaque == O.Opaque && Definition == O.Definition;
   }
 };
 

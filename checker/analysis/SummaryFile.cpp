@@ -12,9 +12,9 @@ using nlohmann::json;
 namespace {
 
 json pointJson(const SourcePoint &P) {
-  if (P.file.empty())
+  if (P.File.empty())
     return json::object();
-  return {{"file", P.file}, {"line", P.line}, {"column", P.column}};
+  return {{"file", P.File}, {"line", P.Line}, {"column", P.Column}};
 }
 
 using json_reader::Reader;
@@ -23,32 +23,32 @@ using json_reader::Reader;
 bool point(Reader &R, SourcePoint &Out) {
   if (!R.has("file"))
     return true;
-  return R.string("file", Out.file) && R.count("line", Out.line) && R.count("column", Out.column);
+  return R.string("file", Out.File) && R.count("line", Out.Line) && R.count("column", Out.Column);
 }
 
 bool readRankSource(Reader &Rank, ExternalFunction &F) {
   if (!Rank.onlyKeys({"source", "file", "line", "column"}) ||
-      !Rank.string("source", F.rankSource) || !point(Rank, F.rankSite))
+      !Rank.string("source", F.RankSource) || !point(Rank, F.RankSite))
     return false;
-  F.returnsRank = true;
+  F.ReturnsRank = true;
   return true;
 }
 
 json rankSourceJson(const ExternalFunction &F) {
-  json Rank = pointJson(F.rankSite);
-  Rank["source"] = F.rankSource;
+  json Rank = pointJson(F.RankSite);
+  Rank["source"] = F.RankSource;
   return Rank;
 }
 
 // A field or global some file writes with a per-rank value.
 Error readStorage(const json &Entry, const std::string &Context, ExternalFunction &F) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"name", "per_rank"}) || !R.string("name", F.name))
+  if (!R.onlyKeys({"name", "per_rank"}) || !R.string("name", F.Name))
     return R.takeError();
   if (!R.has("per_rank"))
     return R.failure("per_rank", "missing: where the per-rank value comes from");
   Reader Rank(R.at("per_rank"), Context + ": per_rank");
-  F.storage = true;
+  F.Storage = true;
   readRankSource(Rank, F);
   return Rank.takeError();
 }
@@ -56,7 +56,7 @@ Error readStorage(const json &Entry, const std::string &Context, ExternalFunctio
 Error readFunction(const json &Entry, const std::string &Context, ExternalFunction &F) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank"}) ||
-      !R.string("name", F.name) || !R.boolean("several_sequences", F.severalSequences))
+      !R.string("name", F.Name) || !R.boolean("several_sequences", F.SeveralSequences))
     return R.takeError();
   if (R.has("collectives")) {
     const json &List = R.at("collectives");
@@ -66,11 +66,11 @@ Error readFunction(const json &Entry, const std::string &Context, ExternalFuncti
       Reader C(List[I], Context + ": collectives[" + std::to_string(I) + "]");
       ExternalFunction::Collective Item;
       if (!C.onlyKeys({"name", "file", "line", "column", "communicator", "communicator_param"}) ||
-          !C.string("name", Item.name) || !point(C, Item.site) ||
-          !C.string("communicator", Item.communicator, /*Required=*/false) ||
-          !C.index("communicator_param", Item.communicatorParam))
+          !C.string("name", Item.Name) || !point(C, Item.Site) ||
+          !C.string("communicator", Item.Communicator, /*Required=*/false) ||
+          !C.index("communicator_param", Item.CommunicatorParam))
         return C.takeError();
-      F.collectives.push_back(std::move(Item));
+      F.Collectives.push_back(std::move(Item));
     }
   }
   if (R.has("returns_rank")) {
@@ -86,25 +86,25 @@ Error readFunction(const json &Entry, const std::string &Context, ExternalFuncti
 std::string writeSummaries(const ExternalSummaries &Summaries) {
   json Functions = json::object(), Storage = json::object();
   for (const auto &[Usr, F] : Summaries) {
-    if (F.storage) {
-      Storage[Usr] = {{"name", F.name}, {"per_rank", rankSourceJson(F)}};
+    if (F.Storage) {
+      Storage[Usr] = {{"name", F.Name}, {"per_rank", rankSourceJson(F)}};
       continue;
     }
-    json Entry = {{"name", F.name}};
+    json Entry = {{"name", F.Name}};
     json Collectives = json::array();
-    for (const ExternalFunction::Collective &C : F.collectives) {
-      json Item = pointJson(C.site);
-      Item["name"] = C.name;
-      if (!C.communicator.empty())
-        Item["communicator"] = C.communicator;
-      if (C.communicatorParam)
-        Item["communicator_param"] = *C.communicatorParam;
+    for (const ExternalFunction::Collective &C : F.Collectives) {
+      json Item = pointJson(C.Site);
+      Item["name"] = C.Name;
+      if (!C.Communicator.empty())
+        Item["communicator"] = C.Communicator;
+      if (C.CommunicatorParam)
+        Item["communicator_param"] = *C.CommunicatorParam;
       Collectives.push_back(std::move(Item));
     }
     Entry["collectives"] = std::move(Collectives);
-    if (F.severalSequences)
+    if (F.SeveralSequences)
       Entry["several_sequences"] = true;
-    if (F.returnsRank)
+    if (F.ReturnsRank)
       Entry["returns_rank"] = rankSourceJson(F);
     Functions[Usr] = std::move(Entry);
   }

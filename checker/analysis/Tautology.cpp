@@ -70,10 +70,10 @@ bool isRankTautology(const Expr *Condition, const ASTContext &Context,
   const Expr *Rank = Compare->getLHS()->IgnoreParenCasts();
   const Expr *Bound = Compare->getRHS()->IgnoreParenCasts();
   BinaryOperatorKind Op = Compare->getOpcode();
-  if (!Operands.valueOf(Rank).exactRank) {
+  if (!Operands.ValueOf(Rank).ExactRank) {
     std::swap(Rank, Bound);
     Op = mirrored(Op);
-    if (!Operands.valueOf(Rank).exactRank)
+    if (!Operands.ValueOf(Rank).ExactRank)
       return false;
   }
   if (std::optional<int64_t> C = constantOf(Bound, Context))
@@ -81,8 +81,8 @@ bool isRankTautology(const Expr *Condition, const ASTContext &Context,
 
   auto IsWorldSize = [&](const Expr *E) {
     E = E->IgnoreParenCasts();
-    RankValue V = Operands.valueOf(E);
-    return !V.dependent() && (V.exactSize || Operands.namedAsWorldSize(E));
+    RankValue V = Operands.ValueOf(E);
+    return !V.dependent() && (V.ExactSize || Operands.NamedAsWorldSize(E));
   };
   if (IsWorldSize(Bound))
     return constantAgainstSize(Op, 0);

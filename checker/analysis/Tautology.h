@@ -11,8 +11,8 @@
 namespace lockstep::analysis {
 
 struct TautologyOperands {
-  std::function<RankValue(const clang::Expr *)> valueOf;
-  std::function<bool(const clang::Expr *)> namedAsWorldSize;
+  std::function<RankValue(const clang::Expr *)> ValueOf;
+  std::function<bool(const clang::Expr *)> NamedAsWorldSize;
 };
 
 /// True when \p Condition compares the rank with 0 or with the world size so

@@ -48,7 +48,7 @@ std::string writtenCommunicator(const CallExpr *Call, const CallClassifier &Clas
   const FunctionDecl *Callee = resolvedCallee(Call);
   const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
   const Expr *Comm =
-      Role && Role->collective ? ruleArgument(Call, Role->collective->comm) : nullptr;
+      Role && Role->Collective ? ruleArgument(Call, Role->Collective->Comm) : nullptr;
   return Comm ? sourceText(Comm, Context) : "";
 }
 
@@ -103,8 +103,8 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function) {
     const FunctionDecl *FD = Function.decl();
     ConditionFacts Facts{
         [&Result](const Expr *E) -> const RankValue * {
-          auto It = Result.values.find(E);
-          return It == Result.values.end() ? nullptr : &It->second;
+          auto It = Result.Values.find(E);
+          return It == Result.Values.end() ? nullptr : &It->second;
         },
         [this, FD](const RankValue &Value) { return Env.resolve(Value, FD) != nullptr; },
         [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
@@ -155,8 +155,8 @@ void TranslationUnitAnalysis::findDivergences() {
         for (const CollectiveEvent &Event : PendingEvents->blockEvents(*Function, *B))
           HasPending |= Event.pending();
     for (const CFGBlock *Block : Blocks) {
-      auto It = Result.conditions.find(Block);
-      if (It == Result.conditions.end())
+      auto It = Result.Conditions.find(Block);
+      if (It == Result.Conditions.end())
         continue;
       const Provenance *Source = Env.resolve(It->second, Function->decl());
       if (!Source || Paths->onErrorPath(*Function, *Block))
@@ -166,14 +166,14 @@ void TranslationUnitAnalysis::findDivergences() {
       // The pending pass only adds findings about calls still to resolve:
       // what the other files do must not change the ones known here.
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
-        return Event.pending() == Pending && Reported.insert(Event.site.getRawEncoding()).second;
+        return Event.pending() == Pending && Reported.insert(Event.Site.getRawEncoding()).second;
       };
       FunctionShape &Shape = shapeOf(*Function);
       if (!Loop) {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
-              if (Keep(D.event, Pending))
+              if (Keep(D.Event, Pending))
                 Divergences.push_back(std::move(D));
         continue;
       }
@@ -189,7 +189,7 @@ void TranslationUnitAnalysis::findDivergences() {
       }
       for (LoopDivergence &D :
            analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
-        if (Keep(D.event, D.event.pending()))
+        if (Keep(D.Event, D.Event.pending()))
           LoopDivergences.push_back(std::move(D));
     }
     if (auto Shape = Shapes.find(Function.get());
@@ -204,15 +204,15 @@ void TranslationUnitAnalysis::findDivergences() {
 void TranslationUnitAnalysis::findRankArguments() {
   std::set<std::pair<unsigned, std::string>> Reported;
   for (const auto &Function : Functions)
-    for (const AgreedArgument &Argument : Dependence[Function.get()].agreedArguments) {
-      const Provenance *Source = Env.resolve(Argument.value, Function->decl());
-      if (std::string(Argument.role) == "communicator" && fromSplit(Source))
+    for (const AgreedArgument &Argument : Dependence[Function.get()].AgreedArguments) {
+      const Provenance *Source = Env.resolve(Argument.Value, Function->decl());
+      if (std::string(Argument.Role) == "communicator" && fromSplit(Source))
         continue; // each part of a split uses its own: membership decides
       if (Source &&
-          Reported.emplace(Argument.argument->getBeginLoc().getRawEncoding(), Argument.role).second)
+          Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role).second)
         RankArguments.push_back(
-            {Function->decl(), Argument.call, Argument.collective, Argument.role, Argument.argument,
-             Source, writtenCommunicator(Argument.call, Classifier, Function->context())});
+            {Function->decl(), Argument.Call, Argument.Collective, Argument.Role, Argument.Argument,
+             Source, writtenCommunicator(Argument.Call, Classifier, Function->context())});
     }
 }
 
@@ -221,17 +221,17 @@ void TranslationUnitAnalysis::findGroupImbalances() {
   std::set<unsigned> Reported;
   for (const auto &Function : Functions)
     for (GroupImbalance &Problem : Balance.check(*Function))
-      if (Reported.insert(Problem.site.getRawEncoding()).second)
+      if (Reported.insert(Problem.Site.getRawEncoding()).second)
         GroupImbalances.push_back(std::move(Problem));
 }
 
 // A split's colour, as a formula over the rank: who shares each part.
 void TranslationUnitAnalysis::collectSplits() {
   for (const auto &Function : Functions)
-    for (const RankSplit &Split : Dependence[Function.get()].splits)
-      if (Env.resolve(Split.value, Function->decl()))
-        Members.addSplit(Split.communicator,
-                         shapeOf(*Function).conditions().expression(Split.color));
+    for (const RankSplit &Split : Dependence[Function.get()].Splits)
+      if (Env.resolve(Split.Value, Function->decl()))
+        Members.addSplit(Split.Communicator,
+                         shapeOf(*Function).conditions().expression(Split.Color));
 }
 
 namespace {
@@ -246,13 +246,13 @@ SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
 void setRankSource(const Provenance *Source, const SourceManager &SM, ExternalFunction &Out) {
   // An assignment under a condition has no name of its own, what it derives
   // from does.
-  while (Source->name.empty() && Source->via)
-    Source = Source->via;
-  Out.returnsRank = true;
-  Out.rankSource = Source->name.empty() ? Out.name : Source->name;
-  Out.rankSite = Source->kind == Provenance::Kind::External
-                     ? SourcePoint{Source->file, Source->line, Source->column}
-                     : pointOf(Source->loc, SM);
+  while (Source->Name.empty() && Source->Via)
+    Source = Source->Via;
+  Out.ReturnsRank = true;
+  Out.RankSource = Source->Name.empty() ? Out.Name : Source->Name;
+  Out.RankSite = Source->K == Provenance::Kind::External
+                     ? SourcePoint{Source->File, Source->Line, Source->Column}
+                     : pointOf(Source->Loc, SM);
 }
 
 /// A field of a named record or a global that other files can read.
@@ -273,40 +273,40 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
     if (!FD->isExternallyVisible() || (Method && Method->getParent()->isLambda()))
       continue;
     ExternalFunction Summary;
-    Summary.name = FD->getQualifiedNameAsString();
+    Summary.Name = FD->getQualifiedNameAsString();
     const SourceManager &SM = FD->getASTContext().getSourceManager();
     if (const FunctionSummary *Sequences = Events->functionSummary(FD)) {
-      for (const CollectiveEvent &Event : Sequences->events) {
-        if (Event.groupMarker)
+      for (const CollectiveEvent &Event : Sequences->Events) {
+        if (Event.GroupMarker)
           continue;
-        const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.communicatorDecl);
-        Summary.collectives.push_back(
-            {Event.collective,
-             Event.externalSite.file.empty() ? pointOf(Event.collectiveSite, SM)
-                                             : Event.externalSite,
-             Event.communicator,
+        const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl);
+        Summary.Collectives.push_back(
+            {Event.Collective,
+             Event.ExternalSite.File.empty() ? pointOf(Event.CollectiveSite, SM)
+                                             : Event.ExternalSite,
+             Event.Communicator,
              Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
                                                     : std::nullopt});
-        if (Sequences->several)
+        if (Sequences->Several)
           break;
       }
-      Summary.severalSequences = Sequences->several && !Summary.collectives.empty();
+      Summary.SeveralSequences = Sequences->Several && !Summary.Collectives.empty();
     }
-    const RankValue &Returned = Env.facts.lookup(FD->getCanonicalDecl()).returnValue;
-    if (const Provenance *Source = Returned.source)
+    const RankValue &Returned = Env.Facts.lookup(FD->getCanonicalDecl()).ReturnValue;
+    if (const Provenance *Source = Returned.Source)
       setRankSource(Source, SM, Summary);
-    if (Summary.performsCollectives() || Summary.returnsRank)
+    if (Summary.performsCollectives() || Summary.ReturnsRank)
       Out.emplace(usrOf(FD), std::move(Summary));
   }
   // Fields and globals written here with per-rank values: read in another
   // file, they are per-rank there too.
-  for (const auto &[Decl, Value] : Env.shared) {
-    if (!Value.source || !visibleElsewhere(Decl))
+  for (const auto &[Decl, Value] : Env.Shared) {
+    if (!Value.Source || !visibleElsewhere(Decl))
       continue;
     ExternalFunction Summary;
-    Summary.name = Decl->getQualifiedNameAsString();
-    Summary.storage = true;
-    setRankSource(Value.source, Decl->getASTContext().getSourceManager(), Summary);
+    Summary.Name = Decl->getQualifiedNameAsString();
+    Summary.Storage = true;
+    setRankSource(Value.Source, Decl->getASTContext().getSourceManager(), Summary);
     Out.emplace(usrOf(Decl), std::move(Summary));
   }
   return Out;

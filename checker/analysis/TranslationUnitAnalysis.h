@@ -26,21 +26,21 @@ namespace lockstep::analysis {
 
 /// A branch whose condition differs between ranks.
 struct RankDependentBranch {
-  const clang::FunctionDecl *function = nullptr;
-  const clang::Expr *condition = nullptr;
-  const Provenance *source = nullptr;
+  const clang::FunctionDecl *Function = nullptr;
+  const clang::Expr *Condition = nullptr;
+  const Provenance *Source = nullptr;
 };
 
 /// A collective argument every rank must pass identically that differs
 /// between ranks: `ncclBroadcast(..., /*root=*/rank, ...)`.
 struct RankArgument {
-  const clang::FunctionDecl *function = nullptr;
-  const clang::CallExpr *call = nullptr;
-  std::string collective;
-  std::string role; // "root", "count", ...
-  const clang::Expr *argument = nullptr;
-  const Provenance *source = nullptr;
-  std::string communicator; // as written, when the rules name one
+  const clang::FunctionDecl *Function = nullptr;
+  const clang::CallExpr *Call = nullptr;
+  std::string Collective;
+  std::string Role; // "root", "count", ...
+  const clang::Expr *Argument = nullptr;
+  const Provenance *Source = nullptr;
+  std::string Communicator; // as written, when the rules name one
 };
 
 class TranslationUnitAnalysis {

@@ -16,11 +16,11 @@ enum class CheckId {
 };
 
 struct CheckInfo {
-  CheckId id;
-  std::string_view name;        // "lockstep-rank-branch"
-  std::string_view doc;         // "docs/checks/rank-branch.md", relative to the repository
-  std::string_view severity;    // "warning": SARIF's default level
-  std::string_view description; // the page's first paragraph, Markdown
+  CheckId Id;
+  std::string_view Name;        // "lockstep-rank-branch"
+  std::string_view Doc;         // "docs/checks/rank-branch.md", relative to the repository
+  std::string_view Severity;    // "warning": SARIF's default level
+  std::string_view Description; // the page's first paragraph, Markdown
 };
 
 inline constexpr CheckInfo CheckTable[] = {
@@ -35,7 +35,7 @@ inline const CheckInfo &checkInfo(CheckId Id) { return CheckTable[static_cast<si
 /// The check called \p Name, or null.
 inline const CheckInfo *findCheck(std::string_view Name) {
   for (const CheckInfo &Check : CheckTable)
-    if (Check.name == Name)
+    if (Check.Name == Name)
       return &Check;
   return nullptr;
 }

@@ -14,36 +14,36 @@ using analysis::BranchArm;
 using analysis::Provenance;
 
 std::string calledName(const analysis::CollectiveEvent &Event) {
-  if (!Event.via)
-    return Event.collective;
+  if (!Event.Via)
+    return Event.Collective;
   // A call that may run several functions is named as written: 'hook_->on_step'.
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.siteStmt); Call && Event.dispatched) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.SiteStmt); Call && Event.Dispatched) {
     const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
     return sourceText(Operator ? Operator->getArg(0) : Call->getCallee(),
-                      Event.via->getASTContext());
+                      Event.Via->getASTContext());
   }
   // A lambda is named by what holds it: `sync()` -> 'sync', `on_step_()`
   // (a std::function member) -> 'on_step_'.
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);
       Method && Method->getParent()->isLambda()) {
-    if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.siteStmt))
+    if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.SiteStmt))
       if (const ValueDecl *Holder = analysis::namedStorage(Call->getArg(0)))
         return Holder->getNameAsString();
     return "lambda";
   }
-  return Event.via->getQualifiedNameAsString();
+  return Event.Via->getQualifiedNameAsString();
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
-  std::string Condition = quoted(sourceText(D.condition, Context));
-  switch (D.arm.kind) {
+  std::string Condition = quoted(sourceText(D.Condition, Context));
+  switch (D.Arm.K) {
   case BranchArm::Kind::True:
     return "ranks where " + Condition;
   case BranchArm::Kind::False:
     return "ranks where " + Condition + " is false";
   case BranchArm::Kind::Case:
     return "ranks where " + Condition + " is " +
-           sourceText(cast<CaseStmt>(D.arm.label)->getLHS(), Context);
+           sourceText(cast<CaseStmt>(D.Arm.Label)->getLHS(), Context);
   case BranchArm::Kind::Default:
     return "ranks where " + Condition + " matches no case";
   }
@@ -83,52 +83,52 @@ std::string leavingVerb(const Stmt *Leaving) {
 SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Point) {
   // Loading a file for a note does not change what the AST means.
   SourceManager &SM = const_cast<ASTContext &>(Context).getSourceManager();
-  auto File = SM.getFileManager().getOptionalFileRef(Point.file);
-  if (!File || Point.line == 0)
+  auto File = SM.getFileManager().getOptionalFileRef(Point.File);
+  if (!File || Point.Line == 0)
     return {};
   FileID ID = SM.getOrCreateFileID(*File, SrcMgr::C_User);
-  return SM.translateLineCol(ID, Point.line, std::max(1u, Point.column));
+  return SM.translateLineCol(ID, Point.Line, std::max(1u, Point.Column));
 }
 
 void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const ASTContext &Context) {
-  for (int Depth = 0; Source && Depth < 4; Source = Source->via, ++Depth) {
-    const std::string Name = quoted(Source->name);
-    switch (Source->kind) {
+  for (int Depth = 0; Source && Depth < 4; Source = Source->Via, ++Depth) {
+    const std::string Name = quoted(Source->Name);
+    switch (Source->K) {
     case Provenance::Kind::SourceCall:
-      Finding.note(Source->loc, "the rank comes from " + Name + " here");
+      Finding.note(Source->Loc, "the rank comes from " + Name + " here");
       break;
     case Provenance::Kind::Annotated:
-      Finding.note(Source->loc, "the rank comes from " + Name + ", annotated as a rank source");
+      Finding.note(Source->Loc, "the rank comes from " + Name + ", annotated as a rank source");
       break;
     case Provenance::Kind::Environment:
-      Finding.note(Source->loc, "the rank comes from the environment variable " + Name + " here");
+      Finding.note(Source->Loc, "the rank comes from the environment variable " + Name + " here");
       break;
     case Provenance::Kind::RankName:
-      Finding.note(Source->loc, Name + " is taken to hold the rank because of its name "
+      Finding.note(Source->Loc, Name + " is taken to hold the rank because of its name "
                                        "(rank_pattern in the lockstep rules)");
       break;
     case Provenance::Kind::Parameter:
-      Finding.note(Source->loc,
+      Finding.note(Source->Loc,
                    "parameter " + Name + " receives a rank-dependent value from a caller");
       break;
     case Provenance::Kind::Implicit:
-      Finding.note(Source->loc, "the value is assigned under this rank-dependent condition");
+      Finding.note(Source->Loc, "the value is assigned under this rank-dependent condition");
       break;
     case Provenance::Kind::Split:
-      Finding.note(Source->loc,
+      Finding.note(Source->Loc,
                    "each part of the split by " + Name + " here gets its own communicator");
       break;
     case Provenance::Kind::PerRankData:
-      if (Source->holder.empty())
-        Finding.note(Source->loc,
-                     Name + " returns " + Source->why + " here; each rank reads its own");
+      if (Source->Holder.empty())
+        Finding.note(Source->Loc,
+                     Name + " returns " + Source->Why + " here; each rank reads its own");
       else
-        Finding.note(Source->loc, quoted(Source->holder) + " is " + Source->why + " from " + Name +
+        Finding.note(Source->Loc, quoted(Source->Holder) + " is " + Source->Why + " from " + Name +
                                       "; each rank reads its own");
       break;
     case Provenance::Kind::External:
-      Finding.note(Source->loc, "the rank comes from " + Name + ", defined in another file");
-      if (SourceLocation There = locate(Context, {Source->file, Source->line, Source->column});
+      Finding.note(Source->Loc, "the rank comes from " + Name + ", defined in another file");
+      if (SourceLocation There = locate(Context, {Source->File, Source->Line, Source->Column});
           There.isValid())
         Finding.note(There, Name + " gets the rank here");
       break;
@@ -148,21 +148,21 @@ std::string quotedList(const std::vector<std::string> &Names) {
 
 void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Event,
                     const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
-  if (Event.guard)
-    Finding.note(Event.destroyedAt, quoted(Event.guard->getName().str()) +
+  if (Event.Guard)
+    Finding.note(Event.DestroyedAt, quoted(Event.Guard->getName().str()) +
                                         " is destroyed here; its destructor calls " +
                                         Finding.name(Event, Naming::Collective));
-  SourceLocation Inside = Event.collectiveSite;
-  if (Inside.isInvalid() && !Event.externalSite.file.empty())
-    Inside = locate(Context, Event.externalSite); // the callee is defined in another file
-  if (Event.via && Event.dispatched && Inside.isValid()) {
-    const auto *Method = dyn_cast<CXXMethodDecl>(Event.via);
+  SourceLocation Inside = Event.CollectiveSite;
+  if (Inside.isInvalid() && !Event.ExternalSite.File.empty())
+    Inside = locate(Context, Event.ExternalSite); // the callee is defined in another file
+  if (Event.Via && Event.Dispatched && Inside.isValid()) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);
     const bool Lambda = Method && Method->getParent()->isLambda();
     Finding.note(Inside,
                  Finding.name(Event, Naming::Collective) + " is called here, inside " +
-                     (Lambda ? "the lambda" : quoted(Event.via->getQualifiedNameAsString())) +
+                     (Lambda ? "the lambda" : quoted(Event.Via->getQualifiedNameAsString())) +
                      ", which " + quoted(calledName(Event)) + " may run");
-  } else if (Event.via && (Inside.isValid() || Event.pending())) {
+  } else if (Event.Via && (Inside.isValid() || Event.pending())) {
     Finding.calleeNote(Event, Inside);
   }
   if (Differing)
@@ -174,7 +174,7 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Ev
 
 void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const ASTContext &Context) {
-  addCommonNotes(Finding, D.event, D.condition, D.source, Context);
+  addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
 }
 
 } // namespace lockstep::checks

@@ -23,17 +23,17 @@ void setFindingSink(FindingSink Sink) { sink() = std::move(Sink); }
 FindingBuilder::FindingBuilder(tidy::ClangTidyCheck &Check, std::string_view CheckName,
                                const ASTContext &Context)
     : Check(Check), Context(Context) {
-  Finding.check = std::string(CheckName);
+  Finding.Check = std::string(CheckName);
 }
 
 void FindingBuilder::about(const FunctionDecl *Function, const analysis::CollectiveEvent *Event,
                            const Stmt *Condition) {
-  Finding.function = Function ? Function->getQualifiedNameAsString() : "";
+  Finding.Function = Function ? Function->getQualifiedNameAsString() : "";
   if (Event && !Event->pending()) {
-    Finding.collective = Event->collective;
-    Finding.communicator = Event->communicator;
+    Finding.Collective = Event->Collective;
+    Finding.Communicator = Event->Communicator;
   }
-  Finding.condition = sourceText(Condition, Context);
+  Finding.Condition = sourceText(Condition, Context);
 }
 
 unsigned FindingBuilder::callOf(const analysis::CollectiveEvent &Event) {
@@ -41,16 +41,16 @@ unsigned FindingBuilder::callOf(const analysis::CollectiveEvent &Event) {
     if (Events[I] == &Event)
       return I;
   findings::Call Call;
-  Call.collective.name = Event.pending() ? "" : Event.collective;
-  Call.collective.communicator = Event.communicator;
-  Call.collective.callee = Event.via ? calledName(Event) : "";
-  Call.collective.guard = Event.guard ? Event.guard->getName().str() : "";
-  Call.usr = Event.pendingUsr;
+  Call.Collective.Name = Event.pending() ? "" : Event.Collective;
+  Call.Collective.Communicator = Event.Communicator;
+  Call.Collective.Callee = Event.Via ? calledName(Event) : "";
+  Call.Collective.Guard = Event.Guard ? Event.Guard->getName().str() : "";
+  Call.Usr = Event.PendingUsr;
   // What the callee receives, named once its summary says which parameter.
-  if (const auto *Site = dyn_cast_or_null<CallExpr>(Event.siteStmt); Site && Event.pending())
+  if (const auto *Site = dyn_cast_or_null<CallExpr>(Event.SiteStmt); Site && Event.pending())
     for (const Expr *Argument : analysis::explicitArguments(Site))
-      Call.arguments.push_back(sourceText(Argument, Context));
-  Wording.calls.push_back(std::move(Call));
+      Call.Arguments.push_back(sourceText(Argument, Context));
+  Wording.Calls.push_back(std::move(Call));
   Events.push_back(&Event);
   return Events.size() - 1;
 }
@@ -61,24 +61,24 @@ Message FindingBuilder::name(const analysis::CollectiveEvent &Event, Naming N) {
 
 void FindingBuilder::warning(SourceLocation Loc, Message Text, SourceRange Range,
                              std::vector<FixItHint> FixIt) {
-  Finding.location = location(Loc);
-  Wording.warning = std::move(Text);
+  Finding.Location = location(Loc);
+  Wording.Warning = std::move(Text);
   Warning = {Loc, Range};
   Fix = std::move(FixIt);
 }
 
 void FindingBuilder::note(SourceLocation Loc, Message Text, SourceRange Range) {
-  Finding.notes.push_back({location(Loc), ""});
-  Wording.notes.push_back(std::move(Text));
+  Finding.Notes.push_back({location(Loc), ""});
+  Wording.Notes.push_back(std::move(Text));
   Notes.push_back({Loc, Range});
 }
 
 void FindingBuilder::calleeNote(const analysis::CollectiveEvent &Event, SourceLocation Inside) {
   const unsigned Call = callOf(Event);
   if (Event.pending())
-    Wording.calls[Call].calleeNote = Notes.size();
+    Wording.Calls[Call].CalleeNote = Notes.size();
   else
-    note(Inside, findings::calleeNote(Wording.calls[Call].collective));
+    note(Inside, findings::calleeNote(Wording.Calls[Call].Collective));
 }
 
 // Where clang-tidy puts a diagnostic: the file location of a macro's.
@@ -95,32 +95,32 @@ findings::Location FindingBuilder::location(SourceLocation Loc) const {
 void FindingBuilder::emit() {
   findings::render(Finding, Wording);
   {
-    DiagnosticBuilder Diagnostic = Check.diag(Warning.loc, "%0");
-    Diagnostic << Finding.message << Fix;
-    if (Warning.range.isValid())
-      Diagnostic << Warning.range;
+    DiagnosticBuilder Diagnostic = Check.diag(Warning.Loc, "%0");
+    Diagnostic << Finding.Message << Fix;
+    if (Warning.Range.isValid())
+      Diagnostic << Warning.Range;
   }
   for (size_t I = 0; I < Notes.size(); ++I) {
-    DiagnosticBuilder Diagnostic = Check.diag(Notes[I].loc, "%0", DiagnosticIDs::Note);
-    Diagnostic << Finding.notes[I].message;
-    if (Notes[I].range.isValid())
-      Diagnostic << Notes[I].range;
+    DiagnosticBuilder Diagnostic = Check.diag(Notes[I].Loc, "%0", DiagnosticIDs::Note);
+    Diagnostic << Finding.Notes[I].Message;
+    if (Notes[I].Range.isValid())
+      Diagnostic << Notes[I].Range;
   }
   if (!sink())
     return;
   const SourceManager &SM = Context.getSourceManager();
   for (const FixItHint &Hint : Fix) {
     tooling::Replacement R(SM, Hint.RemoveRange, Hint.CodeToInsert);
-    Finding.fix.push_back(
+    Finding.Fix.push_back(
         {R.getFilePath().str(), R.getOffset(), R.getLength(), R.getReplacementText().str()});
   }
   EmittedFinding Emitted{std::move(Finding), "", 0};
   // As tooling::DiagnosticMessage records it: no offset in scratch space.
-  if (Warning.loc.isValid()) {
-    SourceLocation At = SM.getFileLoc(Warning.loc);
-    Emitted.diagnosticFile = SM.getFilename(At).str();
-    if (!Emitted.diagnosticFile.empty())
-      Emitted.diagnosticOffset = SM.getFileOffset(At);
+  if (Warning.Loc.isValid()) {
+    SourceLocation At = SM.getFileLoc(Warning.Loc);
+    Emitted.DiagnosticFile = SM.getFilename(At).str();
+    if (!Emitted.DiagnosticFile.empty())
+      Emitted.DiagnosticOffset = SM.getFileOffset(At);
   }
   sink()(std::move(Emitted));
 }

@@ -48,8 +48,8 @@ private:
   findings::Location location(clang::SourceLocation Loc) const;
 
   struct Anchor {
-    clang::SourceLocation loc;
-    clang::SourceRange range;
+    clang::SourceLocation Loc;
+    clang::SourceRange Range;
   };
   clang::tidy::ClangTidyCheck &Check;
   const clang::ASTContext &Context;
@@ -66,9 +66,9 @@ private:
 /// warning at (file as the source manager names it, offset): clang-tidy's
 /// filters (NOLINT, system headers) decide per check and place.
 struct EmittedFinding {
-  findings::Finding finding;
-  std::string diagnosticFile;
-  unsigned diagnosticOffset = 0;
+  findings::Finding Finding;
+  std::string DiagnosticFile;
+  unsigned DiagnosticOffset = 0;
 };
 
 /// Receives every finding the checks emit on this thread, in emission order.

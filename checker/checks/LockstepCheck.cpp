@@ -20,24 +20,24 @@ using namespace clang::ast_matchers;
 namespace {
 
 struct LoadedRules {
-  std::unique_ptr<rules::RuleSet> rules;
-  std::unique_ptr<analysis::CallClassifier> classifier;
-  analysis::ExternalSummaries summaries;
-  std::string error;
-  bool errorReported = false;
+  std::unique_ptr<rules::RuleSet> Rules;
+  std::unique_ptr<analysis::CallClassifier> Classifier;
+  analysis::ExternalSummaries Summaries;
+  std::string Error;
+  bool ErrorReported = false;
 };
 
 /// Rules are loaded once per distinct configuration and kept for the
 /// thread; the analysis is shared by the checks of one translation unit.
 /// Per thread, because `lockstep check` analyses files in parallel.
 struct SharedState {
-  std::map<std::string, LoadedRules> rulesByConfiguration;
-  const ASTContext *analysedContext = nullptr;
-  const LoadedRules *analysedWith = nullptr;
-  analysis::PathOptions analysedPaths;
-  std::unique_ptr<analysis::TranslationUnitAnalysis> analysis;
-  double analysisSeconds = 0;
-  AnalysisObserver observer;
+  std::map<std::string, LoadedRules> RulesByConfiguration;
+  const ASTContext *AnalysedContext = nullptr;
+  const LoadedRules *AnalysedWith = nullptr;
+  analysis::PathOptions AnalysedPaths;
+  std::unique_ptr<analysis::TranslationUnitAnalysis> Analysis;
+  double AnalysisSeconds = 0;
+  AnalysisObserver Observer;
 };
 
 SharedState &shared() {
@@ -48,7 +48,7 @@ SharedState &shared() {
 LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPattern,
                        const std::string &SizePattern, const std::string &SummaryFile) {
   std::string Key = RuleFiles + '\n' + RankPattern + '\n' + SizePattern + '\n' + SummaryFile;
-  auto [It, Inserted] = shared().rulesByConfiguration.try_emplace(Key);
+  auto [It, Inserted] = shared().RulesByConfiguration.try_emplace(Key);
   LoadedRules &Loaded = It->second;
   if (!Inserted)
     return Loaded;
@@ -59,13 +59,13 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
   for (llvm::StringRef File : Files)
     if (!Failure)
       Failure = rules::mergeRulesFile(File.trim().str(), *Rules);
-  for (auto [Pattern, Target] : {std::pair{&RankPattern, &Rules->naming.rankPattern},
-                                 std::pair{&SizePattern, &Rules->naming.worldSizePattern}}) {
+  for (auto [Pattern, Target] : {std::pair{&RankPattern, &Rules->Naming.RankPattern},
+                                 std::pair{&SizePattern, &Rules->Naming.WorldSizePattern}}) {
     if (Failure || Pattern->empty())
       continue;
     if (Error Invalid = rules::checkPattern(*Pattern))
       Failure = Error("option '" +
-                      std::string(Target == &Rules->naming.rankPattern ? "RankNamePattern"
+                      std::string(Target == &Rules->Naming.RankPattern ? "RankNamePattern"
                                                                        : "WorldSizeNamePattern") +
                       "': " + Invalid.message());
     else
@@ -74,27 +74,27 @@ LoadedRules &loadRules(const std::string &RuleFiles, const std::string &RankPatt
   if (!Failure)
     Failure = rules::validateComplete(*Rules);
   if (!Failure && !SummaryFile.empty())
-    Failure = analysis::mergeSummaryFile(SummaryFile, Loaded.summaries);
+    Failure = analysis::mergeSummaryFile(SummaryFile, Loaded.Summaries);
   if (Failure) {
-    Loaded.error = Failure.message();
+    Loaded.Error = Failure.message();
     return Loaded;
   }
-  Loaded.rules = std::move(Rules);
-  Loaded.classifier = std::make_unique<analysis::CallClassifier>(*Loaded.rules);
+  Loaded.Rules = std::move(Rules);
+  Loaded.Classifier = std::make_unique<analysis::CallClassifier>(*Loaded.Rules);
   return Loaded;
 }
 
 } // namespace
 
 LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Id(findCheck(Name)->id),
+    : ClangTidyCheck(Name, Context), Id(findCheck(Name)->Id),
       RuleFiles(Options.getLocalOrGlobal("RuleFiles", "")),
       RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
       WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")),
       SummaryFile(Options.getLocalOrGlobal("SummaryFile", "")),
       PendingExternalCalls(flag("PendingExternalCalls")) {
-  Paths.errorPathsAsExits = flag("ErrorPathsAsExits");
-  Paths.assertionsAsExits = flag("AssertionsAsExits");
+  Paths.ErrorPathsAsExits = flag("ErrorPathsAsExits");
+  Paths.AssertionsAsExits = flag("AssertionsAsExits");
 }
 
 // Read as text: the plugin cannot use clang-tidy's integral option parser.
@@ -102,7 +102,7 @@ bool LockstepCheck::flag(llvm::StringRef Name) const {
   return llvm::StringRef(Options.getLocalOrGlobal(Name, "false")).trim() == "true";
 }
 
-void setAnalysisObserver(AnalysisObserver Observer) { shared().observer = std::move(Observer); }
+void setAnalysisObserver(AnalysisObserver Observer) { shared().Observer = std::move(Observer); }
 
 void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RuleFiles", RuleFiles);
@@ -110,8 +110,8 @@ void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "WorldSizeNamePattern", WorldSizeNamePattern);
   Options.store(Opts, "SummaryFile", SummaryFile);
   Options.store(Opts, "PendingExternalCalls", PendingExternalCalls ? "true" : "false");
-  Options.store(Opts, "ErrorPathsAsExits", Paths.errorPathsAsExits ? "true" : "false");
-  Options.store(Opts, "AssertionsAsExits", Paths.assertionsAsExits ? "true" : "false");
+  Options.store(Opts, "ErrorPathsAsExits", Paths.ErrorPathsAsExits ? "true" : "false");
+  Options.store(Opts, "AssertionsAsExits", Paths.AssertionsAsExits ? "true" : "false");
 }
 
 void LockstepCheck::registerMatchers(MatchFinder *Finder) {
@@ -120,29 +120,29 @@ void LockstepCheck::registerMatchers(MatchFinder *Finder) {
 
 void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
   LoadedRules &Loaded = loadRules(RuleFiles, RankNamePattern, WorldSizeNamePattern, SummaryFile);
-  if (!Loaded.error.empty()) {
-    if (!Loaded.errorReported)
-      configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error) << Loaded.error;
-    Loaded.errorReported = true;
+  if (!Loaded.Error.empty()) {
+    if (!Loaded.ErrorReported)
+      configurationDiag("lockstep cannot load its rules: %0", DiagnosticIDs::Error) << Loaded.Error;
+    Loaded.ErrorReported = true;
     return;
   }
   SharedState &State = shared();
   // Checks given other path options locally get an analysis of their own.
-  if (State.analysedContext != Result.Context || State.analysedWith != &Loaded ||
-      State.analysedPaths != Paths) {
-    State.analysis.reset();
+  if (State.AnalysedContext != Result.Context || State.AnalysedWith != &Loaded ||
+      State.AnalysedPaths != Paths) {
+    State.Analysis.reset();
     auto Start = std::chrono::steady_clock::now();
-    State.analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
-        *Result.Context, *Loaded.classifier, &Loaded.summaries, PendingExternalCalls, Paths);
-    State.analysisSeconds +=
+    State.Analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
+        *Result.Context, *Loaded.Classifier, &Loaded.Summaries, PendingExternalCalls, Paths);
+    State.AnalysisSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-    State.analysedContext = Result.Context;
-    State.analysedWith = &Loaded;
-    State.analysedPaths = Paths;
-    if (State.observer)
-      State.observer(*State.analysis, *Result.Context);
+    State.AnalysedContext = Result.Context;
+    State.AnalysedWith = &Loaded;
+    State.AnalysedPaths = Paths;
+    if (State.Observer)
+      State.Observer(*State.Analysis, *Result.Context);
   }
-  Unit = State.analysis.get();
+  Unit = State.Analysis.get();
   for (const EngineResult &R : engineResults(*Unit))
     if (route(R) == Id)
       report(R, *Result.Context);
@@ -183,22 +183,22 @@ void LockstepCheck::reportLimit(const analysis::AnalysisLimit &, ASTContext &) {
 // what the analysis cost and how its rank questions were settled (the
 // benchmarks read it).
 static void printStatistics(const SharedState &State) {
-  const analysis::SolverStatistics &S = State.analysis->solverStatistics();
+  const analysis::SolverStatistics &S = State.Analysis->solverStatistics();
   llvm::errs() << llvm::format(
       "lockstep: statistics: analysis %.3f s, solver %.3f s; %u rank questions: %u "
       "answered before, %u by evaluation, %u by the solver, %u undecided\n",
-      State.analysisSeconds, S.solverSeconds, S.questions, S.answeredBefore, S.byEvaluation,
-      S.solverCalls, S.undecided);
+      State.AnalysisSeconds, S.SolverSeconds, S.Questions, S.AnsweredBefore, S.ByEvaluation,
+      S.SolverCalls, S.Undecided);
 }
 
 void LockstepCheck::onEndOfTranslationUnit() {
   SharedState &State = shared();
-  if (State.analysis && std::getenv("LOCKSTEP_STATISTICS"))
+  if (State.Analysis && std::getenv("LOCKSTEP_STATISTICS"))
     printStatistics(State);
-  State.analysisSeconds = 0;
-  State.analysis.reset();
-  State.analysedContext = nullptr;
-  State.analysedWith = nullptr;
+  State.AnalysisSeconds = 0;
+  State.Analysis.reset();
+  State.AnalysedContext = nullptr;
+  State.AnalysedWith = nullptr;
 }
 
 } // namespace lockstep::checks

@@ -38,7 +38,7 @@ protected:
 
   /// A finding of this check, to fill and emit.
   FindingBuilder finding(const clang::ASTContext &Context) {
-    return FindingBuilder(*this, checkInfo(Id).name, Context);
+    return FindingBuilder(*this, checkInfo(Id).Name, Context);
   }
 
 private:

@@ -58,11 +58,11 @@ std::string indentation(SourceLocation Loc, const SourceManager &SM) {
 } // namespace
 
 std::vector<FixItHint> moveOutOfBranch(const analysis::Divergence &D, const ASTContext &Context) {
-  const auto *If = dyn_cast_or_null<IfStmt>(D.branch);
-  const auto *Call = dyn_cast_or_null<CallExpr>(D.event.siteStmt);
-  if (D.kind != analysis::Divergence::Kind::OnlySomeRanks || D.otherEvent || !If || !Call ||
-      D.arm.kind != analysis::BranchArm::Kind::True || If->getElse() || If->getInit() ||
-      If->getConditionVariable() || If->isConsteval() || D.condition != If->getCond())
+  const auto *If = dyn_cast_or_null<IfStmt>(D.Branch);
+  const auto *Call = dyn_cast_or_null<CallExpr>(D.Event.SiteStmt);
+  if (D.K != analysis::Divergence::Kind::OnlySomeRanks || D.OtherEvent || !If || !Call ||
+      D.Arm.K != analysis::BranchArm::Kind::True || If->getElse() || If->getInit() ||
+      If->getConditionVariable() || If->isConsteval() || D.Condition != If->getCond())
     return {};
   const SourceManager &SM = Context.getSourceManager();
   const LangOptions &Lang = Context.getLangOpts();

@@ -10,18 +10,18 @@ using analysis::LoopDivergence;
 
 void RankLoopCheck::reportLoop(const LoopDivergence &D, ASTContext &Context) {
   FindingBuilder Finding = finding(Context);
-  Finding.about(D.function, &D.event, D.condition);
-  Finding.warning(D.event.site, Finding.name(D.event) +
+  Finding.about(D.Function, &D.Event, D.Condition);
+  Finding.warning(D.Event.Site, Finding.name(D.Event) +
                                     " runs in a loop whose trip count differs between ranks; "
                                     "the ranks that "
                                     "finish first stop calling it and the others hang in it");
-  addCommonNotes(Finding, D.event, D.condition, D.source, Context);
-  Finding.note(D.event.site, "agree on the trip count first (an allreduce with "
+  addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
+  Finding.note(D.Event.Site, "agree on the trip count first (an allreduce with "
                              "MAX or MIN makes it the same on "
                              "every rank; ranks without data then contribute "
                              "neutral values), or run the loop "
                              "under a join protocol that shadows " +
-                                 quoted(calledName(D.event)));
+                                 quoted(calledName(D.Event)));
   Finding.emit();
 }
 
@@ -30,23 +30,23 @@ void RankLoopCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   auto Times = [](const std::string &Trip) {
     return llvm::all_of(Trip, ::isdigit) && !Trip.empty() ? Trip + " times" : std::string();
   };
-  std::string Mine = Times(D.event.loopTrip), Theirs = Times(D.otherEvent->loopTrip);
+  std::string Mine = Times(D.Event.LoopTrip), Theirs = Times(D.OtherEvent->LoopTrip);
   FindingBuilder Finding = finding(Context);
-  Finding.about(D.function, &D.event, D.condition);
+  Finding.about(D.Function, &D.Event, D.Condition);
   if (!Mine.empty() && !Theirs.empty())
-    Finding.warning(D.event.site, Finding.name(D.event) + " runs " + Mine + " on " +
+    Finding.warning(D.Event.Site, Finding.name(D.Event) + " runs " + Mine + " on " +
                                       ranksWhere(D, Context) + " but " + Theirs +
                                       " on the other ranks; the ranks that finish first stop "
                                       "calling it and the others hang in it");
   else
-    Finding.warning(D.event.site, Finding.name(D.event) + " runs a different number of times on " +
+    Finding.warning(D.Event.Site, Finding.name(D.Event) + " runs a different number of times on " +
                                       ranksWhere(D, Context) +
                                       " than on the other ranks; the ranks that finish first "
                                       "stop calling it and the others hang in it");
   addCommonNotes(Finding, D, Context);
-  Finding.note(D.otherEvent->site, "the other ranks run their loop of " +
-                                       Finding.name(*D.otherEvent, Naming::Collective) + " here");
-  Finding.note(D.event.site, "run the same number of iterations on every rank");
+  Finding.note(D.OtherEvent->Site, "the other ranks run their loop of " +
+                                       Finding.name(*D.OtherEvent, Naming::Collective) + " here");
+  Finding.note(D.Event.Site, "run the same number of iterations on every rank");
   Finding.emit();
 }
 

@@ -15,14 +15,14 @@ CheckId divergenceCheck(const Divergence &D) {
   // Ranks that left skip whatever comes next, the start of a group
   // included: the decision to leave is what must change. A group end they
   // skip leaves their group open, which is the group's problem.
-  if (D.kind == Divergence::Kind::SkippedAfterExit)
-    return D.event.groupMarker && !D.event.groupBegins ? CheckId::GroupBalanceCheck
+  if (D.K == Divergence::Kind::SkippedAfterExit)
+    return D.Event.GroupMarker && !D.Event.GroupBegins ? CheckId::GroupBalanceCheck
                                                        : CheckId::RankExitCheck;
   // Otherwise a group call on either side means the ranks group their
   // operations differently, whatever else differs.
-  if (D.event.groupMarker || (D.otherEvent && D.otherEvent->groupMarker))
+  if (D.Event.GroupMarker || (D.OtherEvent && D.OtherEvent->GroupMarker))
     return CheckId::GroupBalanceCheck;
-  switch (D.kind) {
+  switch (D.K) {
   case Divergence::Kind::OnlySomeRanks:
   case Divergence::Kind::Order:
     return CheckId::RankBranchCheck;
@@ -57,7 +57,7 @@ CheckId route(const EngineResult &Result) {
   return std::visit(Overloaded{
                         [](const Divergence *D) { return divergenceCheck(*D); },
                         [](const LoopDivergence *D) {
-                          return D->kind == LoopDivergence::Kind::TripCount
+                          return D->K == LoopDivergence::Kind::TripCount
                                      ? CheckId::RankLoopCheck
                                      : CheckId::JoinBarrierCheck;
                         },

@@ -28,7 +28,7 @@ wrappedLoadFromBuffer(llvm::StringRef Text, std::string &Error,
 std::unique_ptr<JSONCompilationDatabase>
 wrappedLoadFromBuffer(llvm::StringRef Text, std::string &Error, JSONCommandLineSyntax Syntax) {
   lockstep::cli::TranslationOptions Options;
-  Options.nvccCompatHeader = lockstep::cli::nvccCompatHeader();
+  Options.NvccCompatHeader = lockstep::cli::nvccCompatHeader();
   std::vector<std::string> Warnings;
   const std::string Translated = lockstep::cli::translateNvccEntries(
       Text.str(), lockstep::cli::clangDriver(), Options, Warnings);

@@ -51,39 +51,39 @@ Exit status: 0 no findings, 1 findings, 2 usage or configuration error.
 )";
 
 struct CheckArguments {
-  std::string buildDir = ".", jobs, shard, summaryOut, summaryIn, cacheDir, exportFixes;
-  std::string checks, headerFilter;
-  std::vector<std::string> paths, rules, excludes;
-  OutputOptions output;
-  bool quiet = false, noCache = false, fix = false, verbose = false;
-  analysis::PathOptions exits; // --error-paths-as-exits, --assertions-as-exits
+  std::string BuildDir = ".", Jobs, Shard, SummaryOut, SummaryIn, CacheDir, ExportFixes;
+  std::string Checks, HeaderFilter;
+  std::vector<std::string> Paths, Rules, Excludes;
+  OutputOptions Output;
+  bool Quiet = false, NoCache = false, Fix = false, Verbose = false;
+  analysis::PathOptions Exits; // --error-paths-as-exits, --assertions-as-exits
   // Derived by validateArguments.
-  unsigned jobCount = 1, shardIndex = 1, shardCount = 1;
-  std::string checkGlobs; // the default plus --checks
+  unsigned JobCount = 1, ShardIndex = 1, ShardCount = 1;
+  std::string CheckGlobs; // the default plus --checks
 };
 
 /// Reads the option or path Args[I] (and its value) into \p A.
 Error readArgument(const std::vector<std::string> &Args, size_t &I, CheckArguments &A) {
   Expected<bool> Valued = args::anyOptionValue(Args, I,
-                                               {{"-p", &A.buildDir},
-                                                {"--jobs", &A.jobs},
-                                                {"-j", &A.jobs},
-                                                {"--format", &A.output.format},
-                                                {"--output", &A.output.path},
-                                                {"-o", &A.output.path},
-                                                {"--baseline", &A.output.baseline},
-                                                {"--shard", &A.shard},
-                                                {"--summary-out", &A.summaryOut},
-                                                {"--summaries", &A.summaryIn},
-                                                {"--cache-dir", &A.cacheDir},
-                                                {"--checks", &A.checks},
-                                                {"--header-filter", &A.headerFilter},
-                                                {"--export-fixes", &A.exportFixes}});
+                                               {{"-p", &A.BuildDir},
+                                                {"--jobs", &A.Jobs},
+                                                {"-j", &A.Jobs},
+                                                {"--format", &A.Output.Format},
+                                                {"--output", &A.Output.Path},
+                                                {"-o", &A.Output.Path},
+                                                {"--baseline", &A.Output.Baseline},
+                                                {"--shard", &A.Shard},
+                                                {"--summary-out", &A.SummaryOut},
+                                                {"--summaries", &A.SummaryIn},
+                                                {"--cache-dir", &A.CacheDir},
+                                                {"--checks", &A.Checks},
+                                                {"--header-filter", &A.HeaderFilter},
+                                                {"--export-fixes", &A.ExportFixes}});
   if (!Valued)
     return Valued.takeError();
   if (*Valued)
     return Error::success();
-  for (auto [Name, List] : {std::pair{"--rules", &A.rules}, std::pair{"--exclude", &A.excludes}}) {
+  for (auto [Name, List] : {std::pair{"--rules", &A.Rules}, std::pair{"--exclude", &A.Excludes}}) {
     std::string Value;
     Expected<bool> Listed = args::optionValue(Args, I, Name, Value);
     if (!Listed)
@@ -95,21 +95,21 @@ Error readArgument(const std::vector<std::string> &Args, size_t &I, CheckArgumen
   }
   const std::string &Arg = Args[I];
   if (Arg == "-q" || Arg == "--quiet")
-    A.quiet = true;
+    A.Quiet = true;
   else if (Arg == "-v" || Arg == "--verbose")
-    A.verbose = true;
+    A.Verbose = true;
   else if (Arg == "--no-cache")
-    A.noCache = true;
+    A.NoCache = true;
   else if (Arg == "--fix")
-    A.fix = true;
+    A.Fix = true;
   else if (Arg == "--error-paths-as-exits")
-    A.exits.errorPathsAsExits = true;
+    A.Exits.ErrorPathsAsExits = true;
   else if (Arg == "--assertions-as-exits")
-    A.exits.assertionsAsExits = true;
+    A.Exits.AssertionsAsExits = true;
   else if (!Arg.empty() && Arg[0] == '-')
     return unknownOption(Arg);
   else
-    A.paths.push_back(Arg);
+    A.Paths.push_back(Arg);
   return Error::success();
 }
 
@@ -119,10 +119,10 @@ Error parseArguments(const std::vector<std::string> &Args, const std::string &Cw
   for (size_t I = 0; I < Args.size(); ++I)
     if (Error E = readArgument(Args, I, A))
       return E;
-  for (std::string *Path : {&A.buildDir, &A.output.path, &A.output.baseline, &A.summaryOut,
-                            &A.summaryIn, &A.cacheDir, &A.exportFixes})
+  for (std::string *Path : {&A.BuildDir, &A.Output.Path, &A.Output.Baseline, &A.SummaryOut,
+                            &A.SummaryIn, &A.CacheDir, &A.ExportFixes})
     *Path = absolutePath(*Path, Cwd);
-  for (std::vector<std::string> *List : {&A.paths, &A.rules})
+  for (std::vector<std::string> *List : {&A.Paths, &A.Rules})
     for (std::string &Path : *List)
       Path = absolutePath(Path, Cwd);
   return Error::success();
@@ -193,7 +193,7 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
         Results[I] = runUnit(Units[I], Config);
         Cache.store(Units[I], Results[I]);
       }
-      Shown.advance(Units[I].file);
+      Shown.advance(Units[I].File);
     }
   };
   std::vector<std::thread> Threads;
@@ -209,22 +209,22 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
 Error loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  CacheKey = "lockstep 0.1.0, cache 2\n" + Config.checks + "\n" +
-             (Config.paths.errorPathsAsExits ? "error-paths-as-exits\n" : "") +
-             (Config.paths.assertionsAsExits ? "assertions-as-exits\n" : "");
+  CacheKey = "lockstep 0.1.0, cache 2\n" + Config.Checks + "\n" +
+             (Config.Paths.ErrorPathsAsExits ? "error-paths-as-exits\n" : "") +
+             (Config.Paths.AssertionsAsExits ? "assertions-as-exits\n" : "");
   rules::RuleSet Rules;
-  if (Error E = rules::loadRules(A.rules, Rules))
+  if (Error E = rules::loadRules(A.Rules, Rules))
     return Error("cannot load the rules: " + E.message());
-  for (const std::string &File : A.rules) {
-    Config.ruleFiles += (Config.ruleFiles.empty() ? "" : ";") + File;
+  for (const std::string &File : A.Rules) {
+    Config.RuleFiles += (Config.RuleFiles.empty() ? "" : ";") + File;
     std::ifstream In(File, std::ios::binary);
     CacheKey += File + "\n" + std::string(std::istreambuf_iterator<char>(In), {}) + "\n";
   }
-  if (!A.summaryIn.empty()) {
+  if (!A.SummaryIn.empty()) {
     // A previous run's summaries: functions of other files that return the rank.
-    Config.summaryFile = A.summaryIn;
+    Config.SummaryFile = A.SummaryIn;
     analysis::ExternalSummaries Previous;
-    if (Error E = analysis::mergeSummaryFile(Config.summaryFile, Previous))
+    if (Error E = analysis::mergeSummaryFile(Config.SummaryFile, Previous))
       return E;
     CacheKey += analysis::writeSummaries(Previous);
   }
@@ -242,28 +242,28 @@ std::string hexHash(const std::string &Text) {
 /// directories.
 Error validateArguments(const std::vector<std::string> &Args, const std::string &Cwd,
                         CheckArguments &A, PathFilter &Filter) {
-  A.output.projectRoot = Cwd; // ids, SARIF and text paths are relative to it
+  A.Output.ProjectRoot = Cwd; // ids, SARIF and text paths are relative to it
   if (Error E = parseArguments(Args, Cwd, A))
     return E;
-  A.jobCount = std::max(1u, std::thread::hardware_concurrency());
-  if (!A.jobs.empty() && (A.jobs.find_first_not_of("0123456789") != std::string::npos ||
-                          (A.jobCount = std::stoul(A.jobs.substr(0, 6))) == 0))
-    return Error("--jobs expects a positive number, got '" + A.jobs + "'");
-  if (!A.shard.empty()) {
+  A.JobCount = std::max(1u, std::thread::hardware_concurrency());
+  if (!A.Jobs.empty() && (A.Jobs.find_first_not_of("0123456789") != std::string::npos ||
+                          (A.JobCount = std::stoul(A.Jobs.substr(0, 6))) == 0))
+    return Error("--jobs expects a positive number, got '" + A.Jobs + "'");
+  if (!A.Shard.empty()) {
     char Slash = 0;
-    std::istringstream In(A.shard);
-    if (!(In >> A.shardIndex >> Slash >> A.shardCount) || Slash != '/' || !In.eof() ||
-        A.shardCount == 0 || A.shardIndex == 0 || A.shardIndex > A.shardCount)
-      return Error("--shard expects I/N with 1 <= I <= N, got '" + A.shard + "'");
+    std::istringstream In(A.Shard);
+    if (!(In >> A.ShardIndex >> Slash >> A.ShardCount) || Slash != '/' || !In.eof() ||
+        A.ShardCount == 0 || A.ShardIndex == 0 || A.ShardIndex > A.ShardCount)
+      return Error("--shard expects I/N with 1 <= I <= N, got '" + A.Shard + "'");
   }
   // As in clang-tidy, --checks adds to the default: every lockstep check.
-  A.checkGlobs = "lockstep-*" + (A.checks.empty() ? "" : "," + A.checks);
-  if (Error E = checkSelection(A.checkGlobs, A.checks))
+  A.CheckGlobs = "lockstep-*" + (A.Checks.empty() ? "" : "," + A.Checks);
+  if (Error E = checkSelection(A.CheckGlobs, A.Checks))
     return E;
-  if (!A.headerFilter.empty())
-    if (Error E = Filter.setHeaderFilter(A.headerFilter))
+  if (!A.HeaderFilter.empty())
+    if (Error E = Filter.setHeaderFilter(A.HeaderFilter))
       return E;
-  for (const std::string &Glob : A.excludes)
+  for (const std::string &Glob : A.Excludes)
     if (Error E = Filter.addExclude(Glob))
       return E;
   return Error::success();
@@ -272,11 +272,11 @@ Error validateArguments(const std::vector<std::string> &Args, const std::string 
 /// The outputs, rules and summaries, checked: a bad configuration stops the
 /// run before any unit, whatever the number of jobs.
 Error configure(CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  if (Error E = validateOutput(A.output))
+  if (Error E = validateOutput(A.Output))
     return E;
-  Config.checks = A.checkGlobs;
-  Config.verbose = A.verbose;
-  Config.paths = A.exits;
+  Config.Checks = A.CheckGlobs;
+  Config.Verbose = A.Verbose;
+  Config.Paths = A.Exits;
   return loadConfiguration(A, Config, CacheKey);
 }
 
@@ -287,37 +287,37 @@ Error selectUnits(const CheckArguments &A, std::vector<CompileUnit> &Selected, s
   std::vector<CompileUnit> Units;
   LoadReport Report;
   TranslationOptions Translation;
-  Translation.nvccCompatHeader = nvccCompatHeader();
-  if (Error E = loadCompileDatabase(A.buildDir, Units, &Report, Translation))
+  Translation.NvccCompatHeader = nvccCompatHeader();
+  if (Error E = loadCompileDatabase(A.BuildDir, Units, &Report, Translation))
     return E;
-  for (const std::string &Warning : Report.warnings)
+  for (const std::string &Warning : Report.Warnings)
     std::fprintf(stderr, "lockstep: warning: %s\n", Warning.c_str());
-  for (const SkippedEntry &Skipped : Report.skipped)
-    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n", Skipped.file.c_str(),
-                 Skipped.reason.c_str());
+  for (const SkippedEntry &Skipped : Report.Skipped)
+    std::fprintf(stderr, "lockstep: warning: %s: skipped: %s\n", Skipped.File.c_str(),
+                 Skipped.Reason.c_str());
   size_t Candidate = 0;
   for (const CompileUnit &Unit : Units) {
-    if (!A.paths.empty() &&
-        std::none_of(A.paths.begin(), A.paths.end(), [&](auto &P) { return under(Unit.file, P); }))
+    if (!A.Paths.empty() &&
+        std::none_of(A.Paths.begin(), A.Paths.end(), [&](auto &P) { return under(Unit.File, P); }))
       continue;
-    Split += Unit.file + '\n';
-    if (Candidate++ % A.shardCount == A.shardIndex - 1)
+    Split += Unit.File + '\n';
+    if (Candidate++ % A.ShardCount == A.ShardIndex - 1)
       Selected.push_back(Unit);
   }
-  DatabasePath = Report.databasePath;
+  DatabasePath = Report.DatabasePath;
   if (Selected.empty())
-    return Error("no translation unit to analyse in " + Report.databasePath +
-                 (A.paths.empty() ? "" : " under the given paths"));
+    return Error("no translation unit to analyse in " + Report.DatabasePath +
+                 (A.Paths.empty() ? "" : " under the given paths"));
   return Error::success();
 }
 
 /// What the units found, together: the analysed units' findings (pending
 /// ones resolved) and summaries; the failures and bounds reported on stderr.
 struct RunResults {
-  std::vector<Finding> findings;
-  analysis::ExternalSummaries summaries;
-  size_t failed = 0;
-  std::set<std::string> incomplete; // a limit in a header, seen from several units, once
+  std::vector<Finding> Findings;
+  analysis::ExternalSummaries Summaries;
+  size_t Failed = 0;
+  std::set<std::string> Incomplete; // a limit in a header, seen from several units, once
 };
 
 RunResults gatherResults(const CheckArguments &A, const std::vector<CompileUnit> &Units,
@@ -326,29 +326,29 @@ RunResults gatherResults(const CheckArguments &A, const std::vector<CompileUnit>
   RunResults Run;
   std::set<std::string> MainFiles;
   for (size_t I = 0; I < Results.size(); ++I) {
-    MainFiles.insert(Units[I].file);
-    const std::string Shown = relativeToRoot(Units[I].file, Cwd).path; // as the findings
-    for (const std::string &Note : Results[I].notes)
+    MainFiles.insert(Units[I].File);
+    const std::string Shown = relativeToRoot(Units[I].File, Cwd).Path; // as the findings
+    for (const std::string &Note : Results[I].Notes)
       std::fprintf(stderr, "lockstep: note: %s: %s\n", Shown.c_str(), Note.c_str());
-    for (const std::string &Limit : Results[I].incomplete)
-      if (Run.incomplete.insert(Limit).second && !A.quiet)
+    for (const std::string &Limit : Results[I].Incomplete)
+      if (Run.Incomplete.insert(Limit).second && !A.Quiet)
         std::fprintf(stderr, "lockstep: note: %s\n", Limit.c_str());
-    if (!Results[I].failure.empty()) {
-      ++Run.failed;
+    if (!Results[I].Failure.empty()) {
+      ++Run.Failed;
       std::fprintf(stderr, "lockstep: error: %s %s; not analysed:\n", Shown.c_str(),
-                   Results[I].failure.c_str());
-      const size_t Errors = A.verbose ? Results[I].errors.size() : 3;
-      for (size_t E = 0; E < Results[I].errors.size() && E < Errors; ++E)
-        std::fprintf(stderr, "  %s\n", Results[I].errors[E].c_str());
+                   Results[I].Failure.c_str());
+      const size_t Errors = A.Verbose ? Results[I].Errors.size() : 3;
+      for (size_t E = 0; E < Results[I].Errors.size() && E < Errors; ++E)
+        std::fprintf(stderr, "  %s\n", Results[I].Errors[E].c_str());
       continue;
     }
-    Run.summaries.insert(Results[I].summaries.begin(), Results[I].summaries.end());
-    std::move(Results[I].findings.begin(), Results[I].findings.end(),
-              std::back_inserter(Run.findings));
+    Run.Summaries.insert(Results[I].Summaries.begin(), Results[I].Summaries.end());
+    std::move(Results[I].Findings.begin(), Results[I].Findings.end(),
+              std::back_inserter(Run.Findings));
   }
-  Run.findings = resolvePending(std::move(Run.findings), Run.summaries,
-                                /*KeepUnresolved=*/A.shardCount > 1);
-  Run.findings = Filter.apply(std::move(Run.findings), MainFiles);
+  Run.Findings = resolvePending(std::move(Run.Findings), Run.Summaries,
+                                /*KeepUnresolved=*/A.ShardCount > 1);
+  Run.Findings = Filter.apply(std::move(Run.Findings), MainFiles);
   return Run;
 }
 
@@ -356,42 +356,42 @@ RunResults gatherResults(const CheckArguments &A, const std::vector<CompileUnit>
 /// and applies the fixes with --fix.
 Error writeOutputs(const CheckArguments &A, RunResults &Run, const nlohmann::json &Summary,
                    const std::string &Split, size_t &Suppressed) {
-  if (Error E = writeSummaryFile(A.summaryOut, Run.summaries))
+  if (Error E = writeSummaryFile(A.SummaryOut, Run.Summaries))
     return E;
   nlohmann::json ShardData = {
-      {"index", A.shardIndex},
-      {"count", A.shardCount},
+      {"index", A.ShardIndex},
+      {"count", A.ShardCount},
       {"split", hexHash(Split)},
-      {"summaries", nlohmann::json::parse(analysis::writeSummaries(Run.summaries))}};
-  if (Error E = writeFindings(Run.findings, A.output, Summary,
-                              A.shardCount > 1 ? &ShardData : nullptr, Suppressed))
+      {"summaries", nlohmann::json::parse(analysis::writeSummaries(Run.Summaries))}};
+  if (Error E = writeFindings(Run.Findings, A.Output, Summary,
+                              A.ShardCount > 1 ? &ShardData : nullptr, Suppressed))
     return E;
-  if (!A.exportFixes.empty())
-    if (Error E = exportFixes(Run.findings, A.exportFixes, A.output.projectRoot))
+  if (!A.ExportFixes.empty())
+    if (Error E = exportFixes(Run.Findings, A.ExportFixes, A.Output.ProjectRoot))
       return E;
-  if (A.fix) {
-    AppliedFixes Applied = applyFixes(Run.findings);
-    for (const std::string &Problem : Applied.problems)
+  if (A.Fix) {
+    AppliedFixes Applied = applyFixes(Run.Findings);
+    for (const std::string &Problem : Applied.Problems)
       std::fprintf(stderr, "lockstep: warning: %s\n", Problem.c_str());
-    if (!A.quiet)
-      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n", Applied.fixes,
-                   Applied.fixes == 1 ? "" : "es", Applied.files, Applied.files == 1 ? "" : "s");
+    if (!A.Quiet)
+      std::fprintf(stderr, "lockstep: applied %u fix%s in %u file%s\n", Applied.Fixes,
+                   Applied.Fixes == 1 ? "" : "es", Applied.Files, Applied.Files == 1 ? "" : "s");
   }
   return Error::success();
 }
 
 void printSummary(const CheckArguments &A, const RunResults &Run, size_t Units, size_t Cached,
                   size_t Suppressed) {
-  const size_t Findings = Run.findings.size();
+  const size_t Findings = Run.Findings.size();
   std::fprintf(stderr,
                "lockstep: %zu finding%s in %zu translation unit%s "
                "(%zu analysed, %zu from cache, %zu failed)",
-               Findings, Findings == 1 ? "" : "s", Units, Units == 1 ? "" : "s", Units - Run.failed,
-               Cached, Run.failed);
-  if (!Run.incomplete.empty())
-    std::fprintf(stderr, " (%zu analysis limit%s reached)", Run.incomplete.size(),
-                 Run.incomplete.size() == 1 ? "" : "s");
-  if (!A.output.baseline.empty())
+               Findings, Findings == 1 ? "" : "s", Units, Units == 1 ? "" : "s", Units - Run.Failed,
+               Cached, Run.Failed);
+  if (!Run.Incomplete.empty())
+    std::fprintf(stderr, " (%zu analysis limit%s reached)", Run.Incomplete.size(),
+                 Run.Incomplete.size() == 1 ? "" : "s");
+  if (!A.Output.Baseline.empty())
     std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
   std::fputc('\n', stderr);
 }
@@ -417,28 +417,28 @@ int checkCommand(const std::vector<std::string> &Args) {
   if (Error E = selectUnits(A, Selected, Split, DatabasePath))
     return configurationError(E.message());
 
-  if (!A.noCache && A.cacheDir.empty())
-    A.cacheDir = llvm::sys::path::parent_path(DatabasePath).str() + "/.lockstep-cache";
-  UnitCache Cache(A.noCache ? "" : A.cacheDir, CacheKey);
+  if (!A.NoCache && A.CacheDir.empty())
+    A.CacheDir = llvm::sys::path::parent_path(DatabasePath).str() + "/.lockstep-cache";
+  UnitCache Cache(A.NoCache ? "" : A.CacheDir, CacheKey);
   size_t Cached = 0;
   std::vector<UnitResult> Results =
-      analyseUnits(Selected, Config, Cache, A.jobCount, !A.quiet, Cached);
+      analyseUnits(Selected, Config, Cache, A.JobCount, !A.Quiet, Cached);
   RunResults Run = gatherResults(A, Selected, Results, Filter, Cwd);
 
-  const size_t Analysed = Selected.size() - Run.failed;
+  const size_t Analysed = Selected.size() - Run.Failed;
   nlohmann::json Summary = {{"units", Selected.size()},
                             {"analysed", Analysed},
-                            {"failed", Run.failed},
+                            {"failed", Run.Failed},
                             {"cached", Cached},
-                            {"incomplete", Run.incomplete.size()}};
+                            {"incomplete", Run.Incomplete.size()}};
   size_t Suppressed = 0;
   if (Error E = writeOutputs(A, Run, Summary, Split, Suppressed))
     return configurationError(E.message());
-  if (!A.quiet)
+  if (!A.Quiet)
     printSummary(A, Run, Selected.size(), Cached, Suppressed);
   if (Analysed == 0)
     return 2;
-  return Run.findings.empty() ? 0 : 1;
+  return Run.Findings.empty() ? 0 : 1;
 }
 
 } // namespace lockstep::cli

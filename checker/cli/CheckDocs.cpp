@@ -38,7 +38,7 @@ std::string absoluteTarget(const std::string &Target, const std::string &Page) {
 
 const CheckDoc *findCheckDoc(const std::string &Check) {
   for (const CheckDoc &Doc : checkDocs())
-    if (Doc.check == Check)
+    if (Doc.Check == Check)
       return &Doc;
   return nullptr;
 }

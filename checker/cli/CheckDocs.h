@@ -10,9 +10,9 @@
 namespace lockstep::cli {
 
 struct CheckDoc {
-  std::string check;    // "lockstep-rank-branch"
-  std::string path;     // "docs/checks/rank-branch.md", relative to the repository
-  std::string markdown; // the whole page
+  std::string Check;    // "lockstep-rank-branch"
+  std::string Path;     // "docs/checks/rank-branch.md", relative to the repository
+  std::string Markdown; // the whole page
 };
 
 /// The page of every check, in the order of the table.

@@ -6,7 +6,6 @@
 #include "ProjectPaths.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <map>
 
@@ -35,87 +34,15 @@ std::string hex16(std::uint64_t Value) {
   return Out;
 }
 
-// Characters that end a word of a message: quotes and brackets surround
-// paths as often as spaces do.
-bool endsWord(char C) {
-  return std::isspace(static_cast<unsigned char>(C)) || C == '\'' || C == '"' || C == '`' ||
-         C == '(' || C == ')' || C == ',' || C == ';' || C == '[' || C == ']' || C == '{' ||
-         C == '}' || C == '<' || C == '>';
-}
-
-bool allDigits(const std::string &S, size_t Begin, size_t End) {
-  if (Begin >= End)
-    return false;
-  for (size_t I = Begin; I < End; ++I)
-    if (!std::isdigit(static_cast<unsigned char>(S[I])))
-      return false;
-  return true;
-}
-
-bool hasSourceExtension(const std::string &Word) {
-  static const char *const Extensions[] = {"c",   "cc", "cpp", "cxx", "c++", "h",   "hh", "hpp",
-                                           "hxx", "cu", "cuh", "inc", "ipp", "tcc", "m",  "mm"};
-  size_t Dot = Word.rfind('.');
-  size_t Slash = Word.find_last_of("/\\");
-  if (Dot == std::string::npos || Dot == 0 || (Slash != std::string::npos && Dot < Slash))
-    return false;
-  std::string Ext = Word.substr(Dot + 1);
-  std::transform(Ext.begin(), Ext.end(), Ext.begin(),
-                 [](unsigned char C) { return std::tolower(C); });
-  return std::find(std::begin(Extensions), std::end(Extensions), Ext) != std::end(Extensions);
-}
-
-bool hasLetter(const std::string &Word) {
-  return std::any_of(Word.begin(), Word.end(),
-                     [](unsigned char C) { return std::isalpha(C) != 0; });
-}
-
-// "src/a.c", "/usr/include/mpi.h", "../x/y", "train.c". Not "n/size": a
-// division in a quoted condition is part of what the finding is about.
-bool looksLikePath(const std::string &Word) {
-  if (Word.empty() || !hasLetter(Word))
-    return false;
-  if (Word[0] == '/' || Word.rfind("./", 0) == 0 || Word.rfind("../", 0) == 0 ||
-      Word.rfind("~/", 0) == 0)
-    return Word.size() > 1;
-  if (Word.size() > 2 && std::isalpha(static_cast<unsigned char>(Word[0])) && Word[1] == ':' &&
-      (Word[2] == '\\' || Word[2] == '/'))
-    return true; // C:\x
-  return hasSourceExtension(Word);
-}
-
-// Strips a ":12" or ":12:5" location suffix; returns the length without it.
-size_t withoutLocation(const std::string &Word) {
-  size_t End = Word.size();
-  for (int Part = 0; Part < 2; ++Part) {
-    size_t Colon = Word.rfind(':', End - 1);
-    if (Colon == std::string::npos || Colon == 0 || !allDigits(Word, Colon + 1, End))
-      break;
-    End = Colon;
-  }
-  return End;
-}
-
-bool isLocationNumber(const std::string &Word) {
-  // "12", "12:5": bare positions, as in "at 12:5".
-  size_t Colon = Word.find(':');
-  if (Colon == std::string::npos)
-    return allDigits(Word, 0, Word.size());
-  return allDigits(Word, 0, Colon) && withoutLocation(Word) == Colon;
-}
-
-std::string lower(std::string S) {
-  std::transform(S.begin(), S.end(), S.begin(), [](unsigned char C) { return std::tolower(C); });
-  return S;
-}
-
-// The part of the key that does not depend on the position.
+// The part of the key that does not depend on the position. A message names
+// collectives, conditions and arguments as written, never a place (the
+// wording is data, common/findings/Wording.h), so it is taken as it is.
 std::string idKey(const Finding &F, const std::string &ProjectRoot) {
   // '\x1f' (unit separator) does not occur in check names, paths or
   // diagnostics, so different parts do not concatenate to the same key.
-  return std::string(IdVersion) + '\x1f' + F.check + '\x1f' +
-         relativeToRoot(F.location.file, ProjectRoot).path + '\x1f' + F.function + '\x1f' +
-         normalizeMessage(F.message);
+  return std::string(IdVersion) + '\x1f' + F.Check + '\x1f' +
+         relativeToRoot(F.Location.File, ProjectRoot).Path + '\x1f' + F.Function + '\x1f' +
+         F.Message;
 }
 
 std::string idOf(const std::string &Key, unsigned Occurrence) {
@@ -123,46 +50,6 @@ std::string idOf(const std::string &Key, unsigned Occurrence) {
 }
 
 } // namespace
-
-std::string normalizeMessage(const std::string &Message) {
-  std::string Out;
-  Out.reserve(Message.size());
-  bool AfterPositionWord = false; // the last word was "line", "column", ...
-  size_t I = 0;
-  while (I < Message.size()) {
-    if (endsWord(Message[I])) {
-      Out += Message[I++];
-      continue;
-    }
-    size_t End = I;
-    while (End < Message.size() && !endsWord(Message[End]))
-      ++End;
-    std::string Word = Message.substr(I, End - I);
-    I = End;
-    // Sentence punctuation after a path or number is not part of it.
-    std::string Tail;
-    while (!Word.empty() && std::string(".,:;!?").find(Word.back()) != std::string::npos) {
-      Tail.insert(Tail.begin(), Word.back());
-      Word.pop_back();
-    }
-    std::string Lower = lower(Word);
-    if (looksLikePath(Word.substr(0, withoutLocation(Word)))) {
-      Out += "<file>";
-      AfterPositionWord = false;
-    } else if (isLocationNumber(Word) &&
-               (AfterPositionWord || Word.find(':') != std::string::npos)) {
-      Out += "<n>"; // stays after a position word: "lines 3 and 5"
-    } else {
-      Out += Word;
-      AfterPositionWord =
-          Lower == "line" || Lower == "lines" || Lower == "column" || Lower == "columns" ||
-          Lower == "col" ||
-          (AfterPositionWord && (Lower == "and" || Lower == "to" || Lower == "-" || Lower.empty()));
-    }
-    Out += Tail;
-  }
-  return Out;
-}
 
 std::string stableId(const Finding &F, const std::string &ProjectRoot, unsigned Occurrence) {
   return idOf(idKey(F, ProjectRoot), Occurrence);
@@ -174,8 +61,8 @@ void assignIds(std::vector<Finding> &Findings, const std::string &ProjectRoot) {
     Groups[idKey(Findings[I], ProjectRoot)].push_back(I);
   for (auto &[Key, Members] : Groups) {
     auto Position = [&](size_t Index) {
-      const Location &L = Findings[Index].location;
-      return std::make_pair(L.line, L.column);
+      const Location &L = Findings[Index].Location;
+      return std::make_pair(L.Line, L.Column);
     };
     // Ties keep the input order (the indices ascend), deterministically.
     std::sort(Members.begin(), Members.end(), [&](size_t A, size_t B) {
@@ -185,7 +72,7 @@ void assignIds(std::vector<Finding> &Findings, const std::string &ProjectRoot) {
     for (size_t M = 0; M < Members.size(); ++M) {
       if (M > 0 && Position(Members[M]) != Position(Members[M - 1]))
         ++Occurrence;
-      Findings[Members[M]].id = idOf(Key, Occurrence);
+      Findings[Members[M]].Id = idOf(Key, Occurrence);
     }
   }
 }

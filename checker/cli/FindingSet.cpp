@@ -11,7 +11,7 @@ namespace lockstep::cli {
 
 void sortFindings(std::vector<Finding> &Findings) {
   auto Key = [](const Finding &F) {
-    return std::tie(F.location.file, F.location.line, F.location.column, F.check, F.message, F.id);
+    return std::tie(F.Location.File, F.Location.Line, F.Location.Column, F.Check, F.Message, F.Id);
   };
   // Sorts positions, ties broken by position: stable without moving whole
   // findings around (and without std::stable_sort's deprecated buffer).
@@ -32,11 +32,11 @@ std::vector<Finding> withoutBaseline(const std::vector<Finding> &Findings,
                                      const std::vector<Finding> &Baseline) {
   std::unordered_set<std::string> Known;
   for (const Finding &F : Baseline)
-    if (!F.id.empty())
-      Known.insert(F.id);
+    if (!F.Id.empty())
+      Known.insert(F.Id);
   std::vector<Finding> New;
   for (const Finding &F : Findings)
-    if (F.id.empty() || !Known.count(F.id))
+    if (F.Id.empty() || !Known.count(F.Id))
       New.push_back(F);
   return New;
 }
@@ -46,7 +46,7 @@ std::vector<Finding> mergeFindings(std::vector<std::vector<Finding>> Parts) {
   std::unordered_set<std::string> Seen;
   for (std::vector<Finding> &Part : Parts)
     for (Finding &F : Part)
-      if (F.id.empty() || Seen.insert(F.id).second)
+      if (F.Id.empty() || Seen.insert(F.Id).second)
         Merged.push_back(std::move(F));
   sortFindings(Merged);
   return Merged;

@@ -39,10 +39,6 @@ std::string stableId(const Finding &F, const std::string &ProjectRoot, unsigned 
 /// header) is one finding. Call it once on everything a run found.
 void assignIds(std::vector<Finding> &Findings, const std::string &ProjectRoot);
 
-/// The message as the id sees it: file paths replaced by "<file>", numbers
-/// after "line"/"column" by "<n>". Exposed for the tests.
-std::string normalizeMessage(const std::string &Message);
-
 // ---- Sets of findings (FindingSet.cpp) ----------------------------------
 
 /// The one output order: file, line, column, check, then message and id so

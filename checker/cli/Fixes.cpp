@@ -17,14 +17,14 @@ namespace {
 
 /// The byte offset of a line and column (both from 1) in \p File.
 unsigned offsetOf(const Location &L) {
-  auto Buffer = llvm::MemoryBuffer::getFile(L.file);
-  if (!Buffer || L.line == 0)
+  auto Buffer = llvm::MemoryBuffer::getFile(L.File);
+  if (!Buffer || L.Line == 0)
     return 0;
   llvm::StringRef Text = (*Buffer)->getBuffer();
   size_t Offset = 0;
-  for (unsigned Line = 1; Line < L.line && Offset != llvm::StringRef::npos; ++Line)
+  for (unsigned Line = 1; Line < L.Line && Offset != llvm::StringRef::npos; ++Line)
     Offset = Text.find('\n', Offset) + 1;
-  return Offset == llvm::StringRef::npos ? 0 : unsigned(Offset + (L.column ? L.column - 1 : 0));
+  return Offset == llvm::StringRef::npos ? 0 : unsigned(Offset + (L.Column ? L.Column - 1 : 0));
 }
 
 } // namespace
@@ -33,15 +33,15 @@ Error exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
                   const std::string &BuildDirectory) {
   tooling::TranslationUnitDiagnostics Document;
   for (const Finding &F : Findings) {
-    if (F.fix.empty())
+    if (F.Fix.empty())
       continue;
-    tooling::DiagnosticMessage Message(F.message);
-    Message.FilePath = F.location.file;
-    Message.FileOffset = offsetOf(F.location);
-    for (const Replacement &R : F.fix)
+    tooling::DiagnosticMessage Message(F.Message);
+    Message.FilePath = F.Location.File;
+    Message.FileOffset = offsetOf(F.Location);
+    for (const Replacement &R : F.Fix)
       llvm::consumeError(
-          Message.Fix[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text)));
-    Document.Diagnostics.emplace_back(F.check, Message,
+          Message.Fix[R.File].add(tooling::Replacement(R.File, R.Offset, R.Length, R.Text)));
+    Document.Diagnostics.emplace_back(F.Check, Message,
                                       llvm::SmallVector<tooling::DiagnosticMessage, 1>(),
                                       tooling::Diagnostic::Warning, BuildDirectory);
   }
@@ -58,23 +58,23 @@ AppliedFixes applyFixes(const std::vector<Finding> &Findings) {
   AppliedFixes Result;
   std::map<std::string, tooling::Replacements> ByFile;
   for (const Finding &F : Findings) {
-    if (F.fix.empty())
+    if (F.Fix.empty())
       continue;
     std::map<std::string, tooling::Replacements> Tried = ByFile;
     bool Fits = true;
-    for (const Replacement &R : F.fix)
+    for (const Replacement &R : F.Fix)
       if (llvm::Error E =
-              Tried[R.file].add(tooling::Replacement(R.file, R.offset, R.length, R.text))) {
+              Tried[R.File].add(tooling::Replacement(R.File, R.Offset, R.Length, R.Text))) {
         llvm::consumeError(std::move(E));
         Fits = false;
       }
     if (!Fits) {
-      Result.problems.push_back(F.location.file + ":" + std::to_string(F.location.line) +
+      Result.Problems.push_back(F.Location.File + ":" + std::to_string(F.Location.Line) +
                                 ": the fix overlaps another one; not applied");
       continue;
     }
     ByFile = std::move(Tried);
-    ++Result.fixes;
+    ++Result.Fixes;
   }
   for (const auto &[File, Replacements] : ByFile) {
     auto Buffer = llvm::MemoryBuffer::getFile(File);
@@ -88,12 +88,12 @@ AppliedFixes applyFixes(const std::vector<Finding> &Findings) {
         Out << *Fixed;
     }
     if (!Fixed)
-      Result.problems.push_back(File +
+      Result.Problems.push_back(File +
                                 ": cannot apply the fixes: " + llvm::toString(Fixed.takeError()));
     else if (Error)
-      Result.problems.push_back(File + ": cannot write the fixes: " + Error.message());
+      Result.Problems.push_back(File + ": cannot write the fixes: " + Error.message());
     else
-      ++Result.files;
+      ++Result.Files;
   }
   return Result;
 }

@@ -16,8 +16,8 @@ Error exportFixes(const std::vector<Finding> &Findings, const std::string &Path,
                   const std::string &BuildDirectory);
 
 struct AppliedFixes {
-  unsigned fixes = 0, files = 0;
-  std::vector<std::string> problems; // fixes left out (overlaps), files not written
+  unsigned Fixes = 0, Files = 0;
+  std::vector<std::string> Problems; // fixes left out (overlaps), files not written
 };
 
 /// Rewrites the files so that every finding's fix is applied; a fix that

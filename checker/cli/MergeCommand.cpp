@@ -27,11 +27,11 @@ Exit status as for `lockstep check`.
 )";
 
 struct ShardFile {
-  std::string path;
-  unsigned index = 0, count = 0;
-  std::string split; // the hash of the split's units, when the shard names it
-  std::vector<Finding> findings;
-  nlohmann::json summary, summaries;
+  std::string Path;
+  unsigned Index = 0, Count = 0;
+  std::string Split; // the hash of the split's units, when the shard names it
+  std::vector<Finding> Findings;
+  nlohmann::json Summary, Summaries;
 };
 
 Error readShard(const std::string &Path, ShardFile &Out) {
@@ -46,13 +46,13 @@ Error readShard(const std::string &Path, ShardFile &Out) {
   if (!Shard.value("index", nlohmann::json()).is_number_unsigned() ||
       !Shard.value("count", nlohmann::json()).is_number_unsigned())
     return Error(Path + ": shard: 'index' and 'count' must be positive integers");
-  Out.path = Path;
-  Out.index = Shard["index"].get<unsigned>();
-  Out.count = Shard["count"].get<unsigned>();
+  Out.Path = Path;
+  Out.Index = Shard["index"].get<unsigned>();
+  Out.Count = Shard["count"].get<unsigned>();
   if (Shard.contains("split") && Shard["split"].is_string())
-    Out.split = Shard["split"].get<std::string>();
-  Out.summaries = Shard.value("summaries", nlohmann::json());
-  return readFindingsJson(Document.dump(), Path, Out.findings, &Out.summary);
+    Out.Split = Shard["split"].get<std::string>();
+  Out.Summaries = Shard.value("summaries", nlohmann::json());
+  return readFindingsJson(Document.dump(), Path, Out.Findings, &Out.Summary);
 }
 
 /// Success when \p Shards are shards 1/N to N/N of one split, each once.
@@ -61,25 +61,25 @@ Error checkSplit(const std::vector<ShardFile> &Shards) {
   std::map<unsigned, const ShardFile *> ByIndex;
   for (const ShardFile &S : Shards) {
     const std::string Name =
-        S.path + " (shard " + std::to_string(S.index) + "/" + std::to_string(S.count) + ")";
-    if (S.count != First.count || S.split != First.split)
-      return Error(Name + " and " + First.path + " (shard " + std::to_string(First.index) + "/" +
-                   std::to_string(First.count) + ") are shards of different splits");
-    if (S.index == 0 || S.index > S.count)
-      return Error(Name + ": not a shard index from 1 to " + std::to_string(S.count));
-    auto [It, Inserted] = ByIndex.emplace(S.index, &S);
+        S.Path + " (shard " + std::to_string(S.Index) + "/" + std::to_string(S.Count) + ")";
+    if (S.Count != First.Count || S.Split != First.Split)
+      return Error(Name + " and " + First.Path + " (shard " + std::to_string(First.Index) + "/" +
+                   std::to_string(First.Count) + ") are shards of different splits");
+    if (S.Index == 0 || S.Index > S.Count)
+      return Error(Name + ": not a shard index from 1 to " + std::to_string(S.Count));
+    auto [It, Inserted] = ByIndex.emplace(S.Index, &S);
     if (Inserted)
       continue;
-    if (It->second->path == S.path)
+    if (It->second->Path == S.Path)
       return Error(Name + " is given twice");
-    return Error(Name + ": shard " + std::to_string(S.index) + "/" + std::to_string(S.count) +
-                 " is also given as " + It->second->path);
+    return Error(Name + ": shard " + std::to_string(S.Index) + "/" + std::to_string(S.Count) +
+                 " is also given as " + It->second->Path);
   }
   std::string Missing;
   size_t Count = 0;
-  for (unsigned I = 1; I <= First.count; ++I)
+  for (unsigned I = 1; I <= First.Count; ++I)
     if (!ByIndex.count(I))
-      Missing += (Count++ ? ", " : "") + std::to_string(I) + "/" + std::to_string(First.count);
+      Missing += (Count++ ? ", " : "") + std::to_string(I) + "/" + std::to_string(First.Count);
   if (Count)
     return Error(std::string(Count == 1 ? "shard " : "shards ") + Missing +
                  " missing: merge needs every shard of the split");
@@ -95,10 +95,10 @@ args::ParseResult parseMergeArguments(const std::vector<std::string> &Args, cons
     if (Args[I] == "-h" || Args[I] == "--help")
       return ParseResult::help();
     Expected<bool> Valued = args::anyOptionValue(Args, I,
-                                                 {{"--format", &Output.format},
-                                                  {"--output", &Output.path},
-                                                  {"-o", &Output.path},
-                                                  {"--baseline", &Output.baseline},
+                                                 {{"--format", &Output.Format},
+                                                  {"--output", &Output.Path},
+                                                  {"-o", &Output.Path},
+                                                  {"--baseline", &Output.Baseline},
                                                   {"--summary-out", &SummaryOut}});
     if (!Valued)
       return ParseResult::error(Valued.takeError().message());
@@ -113,7 +113,7 @@ args::ParseResult parseMergeArguments(const std::vector<std::string> &Args, cons
   }
   if (Inputs.empty())
     return ParseResult::error("no shard outputs to merge");
-  for (std::string *Path : {&Output.path, &Output.baseline, &SummaryOut})
+  for (std::string *Path : {&Output.Path, &Output.Baseline, &SummaryOut})
     *Path = absolutePath(*Path, Cwd);
   return ParseResult::ok();
 }
@@ -132,7 +132,7 @@ Error readShards(const std::vector<std::string> &Inputs, std::vector<ShardFile> 
 int mergeCommand(const std::vector<std::string> &Args) {
   const std::string Cwd = invocationDirectory();
   OutputOptions Output;
-  Output.projectRoot = Cwd; // as in `lockstep check`: run from the project root
+  Output.ProjectRoot = Cwd; // as in `lockstep check`: run from the project root
   std::string SummaryOut;
   std::vector<std::string> Inputs;
   bool Quiet = false;
@@ -154,15 +154,15 @@ int mergeCommand(const std::vector<std::string> &Args) {
   size_t Units = 0, Analysed = 0, Failed = 0, Incomplete = 0;
   for (ShardFile &S : Shards) {
     if (Error E =
-            analysis::mergeSummaries(S.summaries.dump(), S.path + ": shard.summaries", Summaries))
+            analysis::mergeSummaries(S.Summaries.dump(), S.Path + ": shard.summaries", Summaries))
       return configurationError(E.message());
-    Units += S.summary.value("units", 0);
-    Analysed += S.summary.value("analysed", 0);
-    Failed += S.summary.value("failed", 0);
-    Incomplete += S.summary.value("incomplete", 0);
-    for (Finding &F : S.findings)
-      F.id.clear(); // pending findings change when resolved: ids are recomputed
-    All.insert(All.end(), S.findings.begin(), S.findings.end());
+    Units += S.Summary.value("units", 0);
+    Analysed += S.Summary.value("analysed", 0);
+    Failed += S.Summary.value("failed", 0);
+    Incomplete += S.Summary.value("incomplete", 0);
+    for (Finding &F : S.Findings)
+      F.Id.clear(); // pending findings change when resolved: ids are recomputed
+    All.insert(All.end(), S.Findings.begin(), S.Findings.end());
   }
   All = resolvePending(std::move(All), Summaries, /*KeepUnresolved=*/false);
   if (Error E = writeSummaryFile(SummaryOut, Summaries))
@@ -178,7 +178,7 @@ int mergeCommand(const std::vector<std::string> &Args) {
                  "(%zu analysed, %zu failed)",
                  All.size(), All.size() == 1 ? "" : "s", Units, Units == 1 ? "" : "s",
                  Shards.size(), Analysed, Failed);
-    if (!Output.baseline.empty())
+    if (!Output.Baseline.empty())
       std::fprintf(stderr, " (%zu suppressed by the baseline)", Suppressed);
     std::fputc('\n', stderr);
   }

@@ -10,36 +10,36 @@
 namespace lockstep::cli {
 
 Error validateOutput(OutputOptions &Options) {
-  if (Options.format != "text" && Options.format != "json" && Options.format != "sarif")
-    return Error("unknown format '" + Options.format + "' (expected text, json or sarif)");
-  if (Options.baseline.empty())
+  if (Options.Format != "text" && Options.Format != "json" && Options.Format != "sarif")
+    return Error("unknown format '" + Options.Format + "' (expected text, json or sarif)");
+  if (Options.Baseline.empty())
     return Error::success();
-  std::ifstream In(Options.baseline, std::ios::binary);
+  std::ifstream In(Options.Baseline, std::ios::binary);
   if (!In)
-    return Error(Options.baseline + ": cannot open the baseline");
+    return Error(Options.Baseline + ": cannot open the baseline");
   std::stringstream Text;
   Text << In.rdbuf();
   nlohmann::json Document = nlohmann::json::parse(Text.str(), nullptr, false);
   if (Document.is_object()) // a shard output also carries what merge needs
     Document.erase("shard");
-  return readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(), Options.baseline,
-                          Options.baselineFindings);
+  return readFindingsJson(Document.is_discarded() ? Text.str() : Document.dump(), Options.Baseline,
+                          Options.BaselineFindings);
 }
 
 Error writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options,
                     const nlohmann::json &Summary, const nlohmann::json *Shard,
                     std::size_t &Suppressed) {
-  assignIds(Findings, Options.projectRoot);
+  assignIds(Findings, Options.ProjectRoot);
   Findings = mergeFindings({Findings}); // a header's finding seen from several units is one
   const std::size_t Found = Findings.size();
-  if (!Options.baseline.empty())
-    Findings = withoutBaseline(Findings, Options.baselineFindings);
+  if (!Options.Baseline.empty())
+    Findings = withoutBaseline(Findings, Options.BaselineFindings);
   Suppressed = Found - Findings.size();
   std::string Text;
-  if (Options.format == "text")
-    Text = toText(Findings, Options.projectRoot);
-  else if (Options.format == "sarif")
-    Text = toSarif(Findings, Options.projectRoot, "0.1.0");
+  if (Options.Format == "text")
+    Text = toText(Findings, Options.ProjectRoot);
+  else if (Options.Format == "sarif")
+    Text = toSarif(Findings, Options.ProjectRoot, "0.1.0");
   else if (Shard) {
     nlohmann::json Document = nlohmann::json::parse(toJson(Findings, Summary));
     Document["shard"] = *Shard;
@@ -47,15 +47,15 @@ Error writeFindings(std::vector<Finding> &Findings, const OutputOptions &Options
   } else {
     Text = toJson(Findings, Summary);
   }
-  if (Options.path.empty()) {
+  if (Options.Path.empty()) {
     std::cout << Text << std::flush;
     return Error::success();
   }
-  std::ofstream Out(Options.path, std::ios::binary);
+  std::ofstream Out(Options.Path, std::ios::binary);
   Out << Text;
   Out.close();
   if (!Out)
-    return Error(Options.path + ": cannot write the output");
+    return Error(Options.Path + ": cannot write the output");
   return Error::success();
 }
 

@@ -16,11 +16,11 @@
 namespace lockstep::cli {
 
 struct OutputOptions {
-  std::string format = "text"; // text, json, sarif
-  std::string path;            // absolute; empty: stdout
-  std::string projectRoot;     // absolute: the invocation directory
-  std::string baseline;        // absolute; a previous JSON output: report only new findings
-  std::vector<Finding> baselineFindings; // read by validateOutput
+  std::string Format = "text"; // text, json, sarif
+  std::string Path;            // absolute; empty: stdout
+  std::string ProjectRoot;     // absolute: the invocation directory
+  std::string Baseline;        // absolute; a previous JSON output: report only new findings
+  std::vector<Finding> BaselineFindings; // read by validateOutput
 };
 
 /// Checks the options and reads the baseline before any work is done.

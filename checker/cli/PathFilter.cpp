@@ -37,7 +37,7 @@ bool PathFilter::reported(const std::string &File, const std::set<std::string> &
   const std::string Absolute = normalPath(File);
   ProjectPath Relative = relativeToRoot(Absolute, Root);
   auto Matches = [&](auto &&Match) {
-    return Match(Absolute) || (Relative.underRoot && Match(Relative.path));
+    return Match(Absolute) || (Relative.UnderRoot && Match(Relative.Path));
   };
   if (std::any_of(Excluded.begin(), Excluded.end(), [&](const llvm::GlobPattern &Glob) {
         return Matches([&](const std::string &Path) { return Glob.match(Path); });
@@ -52,7 +52,7 @@ std::vector<Finding> PathFilter::apply(std::vector<Finding> Findings,
                                        const std::set<std::string> &MainFiles) const {
   Findings.erase(
       std::remove_if(Findings.begin(), Findings.end(),
-                     [&](const Finding &F) { return !reported(F.location.file, MainFiles); }),
+                     [&](const Finding &F) { return !reported(F.Location.File, MainFiles); }),
       Findings.end());
   return Findings;
 }

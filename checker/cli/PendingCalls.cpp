@@ -12,8 +12,8 @@ enum class Outcome { Resolved, Unknown, NoCollective };
 Outcome summariesOf(const findings::Wording &W, const analysis::ExternalSummaries &Summaries,
                     std::vector<const analysis::ExternalFunction *> &Callees) {
   Outcome Result = Outcome::Resolved;
-  for (const findings::Call &C : W.calls) {
-    auto It = C.pending() ? Summaries.find(C.usr) : Summaries.end();
+  for (const findings::Call &C : W.Calls) {
+    auto It = C.pending() ? Summaries.find(C.Usr) : Summaries.end();
     Callees.push_back(It == Summaries.end() ? nullptr : &It->second);
     if (!C.pending())
       continue;
@@ -27,38 +27,38 @@ Outcome summariesOf(const findings::Wording &W, const analysis::ExternalSummarie
 
 /// Names \p F's pending calls after \p Callees (one per call) and renders it.
 void resolve(Finding &F, const std::vector<const analysis::ExternalFunction *> &Callees) {
-  findings::Wording W = std::move(*F.pending);
+  findings::Wording W = std::move(*F.Pending);
   struct CalleeNote {
-    unsigned index; // among the notes, where the checks place it for a local callee
-    Note note;
-    findings::Message text;
+    unsigned Index; // among the notes, where the checks place it for a local callee
+    findings::Note Note;
+    findings::Message Text;
   };
   std::vector<CalleeNote> CalleeNotes;
-  for (size_t I = 0; I < W.calls.size(); ++I) {
-    findings::Call &C = W.calls[I];
+  for (size_t I = 0; I < W.Calls.size(); ++I) {
+    findings::Call &C = W.Calls[I];
     if (!C.pending())
       continue;
-    const analysis::ExternalFunction::Collective &First = Callees[I]->collectives.front();
-    C.collective.name = First.name;
+    const analysis::ExternalFunction::Collective &First = Callees[I]->Collectives.front();
+    C.Collective.Name = First.Name;
     // The communicator the callee receives is the caller's argument.
-    const std::optional<unsigned> Param = First.communicatorParam;
-    C.collective.communicator =
-        Param && *Param < C.arguments.size() ? C.arguments[*Param] : First.communicator;
-    if (C.calleeNote) {
-      F.collective = C.collective.name;
-      F.communicator = C.collective.communicator;
-      CalleeNotes.push_back({*C.calleeNote,
-                             {{First.site.file, First.site.line, First.site.column}, ""},
-                             findings::calleeNote(C.collective)});
+    const std::optional<unsigned> Param = First.CommunicatorParam;
+    C.Collective.Communicator =
+        Param && *Param < C.Arguments.size() ? C.Arguments[*Param] : First.Communicator;
+    if (C.CalleeNote) {
+      F.Collective = C.Collective.Name;
+      F.Communicator = C.Collective.Communicator;
+      CalleeNotes.push_back({*C.CalleeNote,
+                             {{First.Site.File, First.Site.Line, First.Site.Column}, ""},
+                             findings::calleeNote(C.Collective)});
     }
-    C.usr.clear();
-    C.arguments.clear();
+    C.Usr.clear();
+    C.Arguments.clear();
   }
   std::sort(CalleeNotes.begin(), CalleeNotes.end(),
-            [](const CalleeNote &A, const CalleeNote &B) { return A.index > B.index; });
+            [](const CalleeNote &A, const CalleeNote &B) { return A.Index > B.Index; });
   for (CalleeNote &N : CalleeNotes) {
-    F.notes.insert(F.notes.begin() + N.index, std::move(N.note));
-    W.notes.insert(W.notes.begin() + N.index, std::move(N.text));
+    F.Notes.insert(F.Notes.begin() + N.Index, std::move(N.Note));
+    W.Notes.insert(W.Notes.begin() + N.Index, std::move(N.Text));
   }
   findings::render(F, std::move(W));
 }
@@ -71,10 +71,10 @@ std::vector<Finding> resolvePending(std::vector<Finding> Findings,
   std::vector<Finding> Out;
   for (Finding &F : Findings) {
     std::vector<const analysis::ExternalFunction *> Callees;
-    const Outcome O = F.pending ? summariesOf(*F.pending, Summaries, Callees) : Outcome::Resolved;
+    const Outcome O = F.Pending ? summariesOf(*F.Pending, Summaries, Callees) : Outcome::Resolved;
     if (O == Outcome::NoCollective || (O == Outcome::Unknown && !KeepUnresolved))
       continue;
-    if (O == Outcome::Resolved && F.pending)
+    if (O == Outcome::Resolved && F.Pending)
       resolve(F, Callees);
     Out.push_back(std::move(F));
   }

@@ -10,8 +10,8 @@
 namespace lockstep::cli {
 
 struct ProjectPath {
-  std::string path; // '/'-separated; relative when underRoot
-  bool underRoot = false;
+  std::string Path; // '/'-separated; relative when underRoot
+  bool UnderRoot = false;
 };
 
 /// \p File relative to \p Root when it lies under it ("src/a.c"), else

@@ -30,20 +30,20 @@ json textAndMarkdown(const std::string &Markdown) {
 // A check from a newer checker, not in the table, is still a valid rule.
 std::string levelOf(const std::string &Check) {
   const checks::CheckInfo *Info = checks::findCheck(Check);
-  return Info ? std::string(Info->severity) : "warning";
+  return Info ? std::string(Info->Severity) : "warning";
 }
 
 json ruleFor(const std::string &Check) {
   json Rule = {{"id", Check}};
   if (const checks::CheckInfo *Info = checks::findCheck(Check)) {
-    std::string Description(Info->description);
+    std::string Description(Info->Description);
     Rule["shortDescription"] = {{"text", plainText(Description)}};
     Rule["fullDescription"] = textAndMarkdown(Description);
     const CheckDoc &Doc = *findCheckDoc(Check);
     // help.text is shown unrendered; the page is readable Markdown as it is.
-    std::string Page = withAbsoluteLinks(Doc.markdown, Doc.path);
+    std::string Page = withAbsoluteLinks(Doc.Markdown, Doc.Path);
     Rule["help"] = {{"text", Page}, {"markdown", Page}};
-    Rule["helpUri"] = documentUrl(Doc.path);
+    Rule["helpUri"] = documentUrl(Doc.Path);
   }
   Rule["defaultConfiguration"] = {{"level", levelOf(Check)}};
   Rule["properties"] = {{"tags", json::array({"correctness", "concurrency"})},
@@ -52,17 +52,17 @@ json ruleFor(const std::string &Check) {
 }
 
 json physicalLocation(const Location &L, const std::string &ProjectRoot) {
-  ProjectPath P = relativeToRoot(L.file, ProjectRoot);
+  ProjectPath P = relativeToRoot(L.File, ProjectRoot);
   json Artifact;
-  if (P.underRoot)
-    Artifact = {{"uri", percentEncode(P.path)}, {"uriBaseId", SourceRoot}};
+  if (P.UnderRoot)
+    Artifact = {{"uri", percentEncode(P.Path)}, {"uriBaseId", SourceRoot}};
   else
-    Artifact = {{"uri", fileUri(P.path, false)}};
+    Artifact = {{"uri", fileUri(P.Path, false)}};
   json Physical = {{"artifactLocation", std::move(Artifact)}};
-  if (L.line > 0) {
-    json Region = {{"startLine", L.line}};
-    if (L.column > 0)
-      Region["startColumn"] = L.column;
+  if (L.Line > 0) {
+    json Region = {{"startLine", L.Line}};
+    if (L.Column > 0)
+      Region["startColumn"] = L.Column;
     Physical["region"] = std::move(Region);
   }
   return Physical;
@@ -84,35 +84,35 @@ std::string escapeBrackets(const std::string &Text) {
 }
 
 json resultFor(const Finding &F, size_t RuleIndex, const std::string &ProjectRoot) {
-  std::string Message = escapeBrackets(F.message);
+  std::string Message = escapeBrackets(F.Message);
   json Related = json::array();
-  for (const Note &N : F.notes) {
-    if (N.location.file.empty()) {
-      Message += "\nnote: " + escapeBrackets(N.message); // nowhere to point at
+  for (const Note &N : F.Notes) {
+    if (N.Location.File.empty()) {
+      Message += "\nnote: " + escapeBrackets(N.Message); // nowhere to point at
       continue;
     }
     size_t Id = Related.size() + 1; // ids from 1: 0 reads like "unset"
-    Message += "\nnote: [" + escapeBrackets(N.message) + "](" + std::to_string(Id) + ")";
+    Message += "\nnote: [" + escapeBrackets(N.Message) + "](" + std::to_string(Id) + ")";
     Related.push_back({{"id", Id},
-                       {"message", {{"text", N.message}}},
-                       {"physicalLocation", physicalLocation(N.location, ProjectRoot)}});
+                       {"message", {{"text", N.Message}}},
+                       {"physicalLocation", physicalLocation(N.Location, ProjectRoot)}});
   }
-  json Primary = {{"physicalLocation", physicalLocation(F.location, ProjectRoot)}};
-  json Result = {{"ruleId", F.check},
+  json Primary = {{"physicalLocation", physicalLocation(F.Location, ProjectRoot)}};
+  json Result = {{"ruleId", F.Check},
                  {"ruleIndex", RuleIndex},
-                 {"level", levelOf(F.check)},
+                 {"level", levelOf(F.Check)},
                  {"message", {{"text", Message}}},
                  {"locations", json::array({std::move(Primary)})}};
   if (!Related.empty())
     Result["relatedLocations"] = std::move(Related);
-  Result["partialFingerprints"] = {{FingerprintKey, F.id}};
+  Result["partialFingerprints"] = {{FingerprintKey, F.Id}};
   // What the JSON output carries beyond the message, for SARIF consumers
   // that filter on it.
   json Properties = json::object();
-  const std::pair<const char *, const std::string *> Extra[] = {{"function", &F.function},
-                                                                {"collective", &F.collective},
-                                                                {"communicator", &F.communicator},
-                                                                {"condition", &F.condition}};
+  const std::pair<const char *, const std::string *> Extra[] = {{"function", &F.Function},
+                                                                {"collective", &F.Collective},
+                                                                {"communicator", &F.Communicator},
+                                                                {"condition", &F.Condition}};
   for (const auto &[Key, Value] : Extra)
     if (!Value->empty())
       Properties[Key] = *Value;
@@ -127,7 +127,7 @@ const std::vector<std::string> &knownChecks() {
   static const std::vector<std::string> Checks = [] {
     std::vector<std::string> Names;
     for (const checks::CheckInfo &Check : checks::CheckTable)
-      Names.emplace_back(Check.name);
+      Names.emplace_back(Check.Name);
     return Names;
   }();
   return Checks;
@@ -136,15 +136,15 @@ const std::vector<std::string> &knownChecks() {
 std::string toSarif(const std::vector<Finding> &Input, const std::string &ProjectRoot,
                     const std::string &ToolVersion) {
   std::vector<Finding> Findings = Input;
-  if (std::any_of(Findings.begin(), Findings.end(), [](const Finding &F) { return F.id.empty(); }))
+  if (std::any_of(Findings.begin(), Findings.end(), [](const Finding &F) { return F.Id.empty(); }))
     assignIds(Findings, ProjectRoot);
 
   // Every known check is a rule, so that ruleIndex and the rules list do
   // not change with what a run happened to find; unknown checks follow.
   std::vector<std::string> Checks = knownChecks();
   for (const Finding &F : Findings)
-    if (std::find(Checks.begin(), Checks.end(), F.check) == Checks.end())
-      Checks.push_back(F.check);
+    if (std::find(Checks.begin(), Checks.end(), F.Check) == Checks.end())
+      Checks.push_back(F.Check);
   std::map<std::string, size_t> RuleIndex;
   json Rules = json::array();
   for (const std::string &Check : Checks) {
@@ -154,7 +154,7 @@ std::string toSarif(const std::vector<Finding> &Input, const std::string &Projec
 
   json Results = json::array();
   for (const Finding &F : Findings)
-    Results.push_back(resultFor(F, RuleIndex.at(F.check), ProjectRoot));
+    Results.push_back(resultFor(F, RuleIndex.at(F.Check), ProjectRoot));
 
   json Driver = {{"name", "lockstep"}};
   if (!ToolVersion.empty())

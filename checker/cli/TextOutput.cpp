@@ -9,16 +9,16 @@ namespace {
 
 // "file:line:col: ", leaving out what is unknown (0 or empty).
 std::string prefix(const Location &L, const std::string &RelativeTo) {
-  if (L.file.empty())
+  if (L.File.empty())
     return "";
-  std::string Out = L.file;
+  std::string Out = L.File;
   if (!RelativeTo.empty())
-    if (ProjectPath P = relativeToRoot(L.file, RelativeTo); P.underRoot)
-      Out = P.path;
-  if (L.line > 0) {
-    Out += ':' + std::to_string(L.line);
-    if (L.column > 0)
-      Out += ':' + std::to_string(L.column);
+    if (ProjectPath P = relativeToRoot(L.File, RelativeTo); P.UnderRoot)
+      Out = P.Path;
+  if (L.Line > 0) {
+    Out += ':' + std::to_string(L.Line);
+    if (L.Column > 0)
+      Out += ':' + std::to_string(L.Column);
   }
   return Out + ": ";
 }
@@ -28,12 +28,12 @@ std::string prefix(const Location &L, const std::string &RelativeTo) {
 std::string toText(const std::vector<Finding> &Findings, const std::string &RelativeTo) {
   std::string Out;
   for (const Finding &F : Findings) {
-    Out += prefix(F.location, RelativeTo) + "warning: " + F.message;
-    if (!F.check.empty())
-      Out += " [" + F.check + "]";
+    Out += prefix(F.Location, RelativeTo) + "warning: " + F.Message;
+    if (!F.Check.empty())
+      Out += " [" + F.Check + "]";
     Out += '\n';
-    for (const Note &N : F.notes)
-      Out += prefix(N.location, RelativeTo) + "note: " + N.message + '\n';
+    for (const Note &N : F.Notes)
+      Out += prefix(N.Location, RelativeTo) + "note: " + N.Message + '\n';
   }
   return Out;
 }

@@ -33,8 +33,8 @@ json writeFixes(const std::vector<Finding> &Findings) {
   json Fixes = json::array();
   for (const Finding &F : Findings) {
     json Fix = json::array();
-    for (const Replacement &R : F.fix)
-      Fix.push_back({R.file, R.offset, R.length, R.text});
+    for (const Replacement &R : F.Fix)
+      Fix.push_back({R.File, R.Offset, R.Length, R.Text});
     Fixes.push_back(std::move(Fix));
   }
   return Fixes;
@@ -51,7 +51,7 @@ bool readFixes(const json &Entry, std::vector<Finding> &Findings) {
       if (!R.is_array() || R.size() != 4 || !R[0].is_string() || !R[1].is_number_unsigned() ||
           !R[2].is_number_unsigned() || !R[3].is_string())
         return false;
-      Findings[I].fix.push_back({R[0].get<std::string>(), R[1].get<unsigned>(),
+      Findings[I].Fix.push_back({R[0].get<std::string>(), R[1].get<unsigned>(),
                                  R[2].get<unsigned>(), R[3].get<std::string>()});
     }
   }
@@ -61,8 +61,8 @@ bool readFixes(const json &Entry, std::vector<Finding> &Findings) {
 } // namespace
 
 std::string UnitCache::entryPath(const CompileUnit &Unit) const {
-  std::string Key = Configuration + '\0' + Unit.file + '\0' + Unit.directory;
-  for (const std::string &Argument : Unit.arguments)
+  std::string Key = Configuration + '\0' + Unit.File + '\0' + Unit.Directory;
+  for (const std::string &Argument : Unit.Arguments)
     Key += '\0' + Argument;
   return Directory + "/" + hex(llvm::xxh3_64bits(Key)) + ".json";
 }
@@ -83,36 +83,36 @@ std::optional<UnitResult> UnitCache::load(const CompileUnit &Unit) const {
   for (const json &Limit : Entry["incomplete"]) {
     if (!Limit.is_string())
       return std::nullopt;
-    Result.incomplete.push_back(Limit.get<std::string>());
+    Result.Incomplete.push_back(Limit.get<std::string>());
   }
   for (const auto &Input : Entry["inputs"].items()) {
     if (!Input.value().is_string() || contentHash(Input.key()) != Input.value().get<std::string>())
       return std::nullopt;
-    Result.inputs.push_back(Input.key());
+    Result.Inputs.push_back(Input.key());
   }
-  if (readFindingsJson(Entry["findings"].dump(), entryPath(Unit), Result.findings) ||
-      analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit), Result.summaries))
+  if (readFindingsJson(Entry["findings"].dump(), entryPath(Unit), Result.Findings) ||
+      analysis::mergeSummaries(Entry["summaries"].dump(), entryPath(Unit), Result.Summaries))
     return std::nullopt;
-  for (Finding &F : Result.findings)
-    F.id.clear(); // ids belong to the whole run
-  if (!readFixes(Entry, Result.findings))
+  for (Finding &F : Result.Findings)
+    F.Id.clear(); // ids belong to the whole run
+  if (!readFixes(Entry, Result.Findings))
     return std::nullopt;
   return Result;
 }
 
 void UnitCache::store(const CompileUnit &Unit, const UnitResult &Result) const {
-  if (Directory.empty() || !Result.failure.empty())
+  if (Directory.empty() || !Result.Failure.empty())
     return;
   json Inputs = json::object();
-  for (const std::string &Input : Result.inputs)
+  for (const std::string &Input : Result.Inputs)
     Inputs[Input] = contentHash(Input);
-  std::vector<Finding> Findings = Result.findings;
+  std::vector<Finding> Findings = Result.Findings;
   assignIds(Findings, "/"); // the reader wants ids; they are replaced on load
   json Entry = {{"inputs", std::move(Inputs)},
                 {"findings", json::parse(toJson(Findings, json::object()))},
-                {"summaries", json::parse(analysis::writeSummaries(Result.summaries))},
-                {"fixes", writeFixes(Result.findings)},
-                {"incomplete", Result.incomplete}};
+                {"summaries", json::parse(analysis::writeSummaries(Result.Summaries))},
+                {"fixes", writeFixes(Result.Findings)},
+                {"incomplete", Result.Incomplete}};
   if (llvm::sys::fs::create_directories(Directory))
     return; // an unwritable cache only costs time
   std::string Path = entryPath(Unit), Temporary = Path + ".tmp";

@@ -28,10 +28,10 @@ namespace {
 
 /// The functions the analysis skipped because they do not compile.
 struct SkippedFunctions : RecursiveASTVisitor<SkippedFunctions> {
-  std::vector<std::string> names;
+  std::vector<std::string> Names;
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody() && !analysis::FunctionCFG::analysable(FD))
-      names.push_back(FD->getQualifiedNameAsString());
+      Names.push_back(FD->getQualifiedNameAsString());
     return true;
   }
 };
@@ -74,19 +74,19 @@ private:
 
 tidy::ClangTidyOptions tidyOptions(const CheckConfig &Config) {
   tidy::ClangTidyOptions Options = tidy::ClangTidyOptions::getDefaults();
-  Options.Checks = "-*," + Config.checks;
+  Options.Checks = "-*," + Config.Checks;
   Options.HeaderFilterRegex = ".*"; // --header-filter and --exclude apply to the whole run
   Options.SystemHeaders = false;
   Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
-  if (!Config.ruleFiles.empty())
-    Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.ruleFiles);
-  for (auto [Name, On] : {std::pair("ErrorPathsAsExits", Config.paths.errorPathsAsExits),
-                          std::pair("AssertionsAsExits", Config.paths.assertionsAsExits)})
+  if (!Config.RuleFiles.empty())
+    Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.RuleFiles);
+  for (auto [Name, On] : {std::pair("ErrorPathsAsExits", Config.Paths.ErrorPathsAsExits),
+                          std::pair("AssertionsAsExits", Config.Paths.AssertionsAsExits)})
     if (On)
       Options.CheckOptions[Name] = tidy::ClangTidyOptions::ClangTidyValue("true");
-  if (!Config.summaryFile.empty())
+  if (!Config.SummaryFile.empty())
     Options.CheckOptions["SummaryFile"] =
-        tidy::ClangTidyOptions::ClangTidyValue(Config.summaryFile);
+        tidy::ClangTidyOptions::ClangTidyValue(Config.SummaryFile);
   return Options;
 }
 
@@ -94,30 +94,30 @@ tidy::ClangTidyOptions tidyOptions(const CheckConfig &Config) {
 /// bounds reached, the files read and, with --verbose, what was skipped.
 void takeAnalysis(const analysis::TranslationUnitAnalysis &Analysis, ASTContext &AST,
                   const CompileUnit &Unit, const CheckConfig &Config, UnitResult &Result) {
-  Result.summaries = Analysis.exportSummaries();
+  Result.Summaries = Analysis.exportSummaries();
   // Sites in headers found through a relative -I are relative to the unit.
-  for (auto &[USR, Function] : Result.summaries) {
-    for (analysis::ExternalFunction::Collective &C : Function.collectives)
-      C.site.file = inDirectory(C.site.file, Unit.directory);
-    Function.rankSite.file = inDirectory(Function.rankSite.file, Unit.directory);
+  for (auto &[USR, Function] : Result.Summaries) {
+    for (analysis::ExternalFunction::Collective &C : Function.Collectives)
+      C.Site.File = inDirectory(C.Site.File, Unit.Directory);
+    Function.RankSite.File = inDirectory(Function.RankSite.File, Unit.Directory);
   }
   const SourceManager &SM = AST.getSourceManager();
   for (const analysis::AnalysisLimit &Limit : Analysis.limits()) {
-    PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.where));
-    std::string At = Where.isValid() ? inDirectory(Where.getFilename(), Unit.directory) + ":" +
+    PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Limit.Where));
+    std::string At = Where.isValid() ? inDirectory(Where.getFilename(), Unit.Directory) + ":" +
                                            std::to_string(Where.getLine()) + ":" +
                                            std::to_string(Where.getColumn()) + ": "
                                      : "";
-    Result.incomplete.push_back(At + "analysis of '" + Limit.function->getQualifiedNameAsString() +
-                                "' incomplete: " + Limit.what);
+    Result.Incomplete.push_back(At + "analysis of '" + Limit.Function->getQualifiedNameAsString() +
+                                "' incomplete: " + Limit.What);
   }
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-    Result.inputs.push_back(inDirectory(It->first.getName(), Unit.directory));
-  if (Config.verbose) {
+    Result.Inputs.push_back(inDirectory(It->first.getName(), Unit.Directory));
+  if (Config.Verbose) {
     SkippedFunctions Skipped;
     Skipped.TraverseDecl(AST.getTranslationUnitDecl());
-    for (const std::string &Name : Skipped.names)
-      Result.notes.push_back("'" + Name + "' was not analysed: it does not compile");
+    for (const std::string &Name : Skipped.Names)
+      Result.Notes.push_back("'" + Name + "' was not analysed: it does not compile");
   }
 }
 
@@ -126,16 +126,16 @@ std::vector<tidy::ClangTidyError> runTidy(const CompileUnit &Unit,
                                           tidy::ClangTidyContext &Context) {
   // The clang 22 this lockstep was built with: its CUDA wrappers and builtin
   // headers, not a directory next to the lockstep binary.
-  std::vector<std::string> Arguments = Unit.arguments;
+  std::vector<std::string> Arguments = Unit.Arguments;
   if (std::none_of(Arguments.begin(), Arguments.end(),
                    [](const std::string &A) { return A.rfind("-resource-dir", 0) == 0; }))
     Arguments.push_back(std::string("-resource-dir=") + clangResourceDir());
-  tooling::FixedCompilationDatabase Database(Unit.directory, Arguments);
+  tooling::FixedCompilationDatabase Database(Unit.Directory, Arguments);
   // A physical file system has its own working directory: the real one would
   // chdir the whole process into each unit's directory.
   auto FileSystem = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(llvm::vfs::createPhysicalFileSystem()));
-  return tidy::runClangTidy(Context, Database, {Unit.file}, FileSystem,
+  return tidy::runClangTidy(Context, Database, {Unit.File}, FileSystem,
                             /*ApplyAnyFix=*/false,
                             /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
 }
@@ -156,16 +156,16 @@ std::vector<Finding> keptFindings(std::vector<checks::EmittedFinding> Emitted,
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
   std::vector<Finding> Findings;
   for (checks::EmittedFinding &E : Emitted) {
-    if (!Kept.count({E.finding.check, E.diagnosticFile, E.diagnosticOffset}) ||
-        !Seen.insert({E.finding.check, E.diagnosticFile, E.diagnosticOffset, E.finding.message})
+    if (!Kept.count({E.Finding.Check, E.DiagnosticFile, E.DiagnosticOffset}) ||
+        !Seen.insert({E.Finding.Check, E.DiagnosticFile, E.DiagnosticOffset, E.Finding.Message})
              .second)
       continue;
-    Finding &F = Findings.emplace_back(std::move(E.finding));
-    Absolute(F.location.file);
-    for (Note &N : F.notes)
-      Absolute(N.location.file);
-    for (Replacement &R : F.fix)
-      Absolute(R.file);
+    Finding &F = Findings.emplace_back(std::move(E.Finding));
+    Absolute(F.Location.File);
+    for (Note &N : F.Notes)
+      Absolute(N.Location.File);
+    for (Replacement &R : F.Fix)
+      Absolute(R.File);
   }
   return Findings;
 }
@@ -194,17 +194,17 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
     std::string At;
     if (!Message.FilePath.empty()) {
       Location Where =
-          Lines.locate(inDirectory(Message.FilePath, Unit.directory), Message.FileOffset);
+          Lines.locate(inDirectory(Message.FilePath, Unit.Directory), Message.FileOffset);
       At =
-          Where.file + ":" + std::to_string(Where.line) + ":" + std::to_string(Where.column) + ": ";
+          Where.File + ":" + std::to_string(Where.Line) + ":" + std::to_string(Where.Column) + ": ";
     }
-    Result.errors.push_back(At + "error: " + Message.Message);
+    Result.Errors.push_back(At + "error: " + Message.Message);
   }
-  if (!Result.errors.empty()) {
-    Result.failure = "does not compile"; // a unit that does not parse is not analysed
+  if (!Result.Errors.empty()) {
+    Result.Failure = "does not compile"; // a unit that does not parse is not analysed
     return Result;
   }
-  Result.findings = keptFindings(std::move(Emitted), Errors, Unit.directory);
+  Result.Findings = keptFindings(std::move(Emitted), Errors, Unit.Directory);
   return Result;
 }
 
@@ -212,15 +212,15 @@ UnitResult analyseUnit(const CompileUnit &Unit, const CheckConfig &Config) {
 
 UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   UnitResult Result;
-  if (!llvm::sys::fs::is_directory(Unit.directory)) {
-    Result.failure = "cannot be compiled";
-    Result.errors.push_back("the directory of its compile command, '" + Unit.directory +
+  if (!llvm::sys::fs::is_directory(Unit.Directory)) {
+    Result.Failure = "cannot be compiled";
+    Result.Errors.push_back("the directory of its compile command, '" + Unit.Directory +
                             "', does not exist");
     return Result;
   }
-  if (!llvm::sys::fs::exists(Unit.file)) {
-    Result.failure = "cannot be compiled";
-    Result.errors.push_back(Unit.file + ": no such file");
+  if (!llvm::sys::fs::exists(Unit.File)) {
+    Result.Failure = "cannot be compiled";
+    Result.Errors.push_back(Unit.File + ": no such file");
     return Result;
   }
   // A thread of its own per unit: a crash loses only this unit, and the
@@ -228,8 +228,8 @@ UnitResult runUnit(const CompileUnit &Unit, const CheckConfig &Config) {
   llvm::CrashRecoveryContext Recovery;
   if (!Recovery.RunSafelyOnThread([&] { Result = analyseUnit(Unit, Config); }, 8 << 20)) {
     Result = UnitResult();
-    Result.failure = "crashed lockstep";
-    Result.errors.push_back("the analysis of this unit crashed; please report it");
+    Result.Failure = "crashed lockstep";
+    Result.Errors.push_back("the analysis of this unit crashed; please report it");
   }
   return Result;
 }

@@ -16,23 +16,23 @@
 namespace lockstep::cli {
 
 struct CheckConfig {
-  std::string checks = "lockstep-*"; // clang-tidy glob, as --checks
-  std::string ruleFiles;             // ';'-separated, the RuleFiles option
-  std::string summaryFile;
-  analysis::PathOptions paths; // --error-paths-as-exits, --assertions-as-exits
-  bool verbose = false;        // name the functions skipped because they do not compile
+  std::string Checks = "lockstep-*"; // clang-tidy glob, as --checks
+  std::string RuleFiles;             // ';'-separated, the RuleFiles option
+  std::string SummaryFile;
+  analysis::PathOptions Paths; // --error-paths-as-exits, --assertions-as-exits
+  bool Verbose = false;        // name the functions skipped because they do not compile
 };
 
 struct UnitResult {
-  std::vector<Finding> findings; // with the pending ones (Finding::pending)
-  analysis::ExternalSummaries summaries;
-  std::vector<std::string> inputs; // every file the parse read
-  std::string failure;             // why the unit was not analysed, "" when it was
-  std::vector<std::string> errors; // the details: the first compiler errors, ...
-  std::vector<std::string> notes;  // with --verbose: what was left out of the analysis
+  std::vector<Finding> Findings; // with the pending ones (Finding::pending)
+  analysis::ExternalSummaries Summaries;
+  std::vector<std::string> Inputs; // every file the parse read
+  std::string Failure;             // why the unit was not analysed, "" when it was
+  std::vector<std::string> Errors; // the details: the first compiler errors, ...
+  std::vector<std::string> Notes;  // with --verbose: what was left out of the analysis
   // Where the engine hit one of its bounds: "file:line:col: analysis of 'f'
   // incomplete: ...", always reported (the findings there may be missing).
-  std::vector<std::string> incomplete;
+  std::vector<std::string> Incomplete;
 };
 
 /// Runs the checks on \p Unit. Never depends on the process's working

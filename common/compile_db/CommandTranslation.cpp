@@ -137,17 +137,17 @@ std::string Translator::absolute(const std::string &Path) const {
 }
 
 void Translator::finish(const std::string &Language, const std::string &Compiler) {
-  Out.arguments = std::move(Args);
-  Out.nvcc = Kind == Driver::Nvcc;
-  std::vector<std::string> &A = Out.arguments;
+  Out.Arguments = std::move(Args);
+  Out.Nvcc = Kind == Driver::Nvcc;
+  std::vector<std::string> &A = Out.Arguments;
   A.push_back("-x");
   A.push_back(Language);
   if (Kind == Driver::Nvcc) {
     const std::string Root =
-        Options.cudaPath.empty() ? cudaRootOf(Compiler, Directory) : Options.cudaPath;
+        Options.CudaPath.empty() ? cudaRootOf(Compiler, Directory) : Options.CudaPath;
     std::error_code EC;
     if (!fs::exists(fs::path(Root) / "include" / "cuda_runtime.h", EC))
-      Out.warnings.push_back("no CUDA toolkit at '" + Root + "' (from nvcc '" + Compiler +
+      Out.Warnings.push_back("no CUDA toolkit at '" + Root + "' (from nvcc '" + Compiler +
                              "'): CUDA headers may not be found");
     if (Language == "cuda")
       A.push_back("--cuda-path=" + Root);
@@ -171,15 +171,15 @@ void Translator::finish(const std::string &Language, const std::string &Compiler
     // nvcc defines __CUDACC__ as 1, clang as empty (in its CUDA wrapper,
     // after any -D): headers that test `#if __CUDACC__` (NCCL 2.28's
     // nccl_device.h) only parse with nvcc's.
-    if (Kind == Driver::Nvcc && !Options.nvccCompatHeader.empty())
-      A.insert(A.end(), {"-include", Options.nvccCompatHeader});
+    if (Kind == Driver::Nvcc && !Options.NvccCompatHeader.empty())
+      A.insert(A.end(), {"-include", Options.NvccCompatHeader});
   }
   A.insert(A.end(), {"-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"});
   A.insert(A.end(), Macros.begin(), Macros.end());
 
   const std::string Name = baseName(Compiler);
   if (startsWith(Name, "mpi"))
-    Out.warnings.push_back("'" + Name +
+    Out.Warnings.push_back("'" + Name +
                            "' adds MPI's include directories itself and the compile "
                            "command does not show them: if mpi.h is not found, add the "
                            "flags of '" +
@@ -223,7 +223,7 @@ Error Translator::run(const std::vector<std::string> &Command, const std::string
   // last input, else what the compiler compiles by default.
   std::string Language = XLanguage;
   const std::string File = !SourceFile.empty()   ? SourceFile
-                           : !Out.inputs.empty() ? Out.inputs.back()
+                           : !Out.Inputs.empty() ? Out.Inputs.back()
                                                  : std::string();
   if (Language.empty() && File.empty())
     Language = Kind == Driver::C ? "c" : Kind == Driver::Nvcc ? "cuda" : "c++";
@@ -233,7 +233,7 @@ Error Translator::run(const std::vector<std::string> &Command, const std::string
     return Error((XLanguage.empty() ? "'" + File + "' is a " + Language
                                     : "'-x " + XLanguage + "' is a language") +
                  ", not C, C++ or CUDA");
-  Out.language = Language;
+  Out.Language = Language;
   finish(Language, Compiler);
   return Error::success();
 }
@@ -256,7 +256,7 @@ Expected<std::vector<std::string>> toClangArguments(const std::vector<std::strin
   TranslatedCommand Result;
   if (Error E = translateCommand(Command, Directory, "", TranslationOptions(), Result))
     return E;
-  return Result.arguments;
+  return Result.Arguments;
 }
 
 } // namespace lockstep::cli

@@ -23,25 +23,25 @@ struct TranslatedCommand {
   /// The clang arguments, without the compiler and without any input file:
   /// append the source file (after `--` for clang-tidy, or as the last
   /// argument of a clang::tooling::FixedCompilationDatabase command).
-  std::vector<std::string> arguments;
+  std::vector<std::string> Arguments;
   /// The positional inputs the original command named, as written.
-  std::vector<std::string> inputs;
+  std::vector<std::string> Inputs;
   /// "c", "c++" or "cuda".
-  std::string language;
+  std::string Language;
   /// Whether the compiler was nvcc (behind any launcher such as ccache).
-  bool nvcc = false;
+  bool Nvcc = false;
   /// Things that may make the analysis see less than the build did (an nvcc
   /// whose toolkit is not where clang will look, an MPI wrapper's implicit
   /// include paths). Never fatal.
-  std::vector<std::string> warnings;
+  std::vector<std::string> Warnings;
 };
 
 struct TranslationOptions {
   /// The CUDA toolkit for nvcc commands; empty: derived from nvcc's path.
-  std::string cudaPath;
+  std::string CudaPath;
   /// include/lockstep/nvcc_compat.h, force-included into nvcc's CUDA units
   /// so that they see nvcc's __CUDACC__; empty: not included.
-  std::string nvccCompatHeader;
+  std::string NvccCompatHeader;
 };
 
 /// Translates \p Command (argv, compiler first) run in \p Directory.

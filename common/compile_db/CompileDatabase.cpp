@@ -41,7 +41,7 @@ Error readEntry(const json &Entry, const std::string &Where, std::string &Direct
   if (!Entry.is_object())
     return Error(Where + ": expected an object, found " + typeName(Entry));
   // A string member; errors start with \p Prefix.
-  auto stringField = [&](const std::string &Prefix, const char *Key, std::string &Value,
+  auto StringField = [&](const std::string &Prefix, const char *Key, std::string &Value,
                          bool Required) {
     const auto It = Entry.find(Key);
     if (It == Entry.end())
@@ -52,13 +52,13 @@ Error readEntry(const json &Entry, const std::string &Where, std::string &Direct
     Value = It->get<std::string>();
     return Error::success();
   };
-  if (Error E = stringField(Where, "file", File, true))
+  if (Error E = StringField(Where, "file", File, true))
     return E;
   const std::string Named = Where + " (\"" + File + "\")"; // later errors name the file
   std::string Output;
-  if (Error E = stringField(Named, "directory", Directory, true))
+  if (Error E = StringField(Named, "directory", Directory, true))
     return E;
-  if (Error E = stringField(Named, "output", Output, false))
+  if (Error E = StringField(Named, "output", Output, false))
     return E;
 
   const auto Arguments = Entry.find("arguments");
@@ -108,8 +108,8 @@ Error parseCompileDatabase(const std::string &Text, const std::string &DatabaseP
   std::error_code EC;
   fs::path DatabaseDir = fs::absolute(fs::path(DatabasePath), EC).parent_path();
   LoadReport Local;
-  Local.databasePath = DatabasePath;
-  Local.entries = Doc.size();
+  Local.DatabasePath = DatabasePath;
+  Local.Entries = Doc.size();
   std::vector<CompileUnit> Units;
   std::set<std::string> Files;
   std::set<std::string> Warnings;
@@ -135,21 +135,21 @@ Error parseCompileDatabase(const std::string &Text, const std::string &DatabaseP
     const std::string Absolute = Path.lexically_normal().string();
 
     if (!Files.insert(Absolute).second) {
-      ++Local.duplicates;
+      ++Local.Duplicates;
       continue;
     }
     TranslatedCommand Translated;
     if (Error Reason = translateCommand(Command, Dir.string(), Absolute, Options, Translated)) {
-      Local.skipped.push_back({I, Absolute, Reason.message()});
+      Local.Skipped.push_back({I, Absolute, Reason.message()});
       continue;
     }
-    for (const std::string &Warning : Translated.warnings)
+    for (const std::string &Warning : Translated.Warnings)
       if (Warnings.insert(Warning).second)
-        Local.warnings.push_back(Warning);
-    Units.push_back({Absolute, Dir.string(), std::move(Translated.arguments), Translated.language});
+        Local.Warnings.push_back(Warning);
+    Units.push_back({Absolute, Dir.string(), std::move(Translated.Arguments), Translated.Language});
   }
   if (Doc.empty())
-    Local.warnings.push_back(DatabasePath + " lists no compile commands");
+    Local.Warnings.push_back(DatabasePath + " lists no compile commands");
 
   Out = std::move(Units);
   if (Report)
@@ -174,10 +174,10 @@ std::string translateNvccEntries(const std::string &Text, const std::string &Cla
       Warnings.push_back(File + ": " + E.message());
       continue;
     }
-    if (!Translated.nvcc)
+    if (!Translated.Nvcc)
       continue;
     json Arguments = json::array({ClangDriver});
-    for (const std::string &Argument : Translated.arguments)
+    for (const std::string &Argument : Translated.Arguments)
       Arguments.push_back(Argument);
     Arguments.push_back(File);
     Doc[I].erase("command");

@@ -19,29 +19,29 @@ namespace lockstep::cli {
 
 /// One translation unit to analyse.
 struct CompileUnit {
-  std::string file;      // absolute and normalised
-  std::string directory; // the absolute working directory of the compile
+  std::string File;      // absolute and normalised
+  std::string Directory; // the absolute working directory of the compile
   /// clang arguments without the compiler and without the source file:
   /// append them after `--` of clang-tidy, or use them as the command line
   /// of a clang::tooling::FixedCompilationDatabase, then add `file`.
-  std::vector<std::string> arguments;
-  std::string language; // "c", "c++" or "cuda"
+  std::vector<std::string> Arguments;
+  std::string Language; // "c", "c++" or "cuda"
 };
 
 /// An entry that was not turned into a unit, and why.
 struct SkippedEntry {
-  std::size_t index = 0; // position in the JSON array, from 0
-  std::string file;
-  std::string reason;
+  std::size_t Index = 0; // position in the JSON array, from 0
+  std::string File;
+  std::string Reason;
 };
 
 /// What a load did besides the units: for the summary line and warnings.
 struct LoadReport {
-  std::string databasePath;   // the compile_commands.json that was read
-  std::size_t entries = 0;    // entries in the array
-  std::size_t duplicates = 0; // later entries for a file already loaded (kept: first)
-  std::vector<SkippedEntry> skipped;
-  std::vector<std::string> warnings; // each distinct warning once
+  std::string DatabasePath;   // the compile_commands.json that was read
+  std::size_t Entries = 0;    // entries in the array
+  std::size_t Duplicates = 0; // later entries for a file already loaded (kept: first)
+  std::vector<SkippedEntry> Skipped;
+  std::vector<std::string> Warnings; // each distinct warning once
 };
 
 /// Reads \p BuildDir/compile_commands.json (or \p BuildDir itself when it

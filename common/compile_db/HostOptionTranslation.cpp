@@ -102,7 +102,7 @@ Error Translator::hostOption(const Token &T) {
   if (Text.empty())
     return Error::success();
   if (Text[0] != '-' || Text == "-") {
-    Out.inputs.push_back(Text);
+    Out.Inputs.push_back(Text);
     return Error::success();
   }
 

@@ -13,39 +13,39 @@
 namespace lockstep::findings {
 
 struct Location {
-  std::string file; // absolute path, or as the findings file wrote it
-  unsigned line = 0;
-  unsigned column = 0;
+  std::string File; // absolute path, or as the findings file wrote it
+  unsigned Line = 0;
+  unsigned Column = 0;
 };
 
 struct Note {
-  Location location;
-  std::string message;
+  findings::Location Location;
+  std::string Message;
 };
 
 /// One edit of a fix-it: replace \c length bytes at \c offset of \c file.
 struct Replacement {
-  std::string file; // absolute path
-  unsigned offset = 0;
-  unsigned length = 0;
-  std::string text;
+  std::string File; // absolute path
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
 };
 
 struct Finding {
-  std::string check;            // "lockstep-rank-branch"
-  Location location;            // where the warning sits
-  std::string message;          // the warning text, without the "[check]" suffix
-  std::string function;         // qualified name of the enclosing function, if known
-  std::string collective;       // "MPI_Barrier", when the finding is about one collective
-  std::string communicator;     // as written at the call, when known
-  std::string condition;        // the deciding condition as written, when there is one
-  std::vector<Note> notes;      // in emission order
-  std::string id;               // stable identity: see checker/cli/FindingsOutput.h
-  std::vector<Replacement> fix; // the fix-it, when the check offers one; not in the outputs
+  std::string Check;            // "lockstep-rank-branch"
+  findings::Location Location;  // where the warning sits
+  std::string Message;          // the warning text, without the "[check]" suffix
+  std::string Function;         // qualified name of the enclosing function, if known
+  std::string Collective;       // "MPI_Barrier", when the finding is about one collective
+  std::string Communicator;     // as written at the call, when known
+  std::string Condition;        // the deciding condition as written, when there is one
+  std::vector<Note> Notes;      // in emission order
+  std::string Id;               // stable identity: see checker/cli/FindingsOutput.h
+  std::vector<Replacement> Fix; // the fix-it, when the check offers one; not in the outputs
   // While a call the finding names waits for its callee's summary (a
   // function of another file): the wording its text was rendered from, to
   // render it again once resolved (PendingCalls.h).
-  std::optional<Wording> pending;
+  std::optional<Wording> Pending;
 };
 
 /// Renders \p W into \p F's message and notes (one per note of \p F, in

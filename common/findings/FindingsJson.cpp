@@ -21,7 +21,7 @@ using nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
 ordered_json locationFields(const Location &L) {
-  return {{"file", L.file}, {"line", L.line}, {"column", L.column}};
+  return {{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
 
 using json_reader::found;
@@ -33,13 +33,13 @@ bool isId(const std::string &Id) {
 
 Error readNote(const json &Object, const std::string &Context, Note &Out) {
   Reader R(Object, Context);
-  if (!R.onlyKeys({"file", "line", "column", "message"}) || !R.text("message", Out.message))
+  if (!R.onlyKeys({"file", "line", "column", "message"}) || !R.text("message", Out.Message))
     return R.takeError();
   // A note without a place (clang has a few) has none of the three keys.
   if (!R.has("file") && !R.has("line") && !R.has("column"))
     return Error::success();
-  if (!R.string("file", Out.location.file) || !R.count("line", Out.location.line, 1) ||
-      !R.count("column", Out.location.column))
+  if (!R.string("file", Out.Location.File) || !R.count("line", Out.Location.Line, 1) ||
+      !R.count("column", Out.Location.Column))
     return R.takeError();
   return Error::success();
 }
@@ -48,15 +48,15 @@ Error readFinding(const json &Object, const std::string &Context, Finding &Out) 
   Reader R(Object, Context);
   if (!R.onlyKeys({"id", "check", "file", "line", "column", "message", "function", "collective",
                    "communicator", "condition", "notes", "pending"}) ||
-      !R.string("id", Out.id))
+      !R.string("id", Out.Id))
     return R.takeError();
-  if (!isId(Out.id))
-    return R.failure("id", "expected 16 lowercase hexadecimal digits, found '" + Out.id + "'");
-  if (!R.string("check", Out.check) || !R.string("file", Out.location.file) ||
-      !R.count("line", Out.location.line, 1) || !R.count("column", Out.location.column) ||
-      !R.string("message", Out.message) || !R.text("function", Out.function) ||
-      !R.text("collective", Out.collective) || !R.text("communicator", Out.communicator) ||
-      !R.text("condition", Out.condition))
+  if (!isId(Out.Id))
+    return R.failure("id", "expected 16 lowercase hexadecimal digits, found '" + Out.Id + "'");
+  if (!R.string("check", Out.Check) || !R.string("file", Out.Location.File) ||
+      !R.count("line", Out.Location.Line, 1) || !R.count("column", Out.Location.Column) ||
+      !R.string("message", Out.Message) || !R.text("function", Out.Function) ||
+      !R.text("collective", Out.Collective) || !R.text("communicator", Out.Communicator) ||
+      !R.text("condition", Out.Condition))
     return R.takeError();
   const json *Notes = R.array("notes");
   if (!Notes)
@@ -65,12 +65,12 @@ Error readFinding(const json &Object, const std::string &Context, Finding &Out) 
     Note N;
     if (Error E = readNote((*Notes)[I], Context + ", note " + std::to_string(I + 1), N))
       return E;
-    Out.notes.push_back(std::move(N));
+    Out.Notes.push_back(std::move(N));
   }
   if (!R.has("pending"))
     return Error::success();
-  Out.pending.emplace();
-  return readWording(R.at("pending"), Context + ": pending", Out.notes.size(), *Out.pending);
+  Out.Pending.emplace();
+  return readWording(R.at("pending"), Context + ": pending", Out.Notes.size(), *Out.Pending);
 }
 
 } // namespace
@@ -79,22 +79,22 @@ std::string toJson(const std::vector<Finding> &Findings, const json &Summary) {
   ordered_json List = ordered_json::array();
   for (const Finding &F : Findings) {
     ordered_json Notes = ordered_json::array();
-    for (const Note &N : F.notes) {
+    for (const Note &N : F.Notes) {
       ordered_json Item =
-          N.location.file.empty() ? ordered_json::object() : locationFields(N.location);
-      Item["message"] = N.message;
+          N.Location.File.empty() ? ordered_json::object() : locationFields(N.Location);
+      Item["message"] = N.Message;
       Notes.push_back(std::move(Item));
     }
-    ordered_json Item = {{"id", F.id}, {"check", F.check}};
-    Item.update(locationFields(F.location));
-    Item.update({{"message", F.message},
-                 {"function", F.function},
-                 {"collective", F.collective},
-                 {"communicator", F.communicator},
-                 {"condition", F.condition},
+    ordered_json Item = {{"id", F.Id}, {"check", F.Check}};
+    Item.update(locationFields(F.Location));
+    Item.update({{"message", F.Message},
+                 {"function", F.Function},
+                 {"collective", F.Collective},
+                 {"communicator", F.Communicator},
+                 {"condition", F.Condition},
                  {"notes", std::move(Notes)}});
-    if (F.pending)
-      Item["pending"] = wordingJson(*F.pending);
+    if (F.Pending)
+      Item["pending"] = wordingJson(*F.Pending);
     List.push_back(std::move(Item));
   }
   ordered_json Doc = {

@@ -13,10 +13,10 @@ namespace lockstep::findings {
 
 /// A collective as the messages name it.
 struct Collective {
-  std::string name;         // "MPI_Barrier"; empty while its call is pending
-  std::string communicator; // as written at the call, when known
-  std::string callee;       // what the user calls when it runs inside a function
-  std::string guard;        // the local object whose destructor calls it, if one
+  std::string Name;         // "MPI_Barrier"; empty while its call is pending
+  std::string Communicator; // as written at the call, when known
+  std::string Callee;       // what the user calls when it runs inside a function
+  std::string Guard;        // the local object whose destructor calls it, if one
 };
 
 /// How a message names a collective.
@@ -29,26 +29,26 @@ enum class Naming {
 /// A collective a finding's messages name: a call to a function of another
 /// file is pending (its collective unnamed) until its summary is known.
 struct Call {
-  Collective collective;
-  std::string usr;                    // a pending call's callee, by USR
-  std::vector<std::string> arguments; // a pending call's arguments, as written
+  findings::Collective Collective;
+  std::string Usr;                    // a pending call's callee, by USR
+  std::vector<std::string> Arguments; // a pending call's arguments, as written
   // The finding's own collective, pending: the note into the callee takes
   // this place among the notes once resolved.
-  std::optional<unsigned> calleeNote;
+  std::optional<unsigned> CalleeNote;
 
-  bool pending() const { return !usr.empty(); }
+  bool pending() const { return !Usr.empty(); }
 };
 
 /// Text, or one of the finding's calls named one way.
 struct MessagePart {
-  std::string text;
-  std::optional<unsigned> call; // index into Wording::calls
-  Naming naming = Naming::Collective;
+  std::string Text;
+  std::optional<unsigned> Call; // index into Wording::calls
+  findings::Naming Naming = findings::Naming::Collective;
 };
 
 /// A message as data; concatenate with +.
 struct Message {
-  std::vector<MessagePart> parts;
+  std::vector<MessagePart> Parts;
 
   Message() = default;
   Message(std::string Text);
@@ -61,9 +61,9 @@ struct Message {
 };
 
 struct Wording {
-  std::vector<Call> calls;
-  Message warning;
-  std::vector<Message> notes;
+  std::vector<Call> Calls;
+  Message Warning;
+  std::vector<Message> Notes;
 };
 
 std::string quoted(const std::string &Name);

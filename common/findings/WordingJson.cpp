@@ -20,14 +20,14 @@ constexpr std::pair<Naming, const char *> NamingNames[] = {
 
 ordered_json messageJson(const Message &M) {
   ordered_json Parts = ordered_json::array();
-  for (const MessagePart &Part : M.parts) {
-    if (!Part.call) {
-      Parts.push_back(Part.text);
+  for (const MessagePart &Part : M.Parts) {
+    if (!Part.Call) {
+      Parts.push_back(Part.Text);
       continue;
     }
     for (auto [N, Name] : NamingNames)
-      if (N == Part.naming)
-        Parts.push_back({{"call", *Part.call}, {"naming", Name}});
+      if (N == Part.Naming)
+        Parts.push_back({{"call", *Part.Call}, {"naming", Name}});
   }
   return Parts;
 }
@@ -61,10 +61,10 @@ Error readCall(const json &Value, const std::string &Context, size_t NoteCount, 
   Reader R(Value, Context);
   if (!R.onlyKeys(
           {"collective", "communicator", "callee", "guard", "usr", "arguments", "callee_note"}) ||
-      !R.text("collective", Out.collective.name) ||
-      !R.text("communicator", Out.collective.communicator) ||
-      !R.text("callee", Out.collective.callee) || !R.text("guard", Out.collective.guard) ||
-      !R.text("usr", Out.usr) || !R.stringList("arguments", Out.arguments))
+      !R.text("collective", Out.Collective.Name) ||
+      !R.text("communicator", Out.Collective.Communicator) ||
+      !R.text("callee", Out.Collective.Callee) || !R.text("guard", Out.Collective.Guard) ||
+      !R.text("usr", Out.Usr) || !R.stringList("arguments", Out.Arguments))
     return R.takeError();
   if (!R.has("callee_note"))
     return Error::success();
@@ -74,7 +74,7 @@ Error readCall(const json &Value, const std::string &Context, size_t NoteCount, 
   if (Note > NoteCount)
     return R.failure("callee_note", "expected a place among the " + std::to_string(NoteCount) +
                                         " notes, found " + std::to_string(Note));
-  Out.calleeNote = Note;
+  Out.CalleeNote = Note;
   return Error::success();
 }
 
@@ -82,23 +82,23 @@ Error readCall(const json &Value, const std::string &Context, size_t NoteCount, 
 
 ordered_json wordingJson(const Wording &W) {
   ordered_json Calls = ordered_json::array();
-  for (const Call &C : W.calls) {
-    ordered_json Item = {{"collective", C.collective.name},
-                         {"communicator", C.collective.communicator},
-                         {"callee", C.collective.callee},
-                         {"guard", C.collective.guard},
-                         {"usr", C.usr}};
-    if (!C.arguments.empty())
-      Item["arguments"] = C.arguments;
-    if (C.calleeNote)
-      Item["callee_note"] = *C.calleeNote;
+  for (const Call &C : W.Calls) {
+    ordered_json Item = {{"collective", C.Collective.Name},
+                         {"communicator", C.Collective.Communicator},
+                         {"callee", C.Collective.Callee},
+                         {"guard", C.Collective.Guard},
+                         {"usr", C.Usr}};
+    if (!C.Arguments.empty())
+      Item["arguments"] = C.Arguments;
+    if (C.CalleeNote)
+      Item["callee_note"] = *C.CalleeNote;
     Calls.push_back(std::move(Item));
   }
   ordered_json Notes = ordered_json::array();
-  for (const Message &M : W.notes)
+  for (const Message &M : W.Notes)
     Notes.push_back(messageJson(M));
   return {{"calls", std::move(Calls)},
-          {"message", messageJson(W.warning)},
+          {"message", messageJson(W.Warning)},
           {"notes", std::move(Notes)}};
 }
 
@@ -113,20 +113,20 @@ Error readWording(const json &Object, const std::string &Context, size_t NoteCou
     Call C;
     if (Error E = readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1), NoteCount, C))
       return E;
-    Out.calls.push_back(std::move(C));
+    Out.Calls.push_back(std::move(C));
   }
   const json *Warning = R.require("message");
   const json *Notes = Warning ? R.array("notes") : nullptr;
   if (!Notes)
     return R.takeError();
-  if (Error E = readMessage(*Warning, Context + ": message", Out.calls.size(), Out.warning))
+  if (Error E = readMessage(*Warning, Context + ": message", Out.Calls.size(), Out.Warning))
     return E;
   if (Notes->size() != NoteCount)
     return R.failure("notes", "expected one message per note (" + std::to_string(NoteCount) +
                                   "), found " + std::to_string(Notes->size()));
   for (size_t I = 0; I < Notes->size(); ++I)
     if (Error E = readMessage((*Notes)[I], Context + ": note " + std::to_string(I + 1),
-                              Out.calls.size(), Out.notes.emplace_back()))
+                              Out.Calls.size(), Out.Notes.emplace_back()))
       return E;
   return Error::success();
 }

@@ -13,24 +13,24 @@ const RuleT *findBy(const std::vector<RuleT> &Rules, const std::string &Name, Ke
 } // namespace
 
 const CollectiveRule *RuleSet::findCollective(const std::string &Name) const {
-  return findBy(collectives, Name,
-                [](const CollectiveRule &R) -> const std::string & { return R.name; });
+  return findBy(Collectives, Name,
+                [](const CollectiveRule &R) -> const std::string & { return R.Name; });
 }
 const GroupMarkerRule *RuleSet::findGroupMarker(const std::string &Name) const {
-  return findBy(groupMarkers, Name,
-                [](const GroupMarkerRule &R) -> const std::string & { return R.name; });
+  return findBy(GroupMarkers, Name,
+                [](const GroupMarkerRule &R) -> const std::string & { return R.Name; });
 }
 const ValueSourceRule *RuleSet::findRankSource(const std::string &Name) const {
-  return findBy(rankSources, Name,
-                [](const ValueSourceRule &R) -> const std::string & { return R.function; });
+  return findBy(RankSources, Name,
+                [](const ValueSourceRule &R) -> const std::string & { return R.Function; });
 }
 const ValueSourceRule *RuleSet::findUniformSource(const std::string &Name) const {
-  return findBy(uniformSources, Name,
-                [](const ValueSourceRule &R) -> const std::string & { return R.function; });
+  return findBy(UniformSources, Name,
+                [](const ValueSourceRule &R) -> const std::string & { return R.Function; });
 }
 const PerRankSourceRule *RuleSet::findPerRankSource(const std::string &Name) const {
-  return findBy(perRankSources, Name,
-                [](const PerRankSourceRule &R) -> const std::string & { return R.function; });
+  return findBy(PerRankSources, Name,
+                [](const PerRankSourceRule &R) -> const std::string & { return R.Function; });
 }
 
 } // namespace lockstep::rules

@@ -14,57 +14,57 @@ namespace lockstep::rules {
 /// a method call ("receiver"), or a field of an argument ("1.rootRank").
 struct ArgRef {
   enum class Kind { Absent, Argument, Receiver };
-  Kind kind = Kind::Absent;
-  unsigned index = 0;
-  std::string field;
+  Kind K = Kind::Absent;
+  unsigned Index = 0;
+  std::string Field;
 };
 
 struct CollectiveRule {
-  std::string name;      // qualified: "MPI_Bcast", "c10d::ProcessGroup::broadcast"
-  std::string api;       // the "api" of the file that declared it
-  std::string operation; // "allreduce", "barrier", "comm_split", ...
-  bool blocking = true;
-  ArgRef comm, root, count, datatype, op, send, recv;
-  ArgRef color, newComm;                // communicator creation: the split colour, the new handle
-  std::vector<unsigned> uniformOutputs; // arguments every rank leaves equal
+  std::string Name;      // qualified: "MPI_Bcast", "c10d::ProcessGroup::broadcast"
+  std::string Api;       // the "api" of the file that declared it
+  std::string Operation; // "allreduce", "barrier", "comm_split", ...
+  bool Blocking = true;
+  ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
+  ArgRef Color, NewComm;                // communicator creation: the split colour, the new handle
+  std::vector<unsigned> UniformOutputs; // arguments every rank leaves equal
   // A rank that passes the in-place marker (MPI_IN_PLACE) as `buffer` does
   // not read its own count and datatype there: what it contributes is
   // described by `count` and `datatype` instead (the receive side).
-  struct InPlace {
-    std::string marker;
-    ArgRef buffer, count, datatype;
+  struct InPlaceForm {
+    std::string Marker;
+    ArgRef Buffer, Count, Datatype;
   };
-  std::optional<InPlace> inPlace;
-  std::string origin; // the rules file
+  std::optional<InPlaceForm> InPlace;
+  std::string Origin; // the rules file
 };
 
 enum class GroupRole { Begin, End };
 
 struct GroupMarkerRule {
-  std::string name;
-  GroupRole role = GroupRole::Begin;
-  std::string origin;
+  std::string Name;
+  GroupRole Role = GroupRole::Begin;
+  std::string Origin;
 };
 
 /// A function that produces a rank (rank source) or a value equal on every
 /// rank (uniform source), through an out-parameter or its return value.
 struct ValueSourceRule {
-  std::string function;
-  std::optional<unsigned> outArg;
-  bool returns = false;
-  bool worldSize = false; // uniform sources only: the value is the world size
-  std::string origin;
+  std::string Function;
+  std::optional<unsigned> OutArg;
+  bool Returns = false;
+  bool WorldSize = false; // uniform sources only: the value is the world size
+  std::string Origin;
 };
 
 /// A function whose result each rank reads for itself (a clock, a random
 /// number, a host or device query, a received message): values computed from
 /// it differ between ranks until a collective agrees on them.
 struct PerRankSourceRule {
-  std::string function;
-  std::optional<unsigned> outArg; // the argument it writes the data through
-  bool returns = false;           // it returns the data
-  std::string why;                // what the data is, for the notes: "a clock reading"
-  std::string origin;
+  std::string Function;
+  std::optional<unsigned> OutArg; // the argument it writes the data through
+  bool Returns = false;           // it returns the data
+  std::string Why;                // what the data is, for the notes: "a clock reading"
+  std::string Origin;
 };
 
 /// An uneven-input join protocol: inside its region, ranks that run out of
@@ -72,11 +72,11 @@ struct PerRankSourceRule {
 /// The region is the lifetime of a `guard` object, or the code between calls
 /// to `begin` and `end`.
 struct JoinProtocolRule {
-  std::string name;
-  std::string guard;      // qualified class name, or empty
-  std::string begin, end; // qualified function names, or empty
-  std::vector<std::string> shadows;
-  std::string origin;
+  std::string Name;
+  std::string Guard;      // qualified class name, or empty
+  std::string Begin, End; // qualified function names, or empty
+  std::vector<std::string> Shadows;
+  std::string Origin;
 };
 
 /// The results of an API's calls that report success or failure: a status
@@ -86,43 +86,43 @@ struct JoinProtocolRule {
 /// enumerator `success` of that type, or `value` when given (`MPI_SUCCESS`
 /// is a macro: the AST sees only its value).
 struct StatusRule {
-  std::string type;
-  std::string functions;
-  std::string success;
-  std::optional<long long> value;
-  std::string origin;
+  std::string Type;
+  std::string Functions;
+  std::string Success;
+  std::optional<long long> Value;
+  std::string Origin;
 };
 
 struct EnvironmentRules {
-  std::vector<std::string> readers;            // getenv and friends
-  std::vector<std::string> rankVariables;      // RANK, LOCAL_RANK, ...
-  std::vector<std::string> worldSizeVariables; // WORLD_SIZE, ...
-  std::vector<std::string> converters;         // atoi and friends: keep the value they parse
+  std::vector<std::string> Readers;            // getenv and friends
+  std::vector<std::string> RankVariables;      // RANK, LOCAL_RANK, ...
+  std::vector<std::string> WorldSizeVariables; // WORLD_SIZE, ...
+  std::vector<std::string> Converters;         // atoi and friends: keep the value they parse
 };
 
 struct NamingRules {
-  std::string rankPattern;      // ECMAScript regex, matched case-insensitively
-  std::string worldSizePattern; // idem
-  std::string origin;
+  std::string RankPattern;      // ECMAScript regex, matched case-insensitively
+  std::string WorldSizePattern; // idem
+  std::string Origin;
 };
 
 struct RuleSet {
-  std::vector<CollectiveRule> collectives;
-  std::vector<GroupMarkerRule> groupMarkers;
-  std::vector<ValueSourceRule> rankSources;
-  std::vector<ValueSourceRule> uniformSources;
-  std::vector<PerRankSourceRule> perRankSources;
-  std::vector<JoinProtocolRule> joinProtocols;
-  std::vector<StatusRule> statuses;
-  EnvironmentRules environment;
-  NamingRules naming;
-  std::vector<std::string> files; // every file merged, in order
+  std::vector<CollectiveRule> Collectives;
+  std::vector<GroupMarkerRule> GroupMarkers;
+  std::vector<ValueSourceRule> RankSources;
+  std::vector<ValueSourceRule> UniformSources;
+  std::vector<PerRankSourceRule> PerRankSources;
+  std::vector<JoinProtocolRule> JoinProtocols;
+  std::vector<StatusRule> Statuses;
+  EnvironmentRules Environment;
+  NamingRules Naming;
+  std::vector<std::string> Files; // every file merged, in order
 
-  const CollectiveRule *findCollective(const std::string &name) const;
-  const GroupMarkerRule *findGroupMarker(const std::string &name) const;
-  const ValueSourceRule *findRankSource(const std::string &name) const;
-  const ValueSourceRule *findUniformSource(const std::string &name) const;
-  const PerRankSourceRule *findPerRankSource(const std::string &name) const;
+  const CollectiveRule *findCollective(const std::string &Name) const;
+  const GroupMarkerRule *findGroupMarker(const std::string &Name) const;
+  const ValueSourceRule *findRankSource(const std::string &Name) const;
+  const ValueSourceRule *findUniformSource(const std::string &Name) const;
+  const PerRankSourceRule *findPerRankSource(const std::string &Name) const;
 };
 
 } // namespace lockstep::rules

@@ -21,8 +21,8 @@ bool argRef(Reader &R, const char *Key, ArgRef &Out) {
     return true;
   const json &V = R.at(Key);
   if (V.is_number_unsigned() && V.get<unsigned long long>() <= 64) {
-    Out.kind = ArgRef::Kind::Argument;
-    Out.index = V.get<unsigned>();
+    Out.K = ArgRef::Kind::Argument;
+    Out.Index = V.get<unsigned>();
     return true;
   }
   static const std::regex FieldRef("^([0-9]{1,2})\\.([A-Za-z_][A-Za-z0-9_]*)$");
@@ -30,13 +30,13 @@ bool argRef(Reader &R, const char *Key, ArgRef &Out) {
   if (V.is_string()) {
     const std::string S = V.get<std::string>();
     if (S == "receiver") {
-      Out.kind = ArgRef::Kind::Receiver;
+      Out.K = ArgRef::Kind::Receiver;
       return true;
     }
     if (std::regex_match(S, Match, FieldRef)) {
-      Out.kind = ArgRef::Kind::Argument;
-      Out.index = static_cast<unsigned>(std::stoul(Match[1]));
-      Out.field = Match[2];
+      Out.K = ArgRef::Kind::Argument;
+      Out.Index = static_cast<unsigned>(std::stoul(Match[1]));
+      Out.Field = Match[2];
       return true;
     }
   }
@@ -67,20 +67,20 @@ const std::set<std::string> &knownOperations() {
 
 Error readInPlace(const json &Entry, const std::string &Context, CollectiveRule &Rule) {
   Reader R(Entry, Context + ": in_place");
-  CollectiveRule::InPlace In;
+  CollectiveRule::InPlaceForm In;
   std::string Buffer;
-  if (!R.onlyKeys({"marker", "buffer", "count", "datatype"}) || !R.string("marker", In.marker) ||
-      !R.string("buffer", Buffer) || !argRef(R, "count", In.count) ||
-      !argRef(R, "datatype", In.datatype))
+  if (!R.onlyKeys({"marker", "buffer", "count", "datatype"}) || !R.string("marker", In.Marker) ||
+      !R.string("buffer", Buffer) || !argRef(R, "count", In.Count) ||
+      !argRef(R, "datatype", In.Datatype))
     return R.takeError();
-  if (In.marker.empty())
+  if (In.Marker.empty())
     return R.failure("marker", "missing required field");
   if (Buffer != "send" && Buffer != "recv")
     return R.failure("buffer", "expected \"send\" or \"recv\", found \"" + Buffer + "\"");
-  In.buffer = Buffer == "send" ? Rule.send : Rule.recv;
-  if (In.buffer.kind == ArgRef::Kind::Absent)
+  In.Buffer = Buffer == "send" ? Rule.Send : Rule.Recv;
+  if (In.Buffer.K == ArgRef::Kind::Absent)
     return R.failure("buffer", "names the " + Buffer + " buffer, which \"args\" does not give");
-  Rule.inPlace = std::move(In);
+  Rule.InPlace = std::move(In);
   return Error::success();
 }
 
@@ -88,32 +88,32 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
                      const std::string &File, CollectiveRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
-      !R.string("name", Rule.name) || !R.string("operation", Rule.operation) ||
-      !R.boolean("blocking", Rule.blocking) || !R.indexList("uniform_outputs", Rule.uniformOutputs))
+      !R.string("name", Rule.Name) || !R.string("operation", Rule.Operation) ||
+      !R.boolean("blocking", Rule.Blocking) || !R.indexList("uniform_outputs", Rule.UniformOutputs))
     return R.takeError();
   if (!R.has("args"))
     return R.failure("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args");
   if (!Args.onlyKeys(
           {"comm", "root", "count", "datatype", "op", "send", "recv", "color", "new_comm"}) ||
-      !argRef(Args, "comm", Rule.comm) || !argRef(Args, "root", Rule.root) ||
-      !argRef(Args, "count", Rule.count) || !argRef(Args, "datatype", Rule.datatype) ||
-      !argRef(Args, "op", Rule.op) || !argRef(Args, "send", Rule.send) ||
-      !argRef(Args, "recv", Rule.recv) || !argRef(Args, "color", Rule.color) ||
-      !argRef(Args, "new_comm", Rule.newComm))
+      !argRef(Args, "comm", Rule.Comm) || !argRef(Args, "root", Rule.Root) ||
+      !argRef(Args, "count", Rule.Count) || !argRef(Args, "datatype", Rule.Datatype) ||
+      !argRef(Args, "op", Rule.Op) || !argRef(Args, "send", Rule.Send) ||
+      !argRef(Args, "recv", Rule.Recv) || !argRef(Args, "color", Rule.Color) ||
+      !argRef(Args, "new_comm", Rule.NewComm))
     return Args.takeError();
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))
       return E;
-  if (!knownOperations().count(Rule.operation)) {
+  if (!knownOperations().count(Rule.Operation)) {
     std::string Known;
     for (const std::string &Name : knownOperations())
       Known += (Known.empty() ? "" : ", ") + Name;
-    return R.failure("operation", "unknown operation \"" + Rule.operation + "\" (expected one of " +
+    return R.failure("operation", "unknown operation \"" + Rule.Operation + "\" (expected one of " +
                                       Known + ")");
   }
-  Rule.api = Api;
-  Rule.origin = File;
+  Rule.Api = Api;
+  Rule.Origin = File;
   return Error::success();
 }
 
@@ -121,29 +121,29 @@ Error readGroupMarker(const json &Entry, const std::string &Context, const std::
                       GroupMarkerRule &Rule) {
   Reader R(Entry, Context);
   std::string Role;
-  if (!R.onlyKeys({"name", "role"}) || !R.string("name", Rule.name) || !R.string("role", Role))
+  if (!R.onlyKeys({"name", "role"}) || !R.string("name", Rule.Name) || !R.string("role", Role))
     return R.takeError();
   if (Role != "begin" && Role != "end")
     return R.failure("role", "expected \"begin\" or \"end\", found \"" + Role + "\"");
-  Rule.role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
-  Rule.origin = File;
+  Rule.Role = Role == "begin" ? GroupRole::Begin : GroupRole::End;
+  Rule.Origin = File;
   return Error::success();
 }
 
 Error readJoinProtocol(const json &Entry, const std::string &Context, const std::string &File,
                        JoinProtocolRule &Rule) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"name", "guard", "begin", "end", "shadows"}) || !R.string("name", Rule.name) ||
-      !R.string("guard", Rule.guard, /*Required=*/false) ||
-      !R.string("begin", Rule.begin, /*Required=*/false) ||
-      !R.string("end", Rule.end, /*Required=*/false) || !R.stringList("shadows", Rule.shadows))
+  if (!R.onlyKeys({"name", "guard", "begin", "end", "shadows"}) || !R.string("name", Rule.Name) ||
+      !R.string("guard", Rule.Guard, /*Required=*/false) ||
+      !R.string("begin", Rule.Begin, /*Required=*/false) ||
+      !R.string("end", Rule.End, /*Required=*/false) || !R.stringList("shadows", Rule.Shadows))
     return R.takeError();
-  const bool Calls = !Rule.begin.empty() || !Rule.end.empty();
-  if (!Rule.guard.empty() == Calls || (Calls && (Rule.begin.empty() || Rule.end.empty())))
+  const bool Calls = !Rule.Begin.empty() || !Rule.End.empty();
+  if (!Rule.Guard.empty() == Calls || (Calls && (Rule.Begin.empty() || Rule.End.empty())))
     return R.failure("", "give either 'guard' or both 'begin' and 'end'");
-  if (Rule.shadows.empty())
+  if (Rule.Shadows.empty())
     return R.failure("shadows", "expected the collectives the protocol shadows");
-  Rule.origin = File;
+  Rule.Origin = File;
   return Error::success();
 }
 
@@ -152,10 +152,10 @@ Error readValueSource(const json &Entry, const std::string &Context, const std::
   Reader R(Entry, Context);
   bool Ok = Uniform ? R.onlyKeys({"function", "out_arg", "returns", "value"})
                     : R.onlyKeys({"function", "out_arg", "returns"});
-  if (!Ok || !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
-      !R.boolean("returns", Rule.returns))
+  if (!Ok || !R.string("function", Rule.Function) || !R.index("out_arg", Rule.OutArg) ||
+      !R.boolean("returns", Rule.Returns))
     return R.takeError();
-  if (Rule.outArg.has_value() == Rule.returns)
+  if (Rule.OutArg.has_value() == Rule.Returns)
     return R.failure("", "give exactly one of 'out_arg' and \"returns\": true");
   if (Uniform) {
     std::string Value = "uniform";
@@ -163,9 +163,9 @@ Error readValueSource(const json &Entry, const std::string &Context, const std::
       return R.takeError();
     if (Value != "uniform" && Value != "world_size")
       return R.failure("value", "expected \"uniform\" or \"world_size\", found \"" + Value + "\"");
-    Rule.worldSize = Value == "world_size";
+    Rule.WorldSize = Value == "world_size";
   }
-  Rule.origin = File;
+  Rule.Origin = File;
   return Error::success();
 }
 
@@ -173,12 +173,12 @@ Error readPerRankSource(const json &Entry, const std::string &Context, const std
                         PerRankSourceRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"function", "out_arg", "returns", "why"}) ||
-      !R.string("function", Rule.function) || !R.index("out_arg", Rule.outArg) ||
-      !R.boolean("returns", Rule.returns) || !R.string("why", Rule.why))
+      !R.string("function", Rule.Function) || !R.index("out_arg", Rule.OutArg) ||
+      !R.boolean("returns", Rule.Returns) || !R.string("why", Rule.Why))
     return R.takeError();
-  if (!Rule.outArg && !Rule.returns)
+  if (!Rule.OutArg && !Rule.Returns)
     return R.failure("", "give 'out_arg', \"returns\": true, or both");
-  Rule.origin = File;
+  Rule.Origin = File;
   return Error::success();
 }
 
@@ -196,20 +196,20 @@ Error readStatus(const json &Entry, const std::string &Context, const std::strin
                  StatusRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
-      !R.string("type", Rule.type, /*Required=*/false) ||
-      !readPattern(R, "functions", Rule.functions, /*Required=*/false) ||
-      !R.string("success", Rule.success))
+      !R.string("type", Rule.Type, /*Required=*/false) ||
+      !readPattern(R, "functions", Rule.Functions, /*Required=*/false) ||
+      !R.string("success", Rule.Success))
     return R.takeError();
-  if (Rule.type.empty() == Rule.functions.empty())
+  if (Rule.Type.empty() == Rule.Functions.empty())
     return R.failure("", "give exactly one of 'type' and 'functions'");
   if (R.has("value")) {
     if (!R.at("value").is_number_integer())
       return R.failure("value", "expected an integer, found " + R.at("value").dump());
-    Rule.value = R.at("value").get<long long>();
-  } else if (!Rule.functions.empty()) {
+    Rule.Value = R.at("value").get<long long>();
+  } else if (!Rule.Functions.empty()) {
     return R.failure("value", "a 'functions' entry needs the success value");
   }
-  Rule.origin = File;
+  Rule.Origin = File;
   return Error::success();
 }
 
@@ -218,11 +218,11 @@ Error rejectDuplicates(const std::vector<RuleT> &Existing, const std::vector<Rul
                        const char *Section, NameOf Name) {
   std::map<std::string, std::string> Seen;
   for (const RuleT &Rule : Existing)
-    Seen.emplace(Name(Rule), Rule.origin);
+    Seen.emplace(Name(Rule), Rule.Origin);
   for (const RuleT &Rule : Added) {
-    auto [It, Inserted] = Seen.emplace(Name(Rule), Rule.origin);
+    auto [It, Inserted] = Seen.emplace(Name(Rule), Rule.Origin);
     if (!Inserted)
-      return Error(Rule.origin + ": " + Section + ": '" + Name(Rule) + "' is already defined in " +
+      return Error(Rule.Origin + ": " + Section + ": '" + Name(Rule) + "' is already defined in " +
                    It->second);
   }
   return Error::success();
@@ -287,24 +287,24 @@ Error readRuleSections(const json &Document, const std::string &File, const std:
   auto Collectives = [&](const json &Entry, const std::string &Context, CollectiveRule &Rule) {
     return readCollective(Entry, Context, Api, File, Rule);
   };
-  Error E = readSection(Document, "collectives", File, "name", Added.collectives, Collectives);
+  Error E = readSection(Document, "collectives", File, "name", Added.Collectives, Collectives);
   if (!E)
-    E = readSection(Document, "group_markers", File, "name", Added.groupMarkers,
+    E = readSection(Document, "group_markers", File, "name", Added.GroupMarkers,
                     InFile(readGroupMarker));
   if (!E)
-    E = readSection(Document, "rank_sources", File, "function", Added.rankSources,
+    E = readSection(Document, "rank_sources", File, "function", Added.RankSources,
                     Sources(/*Uniform=*/false));
   if (!E)
-    E = readSection(Document, "uniform_sources", File, "function", Added.uniformSources,
+    E = readSection(Document, "uniform_sources", File, "function", Added.UniformSources,
                     Sources(/*Uniform=*/true));
   if (!E)
-    E = readSection(Document, "per_rank_sources", File, "function", Added.perRankSources,
+    E = readSection(Document, "per_rank_sources", File, "function", Added.PerRankSources,
                     InFile(readPerRankSource));
   if (!E)
-    E = readSection(Document, "join_protocols", File, "name", Added.joinProtocols,
+    E = readSection(Document, "join_protocols", File, "name", Added.JoinProtocols,
                     InFile(readJoinProtocol));
   if (!E)
-    E = readSection(Document, "status", File, "type", Added.statuses, InFile(readStatus));
+    E = readSection(Document, "status", File, "type", Added.Statuses, InFile(readStatus));
   return E;
 }
 
@@ -314,10 +314,10 @@ Error readEnvironment(const json &Document, const std::string &File, Environment
     return Error::success();
   Reader Env(Document.at("environment"), File + ": environment");
   if (!Env.onlyKeys({"readers", "rank_variables", "world_size_variables", "converters"}) ||
-      !Env.stringList("readers", Out.readers) ||
-      !Env.stringList("rank_variables", Out.rankVariables) ||
-      !Env.stringList("world_size_variables", Out.worldSizeVariables) ||
-      !Env.stringList("converters", Out.converters))
+      !Env.stringList("readers", Out.Readers) ||
+      !Env.stringList("rank_variables", Out.RankVariables) ||
+      !Env.stringList("world_size_variables", Out.WorldSizeVariables) ||
+      !Env.stringList("converters", Out.Converters))
     return Env.takeError();
   return Error::success();
 }
@@ -327,52 +327,52 @@ Error readNaming(const json &Document, const std::string &File, const RuleSet &R
                  NamingRules &Out) {
   if (!Document.contains("naming"))
     return Error::success();
-  if (!Rules.naming.origin.empty())
-    return Error(File + ": key 'naming': already set by " + Rules.naming.origin +
+  if (!Rules.Naming.Origin.empty())
+    return Error(File + ": key 'naming': already set by " + Rules.Naming.Origin +
                  "; set the patterns in one file, or through the check options");
   Reader Naming(Document.at("naming"), File + ": naming");
   if (!Naming.onlyKeys({"rank_pattern", "world_size_pattern"}) ||
-      !readPattern(Naming, "rank_pattern", Out.rankPattern) ||
-      !readPattern(Naming, "world_size_pattern", Out.worldSizePattern))
+      !readPattern(Naming, "rank_pattern", Out.RankPattern) ||
+      !readPattern(Naming, "world_size_pattern", Out.WorldSizePattern))
     return Naming.takeError();
-  Out.origin = File;
+  Out.Origin = File;
   return Error::success();
 }
 
 /// A name or function that \p Added defines again.
 Error rejectRedefinitions(const RuleSet &Rules, const RuleSet &Added) {
-  auto ByName = [](const auto &Rule) { return Rule.name; };
-  auto ByFunction = [](const auto &Rule) { return Rule.function; };
-  Error E = rejectDuplicates(Rules.collectives, Added.collectives, "collectives", ByName);
+  auto ByName = [](const auto &Rule) { return Rule.Name; };
+  auto ByFunction = [](const auto &Rule) { return Rule.Function; };
+  Error E = rejectDuplicates(Rules.Collectives, Added.Collectives, "collectives", ByName);
   if (!E)
-    E = rejectDuplicates(Rules.groupMarkers, Added.groupMarkers, "group_markers", ByName);
+    E = rejectDuplicates(Rules.GroupMarkers, Added.GroupMarkers, "group_markers", ByName);
   if (!E)
-    E = rejectDuplicates(Rules.rankSources, Added.rankSources, "rank_sources", ByFunction);
+    E = rejectDuplicates(Rules.RankSources, Added.RankSources, "rank_sources", ByFunction);
   if (!E)
-    E = rejectDuplicates(Rules.uniformSources, Added.uniformSources, "uniform_sources", ByFunction);
+    E = rejectDuplicates(Rules.UniformSources, Added.UniformSources, "uniform_sources", ByFunction);
   if (!E)
-    E = rejectDuplicates(Rules.perRankSources, Added.perRankSources, "per_rank_sources",
+    E = rejectDuplicates(Rules.PerRankSources, Added.PerRankSources, "per_rank_sources",
                          ByFunction);
   if (!E)
-    E = rejectDuplicates(Rules.joinProtocols, Added.joinProtocols, "join_protocols", ByName);
+    E = rejectDuplicates(Rules.JoinProtocols, Added.JoinProtocols, "join_protocols", ByName);
   return E;
 }
 
 /// Moves what one document added into \p Rules.
 void appendRules(RuleSet &Rules, RuleSet &Added) {
-  append(Rules.collectives, Added.collectives);
-  append(Rules.groupMarkers, Added.groupMarkers);
-  append(Rules.rankSources, Added.rankSources);
-  append(Rules.uniformSources, Added.uniformSources);
-  append(Rules.perRankSources, Added.perRankSources);
-  append(Rules.joinProtocols, Added.joinProtocols);
-  append(Rules.statuses, Added.statuses);
-  append(Rules.environment.readers, Added.environment.readers);
-  append(Rules.environment.rankVariables, Added.environment.rankVariables);
-  append(Rules.environment.worldSizeVariables, Added.environment.worldSizeVariables);
-  append(Rules.environment.converters, Added.environment.converters);
-  if (!Added.naming.origin.empty())
-    Rules.naming = std::move(Added.naming);
+  append(Rules.Collectives, Added.Collectives);
+  append(Rules.GroupMarkers, Added.GroupMarkers);
+  append(Rules.RankSources, Added.RankSources);
+  append(Rules.UniformSources, Added.UniformSources);
+  append(Rules.PerRankSources, Added.PerRankSources);
+  append(Rules.JoinProtocols, Added.JoinProtocols);
+  append(Rules.Statuses, Added.Statuses);
+  append(Rules.Environment.Readers, Added.Environment.Readers);
+  append(Rules.Environment.RankVariables, Added.Environment.RankVariables);
+  append(Rules.Environment.WorldSizeVariables, Added.Environment.WorldSizeVariables);
+  append(Rules.Environment.Converters, Added.Environment.Converters);
+  if (!Added.Naming.Origin.empty())
+    Rules.Naming = std::move(Added.Naming);
 }
 
 } // namespace
@@ -396,14 +396,14 @@ Error mergeRulesText(const std::string &Text, const std::string &File, RuleSet &
     return E;
   if (Error E = readRuleSections(Document, File, Api, Added))
     return E;
-  if (Error E = readEnvironment(Document, File, Added.environment))
+  if (Error E = readEnvironment(Document, File, Added.Environment))
     return E;
-  if (Error E = readNaming(Document, File, Rules, Added.naming))
+  if (Error E = readNaming(Document, File, Rules, Added.Naming))
     return E;
   if (Error E = rejectRedefinitions(Rules, Added))
     return E;
   appendRules(Rules, Added);
-  Rules.files.push_back(File);
+  Rules.Files.push_back(File);
   return Error::success();
 }
 
@@ -428,7 +428,7 @@ Error loadRules(const std::vector<std::string> &Files, RuleSet &Rules) {
 }
 
 Error validateComplete(const RuleSet &Rules) {
-  if (Rules.naming.rankPattern.empty() || Rules.naming.worldSizePattern.empty())
+  if (Rules.Naming.RankPattern.empty() || Rules.Naming.WorldSizePattern.empty())
     return Error("no rules file sets 'naming' (rank_pattern and world_size_pattern)");
   return Error::success();
 }

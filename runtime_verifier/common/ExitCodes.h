@@ -5,10 +5,10 @@
 
 namespace lockstep {
 
-constexpr int kExitUsage = 2;         // bad options or input files
-constexpr int kExitSetup = 96;        // could not start the job, or lost its ranks
-constexpr int kExitDiverged = 97;     // ranks diverged: mismatch, deadlock, a rank left
-constexpr int kExitStalled = 98;      // the stall timeout expired
-constexpr int kExitNotRunnable = 127; // PROGRAM (or mpirun) cannot be run
+constexpr int ExitUsage = 2;         // bad options or input files
+constexpr int ExitSetup = 96;        // could not start the job, or lost its ranks
+constexpr int ExitDiverged = 97;     // ranks diverged: mismatch, deadlock, a rank left
+constexpr int ExitStalled = 98;      // the stall timeout expired
+constexpr int ExitNotRunnable = 127; // PROGRAM (or mpirun) cannot be run
 
 } // namespace lockstep

@@ -24,24 +24,23 @@ Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort) {
   unsigned long Value = std::stoul(Port);
   if (Value > 65535 || (Value == 0 && !AllowAnyPort))
     return Error("port " + Port + " out of range in '" + Text + "'");
-  Out.host = Text.substr(0, Colon);
-  Out.port = static_cast<uint16_t>(Value);
+  Out.Host = Text.substr(0, Colon);
+  Out.Port = static_cast<uint16_t>(Value);
   return Error::success();
 }
 
-Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes],
-                       Endpoint &Out) {
+Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::TokenBytes], Endpoint &Out) {
   size_t At = Text.find('@');
   if (At == std::string::npos)
-    return Error(std::string(kCoordinatorVar) + " must be TOKEN@HOST:PORT");
+    return Error(std::string(CoordinatorVar) + " must be TOKEN@HOST:PORT");
   if (!wire::tokenFromHex(Text.substr(0, At), Token))
-    return Error(std::string("the token in ") + kCoordinatorVar +
+    return Error(std::string("the token in ") + CoordinatorVar +
                  " must be 64 lowercase hex digits");
   return parseEndpoint(Text.substr(At + 1), Out, false);
 }
 
-std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const Endpoint &At) {
-  return wire::tokenToHex(Token) + "@" + At.host + ":" + std::to_string(At.port);
+std::string formatCoordinator(const uint8_t (&Token)[wire::TokenBytes], const Endpoint &At) {
+  return wire::tokenToHex(Token) + "@" + At.Host + ":" + std::to_string(At.Port);
 }
 
 static Error resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len, bool Passive) {
@@ -50,9 +49,9 @@ static Error resolve(const Endpoint &At, sockaddr_storage &Addr, socklen_t &Len,
   Hints.ai_socktype = SOCK_STREAM;
   Hints.ai_flags = Passive ? AI_PASSIVE : 0;
   addrinfo *List = nullptr;
-  int Rc = getaddrinfo(At.host.c_str(), std::to_string(At.port).c_str(), &Hints, &List);
+  int Rc = getaddrinfo(At.Host.c_str(), std::to_string(At.Port).c_str(), &Hints, &List);
   if (Rc != 0 || !List)
-    return Error("cannot resolve '" + At.host + "': " + gai_strerror(Rc));
+    return Error("cannot resolve '" + At.Host + "': " + gai_strerror(Rc));
   std::memcpy(&Addr, List->ai_addr, List->ai_addrlen);
   Len = List->ai_addrlen;
   freeaddrinfo(List);
@@ -70,14 +69,14 @@ Expected<int> listenOn(Endpoint &At) {
   int One = 1;
   setsockopt(Fd, SOL_SOCKET, SO_REUSEADDR, &One, sizeof One);
   if (bind(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0 || listen(Fd, 128) != 0) {
-    Error Failure("cannot listen on " + At.host + ":" + std::to_string(At.port) + ": " +
+    Error Failure("cannot listen on " + At.Host + ":" + std::to_string(At.Port) + ": " +
                   std::strerror(errno));
     close(Fd);
     return Failure;
   }
   Len = sizeof Addr;
   getsockname(Fd, reinterpret_cast<sockaddr *>(&Addr), &Len);
-  At.port = ntohs(Addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&Addr)->sin6_port
+  At.Port = ntohs(Addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 *>(&Addr)->sin6_port
                                              : reinterpret_cast<sockaddr_in *>(&Addr)->sin_port);
   return Fd;
 }
@@ -91,7 +90,7 @@ Expected<int> connectTo(const Endpoint &At) {
   if (Fd < 0)
     return Error(std::string("socket: ") + std::strerror(errno));
   if (connect(Fd, reinterpret_cast<sockaddr *>(&Addr), Len) != 0) {
-    Error Failure("cannot connect to " + At.host + ":" + std::to_string(At.port) + ": " +
+    Error Failure("cannot connect to " + At.Host + ":" + std::to_string(At.Port) + ": " +
                   std::strerror(errno));
     close(Fd);
     return Failure;

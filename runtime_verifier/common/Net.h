@@ -11,19 +11,19 @@
 namespace lockstep::net {
 
 /// The variable that tells a rank where its coordinator is.
-constexpr const char *kCoordinatorVar = "LOCKSTEP_COORDINATOR";
+constexpr const char *CoordinatorVar = "LOCKSTEP_COORDINATOR";
 
 struct Endpoint {
-  std::string host;
-  uint16_t port = 0;
+  std::string Host;
+  uint16_t Port = 0;
 };
 
 /// Parses HOST:PORT (PORT may be 0 when \p AllowAnyPort).
 Error parseEndpoint(const std::string &Text, Endpoint &Out, bool AllowAnyPort);
 
 /// Parses TOKEN@HOST:PORT.
-Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::kTokenBytes], Endpoint &Out);
-std::string formatCoordinator(const uint8_t (&Token)[wire::kTokenBytes], const Endpoint &At);
+Error parseCoordinator(const std::string &Text, uint8_t (&Token)[wire::TokenBytes], Endpoint &Out);
+std::string formatCoordinator(const uint8_t (&Token)[wire::TokenBytes], const Endpoint &At);
 
 /// A listening socket (close-on-exec, non-blocking) on \p At; port 0 picks a
 /// free one, written back into \p At.

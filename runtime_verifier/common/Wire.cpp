@@ -105,142 +105,142 @@ void Reader::end() {
 
 void encode(const Hello &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Hello);
-  W.raw(M.token, kTokenBytes).u16(M.version).u8(static_cast<uint8_t>(M.role));
-  W.i32(M.rank).i32(M.worldSize).i32(M.pid).u64(M.clockNs).str(M.host);
+  W.raw(M.Token, TokenBytes).u16(M.Version).u8(static_cast<uint8_t>(M.Role));
+  W.i32(M.Rank).i32(M.WorldSize).i32(M.Pid).u64(M.ClockNs).str(M.Host);
   W.finish();
 }
 
 Error decode(Reader &R, Hello &M) {
-  R.raw(M.token, kTokenBytes, "token");
-  M.version = R.u16("version");
+  R.raw(M.Token, TokenBytes, "token");
+  M.Version = R.u16("version");
   uint8_t Role = R.u8("role");
-  M.rank = R.i32("rank");
-  M.worldSize = R.i32("world_size");
-  M.pid = R.i32("pid");
-  M.clockNs = R.u64("clock");
-  M.host = R.str("host", 255);
+  M.Rank = R.i32("rank");
+  M.WorldSize = R.i32("world_size");
+  M.Pid = R.i32("pid");
+  M.ClockNs = R.u64("clock");
+  M.Host = R.str("host", 255);
   R.end();
-  if (R.ok() && M.version != kVersion)
-    R.fail("protocol version " + std::to_string(M.version) + ", expected " +
-           std::to_string(kVersion));
+  if (R.ok() && M.Version != ProtocolVersion)
+    R.fail("protocol version " + std::to_string(M.Version) + ", expected " +
+           std::to_string(ProtocolVersion));
   if (R.ok() && Role > static_cast<uint8_t>(Role::Harness))
     R.fail("unknown role " + std::to_string(Role));
-  M.role = static_cast<wire::Role>(Role);
+  M.Role = static_cast<wire::Role>(Role);
   return R.takeError();
 }
 
 void encode(const Comm &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Comm);
-  W.u64(M.id).u32(M.size).u32(M.rankInComm).u64(M.parent).u64(M.parentSeq).u8(M.api);
+  W.u64(M.Id).u32(M.Size).u32(M.RankInComm).u64(M.Parent).u64(M.ParentSeq).u8(M.Api);
   W.finish();
 }
 
 Error decode(Reader &R, Comm &M) {
-  M.id = R.u64("id");
-  M.size = R.u32("size");
-  M.rankInComm = R.u32("rank_in_comm");
-  M.parent = R.u64("parent");
-  M.parentSeq = R.u64("parent_seq");
-  M.api = R.u8("api");
+  M.Id = R.u64("id");
+  M.Size = R.u32("size");
+  M.RankInComm = R.u32("rank_in_comm");
+  M.Parent = R.u64("parent");
+  M.ParentSeq = R.u64("parent_seq");
+  M.Api = R.u8("api");
   R.end();
-  if (R.ok() && (M.size == 0 || M.rankInComm >= M.size))
-    R.fail("rank " + std::to_string(M.rankInComm) + " in a communicator of size " +
-           std::to_string(M.size));
-  if (R.ok() && (M.api < 1 || M.api > 2))
-    R.fail("unknown api " + std::to_string(M.api));
+  if (R.ok() && (M.Size == 0 || M.RankInComm >= M.Size))
+    R.fail("rank " + std::to_string(M.RankInComm) + " in a communicator of size " +
+           std::to_string(M.Size));
+  if (R.ok() && (M.Api < 1 || M.Api > 2))
+    R.fail("unknown api " + std::to_string(M.Api));
   return R.takeError();
 }
 
 void encode(const Def &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Def);
-  W.u8(static_cast<uint8_t>(M.kind)).u32(M.id).u64(M.aux).str(M.first).str(M.second);
+  W.u8(static_cast<uint8_t>(M.K)).u32(M.Id).u64(M.Aux).str(M.First).str(M.Second);
   W.finish();
 }
 
 Error decode(Reader &R, Def &M) {
   uint8_t Kind = R.u8("kind");
-  M.id = R.u32("id");
-  M.aux = R.u64("aux");
-  M.first = R.str("first");
-  M.second = R.str("second");
+  M.Id = R.u32("id");
+  M.Aux = R.u64("aux");
+  M.First = R.str("first");
+  M.Second = R.str("second");
   R.end();
   if (R.ok() && (Kind < 1 || Kind > 4))
     R.fail("unknown definition kind " + std::to_string(Kind));
-  M.kind = static_cast<DefKind>(Kind);
-  if (R.ok() && M.first.empty())
+  M.K = static_cast<DefKind>(Kind);
+  if (R.ok() && M.First.empty())
     R.fail("empty name in a definition");
   return R.takeError();
 }
 
 void encode(const Event &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Event);
-  W.u64(M.comm).u64(M.seq).u32(M.func).u32(M.datatype).u32(M.op).i32(M.root);
-  W.i64(M.count).u32(M.site).u32(M.flags).u64(M.timeNs);
+  W.u64(M.Comm).u64(M.Seq).u32(M.Func).u32(M.Datatype).u32(M.Op).i32(M.Root);
+  W.i64(M.Count).u32(M.Site).u32(M.Flags).u64(M.TimeNs);
   W.finish();
 }
 
 Error decode(Reader &R, Event &M) {
-  M.comm = R.u64("comm");
-  M.seq = R.u64("seq");
-  M.func = R.u32("func");
-  M.datatype = R.u32("datatype");
-  M.op = R.u32("op");
-  M.root = R.i32("root");
-  M.count = R.i64("count");
-  M.site = R.u32("site");
-  M.flags = R.u32("flags");
-  M.timeNs = R.u64("time");
+  M.Comm = R.u64("comm");
+  M.Seq = R.u64("seq");
+  M.Func = R.u32("func");
+  M.Datatype = R.u32("datatype");
+  M.Op = R.u32("op");
+  M.Root = R.i32("root");
+  M.Count = R.i64("count");
+  M.Site = R.u32("site");
+  M.Flags = R.u32("flags");
+  M.TimeNs = R.u64("time");
   R.end();
-  if (R.ok() && M.seq == 0)
+  if (R.ok() && M.Seq == 0)
     R.fail("sequence number 0 (they start at 1)");
-  if (R.ok() && M.root < kNoRoot)
-    R.fail("negative root " + std::to_string(M.root));
-  if (R.ok() && M.count < kNoCount)
-    R.fail("negative count " + std::to_string(M.count));
-  if (R.ok() && (M.flags & ~kInGroup))
+  if (R.ok() && M.Root < NoRoot)
+    R.fail("negative root " + std::to_string(M.Root));
+  if (R.ok() && M.Count < NoCount)
+    R.fail("negative count " + std::to_string(M.Count));
+  if (R.ok() && (M.Flags & ~InGroup))
     R.fail("unknown event flags");
   return R.takeError();
 }
 
 void encode(const Bye &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Bye);
-  W.u64(M.dropped).u8(M.flags);
+  W.u64(M.Dropped).u8(M.Flags);
   W.finish();
 }
 
 Error decode(Reader &R, Bye &M) {
-  M.dropped = R.u64("dropped");
-  M.flags = R.u8("flags");
+  M.Dropped = R.u64("dropped");
+  M.Flags = R.u8("flags");
   R.end();
-  if (R.ok() && (M.flags & ~(kLeftMpiOpen | kMpiUnverified)))
+  if (R.ok() && (M.Flags & ~(LeftMpiOpen | MpiUnverified)))
     R.fail("unknown bye flags");
   return R.takeError();
 }
 
 void encode(const Beat &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Beat);
-  size_t N = std::min(M.lanes.size(), Beat::kMaxLanes);
-  W.u64(M.dropped).u32(uint32_t(N));
+  size_t N = std::min(M.Lanes.size(), Beat::MaxLanes);
+  W.u64(M.Dropped).u32(uint32_t(N));
   for (size_t I = 0; I < N; ++I)
-    W.u64(M.lanes[I].comm).u64(M.lanes[I].calls).u64(M.lanes[I].returned);
+    W.u64(M.Lanes[I].Comm).u64(M.Lanes[I].Calls).u64(M.Lanes[I].Returned);
   W.finish();
 }
 
 Error decode(Reader &R, Beat &M) {
-  M.dropped = R.u64("dropped");
+  M.Dropped = R.u64("dropped");
   uint32_t N = R.u32("lanes");
-  M.lanes.clear();
-  if (R.ok() && N > Beat::kMaxLanes)
-    R.fail(std::to_string(N) + " lanes in a heartbeat (at most " + std::to_string(Beat::kMaxLanes) +
+  M.Lanes.clear();
+  if (R.ok() && N > Beat::MaxLanes)
+    R.fail(std::to_string(N) + " lanes in a heartbeat (at most " + std::to_string(Beat::MaxLanes) +
            ")");
   for (uint32_t I = 0; R.ok() && I < N; ++I) {
     Beat::Lane L;
-    L.comm = R.u64("comm");
-    L.calls = R.u64("calls");
-    L.returned = R.u64("returned");
-    if (R.ok() && L.returned > L.calls)
+    L.Comm = R.u64("comm");
+    L.Calls = R.u64("calls");
+    L.Returned = R.u64("returned");
+    if (R.ok() && L.Returned > L.Calls)
       R.fail("more calls returned than made");
-    M.lanes.push_back(L);
+    M.Lanes.push_back(L);
   }
   R.end();
   return R.takeError();
@@ -248,27 +248,27 @@ Error decode(Reader &R, Beat &M) {
 
 void encode(Type T, const Kv &M, std::vector<uint8_t> &Out) {
   Writer W(Out, T);
-  W.str(M.key).bytes(M.value.data(), M.value.size());
+  W.str(M.Key).bytes(M.Value.data(), M.Value.size());
   W.finish();
 }
 
 Error decode(Reader &R, Kv &M) {
-  M.key = R.str("key", 255);
-  M.value = R.bytes("value", kMaxKvValue);
+  M.Key = R.str("key", 255);
+  M.Value = R.bytes("value", MaxKvValue);
   R.end();
-  if (R.ok() && M.key.empty())
+  if (R.ok() && M.Key.empty())
     R.fail("empty key");
   return R.takeError();
 }
 
 void encode(const Stop &M, std::vector<uint8_t> &Out) {
   Writer W(Out, Type::Stop);
-  W.str(M.reason.substr(0, kMaxString));
+  W.str(M.Reason.substr(0, MaxString));
   W.finish();
 }
 
 Error decode(Reader &R, Stop &M) {
-  M.reason = R.str("reason");
+  M.Reason = R.str("reason");
   R.end();
   return R.takeError();
 }
@@ -281,9 +281,9 @@ bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
     return false;
   uint32_t Length;
   std::memcpy(&Length, Buf.data() + Pos, 4);
-  if (Length == 0 || Length > kMaxFrame) {
-    Failure = Error("frame length " + std::to_string(Length) + " outside 1.." +
-                    std::to_string(kMaxFrame));
+  if (Length == 0 || Length > MaxFrame) {
+    Failure =
+        Error("frame length " + std::to_string(Length) + " outside 1.." + std::to_string(MaxFrame));
     return false;
   }
   if (Avail < 4 + size_t(Length))
@@ -301,7 +301,7 @@ bool FrameSplitter::next(Type &T, std::vector<uint8_t> &Payload) {
   return true;
 }
 
-std::string tokenToHex(const uint8_t (&Token)[kTokenBytes]) {
+std::string tokenToHex(const uint8_t (&Token)[TokenBytes]) {
   std::string S;
   char Hex[3];
   for (uint8_t B : Token) {
@@ -311,8 +311,8 @@ std::string tokenToHex(const uint8_t (&Token)[kTokenBytes]) {
   return S;
 }
 
-bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[kTokenBytes]) {
-  if (Hex.size() != 2 * kTokenBytes)
+bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[TokenBytes]) {
+  if (Hex.size() != 2 * TokenBytes)
     return false;
   auto Nibble = [](char C) -> int {
     if (C >= '0' && C <= '9')
@@ -321,7 +321,7 @@ bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[kTokenBytes]) {
       return C - 'a' + 10;
     return -1;
   };
-  for (size_t I = 0; I < kTokenBytes; ++I) {
+  for (size_t I = 0; I < TokenBytes; ++I) {
     int Hi = Nibble(Hex[2 * I]), Lo = Nibble(Hex[2 * I + 1]);
     if (Hi < 0 || Lo < 0)
       return false;
@@ -330,9 +330,9 @@ bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[kTokenBytes]) {
   return true;
 }
 
-bool tokensEqual(const uint8_t (&A)[kTokenBytes], const uint8_t (&B)[kTokenBytes]) {
+bool tokensEqual(const uint8_t (&A)[TokenBytes], const uint8_t (&B)[TokenBytes]) {
   uint8_t Diff = 0;
-  for (size_t I = 0; I < kTokenBytes; ++I)
+  for (size_t I = 0; I < TokenBytes; ++I)
     Diff |= A[I] ^ B[I];
   return Diff == 0;
 }

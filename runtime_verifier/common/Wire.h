@@ -13,11 +13,11 @@
 
 namespace lockstep::wire {
 
-constexpr uint16_t kVersion = 2;
-constexpr size_t kTokenBytes = 32;      // raw; 64 hex characters in the environment
-constexpr size_t kMaxFrame = 64 * 1024; // payload bytes, type byte included
-constexpr size_t kMaxString = 4096;     // any string field
-constexpr size_t kMaxKvValue = 4096;    // a shared value (an NCCL unique id is 128 bytes)
+constexpr uint16_t ProtocolVersion = 2;
+constexpr size_t TokenBytes = 32;      // raw; 64 hex characters in the environment
+constexpr size_t MaxFrame = 64 * 1024; // payload bytes, type byte included
+constexpr size_t MaxString = 4096;     // any string field
+constexpr size_t MaxKvValue = 4096;    // a shared value (an NCCL unique id is 128 bytes)
 
 /// Frame types. Rank to coordinator unless noted.
 enum class Type : uint8_t {
@@ -39,82 +39,82 @@ enum class DefKind : uint8_t { Function = 1, Datatype = 2, Op = 3, Site = 4 };
 /// The API a communicator belongs to (Comm::api).
 enum class Api : uint8_t { Mpi = 1, Nccl = 2 };
 /// The identity the interposer gives MPI_COMM_WORLD when it spans the job.
-constexpr uint64_t kMpiWorldId = 1;
+constexpr uint64_t MpiWorldId = 1;
 
 /// Function flags (Def.aux of a Function).
-constexpr uint64_t kHostBlocking = 1;    // returns only when the collective completed
-constexpr uint64_t kNonblockingCall = 2; // an MPI_I* call: matches only its own kind
+constexpr uint64_t HostBlocking = 1;    // returns only when the collective completed
+constexpr uint64_t NonblockingCall = 2; // an MPI_I* call: matches only its own kind
 
 /// Event flags.
-constexpr uint32_t kInGroup = 1; // issued between ncclGroupStart and ncclGroupEnd
+constexpr uint32_t InGroup = 1; // issued between ncclGroupStart and ncclGroupEnd
 
-constexpr uint32_t kNone = 0xFFFFFFFFu; // absent datatype, op
-constexpr int32_t kNoRoot = -1;
-constexpr int64_t kNoCount = -1;
+constexpr uint32_t None = 0xFFFFFFFFu; // absent datatype, op
+constexpr int32_t NoRoot = -1;
+constexpr int64_t NoCount = -1;
 
 struct Hello {
-  uint8_t token[kTokenBytes];
-  uint16_t version = kVersion;
-  Role role = Role::Rank;
-  int32_t rank = -1, worldSize = 0;
-  int32_t pid = 0;
-  uint64_t clockNs = 0; // sender's CLOCK_MONOTONIC at hello
-  std::string host;
+  uint8_t Token[TokenBytes];
+  uint16_t Version = ProtocolVersion;
+  wire::Role Role = wire::Role::Rank;
+  int32_t Rank = -1, WorldSize = 0;
+  int32_t Pid = 0;
+  uint64_t ClockNs = 0; // sender's CLOCK_MONOTONIC at hello
+  std::string Host;
 };
 
 struct Comm {
-  uint64_t id = 0;
-  uint32_t size = 0, rankInComm = 0;
-  uint64_t parent = 0, parentSeq = 0; // 0: created from no tracked parent
-  uint8_t api = 0;                    // an Api
+  uint64_t Id = 0;
+  uint32_t Size = 0, RankInComm = 0;
+  uint64_t Parent = 0, ParentSeq = 0; // 0: created from no tracked parent
+  uint8_t Api = 0;                    // an Api
 };
 
 struct Def {
-  DefKind kind = DefKind::Function;
-  uint32_t id = 0;
-  uint64_t aux = 0;          // function: flags; site: offset in the module
-  std::string first, second; // function: name, operation; site: module, symbol; else: name
+  DefKind K = DefKind::Function;
+  uint32_t Id = 0;
+  uint64_t Aux = 0;          // function: flags; site: offset in the module
+  std::string First, Second; // function: name, operation; site: module, symbol; else: name
 };
 
 struct Event {
-  uint64_t comm = 0, seq = 0;
-  uint32_t func = 0, datatype = kNone, op = kNone;
-  int32_t root = kNoRoot;
-  int64_t count = kNoCount;
-  uint32_t site = 0, flags = 0;
-  uint64_t timeNs = 0;
+  uint64_t Comm = 0, Seq = 0;
+  uint32_t Func = 0, Datatype = None, Op = None;
+  int32_t Root = NoRoot;
+  int64_t Count = NoCount;
+  uint32_t Site = 0, Flags = 0;
+  uint64_t TimeNs = 0;
 };
 
 /// Bye flags.
-constexpr uint8_t kLeftMpiOpen = 1;   // MPI was initialized and not finalized
-constexpr uint8_t kMpiUnverified = 2; // MPI_COMM_WORLD did not span the job (no --mpi)
+constexpr uint8_t LeftMpiOpen = 1;   // MPI was initialized and not finalized
+constexpr uint8_t MpiUnverified = 2; // MPI_COMM_WORLD did not span the job (no --mpi)
 
 struct Bye {
-  uint64_t dropped = 0; // events lost because the ring was full
-  uint8_t flags = 0;
+  uint64_t Dropped = 0; // events lost because the ring was full
+  uint8_t Flags = 0;
 };
 
 /// A heartbeat: the rank's own counts, sent every 100 ms and before a bye,
 /// so that the coordinator sees where a rank is even when its records were
 /// dropped.
 struct Beat {
-  uint64_t dropped = 0; // records lost so far
+  uint64_t Dropped = 0; // records lost so far
   struct Lane {
-    uint64_t comm = 0;
-    uint64_t calls = 0;    // collectives called on it (the last sequence number)
-    uint64_t returned = 0; // of those, the ones that returned
+    uint64_t Comm = 0;
+    uint64_t Calls = 0;    // collectives called on it (the last sequence number)
+    uint64_t Returned = 0; // of those, the ones that returned
   };
-  std::vector<Lane> lanes;
-  static constexpr size_t kMaxLanes = 2048; // fits a frame
+  std::vector<Lane> Lanes;
+  static constexpr size_t MaxLanes = 2048; // fits a frame
 };
 
 struct Kv {
-  std::string key;
-  std::vector<uint8_t> value; // empty for KvGet
+  std::string Key;
+  std::vector<uint8_t> Value; // empty for KvGet
 };
 
 struct Stop {
-  std::string reason;
+  std::string Reason;
 };
 
 /// Appends one frame's fields to a buffer; finish() patches the length
@@ -151,7 +151,7 @@ public:
   uint64_t u64(const char *Field);
   int32_t i32(const char *Field);
   int64_t i64(const char *Field);
-  std::string str(const char *Field, size_t Max = kMaxString);
+  std::string str(const char *Field, size_t Max = MaxString);
   std::vector<uint8_t> bytes(const char *Field, size_t Max);
   void raw(void *Out, size_t N, const char *Field);
   /// Fails unless every byte was consumed.
@@ -196,7 +196,7 @@ Error decode(Reader &R, Stop &M);
 
 /// Splits a byte stream into frames. feed() appends received bytes; next()
 /// returns true with a frame's type and payload while complete frames are
-/// buffered. A length of zero or above kMaxFrame is an error (the stream
+/// buffered. A length of zero or above MaxFrame is an error (the stream
 /// cannot be resynchronised, so the connection must be dropped).
 class FrameSplitter {
 public:
@@ -213,9 +213,9 @@ private:
 };
 
 /// Token helpers: 64 lowercase hex characters <-> 32 bytes.
-std::string tokenToHex(const uint8_t (&Token)[kTokenBytes]);
-bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[kTokenBytes]);
+std::string tokenToHex(const uint8_t (&Token)[TokenBytes]);
+bool tokenFromHex(const std::string &Hex, uint8_t (&Token)[TokenBytes]);
 /// Constant-time comparison, so a peer cannot learn the token byte by byte.
-bool tokensEqual(const uint8_t (&A)[kTokenBytes], const uint8_t (&B)[kTokenBytes]);
+bool tokensEqual(const uint8_t (&A)[TokenBytes], const uint8_t (&B)[TokenBytes]);
 
 } // namespace lockstep::wire

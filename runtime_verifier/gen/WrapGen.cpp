@@ -119,7 +119,7 @@ std::map<std::string, int> arities(const std::string &Decls) {
   return Result;
 }
 
-int index(const ArgRef &A) { return A.kind == ArgRef::Kind::Argument ? int(A.index) : -1; }
+int index(const ArgRef &A) { return A.K == ArgRef::Kind::Argument ? int(A.Index) : -1; }
 
 bool isIdentifier(const std::string &S) {
   if (S.empty() || std::isdigit(static_cast<unsigned char>(S[0])))
@@ -161,22 +161,22 @@ void emit(std::ostream &Out, const std::vector<Wrapper> &Wrappers,
   Out << "\n// Not intercepted:\n";
   for (const auto &S : Skipped)
     Out << "//   " << S << "\n";
-  Out << "\nnamespace lockstep::rt {\nconst FunctionSpec kFunctions[] = {\n";
+  Out << "\nnamespace lockstep::rt {\nconst FunctionSpec Functions[] = {\n";
   for (const auto &W : Wrappers) {
     std::string Flags;
     if (!Apis.count(W.Api)) {
-      Flags = W.Blocking ? "(" + userTraits(W) + "::HostBlocking ? wire::kHostBlocking : 0)" : "0";
+      Flags = W.Blocking ? "(" + userTraits(W) + "::HostBlocking ? wire::HostBlocking : 0)" : "0";
     } else {
       const ApiInfo &A = Apis.at(W.Api);
-      Flags = (A.HostBlocking && W.Blocking) ? "wire::kHostBlocking" : "0";
+      Flags = (A.HostBlocking && W.Blocking) ? "wire::HostBlocking" : "0";
       if (A.Profiling && !W.Blocking)
-        Flags += " | wire::kNonblockingCall";
+        Flags += " | wire::NonblockingCall";
     }
     Out << "    {\"" << W.Name << "\", \"" << W.Operation << "\", " << Flags << "},\n";
   }
   if (Wrappers.empty())
     Out << "    {\"none\", \"none\", 0},\n";
-  Out << "};\nconst uint32_t kFunctionCount = " << Wrappers.size() << ";\n}\n\nextern \"C\" {\n";
+  Out << "};\nconst uint32_t FunctionCount = " << Wrappers.size() << ";\n}\n\nextern \"C\" {\n";
   for (size_t Id = 0; Id < Wrappers.size(); ++Id) {
     const Wrapper &W = Wrappers[Id];
     bool User = !Apis.count(W.Api);
@@ -259,76 +259,76 @@ bool declared(const Options &Opts, const std::string &Api, const std::string &Na
 
 /// Why no wrapper is generated for \p R; nothing when one is.
 std::optional<std::string> skipReason(const Options &Opts, const CollectiveRule &R) {
-  if (!Opts.Arity.count(R.api) && !Apis.count(R.api))
-    return "API '" + R.api + "' has no header here (--header " + R.api + "=PATH)";
-  if (!Opts.Arity.count(R.api))
-    return "no " + R.api + " header at build time";
-  if (!isIdentifier(R.name))
+  if (!Opts.Arity.count(R.Api) && !Apis.count(R.Api))
+    return "API '" + R.Api + "' has no header here (--header " + R.Api + "=PATH)";
+  if (!Opts.Arity.count(R.Api))
+    return "no " + R.Api + " header at build time";
+  if (!isIdentifier(R.Name))
     return "not a C function name";
-  if (!declared(Opts, R.api, R.name))
-    return "not declared by this " + R.api + " header";
-  if (R.comm.kind != ArgRef::Kind::Argument && R.operation != "finalize")
+  if (!declared(Opts, R.Api, R.Name))
+    return "not declared by this " + R.Api + " header";
+  if (R.Comm.K != ArgRef::Kind::Argument && R.Operation != "finalize")
     return "no communicator argument";
-  if (R.root.kind == ArgRef::Kind::Receiver || !R.root.field.empty() || !R.count.field.empty() ||
-      !R.datatype.field.empty() || !R.op.field.empty() ||
-      (R.inPlace && (!R.inPlace->count.field.empty() || !R.inPlace->datatype.field.empty())))
+  if (R.Root.K == ArgRef::Kind::Receiver || !R.Root.Field.empty() || !R.Count.Field.empty() ||
+      !R.Datatype.Field.empty() || !R.Op.Field.empty() ||
+      (R.InPlace && (!R.InPlace->Count.Field.empty() || !R.InPlace->Datatype.Field.empty())))
     return "field arguments are not supported for C functions";
-  if (R.inPlace &&
-      (!isIdentifier(R.inPlace->marker) || R.inPlace->buffer.kind != ArgRef::Kind::Argument))
+  if (R.InPlace &&
+      (!isIdentifier(R.InPlace->Marker) || R.InPlace->Buffer.K != ArgRef::Kind::Argument))
     return "the in-place marker must be a macro or constant name and the buffer an argument";
   return std::nullopt;
 }
 
 Wrapper collectiveWrapper(const CollectiveRule &R) {
-  Wrapper W{R.name, R.api, R.operation, R.operation == "finalize" ? "Finalize" : "Collective",
-            R.origin};
-  W.Comm = index(R.comm);
-  W.Root = index(R.root);
-  W.Count = index(R.count);
-  W.Datatype = index(R.datatype);
-  W.Op = index(R.op);
-  if (R.inPlace) {
-    W.InPlaceBuffer = index(R.inPlace->buffer);
-    W.InPlaceCount = index(R.inPlace->count);
-    W.InPlaceDatatype = index(R.inPlace->datatype);
-    W.InPlaceMarker = R.inPlace->marker;
+  Wrapper W{R.Name, R.Api, R.Operation, R.Operation == "finalize" ? "Finalize" : "Collective",
+            R.Origin};
+  W.Comm = index(R.Comm);
+  W.Root = index(R.Root);
+  W.Count = index(R.Count);
+  W.Datatype = index(R.Datatype);
+  W.Op = index(R.Op);
+  if (R.InPlace) {
+    W.InPlaceBuffer = index(R.InPlace->Buffer);
+    W.InPlaceCount = index(R.InPlace->Count);
+    W.InPlaceDatatype = index(R.InPlace->Datatype);
+    W.InPlaceMarker = R.InPlace->Marker;
   }
-  W.Blocking = R.blocking;
+  W.Blocking = R.Blocking;
   return W;
 }
 
 /// The wrappers the rules ask for and the header declares; 0 or the exit code.
 int collectWrappers(const Options &Opts, const RuleSet &Rules, std::vector<Wrapper> &Wrappers,
                     std::vector<std::string> &Skipped) {
-  for (const CollectiveRule &R : Rules.collectives) {
+  for (const CollectiveRule &R : Rules.Collectives) {
     if (std::optional<std::string> Why = skipReason(Opts, R)) {
-      Skipped.push_back(R.name + ": " + *Why);
+      Skipped.push_back(R.Name + ": " + *Why);
       continue;
     }
     Wrapper W = collectiveWrapper(R);
-    int N = Opts.Arity.at(R.api).at(R.name);
+    int N = Opts.Arity.at(R.Api).at(R.Name);
     for (int I : {W.Comm, W.Root, W.Count, W.Datatype, W.Op, W.InPlaceBuffer, W.InPlaceCount,
                   W.InPlaceDatatype})
       if (I >= N) {
         std::fprintf(stderr,
                      "lockstep-wrapgen: error: %s: '%s' has %d parameters but its rule "
                      "names argument %d\n",
-                     R.origin.c_str(), R.name.c_str(), N, I);
+                     R.Origin.c_str(), R.Name.c_str(), N, I);
         return 1;
       }
     Wrappers.push_back(W);
   }
-  for (const auto &M : Rules.groupMarkers) {
+  for (const auto &M : Rules.GroupMarkers) {
     std::string Api;
     for (const auto &[Name, _] : Opts.Arity)
-      if (Apis.count(Name) && declared(Opts, Name, M.name))
+      if (Apis.count(Name) && declared(Opts, Name, M.Name))
         Api = Name;
     if (Api.empty()) {
-      Skipped.push_back(M.name + ": group marker not declared by any header");
+      Skipped.push_back(M.Name + ": group marker not declared by any header");
       continue;
     }
-    Wrappers.push_back({M.name, Api, M.role == GroupRole::Begin ? "group_begin" : "group_end",
-                        M.role == GroupRole::Begin ? "GroupBegin" : "GroupEnd", M.origin});
+    Wrappers.push_back({M.Name, Api, M.Role == GroupRole::Begin ? "group_begin" : "group_end",
+                        M.Role == GroupRole::Begin ? "GroupBegin" : "GroupEnd", M.Origin});
   }
   return 0;
 }

@@ -12,9 +12,9 @@ namespace lockstep::rt {
 
 namespace {
 
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-constexpr int kWaitMs = 200;
-struct sigaction Previous[std::size(kSignals)];
+constexpr int Signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int WaitMs = 200;
+struct sigaction Previous[std::size(Signals)];
 State *Flushing = nullptr;
 
 void onFatal(int Signal) {
@@ -22,14 +22,14 @@ void onFatal(int Signal) {
     uint64_t Target = S->Records.pushed();
     uint64_t Beat = S->BeatsAsked.fetch_add(1) + 1;
     timespec Tick{0, 1000000};
-    for (int Ms = 0; Ms < kWaitMs && (S->Shipped.load() < Target || S->BeatsDone.load() < Beat);
+    for (int Ms = 0; Ms < WaitMs && (S->Shipped.load() < Target || S->BeatsDone.load() < Beat);
          ++Ms)
       nanosleep(&Tick, nullptr); // async-signal-safe; the sender does the work
   }
   // The previous disposition takes over; the signal, blocked while this
   // handler runs, is delivered again as soon as it returns.
-  for (size_t I = 0; I < std::size(kSignals); ++I)
-    if (kSignals[I] == Signal)
+  for (size_t I = 0; I < std::size(Signals); ++I)
+    if (Signals[I] == Signal)
       sigaction(Signal, &Previous[I], nullptr);
   raise(Signal);
 }
@@ -42,8 +42,8 @@ void installCrashFlush(State &S) {
   Action.sa_handler = onFatal;
   sigemptyset(&Action.sa_mask);
   Action.sa_flags = SA_ONSTACK;
-  for (size_t I = 0; I < std::size(kSignals); ++I)
-    sigaction(kSignals[I], &Action, &Previous[I]);
+  for (size_t I = 0; I < std::size(Signals); ++I)
+    sigaction(Signals[I], &Action, &Previous[I]);
 }
 
 } // namespace lockstep::rt

@@ -16,12 +16,12 @@ Expected<int> connectHarness(const JobEnv &Env) {
     return Connected;
   const int Fd = *Connected;
   wire::Hello H;
-  std::copy(std::begin(Env.Token), std::end(Env.Token), H.token);
-  H.role = wire::Role::Harness;
-  H.rank = Env.Rank;
-  H.worldSize = Env.WorldSize;
-  H.pid = getpid();
-  H.clockNs = net::monotonicNs();
+  std::copy(std::begin(Env.Token), std::end(Env.Token), H.Token);
+  H.Role = wire::Role::Harness;
+  H.Rank = Env.Rank;
+  H.WorldSize = Env.WorldSize;
+  H.Pid = getpid();
+  H.ClockNs = net::monotonicNs();
   auto Frame = wire::frame(H);
   if (!net::writeAll(Fd, Frame.data(), Frame.size(), 5000)) {
     close(Fd);
@@ -49,16 +49,16 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
   if (!jobEnv(Env))
     return -1;
   wire::Kv Message;
-  Message.key = Key ? Key : "";
-  if (Message.key.empty() || Message.key.size() > 255 || Size > wire::kMaxKvValue) {
+  Message.Key = Key ? Key : "";
+  if (Message.Key.empty() || Message.Key.size() > 255 || Size > wire::MaxKvValue) {
     std::fprintf(stderr,
                  "lockstep: harness: a key must have 1 to 255 characters and a value at "
                  "most %zu bytes\n",
-                 wire::kMaxKvValue);
+                 wire::MaxKvValue);
     return -1;
   }
   if (Data)
-    Message.value.assign(static_cast<const uint8_t *>(Data),
+    Message.Value.assign(static_cast<const uint8_t *>(Data),
                          static_cast<const uint8_t *>(Data) + Size);
   Expected<int> Connected = connectHarness(Env);
   if (!Connected) {
@@ -79,9 +79,9 @@ int request(wire::Type T, const char *Key, const void *Data, size_t Size, void *
         wire::Reader R(Payload.data(), Payload.size());
         wire::Kv Answer;
         if (Got == wire::Type::KvValue && !wire::decode(R, Answer) &&
-            Answer.value.size() <= Capacity) {
-          std::copy(Answer.value.begin(), Answer.value.end(), static_cast<uint8_t *>(Out));
-          *OutSize = Answer.value.size();
+            Answer.Value.size() <= Capacity) {
+          std::copy(Answer.Value.begin(), Answer.Value.end(), static_cast<uint8_t *>(Out));
+          *OutSize = Answer.Value.size();
           Rc = 0;
         }
         break;

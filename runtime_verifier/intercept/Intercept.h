@@ -43,9 +43,9 @@ template <class CommType> struct TraitsFor;
 
 template <class T> int64_t toCount(T V) {
   if constexpr (std::is_integral_v<T>)
-    return V < 0 ? wire::kNoCount : int64_t(V);
+    return V < 0 ? wire::NoCount : int64_t(V);
   else
-    return wire::kNoCount; // an array of counts (the v-variants): nothing single to compare
+    return wire::NoCount; // an array of counts (the v-variants): nothing single to compare
 }
 
 /// True when argument \p I exists and \p Reader takes it: a user's
@@ -86,16 +86,16 @@ auto intercept(Real RealFn, const void *ReturnAddress, bool InPlace, A... Args)
     }
     uint64_t Seq = 0;
     if (Slot) {
-      int64_t Count = wire::kNoCount;
-      uint32_t Datatype = wire::kNone, Op = wire::kNone;
-      int32_t Root = wire::kNoRoot;
+      int64_t Count = wire::NoCount;
+      uint32_t Datatype = wire::None, Op = wire::None;
+      int32_t Root = wire::NoRoot;
       if constexpr (S::Count >= 0)
         Count = toCount(std::get<S::Count>(Tuple));
       if constexpr (reads<decltype(&Traits::datatype), S::Datatype, A...>())
         Datatype = Traits::datatype(std::get<S::Datatype>(Tuple));
       if (InPlace) {
-        Count = wire::kNoCount;
-        Datatype = wire::kNone;
+        Count = wire::NoCount;
+        Datatype = wire::None;
         if constexpr (S::InPlaceCount >= 0)
           Count = toCount(std::get<S::InPlaceCount>(Tuple));
         if constexpr (reads<decltype(&Traits::datatype), S::InPlaceDatatype, A...>())
@@ -104,9 +104,9 @@ auto intercept(Real RealFn, const void *ReturnAddress, bool InPlace, A... Args)
       if constexpr (reads<decltype(&Traits::op), S::Op, A...>())
         Op = Traits::op(std::get<S::Op>(Tuple));
       if constexpr (S::Root >= 0)
-        Root = std::get<S::Root>(Tuple) < 0 ? wire::kNoRoot : int32_t(std::get<S::Root>(Tuple));
+        Root = std::get<S::Root>(Tuple) < 0 ? wire::NoRoot : int32_t(std::get<S::Root>(Tuple));
       Seq = recordEvent(*Slot, S::Func, Count, Datatype, Op, Root,
-                        groupDepth() > 0 ? wire::kInGroup : 0, ReturnAddress);
+                        groupDepth() > 0 ? wire::InGroup : 0, ReturnAddress);
     }
     if constexpr (std::is_void_v<decltype(RealFn(Args...))>) { // a user's collective
       RealFn(Args...);

@@ -71,7 +71,7 @@ const Named<MPI_Op> Ops[] = {
     LOCKSTEP_NAMED(MPI_REPLACE), LOCKSTEP_NAMED(MPI_NO_OP),
 };
 #undef LOCKSTEP_NAMED
-constexpr uint32_t kUserOp = 0xFFFF; // user-defined operators cannot be told apart
+constexpr uint32_t UserOp = 0xFFFF; // user-defined operators cannot be told apart
 
 std::string datatypeNameOf(uint32_t Value) {
   return Value < std::size(Datatypes) ? Datatypes[Value].Name
@@ -85,8 +85,8 @@ const bool Registered = (registerNamers(Api::Mpi, datatypeNameOf, opNameOf), tru
 /// Binds a communicator without reporting its events.
 CommSlot *untracked(MPI_Comm C) {
   wire::Comm Info;
-  Info.api = uint8_t(Api::Mpi);
-  Info.size = 1;
+  Info.Api = uint8_t(Api::Mpi);
+  Info.Size = 1;
   return bindComm(key(C), Info, false);
 }
 
@@ -109,10 +109,10 @@ CommSlot *MpiTraits::world() {
       return;
     }
     wire::Comm Info;
-    Info.id = wire::kMpiWorldId;
-    Info.size = uint32_t(Size);
-    Info.rankInComm = uint32_t(Rank);
-    Info.api = uint8_t(Api::Mpi);
+    Info.Id = wire::MpiWorldId;
+    Info.Size = uint32_t(Size);
+    Info.RankInComm = uint32_t(Rank);
+    Info.Api = uint8_t(Api::Mpi);
     Slot = bindComm(key(MPI_COMM_WORLD), Info, true);
   });
   return Slot;
@@ -157,13 +157,13 @@ void MpiTraits::bindCreated(CommSlot *Parent, uint64_t Seq, MPI_Comm C) {
   PMPI_Group_free(&Group);
   PMPI_Group_free(&WorldGroup);
   wire::Comm Info;
-  Info.parent = Parent->Id.load();
-  Info.parentSeq = Seq;
-  Info.id =
-      hashBytes(hashBytes(Info.parent, &Seq, sizeof Seq), World.data(), World.size() * sizeof(int));
-  Info.size = uint32_t(Size);
-  Info.rankInComm = uint32_t(Rank);
-  Info.api = uint8_t(Api::Mpi);
+  Info.Parent = Parent->Id.load();
+  Info.ParentSeq = Seq;
+  Info.Id =
+      hashBytes(hashBytes(Info.Parent, &Seq, sizeof Seq), World.data(), World.size() * sizeof(int));
+  Info.Size = uint32_t(Size);
+  Info.RankInComm = uint32_t(Rank);
+  Info.Api = uint8_t(Api::Mpi);
   bindComm(key(C), Info, true);
 }
 
@@ -173,15 +173,15 @@ uint32_t MpiTraits::datatype(MPI_Datatype D) {
       return makeId(Api::Mpi, I);
   int Size = 0;
   if (D == MPI_DATATYPE_NULL || PMPI_Type_size(D, &Size) != MPI_SUCCESS)
-    return wire::kNone;
-  return makeId(Api::Mpi, kDerived | std::min<uint32_t>(uint32_t(Size), kDerived - 1));
+    return wire::None;
+  return makeId(Api::Mpi, Derived | std::min<uint32_t>(uint32_t(Size), Derived - 1));
 }
 
 uint32_t MpiTraits::op(MPI_Op O) {
   for (uint32_t I = 0; I < std::size(Ops); ++I)
     if (Ops[I].Handle == O)
       return makeId(Api::Mpi, I);
-  return O == MPI_OP_NULL ? wire::kNone : makeId(Api::Mpi, kUserOp);
+  return O == MPI_OP_NULL ? wire::None : makeId(Api::Mpi, UserOp);
 }
 
 bool mpiLeftOpen() {

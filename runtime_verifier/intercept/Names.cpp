@@ -9,9 +9,9 @@ struct Namers {
 Namers Registered[4];
 
 std::string name(uint32_t Id, Namer Namers::*Which, const char *What) {
-  unsigned A = Id >> kApiShift;
-  uint32_t Value = Id & (kDerived - 1);
-  if (Id & kDerived)
+  unsigned A = Id >> ApiShift;
+  uint32_t Value = Id & (Derived - 1);
+  if (Id & Derived)
     return "derived " + std::string(What) + " of " + std::to_string(Value) + " bytes";
   if (Namer N = Registered[A].*Which)
     return N(Value);

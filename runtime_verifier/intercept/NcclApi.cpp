@@ -44,8 +44,8 @@ CommSlot *NcclTraits::comm(ncclComm_t C) {
   warnOnce("a collective on an NCCL communicator created by a function the rules do not list; "
            "its collectives are not verified");
   wire::Comm Info;
-  Info.api = uint8_t(Api::Nccl);
-  Info.size = 1;
+  Info.Api = uint8_t(Api::Nccl);
+  Info.Size = 1;
   return bindComm(key(C), Info, false);
 }
 
@@ -54,18 +54,18 @@ void NcclTraits::bindCreated(CommSlot *Parent, uint64_t Seq, uint64_t Id, ncclCo
   static const auto UserRank = ncclReal<decltype(&ncclCommUserRank)>("ncclCommUserRank");
   int Size = 0, Rank = 0;
   wire::Comm Info;
-  Info.api = uint8_t(Api::Nccl);
+  Info.Api = uint8_t(Api::Nccl);
   if (!C || Count(C, &Size) != ncclSuccess || UserRank(C, &Rank) != ncclSuccess || Size <= 1) {
-    Info.size = 1;
+    Info.Size = 1;
     bindComm(key(C), Info, false);
     return;
   }
-  Info.id = Id ? Id : 2; // 0 means "no communicator" on the wire
-  Info.size = uint32_t(Size);
-  Info.rankInComm = uint32_t(Rank);
+  Info.Id = Id ? Id : 2; // 0 means "no communicator" on the wire
+  Info.Size = uint32_t(Size);
+  Info.RankInComm = uint32_t(Rank);
   if (Parent) {
-    Info.parent = Parent->Id.load();
-    Info.parentSeq = Seq;
+    Info.Parent = Parent->Id.load();
+    Info.ParentSeq = Seq;
   }
   bindComm(key(C), Info, true);
 }

@@ -95,11 +95,11 @@ __attribute__((destructor)) void finish() {
 } // namespace
 
 Expected<bool> readJobEnv(JobEnv &Env) {
-  const char *Coordinator = getenv(net::kCoordinatorVar);
+  const char *Coordinator = getenv(net::CoordinatorVar);
   if (!Coordinator || !*Coordinator)
     return false;
   if (Error E = net::parseCoordinator(Coordinator, Env.Token, Env.Coordinator))
-    return Error(std::string(net::kCoordinatorVar) + ": " + E.message());
+    return Error(std::string(net::CoordinatorVar) + ": " + E.message());
   // torchrun, Open MPI, PMIx, MPICH/Hydra and Slurm, in that order.
   static const char *const Ranks[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
                                       "SLURM_PROCID"};
@@ -174,11 +174,11 @@ CommSlot *bindComm(uintptr_t Handle, const wire::Comm &Info, bool Tracked) {
   CommSlot *Slot;
   {
     std::lock_guard<std::mutex> L(T.Lock);
-    CommSlot *&Entry = T.Slots[tableKey(Api(Info.api), Handle)];
+    CommSlot *&Entry = T.Slots[tableKey(Api(Info.Api), Handle)];
     if (!Entry)
       Entry = new CommSlot;
     Slot = Entry;
-    Slot->Id.store(Info.id);
+    Slot->Id.store(Info.Id);
     Slot->Seq.store(0);
     Slot->Returned.store(0);
     Slot->Tracked.store(Tracked);
@@ -198,7 +198,7 @@ void countLanes(std::vector<wire::Beat::Lane> &Out) {
   CommTable &T = comms();
   std::lock_guard<std::mutex> L(T.Lock);
   for (const auto &[Key, Slot] : T.Slots)
-    if (Slot->Tracked.load(std::memory_order_relaxed) && Out.size() < wire::Beat::kMaxLanes) {
+    if (Slot->Tracked.load(std::memory_order_relaxed) && Out.size() < wire::Beat::MaxLanes) {
       // Returned first: read the other way round, a call could seem to
       // have returned before it was made.
       uint64_t Returned = Slot->Returned.load(std::memory_order_relaxed);
@@ -215,18 +215,18 @@ uint64_t recordEvent(CommSlot &Slot, uint32_t Func, int64_t Count, uint32_t Data
   Record R;
   R.K = Record::Event;
   R.Address = reinterpret_cast<uintptr_t>(ReturnAddress) - 1; // inside the call instruction
-  R.E.comm = Slot.Id.load(std::memory_order_relaxed);
-  R.E.seq = Slot.Seq.fetch_add(1, std::memory_order_relaxed) + 1;
-  R.E.func = Func;
-  R.E.count = Count;
-  R.E.datatype = Datatype;
-  R.E.op = Op;
-  R.E.root = Root;
-  R.E.flags = Flags;
-  R.E.timeNs = net::monotonicNs();
+  R.E.Comm = Slot.Id.load(std::memory_order_relaxed);
+  R.E.Seq = Slot.Seq.fetch_add(1, std::memory_order_relaxed) + 1;
+  R.E.Func = Func;
+  R.E.Count = Count;
+  R.E.Datatype = Datatype;
+  R.E.Op = Op;
+  R.E.Root = Root;
+  R.E.Flags = Flags;
+  R.E.TimeNs = net::monotonicNs();
   if (!S->Records.push(R))
     S->Dropped.fetch_add(1, std::memory_order_relaxed);
-  return R.E.seq;
+  return R.E.Seq;
 }
 
 void *nextSymbol(const char *Name) {

@@ -16,9 +16,9 @@ using wire::Api;
 
 /// Datatype and operator ids carry their API in the top bits, so names from
 /// MPI and NCCL never collide; bit 29 marks an id computed from a size.
-constexpr uint32_t kApiShift = 30;
-constexpr uint32_t kDerived = 1u << 29;
-inline uint32_t makeId(Api A, uint32_t Value) { return uint32_t(A) << kApiShift | Value; }
+constexpr uint32_t ApiShift = 30;
+constexpr uint32_t Derived = 1u << 29;
+inline uint32_t makeId(Api A, uint32_t Value) { return uint32_t(A) << ApiShift | Value; }
 
 /// A communicator as this process knows it. Slots are never freed: a handle
 /// that MPI or NCCL reuses gets its slot rebound.
@@ -33,11 +33,11 @@ struct CommSlot {
 struct FunctionSpec {
   const char *Name;
   const char *Operation;
-  uint64_t Flags; // wire::kHostBlocking, wire::kNonblockingCall
+  uint64_t Flags; // wire::HostBlocking, wire::NonblockingCall
 };
 /// The generated table (Wrappers.generated.cpp).
-extern const FunctionSpec kFunctions[];
-extern const uint32_t kFunctionCount;
+extern const FunctionSpec Functions[];
+extern const uint32_t FunctionCount;
 
 /// One record of the ring: an event or a communicator registration.
 struct Record {

@@ -54,7 +54,7 @@ private:
   uint64_t Taken = 0; // records popped from the ring
 };
 
-constexpr uint64_t kBeatNs = 100'000'000;
+constexpr uint64_t BeatNs = 100'000'000;
 
 bool Sender::connect() {
   // The coordinator listens before any rank starts; retries only cover a
@@ -72,15 +72,15 @@ bool Sender::connect() {
   Fd = *Connected;
   S.Socket.store(Fd);
   wire::Hello H;
-  std::copy(std::begin(S.Env.Token), std::end(S.Env.Token), H.token);
-  H.role = wire::Role::Rank;
-  H.rank = S.Env.Rank;
-  H.worldSize = S.Env.WorldSize;
-  H.pid = getpid();
-  H.clockNs = net::monotonicNs();
+  std::copy(std::begin(S.Env.Token), std::end(S.Env.Token), H.Token);
+  H.Role = wire::Role::Rank;
+  H.Rank = S.Env.Rank;
+  H.WorldSize = S.Env.WorldSize;
+  H.Pid = getpid();
+  H.ClockNs = net::monotonicNs();
   char Host[256] = {};
   gethostname(Host, sizeof Host - 1);
-  H.host = Host;
+  H.Host = Host;
   wire::encode(H, Out);
   return true;
 }
@@ -89,15 +89,15 @@ void Sender::define(wire::DefKind Kind, uint32_t Id) {
   if (!Defined.insert(uint64_t(Kind) << 32 | Id).second)
     return;
   wire::Def D;
-  D.kind = Kind;
-  D.id = Id;
+  D.K = Kind;
+  D.Id = Id;
   if (Kind == wire::DefKind::Function) {
-    const FunctionSpec &F = kFunctions[Id];
-    D.first = F.Name;
-    D.second = F.Operation;
-    D.aux = F.Flags;
+    const FunctionSpec &F = Functions[Id];
+    D.First = F.Name;
+    D.Second = F.Operation;
+    D.Aux = F.Flags;
   } else {
-    D.first = Kind == wire::DefKind::Datatype ? datatypeName(Id) : opName(Id);
+    D.First = Kind == wire::DefKind::Datatype ? datatypeName(Id) : opName(Id);
   }
   wire::encode(D, Out);
 }
@@ -134,13 +134,13 @@ uint32_t Sender::site(uintptr_t Address) {
     F.Module = N > 0 ? std::string(Path, size_t(N)) : "?";
   }
   wire::Def D;
-  D.kind = wire::DefKind::Site;
-  D.id = It->second;
-  D.aux = Address - F.Bias;
-  D.first = F.Module;
+  D.K = wire::DefKind::Site;
+  D.Id = It->second;
+  D.Aux = Address - F.Bias;
+  D.First = F.Module;
   Dl_info Info;
   if (dladdr(reinterpret_cast<void *>(Address), &Info) && Info.dli_sname)
-    D.second = Info.dli_sname;
+    D.Second = Info.dli_sname;
   wire::encode(D, Out);
   return It->second;
 }
@@ -151,12 +151,12 @@ void Sender::encode(const Record &R) {
     return;
   }
   wire::Event E = R.E;
-  define(wire::DefKind::Function, E.func);
-  if (E.datatype != wire::kNone)
-    define(wire::DefKind::Datatype, E.datatype);
-  if (E.op != wire::kNone)
-    define(wire::DefKind::Op, E.op);
-  E.site = site(R.Address);
+  define(wire::DefKind::Function, E.Func);
+  if (E.Datatype != wire::None)
+    define(wire::DefKind::Datatype, E.Datatype);
+  if (E.Op != wire::None)
+    define(wire::DefKind::Op, E.Op);
+  E.Site = site(R.Address);
   wire::encode(E, Out);
 }
 
@@ -170,8 +170,8 @@ bool Sender::flush(int TimeoutMs) {
 
 void Sender::beat() {
   wire::Beat B;
-  B.dropped = S.Dropped.load(std::memory_order_relaxed);
-  countLanes(B.lanes);
+  B.Dropped = S.Dropped.load(std::memory_order_relaxed);
+  countLanes(B.Lanes);
   wire::encode(B, Out);
   LastBeatNs = net::monotonicNs();
 }
@@ -181,7 +181,7 @@ void Sender::lost(const char *Why) {
     // Started by `lockstep run`, which is gone: do not outlive it.
     std::fprintf(stderr, "lockstep: rank %d: lost the coordinator (%s); exiting\n", S.Env.Rank,
                  Why);
-    _exit(kExitSetup); // not a divergence
+    _exit(ExitSetup); // not a divergence
   }
   if (!Lost)
     std::fprintf(stderr,
@@ -212,11 +212,11 @@ void Sender::readOrders() {
         return lost("unexpected message");
       if (!S.Env.Managed)
         std::fprintf(stderr, "lockstep: rank %d stopped by the coordinator: %s\n", S.Env.Rank,
-                     Order.reason.c_str());
+                     Order.Reason.c_str());
       // An MPI job is ended from inside, so that mpirun tears it down and
       // exits on its own instead of being killed mid-way.
-      mpiAbortJob(kExitDiverged);
-      _exit(kExitDiverged);
+      mpiAbortJob(ExitDiverged);
+      _exit(ExitDiverged);
     }
     if (In.takeError())
       return lost("malformed message");
@@ -245,7 +245,7 @@ void Sender::stream() {
       encode(R);
     // After the drain: the counts it carries cover every record before it.
     uint64_t Asked = S.BeatsAsked.load(std::memory_order_acquire);
-    if (Stopping || Asked != S.BeatsDone.load() || net::monotonicNs() - LastBeatNs >= kBeatNs)
+    if (Stopping || Asked != S.BeatsDone.load() || net::monotonicNs() - LastBeatNs >= BeatNs)
       beat();
     if (!flush(Stopping ? 2000 : 30000))
       return lost("write failed");
@@ -256,8 +256,8 @@ void Sender::stream() {
     if (poll(&P, 1, Drained ? 0 : 1) > 0) // 1 ms idle latency, no wake-up cost on the hot path
       readOrders();
     if (Stopping && Drained == 0 && !Lost) {
-      uint8_t Flags = (mpiLeftOpen() ? wire::kLeftMpiOpen : 0) |
-                      (S.MpiUnverified.load() ? wire::kMpiUnverified : 0);
+      uint8_t Flags = (mpiLeftOpen() ? wire::LeftMpiOpen : 0) |
+                      (S.MpiUnverified.load() ? wire::MpiUnverified : 0);
       wire::encode(wire::Bye{S.Dropped.load(), Flags}, Out);
       flush(2000);
       shutdown(Fd, SHUT_WR);

@@ -15,7 +15,7 @@ namespace lockstep::rt {
 
 /// The job as the environment describes it.
 struct JobEnv {
-  uint8_t Token[wire::kTokenBytes];
+  uint8_t Token[wire::TokenBytes];
   net::Endpoint Coordinator;
   int Rank = -1, WorldSize = 0, LocalRank = -1, LocalWorldSize = 0;
   bool Managed = false; // started by `lockstep run`: quiet stop, exit with it

@@ -10,16 +10,16 @@ namespace lockstep::run {
 
 namespace {
 // A rank says hello as soon as it connects; anything slower is a stranger.
-constexpr uint64_t kHelloDeadlineNs = 3'000'000'000ull;
-constexpr size_t kShedWarnings = 5;         // then only counted, and summed up at the end
-constexpr size_t kMaxDefinitions = 1 << 20; // per connection
-constexpr size_t kMaxValues = 1024;         // harness keys per job
+constexpr uint64_t HelloDeadlineNs = 3'000'000'000ull;
+constexpr size_t ShedWarnings = 5;         // then only counted, and summed up at the end
+constexpr size_t MaxDefinitions = 1 << 20; // per connection
+constexpr size_t MaxValues = 1024;         // harness keys per job
 } // namespace
 
 struct Coordinator::Connection {
   int Fd = -1;
   std::string Peer;
-  enum class Role { AwaitHello, Rank, Harness } Kind = Role::AwaitHello;
+  enum class Role { AwaitHello, Rank, Harness } K = Role::AwaitHello;
   int Rank = -1;
   uint64_t OpenedNs = 0;
   int64_t ClockOffsetNs = 0; // the coordinator's clock minus the rank's
@@ -30,7 +30,7 @@ struct Coordinator::Connection {
   std::vector<std::string> WaitingFor;          // harness: keys asked for
 };
 
-Coordinator::Coordinator(Matcher &M, const uint8_t (&T)[wire::kTokenBytes])
+Coordinator::Coordinator(Matcher &M, const uint8_t (&T)[wire::TokenBytes])
     : Jobs(M), RankFds(size_t(M.worldSize()), -1) {
   std::copy(std::begin(T), std::end(T), Token);
 }
@@ -102,7 +102,7 @@ bool Coordinator::shedStranger() {
   // that strangers can never keep the job's ranks out.
   Connection *Oldest = nullptr;
   for (auto &[Fd, C] : Connections)
-    if (C->Kind == Connection::Role::AwaitHello && (!Oldest || C->OpenedNs < Oldest->OpenedNs))
+    if (C->K == Connection::Role::AwaitHello && (!Oldest || C->OpenedNs < Oldest->OpenedNs))
       Oldest = C.get();
   if (!Oldest)
     return false;
@@ -112,13 +112,13 @@ bool Coordinator::shedStranger() {
 
 void Coordinator::shed(Connection &C, const std::string &Why) {
   ++Shed;
-  close(C, Shed <= kShedWarnings ? "refused the connection from " + C.Peer + ": " + Why : "");
+  close(C, Shed <= ShedWarnings ? "refused the connection from " + C.Peer + ": " + Why : "");
 }
 
 void Coordinator::expire(uint64_t NowNs) {
   std::vector<Connection *> Late;
   for (auto &[Fd, C] : Connections)
-    if (C->Kind == Connection::Role::AwaitHello && NowNs - C->OpenedNs > kHelloDeadlineNs)
+    if (C->K == Connection::Role::AwaitHello && NowNs - C->OpenedNs > HelloDeadlineNs)
       Late.push_back(C.get());
   for (Connection *C : Late)
     shed(*C, "no hello within 3 s");
@@ -136,7 +136,7 @@ void Coordinator::read(Connection &C) {
       return;
     if (N <= 0) {
       std::string Why;
-      if (C.Kind == Connection::Role::AwaitHello)
+      if (C.K == Connection::Role::AwaitHello)
         Why = "refused the connection from " + C.Peer + ": closed before a hello";
       else if (C.In.pending())
         Why = "the connection of rank " + std::to_string(C.Rank) + " ended inside a message";
@@ -149,9 +149,8 @@ void Coordinator::read(Connection &C) {
       if (Error E = handle(C, T, Payload))
         return close(C, E.message(), true);
     if (Error E = C.In.takeError()) {
-      std::string Who = C.Kind == Connection::Role::AwaitHello
-                            ? "from " + C.Peer
-                            : "of rank " + std::to_string(C.Rank);
+      std::string Who = C.K == Connection::Role::AwaitHello ? "from " + C.Peer
+                                                            : "of rank " + std::to_string(C.Rank);
       return close(C, "closed the connection " + Who + ": " + E.message(), true);
     }
   }
@@ -159,30 +158,30 @@ void Coordinator::read(Connection &C) {
 
 Error Coordinator::handle(Connection &C, wire::Type T, const std::vector<uint8_t> &Payload) {
   wire::Reader R(Payload.data(), Payload.size());
-  if (C.Kind == Connection::Role::AwaitHello) {
+  if (C.K == Connection::Role::AwaitHello) {
     if (T != wire::Type::Hello)
       return Error("refused the connection from " + C.Peer + ": the first message is not a hello");
     return hello(C, R);
   }
-  std::string Who = (C.Kind == Connection::Role::Rank ? "rank " : "the harness of rank ") +
-                    std::to_string(C.Rank);
+  std::string Who =
+      (C.K == Connection::Role::Rank ? "rank " : "the harness of rank ") + std::to_string(C.Rank);
   auto Malformed = [&](const std::string &Why) {
     return Error("closed the connection of " + Who + ": malformed message: " + Why);
   };
-  if (C.Kind == Connection::Role::Harness) {
+  if (C.K == Connection::Role::Harness) {
     wire::Kv Request;
     if (T != wire::Type::KvPut && T != wire::Type::KvGet)
       return Malformed("a harness connection may only put and get values");
     if (Error E = wire::decode(R, Request))
       return Malformed(E.message());
     if (T == wire::Type::KvGet) {
-      C.WaitingFor.push_back(Request.key);
-    } else if (!Values.count(Request.key)) {
-      if (Values.size() >= kMaxValues)
+      C.WaitingFor.push_back(Request.Key);
+    } else if (!Values.count(Request.Key)) {
+      if (Values.size() >= MaxValues)
         return Malformed("too many keys");
-      Values[Request.key] = Request.value;
+      Values[Request.Key] = Request.Value;
     }
-    answer(Request.key);
+    answer(Request.Key);
     return Error::success();
   }
   uint64_t Now = net::monotonicNs();
@@ -230,22 +229,22 @@ Error Coordinator::hello(Connection &C, wire::Reader &R) {
   std::string Refused = "refused the connection from " + C.Peer + ": ";
   if (Decoded)
     return Error(Refused + "malformed hello: " + Decoded.message());
-  if (!wire::tokensEqual(H.token, Token))
+  if (!wire::tokensEqual(H.Token, Token))
     return Error(Refused + "wrong job token");
-  if (H.worldSize != Jobs.worldSize() || H.rank < 0 || H.rank >= H.worldSize)
-    return Error(Refused + "rank " + std::to_string(H.rank) + " of " + std::to_string(H.worldSize) +
+  if (H.WorldSize != Jobs.worldSize() || H.Rank < 0 || H.Rank >= H.WorldSize)
+    return Error(Refused + "rank " + std::to_string(H.Rank) + " of " + std::to_string(H.WorldSize) +
                  " does not fit this job of " + std::to_string(Jobs.worldSize()) + " ranks");
-  C.Rank = H.rank;
-  C.ClockOffsetNs = int64_t(net::monotonicNs()) - int64_t(H.clockNs);
-  if (H.role == wire::Role::Harness) {
-    C.Kind = Connection::Role::Harness;
+  C.Rank = H.Rank;
+  C.ClockOffsetNs = int64_t(net::monotonicNs()) - int64_t(H.ClockNs);
+  if (H.Role == wire::Role::Harness) {
+    C.K = Connection::Role::Harness;
     return Error::success();
   }
-  if (Jobs.ranks()[size_t(H.rank)].Connected)
-    return Error(Refused + "rank " + std::to_string(H.rank) + " has already connected");
-  C.Kind = Connection::Role::Rank;
-  RankFds[size_t(H.rank)] = C.Fd;
-  Jobs.connected(H.rank);
+  if (Jobs.ranks()[size_t(H.Rank)].Connected)
+    return Error(Refused + "rank " + std::to_string(H.Rank) + " has already connected");
+  C.K = Connection::Role::Rank;
+  RankFds[size_t(H.Rank)] = C.Fd;
+  Jobs.connected(H.Rank);
   ++Seen;
   return Error::success();
 }
@@ -254,20 +253,20 @@ Error Coordinator::define(Connection &C, wire::Reader &R) {
   wire::Def D;
   if (Error E = wire::decode(R, D))
     return E;
-  if (C.Functions.size() + C.Sites.size() + C.Texts.size() >= kMaxDefinitions)
+  if (C.Functions.size() + C.Sites.size() + C.Texts.size() >= MaxDefinitions)
     return Error("too many definitions");
-  switch (D.kind) {
+  switch (D.K) {
   case wire::DefKind::Function:
-    if (D.second.empty() || (D.aux & ~(wire::kHostBlocking | wire::kNonblockingCall)))
+    if (D.Second.empty() || (D.Aux & ~(wire::HostBlocking | wire::NonblockingCall)))
       return Error("function definition without an operation or with unknown flags");
-    C.Functions[D.id] = Jobs.names().function({D.first, D.second, D.aux});
+    C.Functions[D.Id] = Jobs.names().function({D.First, D.Second, D.Aux});
     return Error::success();
   case wire::DefKind::Site:
-    C.Sites[D.id] = Jobs.names().site({D.first, D.second, D.aux});
+    C.Sites[D.Id] = Jobs.names().site({D.First, D.Second, D.Aux});
     return Error::success();
   case wire::DefKind::Datatype:
   case wire::DefKind::Op:
-    C.Texts[uint64_t(D.kind) << 32 | D.id] = Jobs.names().text(D.first);
+    C.Texts[uint64_t(D.K) << 32 | D.Id] = Jobs.names().text(D.First);
     return Error::success();
   }
   return Error("unknown definition");
@@ -277,20 +276,20 @@ Error Coordinator::event(Connection &C, wire::Reader &R) {
   wire::Event E;
   if (Error Decoded = wire::decode(R, E))
     return Decoded;
-  auto Function = C.Functions.find(E.func);
-  auto Site = C.Sites.find(E.site);
+  auto Function = C.Functions.find(E.Func);
+  auto Site = C.Sites.find(E.Site);
   if (Function == C.Functions.end() || Site == C.Sites.end())
     return Error("an event names an undefined function or call site");
   Call Out;
-  Out.Seq = E.seq;
+  Out.Seq = E.Seq;
   Out.Func = Function->second;
   Out.Site = Site->second;
-  Out.Root = E.root;
-  Out.Count = E.count;
-  Out.Flags = E.flags;
-  for (auto [Id, Into, Kind] : {std::tuple{E.datatype, &Out.Datatype, wire::DefKind::Datatype},
-                                std::tuple{E.op, &Out.Op, wire::DefKind::Op}}) {
-    if (Id == wire::kNone)
+  Out.Root = E.Root;
+  Out.Count = E.Count;
+  Out.Flags = E.Flags;
+  for (auto [Id, Into, Kind] : {std::tuple{E.Datatype, &Out.Datatype, wire::DefKind::Datatype},
+                                std::tuple{E.Op, &Out.Op, wire::DefKind::Op}}) {
+    if (Id == wire::None)
       continue;
     auto It = C.Texts.find(uint64_t(Kind) << 32 | Id);
     if (It == C.Texts.end())
@@ -298,8 +297,8 @@ Error Coordinator::event(Connection &C, wire::Reader &R) {
     *Into = It->second;
   }
   uint64_t Now = net::monotonicNs();
-  Out.TimeNs = std::min<uint64_t>(Now, uint64_t(int64_t(E.timeNs) + C.ClockOffsetNs));
-  return Jobs.addCall(C.Rank, E.comm, Out, Now);
+  Out.TimeNs = std::min<uint64_t>(Now, uint64_t(int64_t(E.TimeNs) + C.ClockOffsetNs));
+  return Jobs.addCall(C.Rank, E.Comm, Out, Now);
 }
 
 void Coordinator::answer(const std::string &Key) {
@@ -323,7 +322,7 @@ void Coordinator::answer(const std::string &Key) {
 void Coordinator::close(Connection &C, const std::string &Why, bool Violation) {
   if (!Why.empty() && Warn && (Violation || !Stopped))
     Warn(Why);
-  if (C.Kind == Connection::Role::Rank) {
+  if (C.K == Connection::Role::Rank) {
     RankFds[size_t(C.Rank)] = -1;
     // A protocol violation makes the rank's reports worthless; a plain
     // close is the rank leaving.

@@ -20,7 +20,7 @@ namespace lockstep::run {
 
 class Coordinator {
 public:
-  Coordinator(Matcher &M, const uint8_t (&Token)[wire::kTokenBytes]);
+  Coordinator(Matcher &M, const uint8_t (&Token)[wire::TokenBytes]);
   ~Coordinator();
 
   /// Listens on \p At (port 0: any free port, written back).
@@ -60,7 +60,7 @@ private:
   void answer(const std::string &Key);
 
   Matcher &Jobs;
-  uint8_t Token[wire::kTokenBytes];
+  uint8_t Token[wire::TokenBytes];
   int ListenFd = -1;
   std::map<int, std::unique_ptr<Connection>> Connections; // by socket
   std::vector<int> RankFds;                               // by rank: open socket or -1

@@ -24,13 +24,13 @@ const char *kindName(DivergenceKind K) {
 std::string describeCall(const Matcher &M, const Call &C) {
   const Function &F = M.names().function(C.Func);
   std::vector<std::string> Args;
-  if (C.Count != wire::kNoCount)
+  if (C.Count != wire::NoCount)
     Args.push_back("count=" + std::to_string(C.Count));
-  if (C.Datatype != kNoName)
+  if (C.Datatype != NoName)
     Args.push_back(M.names().text(C.Datatype));
-  if (C.Op != kNoName)
+  if (C.Op != NoName)
     Args.push_back(M.names().text(C.Op));
-  if (C.Root != wire::kNoRoot)
+  if (C.Root != wire::NoRoot)
     Args.push_back("root=" + std::to_string(C.Root));
   std::string Text = F.Name;
   if (!Args.empty()) {
@@ -114,13 +114,13 @@ std::string table(const Matcher &M, const std::vector<Location> &Sites, uint64_t
     Cells.push_back(Top);
     Cells.push_back(Bottom);
   }
-  constexpr size_t kMaxWidth = 46;
+  constexpr size_t MaxWidth = 46;
   std::vector<size_t> Width(Ranks.size(), 0);
   for (size_t Col = 0; Col < Ranks.size(); ++Col) {
     Width[Col] = 6 + std::to_string(Ranks[Col]).size();
     for (auto &Row : Cells) {
-      if (Row[Col].size() > kMaxWidth)
-        Row[Col] = Row[Col].substr(0, kMaxWidth - 3) + "...";
+      if (Row[Col].size() > MaxWidth)
+        Row[Col] = Row[Col].substr(0, MaxWidth - 3) + "...";
       Width[Col] = std::max(Width[Col], Row[Col].size());
     }
   }
@@ -177,7 +177,7 @@ std::vector<DivergingCall> divergingCalls(const Matcher &M) {
     auto It = D->Calls.find(R);
     return It == D->Calls.end() ? nullptr : &It->second;
   };
-  if (D->Kind == DivergenceKind::Deadlock) {
+  if (D->K == DivergenceKind::Deadlock) {
     for (const auto &P : D->Points)
       Calls.push_back({P.Rank, P.Comm, P.Seq, Made(P.Rank)});
     return Calls;
@@ -323,7 +323,7 @@ std::string renderDiagnosis(const Matcher &M, const std::vector<Location> &Sites
   const auto &P = D.Points.front();
   Report R{M, Sites, D, divergingCalls(M), Out, M.label(P.Comm), "#" + std::to_string(P.Seq)};
   Out << "lockstep: error: ";
-  switch (D.Kind) {
+  switch (D.K) {
   case DivergenceKind::Mismatch:
     renderMismatch(R);
     break;

@@ -31,15 +31,15 @@ Error loadText(const std::string &Path, const std::string &Text, std::vector<Fin
     if (Message.rfind("note:", 0) == 0) {
       if (Out.empty())
         return Error(Path + ":" + std::to_string(Number) + ": a note before any finding");
-      Out.back().notes.push_back({P, Message});
+      Out.back().Notes.push_back({P, Message});
       continue;
     }
     static const std::regex Check(R"(\[([\w.-]+)\]$)");
     Finding F;
-    F.location = P;
-    F.message = Message;
+    F.Location = P;
+    F.Message = Message;
     if (std::smatch C; std::regex_search(Message, C, Check))
-      F.check = C[1];
+      F.Check = C[1];
     Out.push_back(F);
   }
   return Error::success();
@@ -61,7 +61,7 @@ std::vector<std::string> components(const std::string &Path) {
 
 bool matches(const Location &L, const findings::Location &P) {
   for (const Frame &F : L.Frames)
-    if (F.Line == P.line && sameFile(F.File, P.file))
+    if (F.Line == P.Line && sameFile(F.File, P.File))
       return true;
   return false;
 }
@@ -108,9 +108,9 @@ std::vector<Judged> judge(const std::vector<Finding> &Findings, const Matcher &M
   std::vector<Judged> Result;
   for (const Finding &F : Findings) {
     Judged J{F, Verdict::NotReached, "no rank ran this code"};
-    std::vector<findings::Location> Points = {F.location};
-    for (const findings::Note &N : F.notes)
-      Points.push_back(N.location);
+    std::vector<findings::Location> Points = {F.Location};
+    for (const findings::Note &N : F.Notes)
+      Points.push_back(N.Location);
     auto Hit = [&](uint32_t Site) {
       for (const findings::Location &P : Points)
         if (Site < Sites.size() && matches(Sites[Site], P))
@@ -125,8 +125,8 @@ std::vector<Judged> judge(const std::vector<Finding> &Findings, const Matcher &M
       const auto &D = *M.divergence();
       const auto &P = D.Points.front();
       J.Outcome = Verdict::Confirmed;
-      J.Detail = std::string(kindName(D.Kind)) + " at collective #" + std::to_string(P.Seq) +
-                 " on " + M.label(P.Comm) + " (rank" + (Involved.size() > 1 ? "s " : " ") +
+      J.Detail = std::string(kindName(D.K)) + " at collective #" + std::to_string(P.Seq) + " on " +
+                 M.label(P.Comm) + " (rank" + (Involved.size() > 1 ? "s " : " ") +
                  rankList(Involved) + " here)";
     } else {
       std::vector<int> Ran;

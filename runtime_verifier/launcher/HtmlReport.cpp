@@ -38,7 +38,7 @@ std::string escape(const std::string &S) {
   return Out;
 }
 
-const char *const kStyle = R"(
+const char *const Style = R"(
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d2330; background: #fafbfc; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
 .status { display: inline-block; padding: 2px 10px; border-radius: 10px; font-weight: 600; }
@@ -138,11 +138,11 @@ void trace(std::ostream &Out, const Matcher &M, const std::vector<Location> &Sit
   }
   if (Lo == UINT64_MAX)
     Lo = 1;
-  constexpr uint64_t kColumns = 24; // ending just after the divergence when there is one
-  if (Hi - Lo + 1 > kColumns) {
+  constexpr uint64_t Columns = 24; // ending just after the divergence when there is one
+  if (Hi - Lo + 1 > Columns) {
     uint64_t End = Marked.empty() ? Hi : std::min(Hi, *Marked.begin() + 2);
-    Lo = End + 1 > kColumns ? End + 1 - kColumns : 1;
-    Hi = Lo + kColumns - 1;
+    Lo = End + 1 > Columns ? End + 1 - Columns : 1;
+    Hi = Lo + Columns - 1;
   }
   // Ranks that left before the divergence was found; later exits are the stop.
   uint64_t DetectedNs = M.divergence() ? M.divergence()->DetectedNs : UINT64_MAX;
@@ -202,7 +202,7 @@ Error writeHtml(const std::string &Path, const Matcher &M, const std::vector<Loc
   for (const auto &A : O.Command)
     Command += (Command.empty() ? "" : " ") + A;
   Out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      << "<title>lockstep run: " << escape(O.Status) << "</title>\n<style>" << kStyle
+      << "<title>lockstep run: " << escape(O.Status) << "</title>\n<style>" << Style
       << "</style></head>\n<body>\n"
       << "<h1>lockstep run <span class=\"status " << escape(O.Status) << "\">" << escape(O.Status)
       << "</span></h1>\n<p><code>" << escape(Command) << "</code> &middot; " << M.worldSize()
@@ -222,8 +222,8 @@ Error writeHtml(const std::string &Path, const Matcher &M, const std::vector<Loc
       for (char &Ch : Class)
         Ch = Ch == ' ' ? '-' : Ch;
       Out << "<tr class=\"verdict\"><td class=\"verdict-" << Class << "\">" << Name << "</td><td>"
-          << escape(V.What.location.file + ":" + std::to_string(V.What.location.line))
-          << "</td><td>" << escape(V.What.check) << "</td><td>" << escape(V.Detail)
+          << escape(V.What.Location.File + ":" + std::to_string(V.What.Location.Line))
+          << "</td><td>" << escape(V.What.Check) << "</td><td>" << escape(V.Detail)
           << "</td></tr>\n";
     }
     Out << "</table>\n";

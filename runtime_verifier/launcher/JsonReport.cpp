@@ -40,13 +40,13 @@ nlohmann::json call(const Matcher &M, const std::vector<Location> &Sites, const 
                       {"operation", F.Operation},
                       {"call", describeCall(M, C)},
                       {"site", site(Sites, C.Site)}};
-  if (C.Count != wire::kNoCount)
+  if (C.Count != wire::NoCount)
     J["count"] = C.Count;
-  if (C.Root != wire::kNoRoot)
+  if (C.Root != wire::NoRoot)
     J["root"] = C.Root;
-  if (C.Datatype != kNoName)
+  if (C.Datatype != NoName)
     J["datatype"] = M.names().text(C.Datatype);
-  if (C.Op != kNoName)
+  if (C.Op != NoName)
     J["op"] = M.names().text(C.Op);
   return J;
 }
@@ -74,7 +74,7 @@ Error writeJson(const std::string &Path, const Matcher &M, const std::vector<Loc
       Entry["made"] = C.What ? call(M, Sites, *C.What) : nlohmann::json(nullptr);
       Calls.push_back(Entry);
     }
-    J["divergence"] = {{"kind", kindName(D->Kind)},
+    J["divergence"] = {{"kind", kindName(D->K)},
                        {"field", D->Field},
                        {"points", Points},
                        {"ranks", D->Culprits},
@@ -115,10 +115,10 @@ Error writeJson(const std::string &Path, const Matcher &M, const std::vector<Loc
   J["communicators"] = Comms;
   nlohmann::json Verdicts = nlohmann::json::array();
   for (const Judged &V : O.Verdicts)
-    Verdicts.push_back({{"file", V.What.location.file},
-                        {"line", V.What.location.line},
-                        {"check", V.What.check},
-                        {"message", V.What.message},
+    Verdicts.push_back({{"file", V.What.Location.File},
+                        {"line", V.What.Location.Line},
+                        {"check", V.What.Check},
+                        {"message", V.What.Message},
                         {"verdict", verdictName(V.Outcome)},
                         {"detail", V.Detail}});
   J["verdicts"] = Verdicts;

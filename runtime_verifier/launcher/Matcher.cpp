@@ -20,7 +20,7 @@ uint32_t intern(std::vector<T> &Items, std::map<std::string, uint32_t> &Ids, con
 /// Operations that no member can finish before every member has entered
 /// them (given a nonzero count): a rank inside one waits for all the others.
 bool waitsForAll(const Function &F, const Call &C) {
-  if (!(F.Flags & wire::kHostBlocking) || (F.Flags & wire::kNonblockingCall))
+  if (!(F.Flags & wire::HostBlocking) || (F.Flags & wire::NonblockingCall))
     return false;
   if (F.Operation == "barrier")
     return true;
@@ -52,7 +52,7 @@ std::string Matcher::label(uint64_t CommId) const {
   if (It == Comms.end())
     return "communicator ?";
   const CommState &C = It->second;
-  if (C.Id == wire::kMpiWorldId && C.Api == wire::Api::Mpi)
+  if (C.Id == wire::MpiWorldId && C.Api == wire::Api::Mpi)
     return "MPI_COMM_WORLD";
   return std::string(C.Api == wire::Api::Mpi ? "MPI" : "NCCL") + " communicator " +
          std::to_string(C.Ordinal);
@@ -61,43 +61,43 @@ std::string Matcher::label(uint64_t CommId) const {
 Error Matcher::addComm(int Rank, const wire::Comm &In, uint64_t NowNs) {
   if (Ranks[size_t(Rank)].Untracked)
     return Error::success();
-  if (In.id == 0)
+  if (In.Id == 0)
     return Error("communicator id 0");
-  auto [It, New] = Comms.try_emplace(In.id);
+  auto [It, New] = Comms.try_emplace(In.Id);
   CommState &C = It->second;
   if (New) {
-    C.Id = In.id;
-    C.Size = In.size;
-    C.Api = wire::Api(In.api);
-    C.Parent = In.parent;
-    C.ParentSeq = In.parentSeq;
+    C.Id = In.Id;
+    C.Size = In.Size;
+    C.Api = wire::Api(In.Api);
+    C.Parent = In.Parent;
+    C.ParentSeq = In.ParentSeq;
     C.Ordinal = NextOrdinal++;
     // MPI_COMM_WORLD holds every rank, registered or not: a rank that dies
     // before its first MPI call is still missed by the others.
-    if (In.id == wire::kMpiWorldId && In.api == uint8_t(wire::Api::Mpi) &&
-        int(In.size) == worldSize())
+    if (In.Id == wire::MpiWorldId && In.Api == uint8_t(wire::Api::Mpi) &&
+        int(In.Size) == worldSize())
       for (int R = 0; R < worldSize(); ++R) {
         C.Members[R].RankInComm = uint32_t(R);
         C.Departed += Ranks[size_t(R)].Departed;
       }
-  } else if (C.Size != In.size || C.Api != wire::Api(In.api)) {
-    return Error("communicator " + label(In.id) + " has " + std::to_string(C.Size) +
-                 " members for another rank, " + std::to_string(In.size) + " for this one");
+  } else if (C.Size != In.Size || C.Api != wire::Api(In.Api)) {
+    return Error("communicator " + label(In.Id) + " has " + std::to_string(C.Size) +
+                 " members for another rank, " + std::to_string(In.Size) + " for this one");
   }
   MemberTrace &M = C.Members[Rank];
-  if (M.Registered && M.RankInComm != In.rankInComm)
-    return Error("communicator " + label(In.id) + " registered twice");
+  if (M.Registered && M.RankInComm != In.RankInComm)
+    return Error("communicator " + label(In.Id) + " registered twice");
   if (M.Registered)
     return Error::success();
   for (const auto &[Other, T] : C.Members)
-    if (Other != Rank && T.RankInComm == In.rankInComm)
-      return Error("rank " + std::to_string(In.rankInComm) + " of " + label(In.id) +
+    if (Other != Rank && T.RankInComm == In.RankInComm)
+      return Error("rank " + std::to_string(In.RankInComm) + " of " + label(In.Id) +
                    " is claimed by job ranks " + std::to_string(Other) + " and " +
                    std::to_string(Rank));
   if (C.Members.size() > C.Size)
-    return Error("more members than the size of " + label(In.id));
+    return Error("more members than the size of " + label(In.Id));
   M.Registered = true;
-  M.RankInComm = In.rankInComm;
+  M.RankInComm = In.RankInComm;
   M.LastChangeNs = NowNs;
   return Error::success();
 }
@@ -115,7 +115,7 @@ Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs
     return Error("sequence number " + std::to_string(In.Seq) + " on " + label(CommId) + " after " +
                  std::to_string(M.Count));
   M.Lost += In.Seq - M.Count - 1;
-  if (In.Seq - M.Count - 1 > kMaxOpen)
+  if (In.Seq - M.Count - 1 > MaxOpen)
     resync(C, In.Seq); // the rank lost that many calls: too far behind to match
   if (In.Seq >= C.ResyncFrom) {
     for (uint64_t Missing = std::max(M.Count + 1, C.ResyncFrom); Missing < In.Seq; ++Missing)
@@ -134,7 +134,7 @@ Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs
               NowNs, true);
       } else {
         Divergence D;
-        D.Kind = DivergenceKind::Mismatch;
+        D.K = DivergenceKind::Mismatch;
         D.Points = {{CommId, In.Seq, -1}};
         D.Field = *Field;
         D.Culprits = {std::min(P.ReferenceRank, Rank), std::max(P.ReferenceRank, Rank)};
@@ -145,13 +145,13 @@ Error Matcher::addCall(int Rank, uint64_t CommId, const Call &In, uint64_t NowNs
     }
     if (++P.Reported >= C.Size)
       C.Open.erase(In.Seq);
-    if (C.Open.size() > kMaxOpen)
+    if (C.Open.size() > MaxOpen)
       resync(C, In.Seq);
   }
   M.Count = In.Seq;
   M.LastChangeNs = NowNs;
   M.Recent.push_back(In);
-  if (M.Recent.size() > kRecent)
+  if (M.Recent.size() > Recent)
     M.Recent.pop_front();
   R.Latest = {{CommId, In.Seq}};
   ++R.Calls;
@@ -174,18 +174,18 @@ void Matcher::resync(CommState &C, uint64_t Seq) {
 
 void Matcher::heartbeat(int Rank, const wire::Beat &B, uint64_t NowNs) {
   RankState &R = Ranks[size_t(Rank)];
-  R.Dropped = std::max(R.Dropped, B.dropped);
-  for (const wire::Beat::Lane &L : B.lanes) {
-    auto It = Comms.find(L.comm);
+  R.Dropped = std::max(R.Dropped, B.Dropped);
+  for (const wire::Beat::Lane &L : B.Lanes) {
+    auto It = Comms.find(L.Comm);
     if (It == Comms.end())
       continue; // its registration is still in flight, or was dropped
     auto M = It->second.Members.find(Rank);
     if (M == It->second.Members.end() || !M->second.Registered)
       continue;
     MemberTrace &T = M->second;
-    if (L.calls > T.Claimed || L.returned != T.Returned) {
-      T.Claimed = std::max(T.Claimed, L.calls);
-      T.Returned = L.returned;
+    if (L.Calls > T.Claimed || L.Returned != T.Returned) {
+      T.Claimed = std::max(T.Claimed, L.Calls);
+      T.Returned = L.Returned;
       T.LastChangeNs = NowNs;
       Changed = true;
     }
@@ -205,9 +205,9 @@ void Matcher::connected(int Rank) { Ranks[size_t(Rank)].Connected = true; }
 
 void Matcher::bye(int Rank, const wire::Bye &B) {
   RankState &R = Ranks[size_t(Rank)];
-  R.Dropped = B.dropped;
-  R.LeftMpiOpen = B.flags & wire::kLeftMpiOpen;
-  R.MpiUnverified = B.flags & wire::kMpiUnverified;
+  R.Dropped = B.Dropped;
+  R.LeftMpiOpen = B.Flags & wire::LeftMpiOpen;
+  R.MpiUnverified = B.Flags & wire::MpiUnverified;
 }
 
 void Matcher::departed(int Rank, bool Bye, uint64_t NowNs) {
@@ -247,15 +247,15 @@ std::optional<std::string> Matcher::difference(const Call &A, const Call &B) con
   const Function &FA = Dictionary.function(A.Func), &FB = Dictionary.function(B.Func);
   if (FA.Operation != FB.Operation)
     return "operation";
-  if ((FA.Flags ^ FB.Flags) & wire::kNonblockingCall)
+  if ((FA.Flags ^ FB.Flags) & wire::NonblockingCall)
     return "blocking and nonblocking";
-  if (A.Root != wire::kNoRoot && B.Root != wire::kNoRoot && A.Root != B.Root)
+  if (A.Root != wire::NoRoot && B.Root != wire::NoRoot && A.Root != B.Root)
     return "root";
-  if (A.Count != wire::kNoCount && B.Count != wire::kNoCount && A.Count != B.Count)
+  if (A.Count != wire::NoCount && B.Count != wire::NoCount && A.Count != B.Count)
     return "count";
-  if (A.Datatype != kNoName && B.Datatype != kNoName && A.Datatype != B.Datatype)
+  if (A.Datatype != NoName && B.Datatype != NoName && A.Datatype != B.Datatype)
     return "datatype";
-  if (A.Op != kNoName && B.Op != kNoName && A.Op != B.Op)
+  if (A.Op != NoName && B.Op != NoName && A.Op != B.Op)
     return "reduction operator";
   return std::nullopt;
 }
@@ -347,7 +347,7 @@ void Matcher::leave(uint64_t Comm, uint64_t Seq, int First, uint64_t CauseNs, ui
   if (Found || PendingLeft)
     return;
   Divergence D;
-  D.Kind = DivergenceKind::Left;
+  D.K = DivergenceKind::Left;
   D.Points = {{Comm, Seq, -1}};
   D.Culprits = {First};
   D.Field = Finalize ? "finalize" : "";
@@ -420,7 +420,7 @@ void Matcher::checkDeadlock(uint64_t NowNs) {
     if (State[R] != 0 || !Visit(R))
       continue;
     Divergence D;
-    D.Kind = DivergenceKind::Deadlock;
+    D.K = DivergenceKind::Deadlock;
     for (int Member : Path) {
       auto [CommId, Seq] = *Ranks[size_t(Member)].Latest;
       D.Points.push_back({CommId, Seq, Member});
@@ -476,7 +476,7 @@ void Matcher::checkStall(uint64_t NowNs) {
     if (!Stalled)
       continue;
     Divergence D;
-    D.Kind = DivergenceKind::Stall;
+    D.K = DivergenceKind::Stall;
     D.Points = {{Id, Seq, -1}};
     D.Culprits = Unrecorded;
     D.CauseNs = CauseNs;
@@ -497,13 +497,13 @@ void Matcher::tick(uint64_t NowNs) {
     return;
   checkAbandoned(NowNs);
   if (PendingLeft) { // the better diagnosis of what follows: nothing else is looked for
-    if (NowNs - PendingSinceNs >= kLeftGraceNs)
+    if (NowNs - PendingSinceNs >= LeftGraceNs)
       reportLeft(NowNs);
     return;
   }
   if (Changed && NowNs >= NextDeadlockCheckNs) {
     Changed = false;
-    NextDeadlockCheckNs = NowNs + kDeadlockPeriodNs;
+    NextDeadlockCheckNs = NowNs + DeadlockPeriodNs;
     checkDeadlock(NowNs);
   }
   checkStall(NowNs);

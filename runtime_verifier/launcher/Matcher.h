@@ -43,14 +43,14 @@ private:
   std::map<std::string, uint32_t> FunctionIds, TextIds, SiteIds;
 };
 
-constexpr uint32_t kNoName = wire::kNone;
+constexpr uint32_t NoName = wire::None;
 
 /// One collective call, with job-wide ids.
 struct Call {
   uint64_t Seq = 0;
-  uint32_t Func = 0, Datatype = kNoName, Op = kNoName, Site = 0, Flags = 0;
-  int32_t Root = wire::kNoRoot;
-  int64_t Count = wire::kNoCount;
+  uint32_t Func = 0, Datatype = NoName, Op = NoName, Site = 0, Flags = 0;
+  int32_t Root = wire::NoRoot;
+  int64_t Count = wire::NoCount;
   uint64_t TimeNs = 0; // when the rank made the call, on the coordinator's clock
 };
 
@@ -62,7 +62,7 @@ struct MemberTrace {
   uint64_t Returned = 0;   // of those, calls that returned (heartbeat)
   uint64_t LastChangeNs = 0;
   uint64_t Lost = 0;       // sequence numbers skipped (the rank's ring was full)
-  std::deque<Call> Recent; // the last kRecent calls
+  std::deque<Call> Recent; // the last Matcher::Recent calls
   /// Where the rank is: its records, or its heartbeat when records were lost.
   uint64_t known() const { return Count > Claimed ? Count : Claimed; }
 };
@@ -82,7 +82,7 @@ struct CommState {
   };
   std::map<uint64_t, Pending> Open; // collectives not yet reported by every member
   /// Collectives below this number were not all compared: one member's
-  /// reports fell more than kMaxOpen behind another's, and matching started
+  /// reports fell more than MaxOpen behind another's, and matching started
   /// afresh here (0: never).
   uint64_t ResyncFrom = 0;
   int Departed = 0; // members gone: until one is, no call can leave one behind
@@ -102,7 +102,7 @@ enum class DivergenceKind { Mismatch, Left, Deadlock, Stall };
 /// The first divergence. Rows name the collective(s) in question: one for a
 /// mismatch, a departure or a stall, one per rank of a deadlock cycle.
 struct Divergence {
-  DivergenceKind Kind = DivergenceKind::Mismatch;
+  DivergenceKind K = DivergenceKind::Mismatch;
   struct Point {
     uint64_t Comm = 0, Seq = 0;
     int Rank = -1; // deadlock: the rank waiting at (Comm, Seq)
@@ -118,15 +118,15 @@ struct Divergence {
 
 class Matcher {
 public:
-  static constexpr size_t kRecent = 16;
-  static constexpr size_t kMaxOpen = 1 << 16;
+  static constexpr size_t Recent = 16;
+  static constexpr size_t MaxOpen = 1 << 16;
   /// A rank-left is reported this long after it is seen: time for the
   /// reports in flight and for ranks that leave at the same moment, so that
   /// every rank that left first is named (and none the launcher killed later).
-  static constexpr uint64_t kLeftGraceNs = 250'000'000;
+  static constexpr uint64_t LeftGraceNs = 250'000'000;
   /// Deadlock cycles are looked for at most this often: the search costs
   /// members x ranks, and a cycle does not go away.
-  static constexpr uint64_t kDeadlockPeriodNs = 100'000'000;
+  static constexpr uint64_t DeadlockPeriodNs = 100'000'000;
 
   Matcher(int WorldSize, uint64_t StallTimeoutNs);
 
@@ -188,7 +188,7 @@ private:
   std::map<uint64_t, CommState> Comms;
   std::map<uint32_t, std::set<int>> SiteRanks;
   std::optional<Divergence> Found;
-  std::optional<Divergence> PendingLeft; // seen, reported after kLeftGraceNs
+  std::optional<Divergence> PendingLeft; // seen, reported after LeftGraceNs
   uint64_t PendingSinceNs = 0;
   uint64_t StallNs;
   bool Changed = false; // since the last deadlock check

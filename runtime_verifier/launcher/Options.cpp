@@ -6,7 +6,7 @@
 
 namespace lockstep::run {
 
-const char *const kRunUsage =
+const char *const RunUsage =
     "usage: lockstep run -n N [options] -- PROGRAM [ARGS...]\n"
     "\n"
     "Runs PROGRAM as N ranks and checks, as it runs, that every rank calls the\n"

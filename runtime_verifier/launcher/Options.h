@@ -33,6 +33,6 @@ std::vector<std::string> splitWords(const std::string &Text);
 /// Parses the arguments after `run`.
 args::ParseResult parseRunOptions(const std::vector<std::string> &Args, RunOptions &Out);
 
-extern const char *const kRunUsage;
+extern const char *const RunUsage;
 
 } // namespace lockstep::run

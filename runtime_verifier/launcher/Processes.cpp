@@ -99,7 +99,7 @@ void Processes::emit(Stream &S, const std::string &Line) {
   } else if (S.How == Prefix::MpiTagged) {
     static const std::regex Tag(R"(^\[\d+,(\d+)\]<std(out|err)>:)");
     std::smatch M;
-    if (!std::regex_search(Line, M, Tag) && Held.size() < kMaxHeld) {
+    if (!std::regex_search(Line, M, Tag) && Held.size() < MaxHeld) {
       Held.emplace_back(S.Out, Line + '\n');
       return;
     }

@@ -77,7 +77,7 @@ private:
   uint64_t TermAtNs = 0, KillAtNs = 0;
   bool Termed = false;
   std::vector<std::pair<int, std::string>> Held; // (output fd, line) of mpirun's own
-  static constexpr size_t kMaxHeld = 1000;       // more are shown as they come
+  static constexpr size_t MaxHeld = 1000;        // more are shown as they come
 };
 
 } // namespace lockstep::run

@@ -26,7 +26,7 @@ namespace {
 volatile sig_atomic_t Interrupted = 0;
 void onSignal(int Signal) { Interrupted = Signal; }
 
-constexpr uint64_t kMs = 1000000;
+constexpr uint64_t Ms = 1000000;
 
 void error(const std::string &Message) {
   std::fprintf(stderr, "lockstep: error: %s\n", Message.c_str());
@@ -57,7 +57,7 @@ uint16_t freePort() {
   net::Endpoint At{"127.0.0.1", 0};
   if (Expected<int> Fd = net::listenOn(At))
     close(*Fd);
-  return At.port;
+  return At.Port;
 }
 
 /// LOCKSTEP_MPIRUN (a command with arguments) or mpirun.
@@ -154,7 +154,7 @@ Error launch(const RunOptions &O, Processes &P, const std::string &Coordinator,
 std::string stopReason(const Matcher &M) {
   const Divergence &D = *M.divergence();
   const auto &P = D.Points.front();
-  return std::string(kindName(D.Kind)) + " at collective #" + std::to_string(P.Seq) + " on " +
+  return std::string(kindName(D.K)) + " at collective #" + std::to_string(P.Seq) + " on " +
          M.label(P.Comm);
 }
 
@@ -163,13 +163,13 @@ int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoin
   if (!O.FindingsFile.empty())
     if (Error E = loadFindings(O.FindingsFile, Findings)) {
       error(E.message());
-      return kExitUsage;
+      return ExitUsage;
     }
   for (const std::string *File : {&O.ReportFile, &O.JsonFile})
     if (!File->empty())
       if (Error E = checkWritable(*File)) {
         error("cannot write '" + *File + "': " + E.message());
-        return kExitUsage;
+        return ExitUsage;
       }
   // What exec would refuse, refused before anything starts, in every mode.
   std::vector<std::string> Programs;
@@ -180,11 +180,11 @@ int checkSetup(const RunOptions &O, std::vector<Finding> &Findings, net::Endpoin
   for (const std::string &Program : Programs)
     if (Error E = checkRunnable(Program)) {
       error("cannot run '" + Program + "': " + E.message());
-      return kExitNotRunnable;
+      return ExitNotRunnable;
     }
   if (Error E = net::parseEndpoint(O.Listen, Listen, true)) {
     error("--listen: " + E.message());
-    return kExitUsage;
+    return ExitUsage;
   }
   return 0;
 }
@@ -247,9 +247,9 @@ JobEnd supervise(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P, 
     P.escalate(Now);
     bool Started = !P.children().empty();
     bool Gone = Started ? P.allReaped() : C.ranksSeen() == O.Ranks;
-    if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * kMs))
+    if (Gone && (C.openRanks() == 0 || Now - LastExitNs > 2000 * Ms))
       break;
-    if (End.StopNs && Now - End.StopNs > 15000 * kMs) // processes that ignore even SIGKILL's group
+    if (End.StopNs && Now - End.StopNs > 15000 * Ms) // processes that ignore even SIGKILL's group
       break;
   }
   return End;
@@ -278,7 +278,7 @@ void settleWithoutDivergence(const Matcher &M, Coordinator &C, const Processes &
           " while it shed " + std::to_string(C.shedConnections()) +
           " connections that did not say hello in time; the job was not verified");
     Result.Status = "failed";
-    Result.ExitCode = kExitSetup;
+    Result.ExitCode = ExitSetup;
   }
   uint64_t Verified = 0;
   bool MpiAlone = false;
@@ -290,7 +290,7 @@ void settleWithoutDivergence(const Matcher &M, Coordinator &C, const Processes &
     C.Warn("the ranks are MPI programs, each started as an MPI job of its own: no collective "
            "could be verified; run them with 'lockstep run --mpi'");
     Result.Status = "unverified";
-    Result.ExitCode = Code ? Code : kExitUsage;
+    Result.ExitCode = Code ? Code : ExitUsage;
   }
 }
 
@@ -314,15 +314,14 @@ void report(const RunOptions &O, const Matcher &M, Coordinator &C,
     std::fprintf(stderr,
                  "lockstep: note: divergence detected %.0f ms after it happened; stop ordered %.0f "
                  "ms later\n",
-                 D->Kind == DivergenceKind::Stall
-                     ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
-                     : Result.DetectionMs,
+                 D->K == DivergenceKind::Stall ? Result.DetectionMs - O.StallTimeoutSeconds * 1000
+                                               : Result.DetectionMs,
                  Result.StopMs);
   }
   Result.Verdicts = judge(Findings, M, Sites);
   for (const Judged &V : Result.Verdicts)
     std::fprintf(stderr, "lockstep: %-14s %s:%u%s%s\n", verdictName(V.Outcome),
-                 V.What.location.file.c_str(), V.What.location.line, V.Detail.empty() ? "" : ": ",
+                 V.What.Location.File.c_str(), V.What.Location.Line, V.Detail.empty() ? "" : ": ",
                  V.Detail.c_str());
   if (!D && !O.Quiet) {
     uint64_t Calls = 0;
@@ -361,11 +360,11 @@ void conclude(const RunOptions &O, Matcher &M, Coordinator &C, Processes &P, con
   P.releaseLauncherLines(!M.divergence()); // the diagnosis says what mpirun's banners would
 
   if (const auto &D = M.divergence()) {
-    Result.Status = D->Kind == DivergenceKind::Stall ? "stalled" : "diverged";
-    Result.ExitCode = D->Kind == DivergenceKind::Stall ? kExitStalled : kExitDiverged;
-    Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / kMs;
+    Result.Status = D->K == DivergenceKind::Stall ? "stalled" : "diverged";
+    Result.ExitCode = D->K == DivergenceKind::Stall ? ExitStalled : ExitDiverged;
+    Result.DetectionMs = double(D->DetectedNs - D->CauseNs) / Ms;
     Result.StopMs =
-        End.StopNs ? double(End.StopNs - D->DetectedNs) / kMs : 0; // 0: found once the job was down
+        End.StopNs ? double(End.StopNs - D->DetectedNs) / Ms : 0; // 0: found once the job was down
   } else {
     settleWithoutDivergence(M, C, P, End, Unheard, Lost, Result);
   }
@@ -377,12 +376,12 @@ int runCommand(const std::vector<std::string> &Args) {
   RunOptions O;
   if (args::ParseResult Parsed = parseRunOptions(Args, O); !Parsed.isOk()) {
     if (Parsed.isHelp()) {
-      std::fputs(kRunUsage, stdout);
+      std::fputs(RunUsage, stdout);
       return 0;
     }
     error(Parsed.message());
     std::fprintf(stderr, "usage: lockstep run -n N [options] -- PROGRAM [ARGS...] (see --help)\n");
-    return kExitUsage;
+    return ExitUsage;
   }
   std::vector<Finding> Findings;
   net::Endpoint Listen;
@@ -391,12 +390,12 @@ int runCommand(const std::vector<std::string> &Args) {
   std::string Interposer = findInterposer();
   if (Interposer.empty()) {
     error("cannot find liblockstep-intercept.so next to this executable (set LOCKSTEP_INTERCEPT)");
-    return kExitSetup;
+    return ExitSetup;
   }
-  uint8_t Token[wire::kTokenBytes];
+  uint8_t Token[wire::TokenBytes];
   if (getrandom(Token, sizeof Token, 0) != ssize_t(sizeof Token)) {
     error("cannot draw a random job token");
-    return kExitSetup;
+    return ExitSetup;
   }
 
   Matcher M(O.Ranks, uint64_t(O.StallTimeoutSeconds * 1e9));
@@ -410,19 +409,19 @@ int runCommand(const std::vector<std::string> &Args) {
   if (Error E = C.listen(Listen)) {
     error(E.message() + "; choose another port with --listen HOST:PORT, or "
                         "port 0 for any free one");
-    return kExitSetup;
+    return ExitSetup;
   }
   net::Endpoint Reach = Listen;
-  if (Reach.host == "0.0.0.0" || Reach.host == "::") { // ranks need an address they can reach
+  if (Reach.Host == "0.0.0.0" || Reach.Host == "::") { // ranks need an address they can reach
     char Host[256] = {};
     gethostname(Host, sizeof Host - 1);
-    Reach.host = Host;
+    Reach.Host = Host;
   }
   prepareProcess();
   Processes P;
   if (Error E = launch(O, P, net::formatCoordinator(Token, Reach), Interposer)) {
     error(E.message());
-    return kExitSetup;
+    return ExitSetup;
   }
   JobEnd End = supervise(O, M, C, P, Result);
   conclude(O, M, C, P, End, Result);

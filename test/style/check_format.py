@@ -10,48 +10,13 @@ a base to compare with.
 usage: check_format.py CLANG_FORMAT SOURCE_DIR [--fix]
 (--fix formats those lines in place instead.)
 """
-import re
 import shutil
 import subprocess
 import sys
 
+from changed import changed_lines, is_checkout, merge_base
+
 SKIP = 77
-# Project sources only: lit inputs and fixtures keep long CHECK lines as written.
-ROOTS = ("checker/", "common/", "runtime_verifier/", "include/", "tools/", "test/unit/",
-         "test/runtime/unit/", "bench/")
-SUFFIXES = (".c", ".cpp", ".h", ".cu")  # not .cpp.in: @VARIABLES@ are no C++
-
-
-def git(src, *args):
-    return subprocess.run(["git", "-C", src, *args], capture_output=True, text=True)
-
-
-def merge_base(src):
-    for ref in ("origin/main", "main"):
-        out = git(src, "merge-base", "HEAD", ref)
-        if out.returncode == 0:
-            return ref, out.stdout.strip()
-    return None, None
-
-
-def changed_lines(src, base):
-    """Maps each changed project source to its changed line ranges (1-based)."""
-    diff = git(src, "diff", "-U0", "--no-color", "--diff-filter=AMR", base, "--")
-    ranges, path = {}, None
-    for line in diff.stdout.splitlines():
-        if line.startswith("+++ "):
-            name = line[6:] if line.startswith("+++ b/") else None
-            path = name if name and name.startswith(ROOTS) and name.endswith(SUFFIXES) else None
-        elif path and line.startswith("@@"):
-            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
-            first, count = int(m.group(1)), int(m.group(2) or "1")
-            if count:
-                ranges.setdefault(path, []).append((first, first + count - 1))
-    untracked = git(src, "ls-files", "--others", "--exclude-standard").stdout.split()
-    for name in untracked:
-        if name.startswith(ROOTS) and name.endswith(SUFFIXES):
-            ranges[name] = [(1, sum(1 for _ in open("%s/%s" % (src, name), errors="replace")) or 1)]
-    return ranges
 
 
 def main():
@@ -60,7 +25,7 @@ def main():
     if not shutil.which(clang_format):
         print("style.changed: skipped: no clang-format-22 (%s)" % clang_format)
         return SKIP
-    if git(src, "rev-parse", "--is-inside-work-tree").returncode != 0:
+    if not is_checkout(src):
         print("style.changed: skipped: %s is not a git checkout" % src)
         return SKIP
     ref, base = merge_base(src)

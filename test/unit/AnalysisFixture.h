@@ -54,7 +54,7 @@ protected:
   std::vector<std::string> dependentConditions() const {
     std::vector<std::string> Out;
     for (const auto &Branch : Result->rankDependentBranches())
-      Out.push_back(text(Branch.condition));
+      Out.push_back(text(Branch.Condition));
     std::sort(Out.begin(), Out.end());
     return Out;
   }

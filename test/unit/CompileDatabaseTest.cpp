@@ -62,7 +62,7 @@ Args split(const std::string &Line) {
 TranslatedCommand translate(const Args &Command, const std::string &Directory = "/build",
                             const std::string &File = "") {
   TranslationOptions Options;
-  Options.cudaPath = "/opt/cuda-test";
+  Options.CudaPath = "/opt/cuda-test";
   TranslatedCommand Out;
   EXPECT_EQ(errorText(translateCommand(Command, Directory, File, Options, Out)), "");
   return Out;
@@ -128,14 +128,14 @@ TEST(TranslateNvcc, CMake325NinjaShape) {
             "\"--generate-code=arch=compute_80,code=[compute_80,sm_80]\" "
             "--expt-relaxed-constexpr -Xcompiler=-Wall -x cu -rdc=true -c /src/a.cu -o "
             "CMakeFiles/k.dir/a.cu.o"));
-  EXPECT_EQ(T.arguments,
+  EXPECT_EQ(T.Arguments,
             concat({"-DX=1", "-DY=\"a b\"", "-I/src/inc", "-isystem", "/usr/local/cuda/include",
                     "-O3", "-std=c++17"},
                    concat(CudaTail, {"-D__CUDACC_RELAXED_CONSTEXPR__", "-D__CUDACC_RDC__"})));
-  EXPECT_EQ(T.inputs, Args{"/src/a.cu"});
-  EXPECT_EQ(T.language, "cuda");
-  ASSERT_EQ(T.warnings.size(), 1u); // /opt/cuda-test has no toolkit
-  EXPECT_NE(T.warnings[0].find("no CUDA toolkit at '/opt/cuda-test'"), std::string::npos);
+  EXPECT_EQ(T.Inputs, Args{"/src/a.cu"});
+  EXPECT_EQ(T.Language, "cuda");
+  ASSERT_EQ(T.Warnings.size(), 1u); // /opt/cuda-test has no toolkit
+  EXPECT_NE(T.Warnings[0].find("no CUDA toolkit at '/opt/cuda-test'"), std::string::npos);
 }
 
 TEST(TranslateNvcc, MakefileOptionsFileAndAtResponseFile) {
@@ -151,7 +151,7 @@ TEST(TranslateNvcc, MakefileOptionsFileAndAtResponseFile) {
                            Args{"@CMakeFiles/k.dir/includes_CUDA.rsp"}}) {
     const TranslatedCommand T = translate(
         concat(concat(Base, Form), {"-std=c++17", "-x", "cu", "-c", "/src/a.cu"}), Build.path());
-    EXPECT_EQ(T.arguments, concat(Expected, CudaTail)) << Form[0];
+    EXPECT_EQ(T.Arguments, concat(Expected, CudaTail)) << Form[0];
   }
 }
 
@@ -169,10 +169,10 @@ TEST(TranslateNvcc, DropsNvccOnlyOptions) {
             "--default-stream per-thread -cudart static -m 64 -Xcudafe --display_error_number "
             "-ftz=true -fmad false --std c++20 -x cu a.cu -o a.o"));
   EXPECT_EQ(
-      T.arguments,
+      T.Arguments,
       concat({"-std=c++20"}, concat(CudaTail, {"-D__CUDACC_EXTENDED_LAMBDA__", "-D__CUDACC_RDC__",
                                                "-DCUDA_API_PER_THREAD_DEFAULT_STREAM"})));
-  EXPECT_EQ(T.inputs, Args{"a.cu"});
+  EXPECT_EQ(T.Inputs, Args{"a.cu"});
 }
 
 TEST(TranslateNvcc, XcompilerPassThroughUsesHostRules) {
@@ -181,17 +181,17 @@ TEST(TranslateNvcc, XcompilerPassThroughUsesHostRules) {
                  "-fopenmp,-fno-tree-vectorize", "--compiler-options", "-O2 -g -DZ",
                  "-Xcompiler=-isystem,/opt/x", "-Xcompiler", "-include", "-Xcompiler", "/opt/y.h",
                  "-c", "k.cu"});
-  EXPECT_EQ(T.arguments, concat({"-fPIC", "-fopenmp", "-O2", "-DZ", "-isystem", "/opt/x",
+  EXPECT_EQ(T.Arguments, concat({"-fPIC", "-fopenmp", "-O2", "-DZ", "-isystem", "/opt/x",
                                  "-include", "/opt/y.h"},
                                 CudaTail));
-  EXPECT_EQ(T.language, "cuda"); // from the .cu extension, without -x cu
+  EXPECT_EQ(T.Language, "cuda"); // from the .cu extension, without -x cu
 }
 
 TEST(TranslateNvcc, HostSourceGetsTheToolkitHeaders) {
   const TranslatedCommand T =
       translate({"/usr/local/cuda/bin/nvcc", "-c", "host.cpp", "-o", "host.o"});
-  EXPECT_EQ(T.language, "c++");
-  EXPECT_EQ(T.arguments,
+  EXPECT_EQ(T.Language, "c++");
+  EXPECT_EQ(T.Arguments,
             (Args{"-x", "c++", "-isystem", "/opt/cuda-test/include", "-Wno-unknown-warning-option",
                   "-Wno-unused-command-line-argument"}));
 }
@@ -205,15 +205,15 @@ TEST(TranslateNvcc, CudaRootFromNvccPath) {
   ASSERT_EQ(errorText(translateCommand({Root.path() + "/cuda/bin/nvcc", "-c", "a.cu"}, "/b", "",
                                        TranslationOptions(), T)),
             "");
-  EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
+  EXPECT_TRUE(hasRun(T.Arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
   // CUDA 13 keeps Thrust, CUB and libcu++ in include/cccl, which nvcc adds.
-  EXPECT_TRUE(hasRun(T.arguments, {"-isystem", Root.path() + "/cuda/include/cccl"}));
-  EXPECT_TRUE(T.warnings.empty());
+  EXPECT_TRUE(hasRun(T.Arguments, {"-isystem", Root.path() + "/cuda/include/cccl"}));
+  EXPECT_TRUE(T.Warnings.empty());
   // A relative nvcc is relative to the command's directory.
   ASSERT_EQ(errorText(translateCommand({"bin/nvcc", "-c", "a.cu"}, Root.path() + "/cuda", "",
                                        TranslationOptions(), T)),
             "");
-  EXPECT_TRUE(hasRun(T.arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
+  EXPECT_TRUE(hasRun(T.Arguments, {"--cuda-path=" + Root.path() + "/cuda"}));
 }
 
 TEST(TranslateNvcc, MissingOptionsFileNamesIt) {
@@ -239,23 +239,23 @@ TEST(TranslateHost, GccOnlyWarningsAndOptionsCannotStopTheFile) {
       "-mpreferred-stack-boundary=4 -mindirect-branch=thunk -march=x86-64-v3 -mavx2 "
       "-Wp,-D_FORTIFY_SOURCE=2 -Wp,-MMD,x.d -Wl,-O1 -specs=/usr/share/dpkg/no-pie-compile.specs "
       "-MD -MT x.o -MF x.o.d -o x.o -c /src/x.cpp"));
-  EXPECT_EQ(T.arguments,
+  EXPECT_EQ(T.Arguments,
             (Args{"-DNDEBUG", "-I/src/include", "-isystem", "/usr/include/foo", "-O2",
                   "-Wno-unused-parameter", "-Wno-maybe-uninitialized", "-fPIC", "-fopenmp",
                   "-fno-exceptions", "-std=gnu++17", "-march=x86-64-v3", "-mavx2",
                   "-Wp,-D_FORTIFY_SOURCE=2", "-x", "c++", "-Wno-unknown-warning-option",
                   "-Wno-unused-command-line-argument"}));
-  EXPECT_EQ(T.inputs, Args{"/src/x.cpp"});
+  EXPECT_EQ(T.Inputs, Args{"/src/x.cpp"});
 }
 
 TEST(TranslateHost, LanguageFollowsTheBuildCompiler) {
-  EXPECT_EQ(translate({"/usr/bin/gcc", "-c", "a.c"}).language, "c");
-  EXPECT_EQ(translate({"/usr/bin/g++-12", "-c", "a.c"}).language, "c++"); // g++ compiles .c as C++
-  EXPECT_EQ(translate({"/usr/bin/cc", "-c", "a.cc"}).language, "c++");
-  EXPECT_EQ(translate({"/usr/bin/mpicxx", "-c", "a.c"}).language, "c++");
-  EXPECT_EQ(translate({"clang", "-xc++", "a.c"}).language, "c++");
-  EXPECT_EQ(translate({"gcc", "-x", "c", "a.cpp"}).language, "c");
-  EXPECT_EQ(translate({"gcc", "-c", "a.cpp"}, "/b", "/src/real.c").language, "c");
+  EXPECT_EQ(translate({"/usr/bin/gcc", "-c", "a.c"}).Language, "c");
+  EXPECT_EQ(translate({"/usr/bin/g++-12", "-c", "a.c"}).Language, "c++"); // g++ compiles .c as C++
+  EXPECT_EQ(translate({"/usr/bin/cc", "-c", "a.cc"}).Language, "c++");
+  EXPECT_EQ(translate({"/usr/bin/mpicxx", "-c", "a.c"}).Language, "c++");
+  EXPECT_EQ(translate({"clang", "-xc++", "a.c"}).Language, "c++");
+  EXPECT_EQ(translate({"gcc", "-x", "c", "a.cpp"}).Language, "c");
+  EXPECT_EQ(translate({"gcc", "-c", "a.cpp"}, "/b", "/src/real.c").Language, "c");
   EXPECT_EQ(translateError({"gcc", "-c", "start.s"}),
             "'start.s' is a '.s' source, not C, C++ or CUDA");
   EXPECT_EQ(translateError({"gcc", "-x", "assembler-with-cpp", "-c", "start.S"}),
@@ -266,7 +266,7 @@ TEST(TranslateHost, ClangCudaGetsHostOnly) {
   const TranslatedCommand T =
       translate({"/usr/bin/clang++", "--cuda-gpu-arch=sm_80", "--cuda-device-only",
                  "--cuda-path=/usr/local/cuda", "-c", "k.cu"});
-  EXPECT_EQ(T.arguments, (Args{"--cuda-gpu-arch=sm_80", "--cuda-path=/usr/local/cuda", "-x", "cuda",
+  EXPECT_EQ(T.Arguments, (Args{"--cuda-gpu-arch=sm_80", "--cuda-path=/usr/local/cuda", "-x", "cuda",
                                "--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version",
                                "-Xclang", "-target-sdk-version=12.9", "-Wno-unknown-warning-option",
                                "-Wno-unused-command-line-argument"}));
@@ -280,7 +280,7 @@ TEST(TranslateHost, PathsBecomeAbsolute) {
        "pch/prefix.h", "-include", "config.h", "--sysroot=root", "-I=/sysrooted", "-c", "a.cpp"},
       Build.path());
   const std::string B = Build.path();
-  EXPECT_EQ(T.arguments,
+  EXPECT_EQ(T.Arguments,
             (Args{"-I" + B + "/inc", "-I", fs::path(B).parent_path().string() + "/other",
                   "-isystem", B + "/sys", "-iquote", B + "/q", "-include", B + "/pch/prefix.h",
                   "-include", "config.h", "--sysroot=" + B + "/root", "-I=/sysrooted", "-x", "c++",
@@ -310,7 +310,7 @@ TEST(TranslateHost, PluginsLaunchersAndOfast) {
                                          "-c",
                                          "a.cpp"});
   EXPECT_EQ(
-      T.arguments,
+      T.Arguments,
       (Args{"-Xclang", "-fno-pch-timestamp", "-O3", "-ffast-math", "-gcc-toolchain", "/opt/gcc",
             "-x", "c++", "-Wno-unknown-warning-option", "-Wno-unused-command-line-argument"}));
 }
@@ -321,7 +321,7 @@ TEST(TranslateHost, ResponseFilesAndErrors) {
   Build.write("loop.rsp", "-DA @loop.rsp");
   const TranslatedCommand T = translate(
       {"/usr/bin/c++", "@CMakeFiles/foo.dir/includes_CXX.rsp", "-c", "a.cpp"}, Build.path());
-  EXPECT_TRUE(hasRun(T.arguments, {"-I/a", "-I/with space", "-isystem", "/s", "-x"}));
+  EXPECT_TRUE(hasRun(T.Arguments, {"-I/a", "-I/with space", "-isystem", "/s", "-x"}));
   EXPECT_EQ(translateError({"c++", "@missing.rsp", "-c", "a.cpp"}, Build.path()),
             "cannot read response file 'missing.rsp' (" + Build.path() +
                 "/missing.rsp): No such file or directory");
@@ -374,27 +374,27 @@ TEST(CompileDatabase, LoadsCommandsAndArguments) {
                   Units, &Report),
             "");
   ASSERT_EQ(Units.size(), 3u);
-  EXPECT_EQ(Units[0].file, "/src/a.cpp");
-  EXPECT_EQ(Units[0].directory, "/build");
-  EXPECT_EQ(Units[0].language, "c++");
-  EXPECT_EQ(Units[0].arguments,
+  EXPECT_EQ(Units[0].File, "/src/a.cpp");
+  EXPECT_EQ(Units[0].Directory, "/build");
+  EXPECT_EQ(Units[0].Language, "c++");
+  EXPECT_EQ(Units[0].Arguments,
             (Args{"-DGREETING=\"hi there\"", "-I/inc", "-x", "c++", "-Wno-unknown-warning-option",
                   "-Wno-unused-command-line-argument"}));
-  EXPECT_EQ(Units[1].file, "/src/b.c");
-  EXPECT_EQ(Units[1].directory, "/build");
-  EXPECT_EQ(Units[1].arguments[0], "-DB"); // "arguments" wins over "command"
-  EXPECT_EQ(Units[1].language, "c");
+  EXPECT_EQ(Units[1].File, "/src/b.c");
+  EXPECT_EQ(Units[1].Directory, "/build");
+  EXPECT_EQ(Units[1].Arguments[0], "-DB"); // "arguments" wins over "command"
+  EXPECT_EQ(Units[1].Language, "c");
   // A relative directory is relative to the database.
-  EXPECT_EQ(Units[2].file, "/build/sub/c.cu");
-  EXPECT_EQ(Units[2].language, "cuda");
+  EXPECT_EQ(Units[2].File, "/build/sub/c.cu");
+  EXPECT_EQ(Units[2].Language, "cuda");
 
-  EXPECT_EQ(Report.databasePath, "/build/compile_commands.json");
-  EXPECT_EQ(Report.entries, 5u);
-  EXPECT_EQ(Report.duplicates, 1u);
-  ASSERT_EQ(Report.skipped.size(), 1u);
-  EXPECT_EQ(Report.skipped[0].index, 3u);
-  EXPECT_EQ(Report.skipped[0].file, "/src/start.s");
-  EXPECT_EQ(Report.skipped[0].reason, "'/src/start.s' is a '.s' source, not C, C++ or CUDA");
+  EXPECT_EQ(Report.DatabasePath, "/build/compile_commands.json");
+  EXPECT_EQ(Report.Entries, 5u);
+  EXPECT_EQ(Report.Duplicates, 1u);
+  ASSERT_EQ(Report.Skipped.size(), 1u);
+  EXPECT_EQ(Report.Skipped[0].Index, 3u);
+  EXPECT_EQ(Report.Skipped[0].File, "/src/start.s");
+  EXPECT_EQ(Report.Skipped[0].Reason, "'/src/start.s' is a '.s' source, not C, C++ or CUDA");
 }
 
 TEST(CompileDatabase, TranslatesOnlyNvccEntriesForOtherTools) {
@@ -404,7 +404,7 @@ TEST(CompileDatabase, TranslatesOnlyNvccEntriesForOtherTools) {
      "command": "ccache /opt/cuda/bin/nvcc -forward-unknown-to-host-compiler -isystem=/opt/inc -x cu -c /src/k.cu"}
   ])";
   TranslationOptions Options;
-  Options.nvccCompatHeader = "/lockstep/include/lockstep/nvcc_compat.h";
+  Options.NvccCompatHeader = "/lockstep/include/lockstep/nvcc_compat.h";
   std::vector<std::string> Warnings;
   nlohmann::json Out =
       nlohmann::json::parse(translateNvccEntries(Text, "/llvm/bin/clang++", Options, Warnings));
@@ -470,10 +470,10 @@ TEST(CompileDatabase, MalformedDatabasesNameFileAndEntry) {
 
 TEST(CompileDatabase, ErrorLeavesOutputUnchanged) {
   std::vector<CompileUnit> Units(1);
-  Units[0].file = "kept";
+  Units[0].File = "kept";
   EXPECT_NE(parse(R"([{"directory":"/b","file":"a.c","command":"cc a.c"}, 1])", Units), "");
   ASSERT_EQ(Units.size(), 1u);
-  EXPECT_EQ(Units[0].file, "kept");
+  EXPECT_EQ(Units[0].File, "kept");
 }
 
 TEST(CompileDatabase, LoadFromBuildDirectory) {
@@ -492,15 +492,15 @@ TEST(CompileDatabase, LoadFromBuildDirectory) {
   LoadReport Report;
   ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report)), "");
   ASSERT_EQ(Units.size(), 1u);
-  EXPECT_EQ(Units[0].file, Build.path() + "/a.cpp");
-  EXPECT_EQ(Report.databasePath, Db);
+  EXPECT_EQ(Units[0].File, Build.path() + "/a.cpp");
+  EXPECT_EQ(Report.DatabasePath, Db);
   ASSERT_EQ(errorText(loadCompileDatabase(Db, Units)), ""); // the file itself
   EXPECT_EQ(Units.size(), 1u);
 
   Build.write("compile_commands.json", "[]");
   ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report)), "");
   EXPECT_TRUE(Units.empty());
-  EXPECT_EQ(Report.warnings, Args{Db + " lists no compile commands"});
+  EXPECT_EQ(Report.Warnings, Args{Db + " lists no compile commands"});
 }
 
 // --- A database CMake wrote for a real nvcc project -------------------------
@@ -567,18 +567,18 @@ TEST_P(NvccProject, TranslatedCommandsParseWithClang22) {
   LoadReport Report;
   // As lockstep check does: train_step.cu includes NCCL 2.28's nccl_device.h.
   TranslationOptions Options;
-  Options.nvccCompatHeader = std::string(LOCKSTEP_SOURCE_DIR) + "/include/lockstep/nvcc_compat.h";
+  Options.NvccCompatHeader = std::string(LOCKSTEP_SOURCE_DIR) + "/include/lockstep/nvcc_compat.h";
   ASSERT_EQ(errorText(loadCompileDatabase(Build.path(), Units, &Report, Options)), "");
-  EXPECT_TRUE(Report.skipped.empty());
-  EXPECT_TRUE(Report.warnings.empty()) << Report.warnings[0];
+  EXPECT_TRUE(Report.Skipped.empty());
+  EXPECT_TRUE(Report.Warnings.empty()) << Report.Warnings[0];
   ASSERT_EQ(Units.size(), 2u);
   std::vector<std::string> Languages;
   for (const CompileUnit &Unit : Units) {
-    Languages.push_back(Unit.language);
+    Languages.push_back(Unit.Language);
     std::string Run = shellQuote(Clang) + " -fsyntax-only";
-    for (const std::string &Arg : Unit.arguments)
+    for (const std::string &Arg : Unit.Arguments)
       Run += " " + shellQuote(Arg);
-    Run += " " + shellQuote(Unit.file) + " 2>&1";
+    Run += " " + shellQuote(Unit.File) + " 2>&1";
     const int RunStatus = std::system(Run.c_str());
     EXPECT_TRUE(WIFEXITED(RunStatus) && WEXITSTATUS(RunStatus) == 0) << Run;
   }

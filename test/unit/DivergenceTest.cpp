@@ -10,7 +10,7 @@ std::vector<std::pair<Divergence::Kind, std::string>>
 summarize(const std::vector<Divergence> &Found) {
   std::vector<std::pair<Divergence::Kind, std::string>> Out;
   for (const Divergence &D : Found)
-    Out.emplace_back(D.kind, D.event.collective);
+    Out.emplace_back(D.K, D.Event.Collective);
   return Out;
 }
 using K = Divergence::Kind;
@@ -58,6 +58,6 @@ TEST_F(AnalysisTest, SummariesAreTransitiveAndHandleRecursion) {
     void f(int rank) { if (rank == 0) b(3); if (rank == 1) quiet(2); }
   )");
   ASSERT_EQ(Result->divergences().size(), 1u);
-  EXPECT_EQ(Result->divergences()[0].event.via->getName(), "b");
-  EXPECT_EQ(Result->divergences()[0].event.collective, "MPI_Barrier");
+  EXPECT_EQ(Result->divergences()[0].Event.Via->getName(), "b");
+  EXPECT_EQ(Result->divergences()[0].Event.Collective, "MPI_Barrier");
 }

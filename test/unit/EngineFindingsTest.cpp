@@ -20,9 +20,9 @@ TEST_F(AnalysisTest, LoopsWithRankDependentTripCounts) {
     })");
   ASSERT_EQ(Result->loopDivergences().size(), 1u);
   const LoopDivergence &D = Result->loopDivergences()[0];
-  EXPECT_EQ(D.kind, LoopDivergence::Kind::TripCount);
-  EXPECT_EQ(D.event.collective, "MPI_Barrier");
-  EXPECT_EQ(text(D.condition), "i < total / size + (rank < total % size)");
+  EXPECT_EQ(D.K, LoopDivergence::Kind::TripCount);
+  EXPECT_EQ(D.Event.Collective, "MPI_Barrier");
+  EXPECT_EQ(text(D.Condition), "i < total / size + (rank < total % size)");
   EXPECT_TRUE(Result->divergences().empty());
 }
 
@@ -37,7 +37,7 @@ TEST_F(AnalysisTest, AgreedArgumentsThatDifferBetweenRanks) {
     })");
   std::vector<std::string> Roles;
   for (const auto &A : Result->rankArguments())
-    Roles.push_back(A.role + "=" + text(A.argument));
+    Roles.push_back(A.Role + "=" + text(A.Argument));
   EXPECT_THAT(Roles, ::testing::UnorderedElementsAre("root=rank", "count=rank + 1"));
 }
 
@@ -53,7 +53,7 @@ TEST_F(AnalysisTest, GroupBalanceFollowsPathsAndGuards) {
   )");
   std::vector<std::pair<GroupImbalance::Kind, std::string>> Found;
   for (const GroupImbalance &P : Result->groupImbalances())
-    Found.emplace_back(P.kind, P.function->getNameAsString());
+    Found.emplace_back(P.K, P.Function->getNameAsString());
   EXPECT_THAT(Found, ::testing::UnorderedElementsAre(
                          std::pair{GroupImbalance::Kind::LeftOpen, std::string("open_on_return")},
                          std::pair{GroupImbalance::Kind::UnmatchedEnd, std::string("end_only")}));
@@ -72,5 +72,5 @@ TEST_F(AnalysisTest, MembershipDecidesSplitCommunicators) {
     })");
   // Rank 8 leads too, but the other leaders never join its barrier.
   ASSERT_EQ(Result->divergences().size(), 1u);
-  EXPECT_EQ(text(Result->divergences()[0].condition), "rank == 8");
+  EXPECT_EQ(text(Result->divergences()[0].Condition), "rank == 8");
 }

@@ -24,39 +24,39 @@ const std::string Train = "/work/proj/src/train.c", Helper = "/work/proj/src/hel
 // \p Pending, sync_all is defined in another file and not summarised yet.
 Finding built(bool Pending) {
   findings::Call Call;
-  Call.collective.callee = "sync_all";
+  Call.Collective.Callee = "sync_all";
   if (Pending) {
-    Call.usr = "c:@F@sync_all";
-    Call.arguments = {"x", "sub"};
+    Call.Usr = "c:@F@sync_all";
+    Call.Arguments = {"x", "sub"};
   } else {
-    Call.collective.name = "MPI_Allreduce";
-    Call.collective.communicator = "sub";
+    Call.Collective.Name = "MPI_Allreduce";
+    Call.Collective.Communicator = "sub";
   }
   Finding F;
-  F.check = "lockstep-rank-branch";
-  F.location = {Train, 30, 5};
-  F.function = "train_step";
-  F.condition = "rank == 0";
+  F.Check = "lockstep-rank-branch";
+  F.Location = {Train, 30, 5};
+  F.Function = "train_step";
+  F.Condition = "rank == 0";
   if (!Pending) {
-    F.collective = "MPI_Allreduce";
-    F.communicator = "sub";
+    F.Collective = "MPI_Allreduce";
+    F.Communicator = "sub";
   }
   findings::Wording W;
-  W.calls = {Call};
-  W.warning = Message::naming(0, Naming::Called) + Message::naming(0, Naming::OnCommunicator) +
+  W.Calls = {Call};
+  W.Warning = Message::naming(0, Naming::Called) + Message::naming(0, Naming::OnCommunicator) +
               " runs only on ranks where 'rank == 0'; the other ranks never "
               "call it and the "
               "job hangs";
   if (Pending)
-    W.calls[0].calleeNote = 0;
+    W.Calls[0].CalleeNote = 0;
   else {
-    F.notes.push_back({{Helper, 12, 3}, ""});
-    W.notes.push_back(findings::calleeNote(Call.collective));
+    F.Notes.push_back({{Helper, 12, 3}, ""});
+    W.Notes.push_back(findings::calleeNote(Call.Collective));
   }
-  F.notes.push_back({{Train, 29, 7}, ""});
-  W.notes.push_back("'rank == 0' differs between ranks");
-  F.notes.push_back({{Train, 30, 5}, ""});
-  W.notes.push_back("call 'sync_all' on every rank: move it out of the branch "
+  F.Notes.push_back({{Train, 29, 7}, ""});
+  W.Notes.push_back("'rank == 0' differs between ranks");
+  F.Notes.push_back({{Train, 30, 5}, ""});
+  W.Notes.push_back("call 'sync_all' on every rank: move it out of the branch "
                     "and keep only the "
                     "rank-specific work under the condition");
   findings::render(F, W);
@@ -65,31 +65,31 @@ Finding built(bool Pending) {
 
 analysis::ExternalSummaries summaries(bool PerformsCollective) {
   analysis::ExternalFunction SyncAll;
-  SyncAll.name = "sync_all";
+  SyncAll.Name = "sync_all";
   if (PerformsCollective)
-    SyncAll.collectives.push_back({"MPI_Allreduce", {Helper, 12, 3}, "c", 1u});
+    SyncAll.Collectives.push_back({"MPI_Allreduce", {Helper, 12, 3}, "c", 1u});
   return {{"c:@F@sync_all", SyncAll}};
 }
 
 void expectSame(const Finding &A, const Finding &B) {
-  EXPECT_EQ(A.message, B.message);
-  EXPECT_EQ(A.collective, B.collective);
-  EXPECT_EQ(A.communicator, B.communicator);
-  ASSERT_EQ(A.notes.size(), B.notes.size());
-  for (size_t I = 0; I < A.notes.size(); ++I) {
-    EXPECT_EQ(A.notes[I].message, B.notes[I].message) << "note " << I + 1;
-    EXPECT_EQ(A.notes[I].location.file, B.notes[I].location.file) << "note " << I + 1;
-    EXPECT_EQ(A.notes[I].location.line, B.notes[I].location.line) << "note " << I + 1;
+  EXPECT_EQ(A.Message, B.Message);
+  EXPECT_EQ(A.Collective, B.Collective);
+  EXPECT_EQ(A.Communicator, B.Communicator);
+  ASSERT_EQ(A.Notes.size(), B.Notes.size());
+  for (size_t I = 0; I < A.Notes.size(); ++I) {
+    EXPECT_EQ(A.Notes[I].Message, B.Notes[I].Message) << "note " << I + 1;
+    EXPECT_EQ(A.Notes[I].Location.File, B.Notes[I].Location.File) << "note " << I + 1;
+    EXPECT_EQ(A.Notes[I].Location.Line, B.Notes[I].Location.Line) << "note " << I + 1;
   }
-  EXPECT_FALSE(A.pending);
-  EXPECT_FALSE(B.pending);
+  EXPECT_FALSE(A.Pending);
+  EXPECT_FALSE(B.Pending);
 }
 
 } // namespace
 
 TEST(PendingCalls, ResolvedReadsAsALocalCallee) {
   const Finding Local = built(false);
-  EXPECT_EQ(Local.message, "'sync_all' (which calls 'MPI_Allreduce') on 'sub' runs only on ranks "
+  EXPECT_EQ(Local.Message, "'sync_all' (which calls 'MPI_Allreduce') on 'sub' runs only on ranks "
                            "where 'rank == 0'; the other ranks never call it and the job hangs");
   std::vector<Finding> Resolved = resolvePending({built(true)}, summaries(true), false);
   ASSERT_EQ(Resolved.size(), 1u);
@@ -106,7 +106,7 @@ TEST(PendingCalls, ResolvedAfterAShardsJsonReadsAsALocalCallee) {
   ASSERT_EQ(
       errorText(readFindingsJson(toJson(Shard, nlohmann::json::object()), "shard.json", Read)), "");
   ASSERT_EQ(Read.size(), 1u);
-  ASSERT_TRUE(Read[0].pending);
+  ASSERT_TRUE(Read[0].Pending);
   std::vector<Finding> Resolved = resolvePending(Read, summaries(true), false);
   ASSERT_EQ(Resolved.size(), 1u);
   expectSame(Resolved[0], built(false));
@@ -114,17 +114,17 @@ TEST(PendingCalls, ResolvedAfterAShardsJsonReadsAsALocalCallee) {
 
 TEST(PendingCalls, UnresolvedNeverShowsAPlaceholder) {
   const Finding Pending = built(true);
-  ASSERT_TRUE(Pending.pending);
-  EXPECT_EQ(Pending.message, "'sync_all' runs only on ranks where 'rank == 0'; the other ranks "
+  ASSERT_TRUE(Pending.Pending);
+  EXPECT_EQ(Pending.Message, "'sync_all' runs only on ranks where 'rank == 0'; the other ranks "
                              "never call it and the job hangs");
-  for (const std::string &Text : {Pending.message, toText({Pending})}) {
+  for (const std::string &Text : {Pending.Message, toText({Pending})}) {
     EXPECT_EQ(Text.find("c:@F@"), std::string::npos) << Text;
     EXPECT_EQ(Text.find("pending"), std::string::npos) << Text;
   }
   // A shard keeps it as it is; the whole project drops a library call.
   std::vector<Finding> Kept = resolvePending({Pending}, {}, /*KeepUnresolved=*/true);
   ASSERT_EQ(Kept.size(), 1u);
-  EXPECT_EQ(Kept[0].message, Pending.message);
+  EXPECT_EQ(Kept[0].Message, Pending.Message);
   EXPECT_TRUE(resolvePending({Pending}, {}, /*KeepUnresolved=*/false).empty());
 }
 

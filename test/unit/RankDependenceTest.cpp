@@ -10,8 +10,8 @@ using ::testing::IsEmpty;
 TEST_F(AnalysisTest, OutParameterOfRankSource) {
   analyze("void f() { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); if (r == 0) {} }");
   ASSERT_THAT(dependentConditions(), ElementsAre("r == 0"));
-  EXPECT_EQ(Result->rankDependentBranches()[0].source->kind, Provenance::Kind::SourceCall);
-  EXPECT_EQ(Result->rankDependentBranches()[0].source->name, "MPI_Comm_rank");
+  EXPECT_EQ(Result->rankDependentBranches()[0].Source->K, Provenance::Kind::SourceCall);
+  EXPECT_EQ(Result->rankDependentBranches()[0].Source->Name, "MPI_Comm_rank");
 }
 
 TEST_F(AnalysisTest, ArithmeticFieldsReferencesAndPointers) {
@@ -55,7 +55,7 @@ TEST_F(AnalysisTest, EnvironmentAndConverters) {
       if (b == 0) {}
     })");
   ASSERT_THAT(dependentConditions(), ElementsAre("a == 0"));
-  EXPECT_EQ(Result->rankDependentBranches()[0].source->kind, Provenance::Kind::Environment);
+  EXPECT_EQ(Result->rankDependentBranches()[0].Source->K, Provenance::Kind::Environment);
 }
 
 TEST_F(AnalysisTest, UniformSourcesCleanValues) {

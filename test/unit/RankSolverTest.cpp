@@ -30,24 +30,24 @@ protected:
 TEST_F(RankSolverTest, RankConditionsSplitTheJob) {
   FormulaRef Root = Arena.compare(FormulaOp::Eq, Arena.rank(), Arena.constant(0));
   EXPECT_EQ(apart(Root, Root), Answer::Holds);
-  ASSERT_TRUE(Witness.rank1 && Witness.rank2);
-  EXPECT_EQ(*Witness.rank1, 0);
-  EXPECT_NE(*Witness.rank2, 0);
+  ASSERT_TRUE(Witness.Rank1 && Witness.Rank2);
+  EXPECT_EQ(*Witness.Rank1, 0);
+  EXPECT_NE(*Witness.Rank2, 0);
   // Every rank is below the size: a tautology in any spelling.
-  FormulaRef Below = Arena.compare(FormulaOp::Lt, Arena.rank(), Arena.size_());
+  FormulaRef Below = Arena.compare(FormulaOp::Lt, Arena.rank(), Arena.sizeSymbol());
   EXPECT_EQ(apart(Below, Below), Answer::Never);
 }
 
 TEST_F(RankSolverTest, RanksNextToLargeConstantsAreTried) {
   FormulaRef Last = Arena.compare(FormulaOp::Eq, Arena.rank(), Arena.constant(4000));
   EXPECT_EQ(apart(Last, Last), Answer::Holds);
-  EXPECT_EQ(Solver.statistics().solverCalls, 0u); // settled by evaluation
+  EXPECT_EQ(Solver.statistics().SolverCalls, 0u); // settled by evaluation
 }
 
 TEST_F(RankSolverTest, PerRankSymbolsDifferUniformOnesDoNot) {
   FormulaRef PerRank = gt(Arena.perRank(&PerRankKey, /*Boolean=*/false), 3);
   EXPECT_EQ(apart(PerRank, PerRank), Answer::Holds);
-  EXPECT_EQ(Solver.statistics().solverCalls, 0u); // a sample assignment is a witness
+  EXPECT_EQ(Solver.statistics().SolverCalls, 0u); // a sample assignment is a witness
   FormulaRef Uniform = gt(Arena.uniform(&UniformKey, /*Boolean=*/false), 3);
   EXPECT_EQ(apart(Uniform, Uniform), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
 }
@@ -61,12 +61,12 @@ TEST_F(RankSolverTest, SamplesMeetTheQuestionsConstants) {
       FormulaOp::Eq, Arena.arithmetic(FormulaOp::Rem, U, Arena.constant(100)), Arena.constant(0));
   FormulaRef Taken = Arena.conjoin(Arena.compare(FormulaOp::Eq, P, Arena.constant(0)), Every100);
   EXPECT_EQ(apart(Taken, Taken), Answer::Holds);
-  EXPECT_EQ(Solver.statistics().solverCalls, 0u);
+  EXPECT_EQ(Solver.statistics().SolverCalls, 0u);
   // p == u - 1: a relation between two symbols.
   FormulaRef Next =
       Arena.compare(FormulaOp::Eq, P, Arena.arithmetic(FormulaOp::Sub, U, Arena.constant(1)));
   EXPECT_EQ(apart(Next, Next), Answer::Holds);
-  EXPECT_EQ(Solver.statistics().solverCalls, 0u);
+  EXPECT_EQ(Solver.statistics().SolverCalls, 0u);
   // Negative: the same test on a uniform value never splits the ranks.
   FormulaRef Agreed = Arena.conjoin(Arena.compare(FormulaOp::Eq, U, Arena.constant(0)), Every100);
   EXPECT_EQ(apart(Agreed, Agreed), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
@@ -104,8 +104,8 @@ TEST_F(RankSolverTest, AQuestionAskedTwiceIsAnsweredOnce) {
   FormulaRef Uniform = gt(Arena.uniform(&UniformKey, false), 3);
   Answer First = apart(Uniform, Uniform);
   EXPECT_EQ(apart(Uniform, Uniform), First);
-  EXPECT_EQ(Solver.statistics().questions, 2u);
-  EXPECT_EQ(Solver.statistics().answeredBefore, 1u);
+  EXPECT_EQ(Solver.statistics().Questions, 2u);
+  EXPECT_EQ(Solver.statistics().AnsweredBefore, 1u);
 }
 
 TEST_F(RankSolverTest, EvaluationGivesUniformSymbolsOneValue) {

@@ -13,12 +13,12 @@ namespace {
 
 CheckId routed(K Kind, bool Marker, bool Begins = false, bool OtherMarker = false) {
   Divergence D;
-  D.kind = Kind;
-  D.event.groupMarker = Marker;
-  D.event.groupBegins = Begins;
+  D.K = Kind;
+  D.Event.GroupMarker = Marker;
+  D.Event.GroupBegins = Begins;
   if (OtherMarker) {
-    D.otherEvent.emplace();
-    D.otherEvent->groupMarker = true;
+    D.OtherEvent.emplace();
+    D.OtherEvent->GroupMarker = true;
   }
   return route(&D);
 }
@@ -46,7 +46,7 @@ TEST(Routing, DivergencesOfGroupCalls) {
 
 TEST(Routing, OtherResults) {
   LoopDivergence Trip, Unshadowed;
-  Unshadowed.kind = LoopDivergence::Kind::Unshadowed;
+  Unshadowed.K = LoopDivergence::Kind::Unshadowed;
   EXPECT_EQ(route(&Trip), CheckId::RankLoopCheck);
   EXPECT_EQ(route(&Unshadowed), CheckId::JoinBarrierCheck);
   lockstep::analysis::RankArgument Argument;

@@ -27,37 +27,37 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   EXPECT_EQ(errorText(validateComplete(Rules)), "");
-  EXPECT_EQ(Rules.files.size(), 6u);
+  EXPECT_EQ(Rules.Files.size(), 6u);
 
   const CollectiveRule *Bcast = Rules.findCollective("ncclBroadcast");
   ASSERT_NE(Bcast, nullptr);
-  EXPECT_EQ(Bcast->api, "nccl");
-  EXPECT_EQ(Bcast->root.index, 4u);
-  EXPECT_EQ(Bcast->comm.index, 5u);
-  EXPECT_EQ(Bcast->count.index, 2u);
+  EXPECT_EQ(Bcast->Api, "nccl");
+  EXPECT_EQ(Bcast->Root.Index, 4u);
+  EXPECT_EQ(Bcast->Comm.Index, 5u);
+  EXPECT_EQ(Bcast->Count.Index, 2u);
 
   const CollectiveRule *PgBcast = Rules.findCollective("c10d::ProcessGroup::broadcast");
   ASSERT_NE(PgBcast, nullptr);
-  EXPECT_EQ(PgBcast->comm.kind, ArgRef::Kind::Receiver);
-  EXPECT_EQ(PgBcast->root.index, 1u);
-  EXPECT_EQ(PgBcast->root.field, "rootRank");
+  EXPECT_EQ(PgBcast->Comm.K, ArgRef::Kind::Receiver);
+  EXPECT_EQ(PgBcast->Root.Index, 1u);
+  EXPECT_EQ(PgBcast->Root.Field, "rootRank");
 
   EXPECT_NE(Rules.findCollective("MPI_Iallreduce"), nullptr);
-  EXPECT_FALSE(Rules.findCollective("MPI_Iallreduce")->blocking);
+  EXPECT_FALSE(Rules.findCollective("MPI_Iallreduce")->Blocking);
   EXPECT_NE(Rules.findCollective("MPI_Comm_split"), nullptr);
   EXPECT_NE(Rules.findCollective("ncclCommSplit"), nullptr);
   EXPECT_EQ(Rules.findCollective("MPI_Send"), nullptr) << "point-to-point is not collective";
-  EXPECT_EQ(Rules.findGroupMarker("ncclGroupStart")->role, GroupRole::Begin);
-  EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->outArg, 1u);
-  EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->returns);
-  EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->worldSize);
-  ASSERT_EQ(Rules.statuses.size(), 4u);
-  EXPECT_EQ(Rules.statuses[0].type, "cudaError_t"); // files in name order
-  EXPECT_EQ(Rules.statuses[2].functions, "^P?MPI_[A-Z]");
-  EXPECT_EQ(Rules.statuses[2].value, 0);
-  EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->returns);
-  EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->outArg, 0u);
-  EXPECT_EQ(Rules.findPerRankSource("gethostname")->why, "the host name");
+  EXPECT_EQ(Rules.findGroupMarker("ncclGroupStart")->Role, GroupRole::Begin);
+  EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->OutArg, 1u);
+  EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->Returns);
+  EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->WorldSize);
+  ASSERT_EQ(Rules.Statuses.size(), 4u);
+  EXPECT_EQ(Rules.Statuses[0].Type, "cudaError_t"); // files in name order
+  EXPECT_EQ(Rules.Statuses[2].Functions, "^P?MPI_[A-Z]");
+  EXPECT_EQ(Rules.Statuses[2].Value, 0);
+  EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->Returns);
+  EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->OutArg, 0u);
+  EXPECT_EQ(Rules.findPerRankSource("gethostname")->Why, "the host name");
 }
 
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
@@ -77,7 +77,7 @@ TEST(RulesLoader, UserFileExtendsBuiltins) {
                  Rules),
             "");
   ASSERT_NE(Rules.findCollective("mylib::sync_all"), nullptr);
-  EXPECT_EQ(Rules.findCollective("mylib::sync_all")->origin, "user.json");
+  EXPECT_EQ(Rules.findCollective("mylib::sync_all")->Origin, "user.json");
 }
 
 TEST(RulesLoader, RejectsInvalidJson) {
@@ -196,13 +196,13 @@ TEST(RulesLoader, RejectsDuplicatesAcrossFiles) {
 TEST(RulesLoader, FailedMergeLeavesRulesUnchanged) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
-  size_t Before = Rules.collectives.size();
+  size_t Before = Rules.Collectives.size();
   EXPECT_NE(load(R"({"version": 1, "api": "x", "collectives": [
       {"name": "ok", "operation": "barrier", "args": {}},
       {"name": "bad", "operation": "barrier"}]})",
                  Rules),
             "");
-  EXPECT_EQ(Rules.collectives.size(), Before);
+  EXPECT_EQ(Rules.Collectives.size(), Before);
   EXPECT_EQ(Rules.findCollective("ok"), nullptr);
 }
 
@@ -235,27 +235,27 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   for (const char *Name : {"MPI_Comm_split", "ncclCommSplit"}) {
     const CollectiveRule *Split = Rules.findCollective(Name);
     ASSERT_NE(Split, nullptr) << Name;
-    EXPECT_EQ(Split->color.index, 1u) << Name;
-    EXPECT_EQ(Split->newComm.index, 3u) << Name;
+    EXPECT_EQ(Split->Color.Index, 1u) << Name;
+    EXPECT_EQ(Split->NewComm.Index, 3u) << Name;
   }
   // Per-rank send counts of the v-variants legitimately differ.
-  EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->count.kind, ArgRef::Kind::Absent);
+  EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->Count.K, ArgRef::Kind::Absent);
 }
 
 TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
   const CollectiveRule *Gather = Rules.findCollective("MPI_Gather");
-  ASSERT_TRUE(Gather->inPlace);
-  EXPECT_EQ(Gather->inPlace->marker, "MPI_IN_PLACE");
-  EXPECT_EQ(Gather->inPlace->buffer.index, Gather->send.index);
-  EXPECT_EQ(Gather->inPlace->count.index, 4u);
-  EXPECT_EQ(Gather->inPlace->datatype.index, 5u);
+  ASSERT_TRUE(Gather->InPlace);
+  EXPECT_EQ(Gather->InPlace->Marker, "MPI_IN_PLACE");
+  EXPECT_EQ(Gather->InPlace->Buffer.Index, Gather->Send.Index);
+  EXPECT_EQ(Gather->InPlace->Count.Index, 4u);
+  EXPECT_EQ(Gather->InPlace->Datatype.Index, 5u);
   // Scatter's send side is read at the root only: every rank compares its receive side.
   const CollectiveRule *Scatter = Rules.findCollective("MPI_Scatter");
-  EXPECT_EQ(Scatter->count.index, 4u);
-  EXPECT_EQ(Scatter->inPlace->buffer.index, Scatter->recv.index);
-  EXPECT_FALSE(Rules.findCollective("MPI_Bcast")->inPlace);
+  EXPECT_EQ(Scatter->Count.Index, 4u);
+  EXPECT_EQ(Scatter->InPlace->Buffer.Index, Scatter->Recv.Index);
+  EXPECT_FALSE(Rules.findCollective("MPI_Bcast")->InPlace);
 }
 
 TEST(RulesLoader, RejectsMalformedInPlace) {
@@ -285,10 +285,10 @@ TEST(RulesLoader, ReadsJoinProtocols) {
       {"name": "calls", "begin": "join_begin", "end": "join_end", "shadows": ["step"]}]})",
                  Rules),
             "");
-  ASSERT_EQ(Rules.joinProtocols.size(), 2u);
-  EXPECT_EQ(Rules.joinProtocols[0].guard, "ns::Join");
-  EXPECT_EQ(Rules.joinProtocols[1].end, "join_end");
-  EXPECT_EQ(Rules.joinProtocols[1].shadows, std::vector<std::string>{"step"});
+  ASSERT_EQ(Rules.JoinProtocols.size(), 2u);
+  EXPECT_EQ(Rules.JoinProtocols[0].Guard, "ns::Join");
+  EXPECT_EQ(Rules.JoinProtocols[1].End, "join_end");
+  EXPECT_EQ(Rules.JoinProtocols[1].Shadows, std::vector<std::string>{"step"});
 }
 
 TEST(RulesLoader, RejectsMalformedJoinProtocols) {
@@ -314,11 +314,11 @@ TEST(RulesLoader, ReadsPerRankSources) {
       {"function": "stamp", "returns": true, "out_arg": 0, "why": "a clock reading"}]})",
                  Rules),
             "");
-  ASSERT_EQ(Rules.perRankSources.size(), 2u);
-  EXPECT_EQ(Rules.findPerRankSource("read_sensor")->why, "a sensor reading");
-  EXPECT_FALSE(Rules.findPerRankSource("read_sensor")->outArg.has_value());
-  EXPECT_TRUE(Rules.findPerRankSource("stamp")->returns);
-  EXPECT_EQ(*Rules.findPerRankSource("stamp")->outArg, 0u);
+  ASSERT_EQ(Rules.PerRankSources.size(), 2u);
+  EXPECT_EQ(Rules.findPerRankSource("read_sensor")->Why, "a sensor reading");
+  EXPECT_FALSE(Rules.findPerRankSource("read_sensor")->OutArg.has_value());
+  EXPECT_TRUE(Rules.findPerRankSource("stamp")->Returns);
+  EXPECT_EQ(*Rules.findPerRankSource("stamp")->OutArg, 0u);
 }
 
 TEST(RulesLoader, RejectsMalformedPerRankSources) {
@@ -350,10 +350,10 @@ TEST(RulesLoader, ReadsStatus) {
       {"functions": "^my_", "success": "MY_OK", "value": 0}]})",
                  Rules),
             "");
-  ASSERT_EQ(Rules.statuses.size(), 2u);
-  EXPECT_EQ(Rules.statuses[0].type, "my_err_t");
-  EXPECT_FALSE(Rules.statuses[0].value.has_value());
-  EXPECT_EQ(Rules.statuses[1].value, 0);
+  ASSERT_EQ(Rules.Statuses.size(), 2u);
+  EXPECT_EQ(Rules.Statuses[0].Type, "my_err_t");
+  EXPECT_FALSE(Rules.Statuses[0].Value.has_value());
+  EXPECT_EQ(Rules.Statuses[1].Value, 0);
 }
 
 TEST(RulesLoader, RejectsMalformedStatus) {

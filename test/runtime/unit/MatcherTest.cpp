@@ -16,16 +16,15 @@ protected:
   Matcher M{2, 1000};
   uint64_t Now = 1;
 
-  uint32_t fn(const std::string &Name, const std::string &Op,
-              uint64_t Flags = wire::kHostBlocking) {
+  uint32_t fn(const std::string &Name, const std::string &Op, uint64_t Flags = wire::HostBlocking) {
     return M.names().function({Name, Op, Flags});
   }
   void comm(int Rank, uint64_t Id, uint32_t Size, uint32_t RankInComm) {
     wire::Comm C;
-    C.id = Id;
-    C.size = Size;
-    C.rankInComm = RankInComm;
-    C.api = 1;
+    C.Id = Id;
+    C.Size = Size;
+    C.RankInComm = RankInComm;
+    C.Api = 1;
     ASSERT_EQ(errorText(M.addComm(Rank, C, Now)), "");
   }
   std::string call(int Rank, uint64_t Comm, uint64_t Seq, uint32_t Func, int64_t Count = 1) {
@@ -67,7 +66,7 @@ TEST_F(MatcherTest, OperationMismatch) {
   call(0, 1, 1, fn("MPI_Barrier", "barrier"));
   call(1, 1, 1, fn("MPI_Allreduce", "allreduce"));
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Mismatch);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Mismatch);
   EXPECT_EQ(M.divergence()->Field, "operation");
 }
 
@@ -89,9 +88,9 @@ TEST_F(MatcherTest, RankLeftWhileOthersWait) {
   M.departed(1, false, ++Now);
   M.tick(Now + 1);
   EXPECT_FALSE(M.divergence()); // the grace for ranks leaving at the same moment
-  M.tick(Now + Matcher::kLeftGraceNs);
+  M.tick(Now + Matcher::LeftGraceNs);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Left);
   EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
 }
@@ -102,7 +101,7 @@ TEST_F(MatcherTest, FinalizeAgainstACollectiveIsRankLeft) {
   call(1, 1, 1, fn("MPI_Finalize", "finalize"));
   M.finish(++Now);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Left);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
 }
 
@@ -113,13 +112,13 @@ TEST_F(MatcherTest, LeavingWithMpiOpenBreaksTheJobBeforeAnyoneWaits) {
   uint32_t Ar = fn("MPI_Allreduce", "allreduce");
   call(0, 1, 1, Ar);
   call(1, 1, 1, Ar);
-  M.bye(1, wire::Bye{0, wire::kLeftMpiOpen}); // exit(0) without MPI_Finalize
+  M.bye(1, wire::Bye{0, wire::LeftMpiOpen}); // exit(0) without MPI_Finalize
   M.departed(1, true, ++Now);
   M.tick(++Now);
   EXPECT_FALSE(M.divergence());
-  M.tick(Now + Matcher::kLeftGraceNs);
+  M.tick(Now + Matcher::LeftGraceNs);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Left);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Left);
   EXPECT_EQ(M.divergence()->Points.front().Seq, 2u);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
 }
@@ -144,7 +143,7 @@ TEST_F(MatcherTest, OppositeOrderIsADeadlock) {
   call(1, 11, 1, Ar);
   M.tick(++Now);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Deadlock);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Deadlock);
 }
 
 TEST_F(MatcherTest, NoDeadlockWhenARankMayHaveMovedOn) {
@@ -163,7 +162,7 @@ TEST_F(MatcherTest, StallAfterTimeout) {
   EXPECT_FALSE(M.divergence());
   M.tick(Now + 2000);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Stall);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Stall);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1});
 }
 
@@ -175,7 +174,7 @@ TEST_F(MatcherTest, StallFoundFromHeartbeatsWhenRecordsWereDropped) {
       ASSERT_EQ(call(R, 1, Seq, Ar), "");
   ASSERT_EQ(call(0, 1, 5, Ar), ""); // #4 dropped; rank 1's #4 and #5 dropped
   wire::Beat Inside;                // both made 5 calls and are inside the 5th
-  Inside.lanes = {{1, 5, 4}};
+  Inside.Lanes = {{1, 5, 4}};
   M.heartbeat(0, Inside, Now);
   M.heartbeat(1, Inside, Now);
   EXPECT_TRUE(M.incomplete(0));
@@ -183,7 +182,7 @@ TEST_F(MatcherTest, StallFoundFromHeartbeatsWhenRecordsWereDropped) {
   EXPECT_FALSE(M.divergence());
   M.tick(Now + 2000);
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Stall);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Stall);
   EXPECT_EQ(M.divergence()->Points.front().Seq, 5u);
   EXPECT_EQ(M.divergence()->Culprits, std::vector<int>{1}); // no record of what it called
 }
@@ -195,7 +194,7 @@ TEST_F(MatcherTest, NoStallWhileHeartbeatsShowProgress) {
   for (uint64_t Calls = 2; Calls < 10; ++Calls) { // rank 1's records are all lost
     Now += 600;
     wire::Beat B;
-    B.lanes = {{1, Calls, Calls - 1}};
+    B.Lanes = {{1, Calls, Calls - 1}};
     M.heartbeat(1, B, Now);
     M.heartbeat(0, B, Now);
     M.tick(Now);
@@ -206,7 +205,7 @@ TEST_F(MatcherTest, NoStallWhileHeartbeatsShowProgress) {
 TEST_F(MatcherTest, MatchingResumesAfterOneRankFellFarBehind) {
   world();
   uint32_t Ar = fn("MPI_Allreduce", "allreduce"), Bar = fn("MPI_Barrier", "barrier");
-  const uint64_t Far = Matcher::kMaxOpen + 10;
+  const uint64_t Far = Matcher::MaxOpen + 10;
   for (uint64_t Seq = 1; Seq <= Far; ++Seq)
     ASSERT_EQ(call(0, 1, Seq, Ar), "");
   EXPECT_GT(M.comms().at(1).ResyncFrom, 0u);
@@ -216,7 +215,7 @@ TEST_F(MatcherTest, MatchingResumesAfterOneRankFellFarBehind) {
   ASSERT_EQ(call(0, 1, Far + 1, Ar), "");
   ASSERT_EQ(call(1, 1, Far + 1, Bar), "");
   ASSERT_TRUE(M.divergence());
-  EXPECT_EQ(M.divergence()->Kind, DivergenceKind::Mismatch);
+  EXPECT_EQ(M.divergence()->K, DivergenceKind::Mismatch);
 }
 
 TEST_F(MatcherTest, RefusesInconsistentReports) {
@@ -226,9 +225,9 @@ TEST_F(MatcherTest, RefusesInconsistentReports) {
   ASSERT_EQ(call(0, 1, 2, Ar), "");
   EXPECT_NE(call(0, 1, 2, Ar), ""); // sequence numbers only grow
   wire::Comm C;
-  C.id = 1;
-  C.size = 3;
-  C.api = 1;
+  C.Id = 1;
+  C.Size = 3;
+  C.Api = 1;
   EXPECT_NE(errorText(M.addComm(0, C, Now)), ""); // another size for the same communicator
 }
 

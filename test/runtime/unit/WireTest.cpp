@@ -24,35 +24,35 @@ std::string decodeFrame(const std::vector<uint8_t> &Frame, Type Expected, M &Out
 
 TEST(Wire, EventRoundTrip) {
   Event E;
-  E.comm = 7;
-  E.seq = 42;
-  E.func = 3;
-  E.count = 1024;
-  E.root = 2;
-  E.flags = kInGroup;
+  E.Comm = 7;
+  E.Seq = 42;
+  E.Func = 3;
+  E.Count = 1024;
+  E.Root = 2;
+  E.Flags = InGroup;
   Event Back;
   ASSERT_EQ(decodeFrame(frame(E), Type::Event, Back), "");
-  EXPECT_EQ(Back.seq, 42u);
-  EXPECT_EQ(Back.count, 1024);
-  EXPECT_EQ(Back.root, 2);
-  EXPECT_EQ(Back.flags, kInGroup);
+  EXPECT_EQ(Back.Seq, 42u);
+  EXPECT_EQ(Back.Count, 1024);
+  EXPECT_EQ(Back.Root, 2);
+  EXPECT_EQ(Back.Flags, InGroup);
 }
 
 TEST(Wire, RefusesBadFields) {
   Event E;
-  E.seq = 0;
+  E.Seq = 0;
   Event Back;
   EXPECT_NE(decodeFrame(frame(E), Type::Event, Back).find("sequence number 0"), std::string::npos);
   Comm C;
-  C.id = 1;
-  C.size = 2;
-  C.rankInComm = 2;
-  C.api = 1;
+  C.Id = 1;
+  C.Size = 2;
+  C.RankInComm = 2;
+  C.Api = 1;
   Comm CB;
   EXPECT_NE(decodeFrame(frame(C), Type::Comm, CB).find("rank 2 in a communicator of size 2"),
             std::string::npos);
   Def D;
-  D.first = "bad\x01name";
+  D.First = "bad\x01name";
   Def DB;
   EXPECT_NE(decodeFrame(frame(D), Type::Def, DB).find("control character"), std::string::npos);
 }
@@ -71,15 +71,15 @@ TEST(Wire, RefusesTruncatedAndTrailing) {
 
 TEST(Wire, HeartbeatRoundTrip) {
   Beat B;
-  B.dropped = 7;
-  B.lanes = {{1, 10, 9}, {42, 3, 3}};
+  B.Dropped = 7;
+  B.Lanes = {{1, 10, 9}, {42, 3, 3}};
   Beat Back;
   ASSERT_EQ(decodeFrame(frame(B), Type::Beat, Back), "");
-  EXPECT_EQ(Back.dropped, 7u);
-  ASSERT_EQ(Back.lanes.size(), 2u);
-  EXPECT_EQ(Back.lanes[1].comm, 42u);
-  EXPECT_EQ(Back.lanes[0].returned, 9u);
-  B.lanes = {{1, 2, 3}};
+  EXPECT_EQ(Back.Dropped, 7u);
+  ASSERT_EQ(Back.Lanes.size(), 2u);
+  EXPECT_EQ(Back.Lanes[1].Comm, 42u);
+  EXPECT_EQ(Back.Lanes[0].Returned, 9u);
+  B.Lanes = {{1, 2, 3}};
   EXPECT_NE(decodeFrame(frame(B), Type::Beat, Back).find("more calls returned"), std::string::npos);
 }
 
@@ -110,8 +110,8 @@ TEST(Wire, SplitterReassemblesBytes) {
 }
 
 TEST(Wire, Tokens) {
-  uint8_t A[kTokenBytes], B[kTokenBytes];
-  for (size_t I = 0; I < kTokenBytes; ++I)
+  uint8_t A[TokenBytes], B[TokenBytes];
+  for (size_t I = 0; I < TokenBytes; ++I)
     A[I] = uint8_t(I * 7);
   ASSERT_TRUE(tokenFromHex(tokenToHex(A), B));
   EXPECT_TRUE(tokensEqual(A, B));
