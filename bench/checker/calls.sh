@@ -19,39 +19,20 @@
 # timed out or ran out of memory; 2 the benchmark itself failed.
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-KEEP=0
-WITH_CHECK=0
-REPS=${REPS:-5}
-TARGET=${TARGET_RATIO:-1.10}
-GROWTH=${GROWTH_LIMIT:-1.10}
+# shellcheck source=SCRIPTDIR/shapes_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shapes_lib.sh"
+bench_tools
+# The environment's settings (see above), with this benchmark's defaults.
+REPS=${REPS:-5} TARGET=${TARGET_RATIO:-1.10} GROWTH=${GROWTH_LIMIT:-1.10}
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
-while getopts "ckh" opt; do
-  case $opt in
-    c) WITH_CHECK=1 ;;
-    k) KEEP=1 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-SIZES=("$@")
+parse_options c=WITH_CHECK -- "$@"
+SIZES=("${OPERANDS[@]}")
 ((${#SIZES[@]})) || SIZES=(800 3200)
-for n in "${SIZES[@]}"; do
-  [[ $n =~ ^[0-9]+$ ]] && ((n >= 4)) || { echo "calls.sh: bad function count '$n' (need an integer >= 4)" >&2; exit 2; }
-done
-[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "calls.sh: REPS must be a positive integer" >&2; exit 2; }
+need_function_counts "${SIZES[@]}"
+need_positive "$REPS" "REPS must be a positive integer"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-calls.XXXXXX")
-if ((KEEP)); then
-  trap 'echo "kept: $WORK"' EXIT
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-source "$HERE/shapes_lib.sh"
-shapes_setup "$WORK"
+bench_workdir calls
+shapes_setup
 TOOLS=(syntax plugin)
 ((WITH_CHECK)) && TOOLS+=(check)
 
@@ -63,42 +44,27 @@ echo "  targets:   plugin <= ${TARGET}x clang -fsyntax-only; growth of the check
 echo "             smallest to the largest N about 1.0 (limit ${GROWTH})"
 echo
 
-RESULTS="$WORK/results.tsv" # n lines tool wall rss findings status walls cpu
+RESULTS="$WORK/results.tsv" # n lines tool wall rss findings status walls cpu name
 : >"$RESULTS"
 BROKEN=0
 for n in "${SIZES[@]}"; do
   dir="$WORK/calls_$n"
   mkdir -p "$dir"
   file="$dir/calls_$n.c"
-  info=$(python3 "$HERE/generate_shapes.py" calls "$file" -n "$n") || { echo "calls.sh: generate_shapes.py failed for N=$n" >&2; exit 2; }
-  lines=$(sed -n 's/.* lines=\([0-9]*\).*/\1/p' <<<"$info")
-  write_cdb "$dir" "$file" c
-  echo "calls_$n.c: $info" >&2
-  declare -A walls=() rss=() cpus=() status=() finds=()
-  for t in "${TOOLS[@]}"; do walls[$t]=""; rss[$t]=""; cpus[$t]=""; status[$t]=ok; finds[$t]=-; done
-  for ((r = 1; r <= REPS; r++)); do
-    for t in "${TOOLS[@]}"; do
-      [[ ${status[$t]} == ok ]] || continue
-      echo "  N=$n run $r/$REPS: $t ..." >&2
-      run_tool "$t" "$file" c
-      if [[ $T_STATUS != ok ]]; then
-        status[$t]=$T_STATUS; walls[$t]=$M_WALL; rss[$t]=$M_RSS; cpus[$t]=$M_CPU
-        continue
-      fi
-      walls[$t]+=" $M_WALL"; rss[$t]+=" $M_RSS"; cpus[$t]+=" $M_CPU"; finds[$t]=$T_FINDINGS
-    done
-  done
+  generate_shape calls "$file" "$n" c "N=$n"
+  echo "calls_$n.c: $G_INFO" >&2
+  interleaved_series "N=$n " "$file" c "$REPS" "${TOOLS[@]}"
   for t in "${TOOLS[@]}"; do
-    # shellcheck disable=SC2086
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$lines" "$t" "$(median ${walls[$t]})" \
-      "$(maxof ${rss[$t]})" "${finds[$t]}" "${status[$t]}" "$(echo ${walls[$t]}) | cpu s $(echo ${cpus[$t]})" "$(median ${cpus[$t]})" >>"$RESULTS"
+    # shellcheck disable=SC2086,SC2116 # the runs are space-separated words
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$G_LINES" "$t" "$(median ${walls[$t]})" \
+      "$(maxof ${rss[$t]})" "${finds[$t]}" "${status[$t]}" "$(echo ${walls[$t]}) | cpu s $(echo ${cpus[$t]})" "$(median ${cpus[$t]})" \
+      "$(tool_name "$t")" >>"$RESULTS"
   done
   [[ ${status[syntax]} == ok ]] || BROKEN=1
-  unset walls rss cpus status finds
 done
 
-awk -F'\t' -v target="$TARGET" -v glim="$GROWTH" -v broken="$BROKEN" '
-function name(t) { return t == "syntax" ? "syntax-only" : t == "plugin" ? "plugin" : "lockstep check" }
+awk -F'\t' -v target="$TARGET" -v glim="$GROWTH" -v broken="$BROKEN" -v cpu_note="$CPU_NOTE" '
+function name(t) { return names[t] }
 BEGIN {
   fmt = "%6s %7s  %-15s %8s %8s %8s %10s %7s %7s %7s %10s  %s\n"
   printf fmt, "N", "lines", "tool", "wall s", "ratio", "us/line", "checks", "RSS MB", "cpu s", "ratio", "findings", "status"
@@ -106,7 +72,7 @@ BEGIN {
 }
 {
   n = $1; lines = $2; t = $3; w = $4; rss = $5; st = $7
-  cpu = $9
+  cpu = $9; names[t] = $10
   if (t == "syntax") { syn[n] = w; syncpu[n] = cpu; synok[n] = (st == "ok") }
   ok = (st == "ok")
   r = (ok && synok[n] && syn[n] > 0) ? w / syn[n] : -1
@@ -156,7 +122,7 @@ END {
       print line
     }
   }
-  print "cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
+  print cpu_note
   if (fp != "") print "findings on a file without bugs (false positives): " fp
   if (failed != "") print "failed: " failed
   rv = worst == "" ? "n/a" : (worst <= target ? "PASS" : "FAIL")
@@ -167,7 +133,7 @@ END {
   if (rv != "PASS" || gv ~ /FAIL/ || failed != "") exit 1
 }' "$RESULTS"
 RC=$?
-echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
-echo "elapsed: $(($(date +%s) - START)) s"
+echo "load average now: $(load_now)"
+show_elapsed
 ((BROKEN)) && { echo "BENCHMARK FAILED: clang -fsyntax-only failed on a generated file"; exit 2; }
 exit $RC

@@ -21,41 +21,24 @@
 # crashed, timed out or ran out of memory; 2 the benchmark itself failed.
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=SCRIPTDIR/shapes_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shapes_lib.sh"
+bench_tools
 LINES=3500
-KEEP=0
-REPS=${REPS:-3}
-TARGET=${TARGET_RATIO:-2}
-TARGET_MB=${TARGET_MB:-2048}
-GAP_LIMIT=${GAP_LIMIT:-1.25}
+# The environment's settings (see above), with this benchmark's defaults.
+REPS=${REPS:-3} TARGET=${TARGET_RATIO:-2} TARGET_MB=${TARGET_MB:-2048} GAP_LIMIT=${GAP_LIMIT:-1.25}
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
-while getopts "n:kh" opt; do
-  case $opt in
-    n) LINES=$OPTARG ;;
-    k) KEEP=1 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || { echo "nccl.sh: unexpected argument '$1'" >&2; usage >&2; exit 2; }
-[[ $LINES =~ ^[0-9]+$ ]] && ((LINES >= 400)) || { echo "nccl.sh: -n needs an integer >= 400" >&2; exit 2; }
-[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "nccl.sh: REPS must be a positive integer" >&2; exit 2; }
-if [[ ! -f /usr/local/cuda/include/nccl.h || ! -f /usr/local/cuda/include/cuda_runtime.h ]]; then
-  echo "SKIPPED: the CUDA/NCCL benchmark needs /usr/local/cuda/include/cuda_runtime.h and nccl.h (CUDA toolkit with NCCL), not found here"
+parse_options n:=LINES -- "$@"
+no_operands
+need_at_least "$LINES" 400 "-n needs an integer >= 400"
+need_positive "$REPS" "REPS must be a positive integer"
+if [[ ! -f $CUDA/include/nccl.h || ! -f $CUDA/include/cuda_runtime.h ]]; then
+  echo "SKIPPED: the CUDA/NCCL benchmark needs $CUDA/include/cuda_runtime.h and nccl.h (CUDA toolkit with NCCL), not found here"
   exit 0
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-nccl.XXXXXX")
-if ((KEEP)); then
-  trap 'echo "kept: $WORK"' EXIT
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-source "$HERE/shapes_lib.sh"
-shapes_setup "$WORK"
+bench_workdir nccl
+shapes_setup
 
 START=$(date +%s)
 echo "lockstep CUDA/NCCL benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -66,27 +49,12 @@ echo "  runs:      $REPS per tool, interleaved, median wall, max RSS"
 echo "  targets:   wall <= ${TARGET}x clang -fsyntax-only, peak RSS <= $TARGET_MB MB"
 
 file="$WORK/nccl_big.cu"
-info=$(python3 "$HERE/generate_shapes.py" nccl "$file" -n "$LINES") || { echo "nccl.sh: generate_shapes.py failed" >&2; exit 2; }
-lines=$(sed -n 's/.* lines=\([0-9]*\).*/\1/p' <<<"$info")
-write_cdb "$WORK" "$file" cuda
-echo "  generated: $info"
+generate_shape nccl "$file" "$LINES" cuda
+echo "  generated: $G_INFO"
 echo
 
 TOOLS=(syntax plugin check)
-declare -A walls=() rss=() cpus=() status=() finds=()
-for t in "${TOOLS[@]}"; do walls[$t]=""; rss[$t]=""; cpus[$t]=""; status[$t]=ok; finds[$t]=-; done
-for ((r = 1; r <= REPS; r++)); do
-  for t in "${TOOLS[@]}"; do
-    [[ ${status[$t]} == ok ]] || continue
-    echo "  run $r/$REPS: $t ..." >&2
-    run_tool "$t" "$file" cuda
-    if [[ $T_STATUS != ok ]]; then
-      status[$t]=$T_STATUS; walls[$t]=$M_WALL; rss[$t]=$M_RSS; cpus[$t]=$M_CPU
-      continue
-    fi
-    walls[$t]+=" $M_WALL"; rss[$t]+=" $M_RSS"; cpus[$t]+=" $M_CPU"; finds[$t]=$T_FINDINGS
-  done
-done
+interleaved_series "" "$file" cuda "$REPS" "${TOOLS[@]}"
 if ((KEEP)); then cp "$WORK/plugin.out" "$WORK/plugin.txt" 2>/dev/null; fi
 
 if [[ ${status[syntax]} != ok ]]; then
@@ -102,11 +70,11 @@ printf "$fmt" "" "" "" "(median)" "(<=${TARGET}x)" "(<=$TARGET_MB)" "(median)" "
 RC=0
 for t in "${TOOLS[@]}"; do
   # shellcheck disable=SC2086
-  w=$(median ${walls[$t]}); m=$(mib "$(maxof ${rss[$t]})"); c=$(median ${cpus[$t]}); c=$([[ $c =~ ^[0-9.]+$ ]] && printf '%.2f' "$c" || echo NA)
+  w=$(median ${walls[$t]}); m=$(mib "$(maxof ${rss[$t]})"); c=$(c2 "$(median ${cpus[$t]})")
   rt=$(ratio "$w" "$SYN"); rc=$(ratio "$c" "$SYNCPU")
-  name=$(case $t in syntax) echo syntax-only ;; plugin) echo plugin ;; check) echo "lockstep check" ;; esac)
+  name=$(tool_name "$t")
   if [[ $t == syntax ]]; then
-    printf "$fmt" "$(basename "$file")" "$lines" "$name" "$(w3 "$w")" "1.00" "$m" "$c" "1.00" "" ""
+    printf "$fmt" "$(basename "$file")" "$G_LINES" "$name" "$(w3 "$w")" "1.00" "$m" "$c" "1.00" "" ""
     continue
   fi
   if [[ ${status[$t]} != ok ]]; then
@@ -114,9 +82,7 @@ for t in "${TOOLS[@]}"; do
     RC=1
     continue
   fi
-  v=$(awk -v r="$rt" -v t="$TARGET" -v m="$m" -v tm="$TARGET_MB" 'BEGIN {
-    s = ""; if (r > t) s = s " time"; if (m == "NA" || m > tm) s = s " memory"
-    print s == "" ? "PASS" : "FAIL:" s }')
+  v=$(target_verdict "$rt" "$TARGET" "$m" "$TARGET_MB")
   [[ $v == PASS ]] || RC=1
   printf "$fmt" "" "" "$name" "$(w3 "$w")" "$rt" "$m" "$c" "$rc" "${finds[$t]}" "$v"
 done
@@ -133,12 +99,12 @@ for t in "${TOOLS[@]}"; do
   # shellcheck disable=SC2086
   printf "runs: %-7s wall s %s | cpu s %s\n" "$t" "$(echo ${walls[$t]})" "$(echo ${cpus[$t]})"
 done
-echo "cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
+echo "$CPU_NOTE"
 echo "found/seeded +other: seeded bugs (lines marked // bug[: a rank-0-only broadcast, an early return on"
 echo "  some ranks, a root taken from the rank) with a finding on their line, and findings elsewhere: the rest"
 echo "  of the file (grouped send/recv with rank-based peers, balanced broadcasts whose rank-0 arm has a"
 echo "  CUDACHECK, rank-0 logging and metrics) is correct, so 'other' counts false positives"
-echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
+echo "load average now: $(load_now)"
 echo "VERDICT: $([[ $RC == 0 ]] && echo PASS || echo FAIL) (targets: <= ${TARGET}x the parse, <= $TARGET_MB MB, lockstep check <= ${GAP_LIMIT}x the plugin's RSS)"
-echo "elapsed: $(($(date +%s) - START)) s"
+show_elapsed
 exit $RC

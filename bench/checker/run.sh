@@ -10,59 +10,33 @@
 #
 # Environment: REPS (runs, as -r; -r wins), LOCKSTEP_PLUGIN (default
 # build/lib/liblockstep-tidy.so), CLANG (clang-22), CLANG_TIDY (clang-tidy-22),
-# TARGET_RATIO (1.10).
+# TARGET_RATIO (1.10), MPI_INCLUDE (/usr/lib/x86_64-linux-gnu/openmpi/include).
 #
 # Exit status: 0 both targets met, 1 a target missed, 2 the benchmark itself
 # failed (a tool crashed or reported an error, the plugin is missing).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-PLUGIN=${LOCKSTEP_PLUGIN:-$ROOT/build/lib/liblockstep-tidy.so}
-CLANG=${CLANG:-clang-22}
-TIDY=${CLANG_TIDY:-clang-tidy-22}
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$HERE/../lib.sh"
+bench_tools
 TARGET=${TARGET_RATIO:-1.10}
 RUNS=${REPS:-5}
-KEEP=0
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
-while getopts "r:kh" opt; do
-  case $opt in
-    r) RUNS=$OPTARG ;;
-    k) KEEP=1 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-SIZES=("$@")
+parse_options r:=RUNS -- "$@"
+SIZES=("${OPERANDS[@]}")
 ((${#SIZES[@]})) || SIZES=(500 1000 2000 4000)
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r (or REPS) needs a positive integer" >&2; exit 2; }
-for n in "${SIZES[@]}"; do
-  [[ $n =~ ^[0-9]+$ ]] && ((n >= 4)) || { echo "run.sh: bad function count '$n' (need an integer >= 4)" >&2; exit 2; }
-done
-for tool in "$CLANG" "$TIDY" python3; do
-  command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
-done
+need_positive "$RUNS" "-r (or REPS) needs a positive integer"
+need_function_counts "${SIZES[@]}"
+need_tools "$CLANG" "$TIDY" python3
 
-MPI_INC=/usr/lib/x86_64-linux-gnu/openmpi/include
-CUDA=/usr/local/cuda
-CXX_FLAGS=(-x c++ -std=c++17 -I"$MPI_INC" -I"$ROOT/test/include" -I"$ROOT/include")
-# The %cuda_flags of test/lit/lit.cfg.py.
-CUDA_FLAGS=(-x cuda --cuda-path="$CUDA" --cuda-host-only -nocudalib -Wno-unknown-cuda-version
-            -Xclang -target-sdk-version=12.9 -I"$CUDA/include" -I"$MPI_INC" -I"$ROOT/test/include")
-CHECKS='-*,lockstep-*'
+# The lit tests include the project's test and public headers too.
+CXX_FLAGS=("${FLAGS_cxx[@]}" -I"$ROOT/test/include" -I"$ROOT/include")
+CUDA_FLAGS=("${FLAGS_cuda[@]}" -I"$ROOT/test/include")
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-bench.XXXXXX")
-if ((KEEP)); then
-  trap 'echo "kept: $WORK"' EXIT
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-
-source "$HERE/../lib.sh"
+bench_workdir bench
 bench_rss_setup "$WORK"
-[[ -f $PLUGIN ]] || { echo "run.sh: plugin $PLUGIN not found: build it first (scripts/build.sh)" >&2; exit 2; }
+need_plugin
 
 FAILED=0
 RESULTS="$WORK/results.tsv"   # kind label funcs lines syn tidy rss_syn rss_tidy warnings analysis solver
@@ -87,12 +61,10 @@ bench() {
     fi
     syn+=("$M_WALL"); rs+=("$M_RSS")
     # (b) clang-tidy with the plugin
-    measure "$WORK/tidy.out" "$WORK/tidy.err" env LOCKSTEP_STATISTICS=1 "$TIDY" --load="$PLUGIN" \
-      --checks="$CHECKS" --quiet "$file" -- "${flags[@]}"
+    measure "$WORK/tidy.out" "$WORK/tidy.err" env LOCKSTEP_STATISTICS=1 "${TIDY_CMD[@]}" "$file" -- "${flags[@]}"
     if ((M_RC != 0)); then
       fail "$label: $TIDY exited $M_RC (crash or error)"
-      show_errors "$WORK/tidy.out" "$WORK/tidy.err"
-      tail -5 "$WORK/tidy.err" | sed 's/^/    | /'
+      show_crash "$WORK/tidy.out" "$WORK/tidy.err"
       return
     fi
     if grep -q 'error:' "$WORK/tidy.out" "$WORK/tidy.err"; then
@@ -116,12 +88,12 @@ bench() {
 
 START=$(date +%s)
 echo "lockstep checker benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "  clang:     $($CLANG --version | head -1)"
-echo "  tidy:      $($TIDY --version | grep -i version | head -1 | sed 's/^ *//')"
+show_clang
+show_tidy
 echo "  plugin:    $PLUGIN"
 echo "  runs:      $RUNS per tool and file, median reported; peak RSS = max over runs ($RSS_HOW)"
 echo "  checks:    $CHECKS"
-echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+show_cpus
 echo
 
 echo "generating:" >&2
@@ -129,13 +101,13 @@ echo "generating:" >&2
 # each tool (process start, plugin load, rules, headers).
 for n in 4 "${SIZES[@]}"; do
   f="$WORK/gen_$n.cpp"
-  info=$(python3 "$HERE/generate.py" "$n" "$f") || { echo "run.sh: generate.py failed for N=$n" >&2; exit 2; }
+  info=$(python3 "$HERE/generate.py" "$n" "$f") || cannot_run "generate.py failed for N=$n"
   echo "  gen_$n.cpp: $info" >&2
 done
 
 # One untimed run of each tool to warm the page cache (binaries, headers).
 "$CLANG" -fsyntax-only "${CXX_FLAGS[@]}" "$WORK/gen_4.cpp" >/dev/null 2>&1
-"$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet "$WORK/gen_4.cpp" -- "${CXX_FLAGS[@]}" >/dev/null 2>&1
+"${TIDY_CMD[@]}" "$WORK/gen_4.cpp" -- "${CXX_FLAGS[@]}" >/dev/null 2>&1
 
 echo "timing:" >&2
 bench startup "gen_4.cpp" 4 "$WORK/gen_4.cpp" "${CXX_FLAGS[@]}"
@@ -205,7 +177,7 @@ END {
 }' "$RESULTS"
 VERDICT_RC=$?
 
-echo "elapsed: $(( $(date +%s) - START )) s"
+show_elapsed
 if ((FAILED)); then
   echo "BENCHMARK FAILED: see the FAIL lines above (missing rows were not measured)"
   exit 2

@@ -1,11 +1,15 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables set here are the sourcing scripts'
 # Helpers of bench/checker/stress.sh, calls.sh and nccl.sh (sourced, not run),
-# on top of bench/lib.sh: bounded runs of the three tools on one file, each
-# with a time limit and an address-space limit, so that a crash, a blow-up or
-# a hang of the engine is reported as a failure instead of stopping the
-# benchmark.
+# on top of bench/lib.sh (sourced here): bounded runs of the three tools on one
+# file, each with a time limit and an address-space limit, so that a crash, a
+# blow-up or a hang of the engine is reported as a failure instead of stopping
+# the benchmark.
 #
-#   shapes_setup WORK        checks the tools, sources lib.sh, sets the flags
+#   shapes_setup             after bench_tools and bench_workdir: checks the
+#                            limits and the tools, sets up the RSS probe
+#   generate_shape SHAPE FILE N LANG [WHAT]   FILE from generate_shapes.py, with
+#                            its compile_commands.json; sets G_INFO, G_LINES
 #   write_cdb DIR FILE LANG  compile_commands.json for one file (LANG: c++, c, cuda)
 #   run_tool TOOL FILE LANG  TOOL: syntax, plugin or check; one bounded run:
 #                            sets M_WALL, M_RSS, M_RC (lib.sh), T_STATUS (ok or
@@ -15,49 +19,52 @@
 #                            failure): S_WALL and S_CPU (user + system s;
 #                            medians), S_RSS (max, KiB),
 #                            S_STATUS, S_FINDINGS, S_RUNS (the wall times)
+#   interleaved_series LABEL FILE LANG REPS TOOL...   REPS rounds of one run of
+#                            each TOOL: the arrays walls, rss, cpus, status, finds
+#   target_verdict RATIO TARGET MIB MAX_MIB [below]   PASS or FAIL: time/memory
+#   tool_name TOOL  w3 S  c2 S  ratio A B  CPU_NOTE
 #
 # Environment: LOCKSTEP_PLUGIN, LOCKSTEP, CLANG, CLANG_TIDY, TIME_LIMIT
 # (seconds per run, default 300), MEM_LIMIT_MB (address space per run, default
 # 4096), MPI_INCLUDE.
 
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+# The tools run bounded, so the limits are checked before anything runs.
 shapes_setup() {
-  WORK=$1
-  PLUGIN=${LOCKSTEP_PLUGIN:-$ROOT/build/lib/liblockstep-tidy.so}
-  LOCKSTEP=${LOCKSTEP:-$ROOT/build/bin/lockstep}
-  CLANG=${CLANG:-clang-22}
-  TIDY=${CLANG_TIDY:-clang-tidy-22}
   TIME_LIMIT=${TIME_LIMIT:-300}
   MEM_LIMIT_MB=${MEM_LIMIT_MB:-4096}
-  MPI_INC=${MPI_INCLUDE:-/usr/lib/x86_64-linux-gnu/openmpi/include}
-  CUDA=/usr/local/cuda
-  CHECKS='-*,lockstep-*'
-  [[ $TIME_LIMIT =~ ^[1-9][0-9]*$ ]] || { echo "TIME_LIMIT must be a positive integer (seconds)" >&2; exit 2; }
-  [[ $MEM_LIMIT_MB =~ ^[1-9][0-9]*$ ]] || { echo "MEM_LIMIT_MB must be a positive integer" >&2; exit 2; }
-  for tool in "$CLANG" "$TIDY" python3 timeout prlimit; do
-    command -v "$tool" >/dev/null || { echo "$(basename "$0"): $tool not found" >&2; exit 2; }
-  done
-  [[ -d $MPI_INC ]] || { echo "$(basename "$0"): MPI include directory $MPI_INC not found" >&2; exit 2; }
-  source "$ROOT/bench/lib.sh"
+  need_positive "$TIME_LIMIT" "TIME_LIMIT must be a positive integer (seconds)"
+  need_positive "$MEM_LIMIT_MB" "MEM_LIMIT_MB must be a positive integer"
+  need_tools "$CLANG" "$TIDY" python3 timeout prlimit
+  need_mpi_include
   bench_rss_setup "$WORK"
-  [[ -f $PLUGIN ]] || { echo "$(basename "$0"): plugin $PLUGIN not found: build it first (scripts/build.sh)" >&2; exit 2; }
-  [[ -x $LOCKSTEP ]] || { echo "$(basename "$0"): $LOCKSTEP not found: build it first (scripts/build.sh)" >&2; exit 2; }
+  need_plugin
+  need_lockstep
   LOCKSTEP=$(realpath "$LOCKSTEP")
-  FLAGS_cxx=(-x c++ -std=c++17 -I"$MPI_INC")
-  FLAGS_c=(-x c -std=c11 -I"$MPI_INC")
-  # The %cuda_flags of test/lit/lit.cfg.py (TOOLCHAIN.md: host side only).
-  FLAGS_cuda=(-x cuda --cuda-path="$CUDA" --cuda-host-only -nocudalib -Wno-unknown-cuda-version
-              -Xclang -target-sdk-version=12.9 -I"$CUDA/include" -I"$MPI_INC")
 }
 
+# What ran, on what, under which limits: the report's header.
 shapes_header() {
-  echo "  clang:     $($CLANG --version | head -1)"
-  echo "  tidy:      $($TIDY --version | grep -i version | head -1 | sed 's/^ *//')"
+  show_clang
+  show_tidy
   echo "  plugin:    $PLUGIN (built $(date -u -r "$PLUGIN" '+%Y-%m-%d %H:%M:%S UTC'))"
   echo "  lockstep:  $LOCKSTEP (built $(date -u -r "$LOCKSTEP" '+%Y-%m-%d %H:%M:%S UTC'); check --jobs 1 --no-cache, one unit)"
   echo "  source:    $(git -C "$ROOT" log -1 --format='%h %s' 2>/dev/null | cut -c1-70)$(git -C "$ROOT" status --porcelain -- checker 2>/dev/null | grep -q . && echo ' + uncommitted changes under checker/')"
   echo "  limits:    ${TIME_LIMIT} s and ${MEM_LIMIT_MB} MB of address space (prlimit --as) per run; stack $(ulimit -s) KiB"
   echo "  peak RSS:  $RSS_HOW"
-  echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  show_cpus
+}
+
+# The generated input of one measurement, with the compile database that
+# lockstep check reads beside it; a generator failure stops the benchmark.
+generate_shape() {
+  local shape=$1 file=$2 n=$3 lang=$4 what=${5:+ for $5}
+  G_INFO=$(python3 "$ROOT/bench/checker/generate_shapes.py" "$shape" "$file" -n "$n") ||
+    cannot_run "generate_shapes.py failed$what"
+  G_LINES=$(sed -n 's/.* lines=\([0-9]*\).*/\1/p' <<<"$G_INFO")
+  write_cdb "$(dirname "$file")" "$file" "$lang"
 }
 
 # write_cdb DIR FILE LANG: the compile command a build would have written
@@ -142,7 +149,7 @@ run_tool() {
   T_FINDINGS=-
   case $tool in
     syntax) measure "$out" "$err" "${bound[@]}" "$CLANG" -fsyntax-only "${flags[@]}" "$file" ;;
-    plugin) measure "$out" "$err" "${bound[@]}" "$TIDY" --load="$PLUGIN" --checks="$CHECKS" --quiet "$file" -- "${flags[@]}" ;;
+    plugin) measure "$out" "$err" "${bound[@]}" "${TIDY_CMD[@]}" "$file" -- "${flags[@]}" ;;
     check)
       rm -f "$WORK/findings.json"
       measure "$out" "$err" "${bound[@]}" "$LOCKSTEP" check -p "$(dirname "$file")" --jobs 1 --no-cache -q \
@@ -174,22 +181,58 @@ run_tool() {
 }
 
 tool_series() {
-  local tool=$1 file=$2 lang=$3 reps=$4 r walls=() rss=() cpus=()
+  local tool=$1 file=$2 lang=$3 reps=$4 r run_walls=() run_rss=() run_cpus=()
   S_STATUS=ok
   for ((r = 1; r <= reps; r++)); do
     run_tool "$tool" "$file" "$lang"
-    walls+=("$M_WALL"); rss+=("$M_RSS"); cpus+=("$M_CPU")
+    run_walls+=("$M_WALL"); run_rss+=("$M_RSS"); run_cpus+=("$M_CPU")
     if [[ $T_STATUS != ok ]]; then S_STATUS=$T_STATUS; break; fi
   done
   S_FINDINGS=$T_FINDINGS
-  S_RUNS="${walls[*]}"
-  S_WALL=$(median "${walls[@]}")
-  S_CPU=$(median "${cpus[@]}"); [[ $S_CPU =~ ^[0-9.]+$ ]] && S_CPU=$(printf '%.2f' "$S_CPU")
+  S_RUNS="${run_walls[*]}"
+  S_WALL=$(median "${run_walls[@]}")
+  S_CPU=$(c2 "$(median "${run_cpus[@]}")")
   [[ $S_STATUS == ok ]] || { S_WALL=$M_WALL; S_CPU=$M_CPU; } # the failed run's
-  S_RSS=$(maxof "${rss[@]}")
+  S_RSS=$(maxof "${run_rss[@]}")
   [[ -n $S_RSS ]] || S_RSS=NA
 }
 
-mib() { [[ $1 =~ ^[0-9]+$ ]] && awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }' || echo NA; }
+# interleaved_series LABEL FILE LANG REPS TOOL...: REPS rounds of one run of
+# each TOOL in turn (interleaved, so that a change in the machine's load falls
+# on every tool alike); a tool that fails is not run again. Sets the
+# associative arrays walls, rss and cpus (each run's value, space-separated;
+# the failed run's alone), status (ok or what went wrong) and finds.
+interleaved_series() {
+  local label=$1 file=$2 lang=$3 reps=$4 r t
+  shift 4
+  declare -gA walls=() rss=() cpus=() status=() finds=()
+  for t in "$@"; do walls[$t]=""; rss[$t]=""; cpus[$t]=""; status[$t]=ok; finds[$t]=-; done
+  for ((r = 1; r <= reps; r++)); do
+    for t in "$@"; do
+      [[ ${status[$t]} == ok ]] || continue
+      echo "  ${label}run $r/$reps: $t ..." >&2
+      run_tool "$t" "$file" "$lang"
+      if [[ $T_STATUS != ok ]]; then
+        status[$t]=$T_STATUS; walls[$t]=$M_WALL; rss[$t]=$M_RSS; cpus[$t]=$M_CPU
+        continue
+      fi
+      walls[$t]+=" $M_WALL"; rss[$t]+=" $M_RSS"; cpus[$t]+=" $M_CPU"; finds[$t]=$T_FINDINGS
+    done
+  done
+}
+
+# target_verdict RATIO TARGET MIB MAX_MIB [below]: a tool's row against the
+# targets: PASS, or FAIL: and which missed (below: the peak RSS must stay
+# under MAX_MIB, else it may reach it).
+target_verdict() {
+  awk -v r="$1" -v t="$2" -v m="$3" -v tm="$4" -v below="${5:-}" 'BEGIN {
+    s = ""; if (r > t) s = s " time"; if (m == "NA" || (below != "" ? m >= tm : m > tm)) s = s " memory"
+    print s == "" ? "PASS" : "FAIL:" s }'
+}
+
+tool_name() { case $1 in syntax) echo syntax-only ;; plugin) echo plugin ;; check) echo "lockstep check" ;; esac; }
+CPU_NOTE="cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
+
 w3() { [[ $1 =~ ^[0-9.]+$ ]] && awk -v x="$1" 'BEGIN { printf "%.3f", x }' || echo NA; }
+c2() { [[ $1 =~ ^[0-9.]+$ ]] && printf '%.2f' "$1" || echo NA; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b > 0) printf "%.2f", a / b; else print "NA" }'; }

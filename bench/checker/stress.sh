@@ -19,40 +19,24 @@
 # out, ran out of memory or failed on a shape; 2 the benchmark itself failed.
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=SCRIPTDIR/shapes_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shapes_lib.sh"
+bench_tools
 N=5000
-KEEP=0
-REPS=${REPS:-1}
-TARGET=${TARGET_RATIO:-2}
-TARGET_MB=${TARGET_MB:-500}
+# The environment's settings (see above), with this benchmark's defaults.
+REPS=${REPS:-1} TARGET=${TARGET_RATIO:-2} TARGET_MB=${TARGET_MB:-500}
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
-while getopts "n:kh" opt; do
-  case $opt in
-    n) N=$OPTARG ;;
-    k) KEEP=1 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-SHAPES=("$@")
+parse_options n:=N -- "$@"
+SHAPES=("${OPERANDS[@]}")
 ((${#SHAPES[@]})) || SHAPES=(branches balanced chain ternary sum all)
 for s in "${SHAPES[@]}"; do
-  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|sum|all)$ ]] || { echo "stress.sh: unknown shape '$s'" >&2; usage >&2; exit 2; }
+  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|sum|all)$ ]] || usage_error "unknown shape '$s'"
 done
-[[ $N =~ ^[0-9]+$ ]] && ((N >= 2)) || { echo "stress.sh: -n needs an integer >= 2" >&2; exit 2; }
-[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "stress.sh: REPS must be a positive integer" >&2; exit 2; }
+need_at_least "$N" 2 "-n needs an integer >= 2"
+need_positive "$REPS" "REPS must be a positive integer"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-stress.XXXXXX")
-if ((KEEP)); then
-  trap 'echo "kept: $WORK"' EXIT
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-source "$HERE/shapes_lib.sh"
-shapes_setup "$WORK"
+bench_workdir stress
+shapes_setup
 
 START=$(date +%s)
 echo "lockstep stress benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -73,22 +57,20 @@ for shape in "${SHAPES[@]}"; do
   dir="$WORK/$shape"
   mkdir -p "$dir"
   file="$dir/stress_$shape.cpp"
-  info=$(python3 "$HERE/generate_shapes.py" "$gshape" "$file" -n "$N") || { echo "stress.sh: generate_shapes.py failed for $shape" >&2; exit 2; }
-  lines=$(sed -n 's/.* lines=\([0-9]*\).*/\1/p' <<<"$info")
-  write_cdb "$dir" "$file" c++
-  echo "$shape: $info" >&2
+  generate_shape "$gshape" "$file" "$N" c++ "$shape"
+  echo "$shape: $G_INFO" >&2
 
   echo "  $shape: $REPS x clang -fsyntax-only ..." >&2
   tool_series syntax "$file" c++ "$REPS"
   if [[ $S_STATUS != ok ]]; then
-    printf "$fmt" "$shape" "$lines" "syntax-only" "$(w3 "$S_WALL")" - "$(mib "$S_RSS")" "$S_CPU" - - "BENCHMARK FAILED: $S_STATUS (the shape does not parse)"
+    printf "$fmt" "$shape" "$G_LINES" "syntax-only" "$(w3 "$S_WALL")" - "$(mib "$S_RSS")" "$S_CPU" - - "BENCHMARK FAILED: $S_STATUS (the shape does not parse)"
     BROKEN=1
     continue
   fi
   SYN=$S_WALL SYNCPU=$S_CPU
-  printf "$fmt" "$shape" "$lines" "syntax-only" "$(w3 "$SYN")" "1.00" "$(mib "$S_RSS")" "$S_CPU" "1.00" "" ""
+  printf "$fmt" "$shape" "$G_LINES" "syntax-only" "$(w3 "$SYN")" "1.00" "$(mib "$S_RSS")" "$S_CPU" "1.00" "" ""
   for tool in plugin check; do
-    name=$([[ $tool == plugin ]] && echo "plugin" || echo "lockstep check")
+    name=$(tool_name "$tool")
     if [[ $shape == all && -n ${FAILED_ON[$tool]:-} ]]; then
       printf "$fmt" "" "" "$name" - - - - - - "SKIPPED (failed on ${FAILED_ON[$tool]})"
       MISSED=1
@@ -104,9 +86,7 @@ for shape in "${SHAPES[@]}"; do
       printf "$fmt" "" "" "$name" "$(w3 "$S_WALL")" "$r" "$mb" "$S_CPU" "$rc" - "FAIL: $S_STATUS"
       continue
     fi
-    v=$(awk -v r="$r" -v t="$TARGET" -v m="$mb" -v tm="$TARGET_MB" 'BEGIN {
-      s = ""; if (r > t) s = s " time"; if (m == "NA" || m >= tm) s = s " memory"
-      print s == "" ? "PASS" : "FAIL:" s }')
+    v=$(target_verdict "$r" "$TARGET" "$mb" "$TARGET_MB" below)
     [[ $v == PASS ]] || MISSED=1
     printf "$fmt" "" "" "$name" "$(w3 "$S_WALL")" "$r" "$mb" "$S_CPU" "$rc" "$S_FINDINGS" "$v"
   done
@@ -114,14 +94,14 @@ for shape in "${SHAPES[@]}"; do
 done
 
 echo
-echo "cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
+echo "$CPU_NOTE"
 echo "found/seeded +other: seeded bugs (lines marked // bug[) with a finding on their line, and findings"
 echo "  elsewhere; a correct engine finds every seeded bug (branches: each barrier, chain: the call at"
 echo "  the top, ternary: the root and the barrier under x > N/2, balanced: none) and nothing else"
-echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
+echo "load average now: $(load_now)"
 if ((BROKEN)); then
   echo "VERDICT: BENCHMARK FAILED (a shape did not parse)"
-  echo "elapsed: $(($(date +%s) - START)) s"
+  show_elapsed
   exit 2
 fi
 if ((MISSED)); then
@@ -129,5 +109,5 @@ if ((MISSED)); then
 else
   echo "VERDICT: PASS (every tool within ${TARGET}x the parse and under $TARGET_MB MB on every shape)"
 fi
-echo "elapsed: $(($(date +%s) - START)) s"
+show_elapsed
 exit $MISSED

@@ -17,48 +17,26 @@
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-LOCKSTEP=${LOCKSTEP:-$ROOT/build/bin/lockstep}
-CLANG=${CLANG:-clang-22}
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$HERE/../lib.sh"
+bench_tools
 TARGET=${TARGET_RATIO:-1.3}
-MPI_INC=${MPI_INCLUDE:-/usr/lib/x86_64-linux-gnu/openmpi/include}
 FILES=300
 JOBS=2
 RUNS=3
-KEEP=0
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
-while getopts "f:j:r:kh" opt; do
-  case $opt in
-    f) FILES=$OPTARG ;;
-    j) JOBS=$OPTARG ;;
-    r) RUNS=$OPTARG ;;
-    k) KEEP=1 ;;
-    h) usage; exit 0 ;;
-    *) usage >&2; exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-(($# == 0)) || { echo "run.sh: unexpected argument '$1'" >&2; usage >&2; exit 2; }
-[[ $FILES =~ ^[0-9]+$ ]] && ((FILES >= 3)) || { echo "run.sh: -f needs an integer >= 3" >&2; exit 2; }
-[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j needs a positive integer" >&2; exit 2; }
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r needs a positive integer" >&2; exit 2; }
-for tool in "$CLANG" python3 xargs; do
-  command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
-done
-[[ -d $MPI_INC ]] || { echo "run.sh: MPI include directory $MPI_INC not found" >&2; exit 2; }
+parse_options f:=FILES j:=JOBS r:=RUNS -- "$@"
+no_operands
+need_at_least "$FILES" 3 "-f needs an integer >= 3"
+need_positive "$JOBS" "-j needs a positive integer"
+need_positive "$RUNS" "-r needs a positive integer"
+need_tools "$CLANG" python3 xargs
+need_mpi_include
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lockstep-project-bench.XXXXXX")
+bench_workdir project-bench
 PROJ=$WORK/proj
-if ((KEEP)); then
-  trap 'echo "kept: $WORK"' EXIT
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-
-source "$HERE/../lib.sh"
 bench_rss_setup "$WORK"
-[[ -x $LOCKSTEP ]] || { echo "run.sh: $LOCKSTEP not found: build it first (scripts/build.sh)" >&2; exit 2; }
+need_lockstep
 
 die() { echo "BENCHMARK FAILED: $*"; exit 2; }
 
@@ -71,8 +49,7 @@ run_lockstep() {
   measure "$WORK/$tag.out" "$WORK/$tag.err" "$LOCKSTEP" check -p "$PROJ" --jobs "$JOBS" "$@"
   if ((M_RC != 0 && M_RC != 1)); then
     echo "FAIL: lockstep check ($tag) exited $M_RC"
-    show_errors "$WORK/$tag.out" "$WORK/$tag.err"
-    tail -5 "$WORK/$tag.err" | sed 's/^/    | /'
+    show_crash "$WORK/$tag.out" "$WORK/$tag.err"
     die "lockstep check exited $M_RC (command: $LOCKSTEP check -p $PROJ --jobs $JOBS $*)"
   fi
   if grep -q 'error:' "$WORK/$tag.out" "$WORK/$tag.err"; then
@@ -84,10 +61,10 @@ run_lockstep() {
 
 START=$(date +%s)
 echo "lockstep whole-project benchmark  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "  clang:     $($CLANG --version | head -1)"
+show_clang
 echo "  lockstep:  $LOCKSTEP"
 echo "  project:   $FILES units, jobs $JOBS, $RUNS runs per measurement (median), peak RSS: $RSS_HOW"
-echo "  cpus:      $(nproc)   load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+show_cpus
 
 # ---- the project ------------------------------------------------------------
 GEN=$(python3 "$HERE/generate.py" "$PROJ" -f "$FILES" --mpi-include "$MPI_INC") || die "generate.py failed"
@@ -98,7 +75,7 @@ mapfile -t UNITS < <(python3 -c 'import json, sys; print("\n".join(json.load(ope
 ((${#UNITS[@]} == FILES)) || die "generate.py wrote ${#UNITS[@]} units, expected $FILES"
 printf '%s\n' "${UNITS[@]}" >"$WORK/units.txt"
 LOCKSTEP=$(realpath "$LOCKSTEP")
-cd "$PROJ" # the units are relative, and lockstep check runs from the project root
+cd "$PROJ" || die "cannot enter $PROJ" # the units are relative, and lockstep check runs from the project root
 SYN_FLAGS=(-fsyntax-only -std=c++17 -O2 -Wall -I"$MPI_INC" -I"$PROJ")
 echo
 
@@ -186,7 +163,6 @@ field() { sed -n "s/^$1 //p" "$WORK/findings.txt"; }
 
 MSYN=$(median "${SYN[@]}"); MLCK=$(median "${LCK[@]}"); MINC=$(median "${INC[@]}")
 RSSL=$(maxof "${RSS_LCK[@]}"); RSSS=$(maxof "${RSS_SYN[@]}")
-mib() { [[ $1 =~ ^[0-9]+$ ]] && awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }' || echo NA; }
 RATIO=$(awk -v a="$MLCK" -v b="$MSYN" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
 [[ $RATIO =~ ^[0-9.]+$ ]] && [[ $RATIO != 0.000 ]] || die "no ratio (syntax-only median '$MSYN', lockstep median '$MLCK')"
 
@@ -206,10 +182,10 @@ echo "findings:           $(field FINDINGS) ($(field CHECKS)); $(field CROSS) wi
 echo "seeded bugs found:  local $(field SEEDED_LOCAL)"
 echo "                    cross-file $(field SEEDED_CROSS)"
 echo "                    findings outside the seeded functions: $(field OUTSIDE)"
-echo "load average now:   $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus (shared machine: timings are noisy)"
+echo "load average now:   $(load_now)"
 VERDICT=$(awk -v r="$RATIO" -v t="$TARGET" 'BEGIN { print (r <= t ? "PASS" : "FAIL") }')
 echo "VERDICT: lockstep check / syntax-only = $RATIO (target <= $TARGET): $VERDICT;" \
   "cached rerun after one edit $MINC s = $(awk -v a="$MINC" -v b="$MLCK" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')% of a full run"
-echo "elapsed: $(($(date +%s) - START)) s"
+show_elapsed
 [[ $VERDICT == PASS ]] || exit 1
 exit 0

@@ -5,33 +5,28 @@
 #
 #   bash bench/runtime/bench.sh [BUILD_DIR] [ITERATIONS] [REPEATS]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "$0")/../lib.sh"
 iterations=${2:-200000}
 repeats=${3:-5}
-lockstep=$build/bin/lockstep
-[ -x "$lockstep" ] || { echo "bench: no $lockstep (build first: bash scripts/build.sh)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpicc -O2 -o "$work/allreduce_latency" "$root/bench/runtime/allreduce_latency.c"
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+runtime_setup "${1:-$ROOT/build}" "$ROOT/bench/runtime/allreduce_latency.c"
 
 # One line "median_ns p99_ns peak_kb" per run; the median run is reported.
-measure() { # ranks with|without
+latency_runs() { # ranks with|without
   local ranks=$1 how=$2
   for _ in $(seq "$repeats"); do
     if [ "$how" = with ]; then
-      "$lockstep" run -q -n "$ranks" --mpi -- "$work/allreduce_latency" "$iterations" | sed 's/^\[rank 0\] //'
+      "$LOCKSTEP" run -q -n "$ranks" --mpi -- "$PROGRAM" "$iterations" | sed 's/^\[rank 0\] //'
     else
-      mpirun -np "$ranks" --oversubscribe "$work/allreduce_latency" "$iterations"
+      mpirun -np "$ranks" --oversubscribe "$PROGRAM" "$iterations"
     fi
   done | sort -n | awk -v n="$repeats" 'NR == int((n + 1) / 2)'
 }
 
 printf '%-34s %12s %12s %14s\n' "8-byte MPI_Allreduce, $iterations calls" "median (ns)" "p99 (ns)" "peak RSS (KiB)"
 for ranks in 2 1; do
-  read -r m0 p0 k0 < <(measure "$ranks" without)
-  read -r m1 p1 k1 < <(measure "$ranks" with)
+  read -r m0 p0 k0 < <(latency_runs "$ranks" without)
+  read -r m1 p1 k1 < <(latency_runs "$ranks" with)
   printf '%-34s %12s %12s %14s\n' "$ranks rank(s), plain mpirun" "$m0" "$p0" "$k0"
   printf '%-34s %12s %12s %14s\n' "$ranks rank(s), lockstep run --mpi" "$m1" "$p1" "$k1"
   printf '%-34s %12s %12s %14s\n' "$ranks rank(s), added by lockstep" "$((m1 - m0))" "$((p1 - p0))" "$((k1 - k0))"

@@ -34,9 +34,9 @@ using namespace lockstep;
 
 namespace {
 
-constexpr int kThreads = 4;
-constexpr uint64_t kWorld = 1; // the interposer's id of a job-wide MPI_COMM_WORLD
-constexpr uint64_t kTickNs = 1000000;
+constexpr int ThreadCount = 4;
+constexpr uint64_t World = 1; // the interposer's id of a job-wide MPI_COMM_WORLD
+constexpr uint64_t TickNs = 1000000;
 
 struct Rank {
   int Fd = -1;
@@ -75,7 +75,7 @@ bool flush(Rank &R) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  const char *Coordinator = getenv(net::kCoordinatorVar);
+  const char *Coordinator = getenv(net::CoordinatorVar);
   if (Argc < 4 || !Coordinator) {
     std::fprintf(stderr, "usage: lockstep run -n N --attach -- %s N RATE SECONDS [DIVERGE_AT]\n",
                  Argv[0]);
@@ -90,7 +90,7 @@ int main(int Argc, char **Argv) {
   Files.rlim_cur = Files.rlim_max;
   setrlimit(RLIMIT_NOFILE, &Files);
 
-  uint8_t Token[wire::kTokenBytes];
+  uint8_t Token[wire::TokenBytes];
   net::Endpoint At;
   if (lockstep::Error E = net::parseCoordinator(Coordinator, Token, At)) {
     std::fprintf(stderr, "fake-ranks: %s\n", E.message().c_str());
@@ -105,20 +105,20 @@ int main(int Argc, char **Argv) {
     }
     Ranks[size_t(R)].Fd = *Fd;
     wire::Hello H;
-    std::copy(std::begin(Token), std::end(Token), H.token);
-    H.rank = R;
-    H.worldSize = World;
-    H.pid = getpid();
-    H.clockNs = net::monotonicNs();
-    H.host = "loopback";
+    std::copy(std::begin(Token), std::end(Token), H.Token);
+    H.Rank = R;
+    H.WorldSize = World;
+    H.Pid = getpid();
+    H.ClockNs = net::monotonicNs();
+    H.Host = "loopback";
     std::vector<uint8_t> &Out = Ranks[size_t(R)].Out;
     wire::encode(H, Out);
-    wire::encode(wire::Comm{kWorld, uint32_t(World), uint32_t(R), 0, 0, 1}, Out);
+    wire::encode(wire::Comm{World, uint32_t(World), uint32_t(R), 0, 0, 1}, Out);
     wire::encode(
-        wire::Def{wire::DefKind::Function, 0, wire::kHostBlocking, "MPI_Allreduce", "allreduce"},
+        wire::Def{wire::DefKind::Function, 0, wire::HostBlocking, "MPI_Allreduce", "allreduce"},
         Out);
     wire::encode(
-        wire::Def{wire::DefKind::Function, 1, wire::kHostBlocking, "MPI_Barrier", "barrier"}, Out);
+        wire::Def{wire::DefKind::Function, 1, wire::HostBlocking, "MPI_Barrier", "barrier"}, Out);
     wire::encode(wire::Def{wire::DefKind::Datatype, 0, 0, "MPI_FLOAT", ""}, Out);
     wire::encode(wire::Def{wire::DefKind::Op, 0, 0, "MPI_SUM", ""}, Out);
     wire::encode(wire::Def{wire::DefKind::Site, 0, 0x1234, "/bench/train", "train_step"}, Out);
@@ -137,27 +137,27 @@ int main(int Argc, char **Argv) {
     while (!Done.load()) {
       uint64_t Now = net::monotonicNs();
       uint64_t Due = std::min<uint64_t>(DivergeSeq, uint64_t(double(Now - Start) * Rate / 1e9));
-      bool Beat = Now - LastBeat >= 100 * kTickNs;
-      for (int R = First; R < World; R += kThreads) {
+      bool Beat = Now - LastBeat >= 100 * TickNs;
+      for (int R = First; R < World; R += ThreadCount) {
         Rank &Me = Ranks[size_t(R)];
         // A full socket holds the rank back, as it would hold back a real sender.
         for (; Me.Sent < Due && Me.Out.size() < (64 << 10); ++Records) {
           wire::Event E;
-          E.comm = kWorld;
-          E.seq = ++Me.Sent;
-          bool Odd = E.seq == DivergeSeq && R == World - 1;
-          E.func = Odd ? 1 : 0;
-          E.datatype = Odd ? wire::kNone : 0;
-          E.op = Odd ? wire::kNone : 0;
-          E.count = Odd ? wire::kNoCount : 8;
-          E.timeNs = Now;
+          E.Comm = World;
+          E.Seq = ++Me.Sent;
+          bool Odd = E.Seq == DivergeSeq && R == World - 1;
+          E.Func = Odd ? 1 : 0;
+          E.Datatype = Odd ? wire::None : 0;
+          E.Op = Odd ? wire::None : 0;
+          E.Count = Odd ? wire::NoCount : 8;
+          E.TimeNs = Now;
           wire::encode(E, Me.Out);
           if (Odd)
             InjectNs.store(Now);
         }
         if (Beat) {
           wire::Beat B;
-          B.lanes = {{kWorld, Me.Sent, Me.Sent == DivergeSeq ? Me.Sent - 1 : Me.Sent}};
+          B.Lanes = {{World, Me.Sent, Me.Sent == DivergeSeq ? Me.Sent - 1 : Me.Sent}};
           wire::encode(B, Me.Out);
         }
         if (!flush(Me)) {
@@ -179,7 +179,7 @@ int main(int Argc, char **Argv) {
     }
   };
   std::vector<std::thread> Threads;
-  for (int T = 0; T < kThreads; ++T)
+  for (int T = 0; T < ThreadCount; ++T)
     Threads.emplace_back(Worker, T);
   for (auto &T : Threads)
     T.join();

@@ -11,18 +11,13 @@
 # Defaults: 1000000 calls, divergence at 900000, 20 runs, --timeout 10. A
 # run that lockstep has not ended after 600 s is killed and shown as such.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build}
+# shellcheck source=SCRIPTDIR/../lib.sh
+source "$(dirname "$0")/../lib.sh"
 calls=${2:-1000000}
 diverge=${3:-900000}
 runs=${4:-20}
 timeout=${5:-10}
-lockstep=$build/bin/lockstep
-[ -x "$lockstep" ] || { echo "bench: no $lockstep (build first)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpicc -O2 -o "$work/stress" "$root/test/runtime/programs/stress.c"
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+runtime_setup "${1:-$ROOT/build}" "$ROOT/test/runtime/programs/stress.c"
 
 printf '%-6s %-4s %-16s %-9s %14s %10s %14s\n' ranks run outcome at "diagnosis (ms)" dropped "calls/s/rank"
 for ranks in 2 4; do
@@ -31,10 +26,10 @@ for ranks in 2 4; do
     start=$(date +%s.%N)
     # A hang that lockstep misses ends here, not in the next run.
     code=0
-    timeout -k 5 600 "$lockstep" run -q -n "$ranks" --mpi --timeout "$timeout" \
-      --json "$work/out.json" -- "$work/stress" "$calls" "$diverge" >/dev/null 2>&1 || code=$?
+    timeout -k 5 600 "$LOCKSTEP" run -q -n "$ranks" --mpi --timeout "$timeout" \
+      --json "$WORK/out.json" -- "$PROGRAM" "$calls" "$diverge" >/dev/null 2>&1 || code=$?
     end=$(date +%s.%N)
-    line=$(python3 - "$work/out.json" "$diverge" "$start" "$end" "$code" <<'EOF'
+    line=$(python3 - "$WORK/out.json" "$diverge" "$start" "$end" "$code" <<'EOF'
 import json, sys
 path, diverge, start, end = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 try:
@@ -52,7 +47,7 @@ rate = diverge / max(1e-9, end - start)
 print(f"{ok}:{v['kind']} {seq} {ms:.0f} {dropped} {rate:.0f}")
 EOF
 )
-    rm -f "$work/out.json"
+    rm -f "$WORK/out.json"
     read -r outcome at ms dropped rate <<<"$line"
     [[ $outcome == caught:* ]] && caught=$((caught + 1))
     printf '%-6s %-4s %-16s %-9s %14s %10s %14s\n' "$ranks" "$run" "$outcome" "$at" "$ms" "$dropped" "$rate"
