@@ -17,17 +17,6 @@ RankValue agreed(RankValue Value = RankValue()) {
   return Value;
 }
 
-/// The buffer a collective writes through \p Arg: a chunk at `(char *)p +
-/// off` is part of what `p` points to.
-const Expr *bufferOf(const Expr *Arg) {
-  const auto *Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
-  while (Chunk && Chunk->isAdditiveOp() && Chunk->getLHS()->getType()->isPointerType()) {
-    Arg = Chunk->getLHS();
-    Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
-  }
-  return Arg;
-}
-
 /// Whether a call with no summary passes its inputs on to its results: its
 /// return value unless that is a status, and what it writes through its
 /// arguments.
@@ -227,7 +216,25 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   }
 }
 
+// A call through a pointer, a std::function or a virtual call may run any
+// of its targets: the globals they write hold what they wrote afterwards
+// (`fp()` where `fp = run`), and their parameters receive the arguments.
+void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
+  if (!Env.Indirect)
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  const FunctionDecl *Direct = resolvedCallee(Call);
+  for (const FunctionDecl *Target : Env.Indirect->targets(Call)) {
+    if (Direct && Target->getCanonicalDecl() == Direct->getCanonicalDecl())
+      continue; // a virtual call's own method: applyCallEffects runs it
+    if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end())
+      writeGlobalsOfCall(It->second, Call);
+    recordCall(Target->getDefinition() ? Target->getDefinition() : Target, Args);
+  }
+}
+
 void Dataflow::applyCallEffects(const CallExpr *Call) {
+  applyIndirectCallEffects(Call);
   const FunctionDecl *Callee = resolvedCallee(Call);
   if (!Callee)
     return;

@@ -47,6 +47,10 @@ inline const char AgreedByEveryRank = 0;
 
 using State = std::map<StorageKey, RankValue>;
 
+/// The buffer a pointer expression points into: a chunk at `(char *)p + off`
+/// is part of what `p` points to.
+const clang::Expr *bufferOf(const clang::Expr *Arg);
+
 /// The forward data flow of one function: construct, then run() once.
 class Dataflow {
 public:
@@ -95,6 +99,7 @@ private:
               const clang::Stmt *Definition);
   void declare(const clang::VarDecl *Var);
   void applyCallEffects(const clang::CallExpr *Call);
+  void applyIndirectCallEffects(const clang::CallExpr *Call);
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,

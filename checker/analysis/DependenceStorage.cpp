@@ -9,9 +9,37 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
-// In source order: `int *p = &alias;` needs `int &alias = c.who;` first.
+const Expr *bufferOf(const Expr *Arg) {
+  const auto *Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
+  while (Chunk && Chunk->isAdditiveOp() && Chunk->getLHS()->getType()->isPointerType()) {
+    Arg = Chunk->getLHS();
+    Chunk = dyn_cast<BinaryOperator>(Arg->IgnoreParenCasts());
+  }
+  return Arg;
+}
+
+/// The variable \p S assigns, increments or takes the address of (so that
+/// it may hold another value later), or null.
+static const VarDecl *reassigned(const Stmt *S) {
+  const Expr *Target = nullptr;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+    Target = Binary->getLHS();
+  else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+           Unary && (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf))
+    Target = Unary->getSubExpr();
+  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+// In source order: `int *p = &alias;` needs `int &alias = c.who;` first. A
+// pointer into what a parameter points to (`char *b = (char *)p + off;` in
+// a wrapper) is an alias only while neither pointer is assigned again.
 void Dataflow::collectAliases(const Stmt *Body) {
+  llvm::DenseSet<const VarDecl *> Reassigned;
+  std::vector<const VarDecl *> IntoParameters;
   forEachStmtInOrder(Body, [&](const Stmt *S) {
+    if (const VarDecl *Var = reassigned(S))
+      Reassigned.insert(Var);
     const auto *Decl = dyn_cast<DeclStmt>(S);
     if (!Decl)
       return;
@@ -22,14 +50,25 @@ void Dataflow::collectAliases(const Stmt *Body) {
       StorageKey Key;
       if (collectContainerAlias(Var))
         continue;
-      if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key))
+      if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key)) {
         References[Var] = Key;
-      else if (Var->getType()->isPointerType() &&
-               !Var->getType()->getPointeeType().isConstQualified() &&
-               pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
-        PointsTo[Var] = Key;
+      } else if (Var->getType()->isPointerType() &&
+                 !Var->getType()->getPointeeType().isConstQualified() &&
+                 pointeeKeyOf(bufferOf(Var->getInit()), Key)) {
+        bool IntoParameter = Key.size() == 2 && Key.back() == &DerefStep &&
+                             Key.front() != &ThisRoot &&
+                             isa<ParmVarDecl>(static_cast<const clang::Decl *>(Key.front()));
+        if (Key.back() != &DerefStep || IntoParameter)
+          PointsTo[Var] = Key;
+        if (IntoParameter)
+          IntoParameters.push_back(Var);
+      }
     }
   });
+  for (const VarDecl *Var : IntoParameters)
+    if (Reassigned.count(Var) ||
+        Reassigned.count(static_cast<const VarDecl *>(PointsTo[Var].front())))
+      PointsTo.erase(Var);
 }
 
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {

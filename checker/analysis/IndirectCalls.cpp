@@ -68,10 +68,16 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
 }
 
 // `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
-// `on_step_ = [this] { ... };`.
+// `on_step_ = [this] { ... };`, and the initializer of a global the body
+// uses (`void (*g_step)(MPI_Comm) = advance;`).
 void IndirectCalls::recordStores(const Stmt *Body) {
   forEachStmtInOrder(Body, [&](const Stmt *S) {
-    if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (Var && Var->isFileVarDecl() && Var->getInit() &&
+          (Var->getType()->isFunctionPointerType() || Var->getType()->isRecordType()))
+        store(Var, Var->getInit());
+    } else if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
       for (const auto *D : Decl->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
           store(Var, Var->getInit());

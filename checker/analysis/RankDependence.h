@@ -9,6 +9,7 @@
 #include "CallSite.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
+#include "IndirectCalls.h"
 #include "RankValue.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -59,6 +60,8 @@ public:
   const CallClassifier &Classifier;
   ProvenanceArena &Arena;
   const ExternalIndex &External; // functions defined in other files
+  // What calls through pointers and virtual calls may run (null: nothing known).
+  const IndirectCalls *Indirect = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> Seeds;

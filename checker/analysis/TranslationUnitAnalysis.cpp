@@ -61,9 +61,10 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
     : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
+  Indirect = std::make_unique<IndirectCalls>(ByDecl);
+  Env.Indirect = Indirect.get();
   computeDependence();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
-  Indirect = std::make_unique<IndirectCalls>(ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);

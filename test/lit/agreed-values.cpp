@@ -4,8 +4,9 @@
 // Values agreed by a collective (issue 14, pattern 3): a flag agreed in the
 // loop before its condition is tested, and a length broadcast through a
 // wrapper that takes `void *` and broadcasts it in chunks, are the same on
-// every rank. A flag agreed after the test or on one path only, and a
-// wrapper that only sends, agree nothing.
+// every rank, also when the wrapper broadcasts through a local pointer into
+// its buffer. A flag agreed after the test or on one path only, a wrapper
+// that only sends, and one whose pointer moved elsewhere, agree nothing.
 #include <algorithm>
 #include <mpi.h>
 #include <string>
@@ -97,4 +98,48 @@ void share_gathered(MPI_Comm comm, const std::string &s) {
   std::vector<char> v(s.begin(), s.end());
   v.resize(len);
   bcast(v.data(), len, MPI_CHAR, comm);
+}
+
+// A wrapper that broadcasts through a local pointer into its buffer, a chunk
+// at a time: the caller's storage is agreed as well (pattern 3b, through an
+// alias).
+void bcast_bytes(void *p, int bytes, MPI_Comm comm) {
+  char *at = static_cast<char *>(p);
+  for (int off = 0; off < bytes; off += 4) {
+    char *chunk = at + off;
+    MPI_Bcast(chunk, 4, MPI_BYTE, 0, comm);
+  }
+}
+
+// The same, but the local pointer moves to a scratch buffer first: what the
+// caller passed is not what is broadcast.
+void bcast_scratch(void *p, int bytes, MPI_Comm comm) {
+  static char scratch[64];
+  char *at = static_cast<char *>(p);
+  at = scratch;
+  MPI_Bcast(at, bytes, MPI_BYTE, 0, comm);
+}
+
+// Negative: the length is agreed through the wrapper's alias.
+void share_bytes(MPI_Comm comm, const std::string &s) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int len = rank == 0 ? int(s.size()) : 0;
+  bcast_bytes(&len, 4, comm);
+  std::vector<char> v(s.begin(), s.end());
+  MPI_Bcast(v.data(), len, MPI_CHAR, 0, comm);
+}
+
+// Positive: the wrapper broadcasts its scratch buffer, not the length.
+void share_scratch(MPI_Comm comm, const std::string &s) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int len = rank == 0 ? int(s.size()) : 0;
+  bcast_scratch(&len, 4, comm);
+  std::vector<char> v(s.begin(), s.end());
+  MPI_Bcast(v.data(), len, MPI_CHAR, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:23: note: 'len' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:23: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }

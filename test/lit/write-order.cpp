@@ -4,6 +4,8 @@
 // Globals in call order (issue 14, pattern 5): a global that run() assigns
 // under a rank condition is still its initial value, the same on every
 // rank, where main tests it before calling run(); after the call it differs.
+// The same holds for a call through a function pointer, which may run what
+// the pointer holds.
 #include <mpi.h>
 
 int g_mode = 0;
@@ -14,6 +16,21 @@ void run(MPI_Comm comm) {
   if (rank == 0)
     g_mode = 1;
 }
+
+// g_phase is written on rank 0 by advance(), which main calls through a
+// function pointer only.
+int g_phase = 0;
+
+void advance(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    g_phase = 1;
+}
+
+void log_only(MPI_Comm) {}
+
+void (*g_step)(MPI_Comm) = advance;
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -26,8 +43,23 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_mode'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_mode' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-15]]:7: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-30]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-32]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negative: through a pointer to a function that writes no global.
+  void (*quiet)(MPI_Comm) = log_only;
+  quiet(MPI_COMM_WORLD);
+  if (g_phase)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // Positive: the pointer's target wrote g_phase on rank 0 only.
+  g_step(MPI_COMM_WORLD);
+  if (g_phase)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_phase'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_phase' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-33]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-35]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Finalize();
 }
+
