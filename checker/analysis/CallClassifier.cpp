@@ -104,7 +104,18 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   Role.AnnotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
   Role.AnnotatedUniform = hasAnnotation(FD, "lockstep::uniform");
   Role.StatusSuccess = statusSuccess(FD, Names);
+  Role.NullFails = nullFails(FD, Names);
   return Role;
+}
+
+bool CallClassifier::nullFails(const FunctionDecl *FD,
+                               const std::vector<std::string> &Names) const {
+  if (!FD->getReturnType()->isPointerType())
+    return false;
+  for (size_t I = 0; I < Rules.Statuses.size(); ++I)
+    if (Rules.Statuses[I].NullFails && std::regex_search(Names.front(), StatusFunctions[I]))
+      return true;
+  return false;
 }
 
 std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
@@ -120,6 +131,8 @@ std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
     TypeNames.push_back(Enum->getQualifiedNameAsString());
   for (size_t I = 0; I < Rules.Statuses.size(); ++I) {
     const rules::StatusRule &Status = Rules.Statuses[I];
+    if (Status.NullFails)
+      continue; // a pointer result: nullFails
     const bool Applies = Status.Type.empty()
                              ? Result->isIntegralOrEnumerationType() &&
                                    std::regex_search(Names.front(), StatusFunctions[I])

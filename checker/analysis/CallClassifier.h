@@ -37,6 +37,7 @@ struct CalleeRole {
   // fopen) whose results are computed from its inputs.
   bool SystemLibrary = false;
   std::optional<int64_t> StatusSuccess; // its result reports success with this value
+  bool NullFails = false;               // its pointer result is null when it failed
   std::string Name;                     // the rule's name, or the function's qualified name
 
   bool isCollective() const { return Collective || AnnotatedCollective; }
@@ -66,6 +67,7 @@ private:
   CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
   std::optional<int64_t> statusSuccess(const clang::FunctionDecl *Callee,
                                        const std::vector<std::string> &Names) const;
+  bool nullFails(const clang::FunctionDecl *Callee, const std::vector<std::string> &Names) const;
 
   const rules::RuleSet &Rules;
   std::regex RankName, WorldSizeName;

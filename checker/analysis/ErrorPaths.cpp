@@ -137,10 +137,10 @@ bool ErrorPaths::leavesBeforeJoin(const FunctionCFG &Function, const CFGBlock &B
   return true;
 }
 
-// The arm (0: true, 1: false) taken when the status \p Condition tests is
-// not its success value.
+// The arm (0: true, 1: false) taken when the status \p Condition tests
+// reports a failure.
 std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const FunctionDecl *FD) {
-  const ASTContext &Context = FD->getASTContext();
+  ASTContext &Context = FD->getASTContext();
   bool TrueFails = true;
   const Expr *E = Condition->IgnoreParenImpCasts();
   for (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot;
@@ -151,18 +151,29 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const Func
   auto Arm = [&] { return TrueFails ? 0u : 1u; };
   const auto *Compare = dyn_cast<BinaryOperator>(E);
   if (!Compare || !Compare->isEqualityOp()) {
-    std::optional<int64_t> Success = statusOf(E, FD, nullptr); // `if (err)`
-    return Success && *Success == 0 ? std::optional(Arm()) : std::nullopt;
+    // `if (err)` is true when it failed, `if (p)` when it succeeded.
+    std::optional<StatusValue> Status = statusOf(E, FD, nullptr);
+    if (!Status || Status->Value != 0)
+      return std::nullopt;
+    if (Status->Fails)
+      TrueFails = !TrueFails;
+    return Arm();
   }
   for (auto [Value, Other] : {std::pair(Compare->getLHS(), Compare->getRHS()),
                               std::pair(Compare->getRHS(), Compare->getLHS())}) {
-    std::optional<llvm::APSInt> Constant = Other->getIntegerConstantExpr(Context);
-    if (!Constant)
+    std::optional<StatusValue> Status = statusOf(Value, FD, nullptr);
+    if (!Status)
       continue;
-    std::optional<int64_t> Success = statusOf(Value, FD, nullptr);
-    if (!Success || *Success != Constant->getExtValue())
-      continue;
-    if (Compare->getOpcode() == BO_EQ)
+    if (Status->Fails) { // `p == nullptr`, `p != NULL`
+      if (!Other->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull))
+        continue;
+    } else {
+      std::optional<llvm::APSInt> Constant = Other->getIntegerConstantExpr(Context);
+      if (!Constant || Status->Value != Constant->getExtValue())
+        continue;
+    }
+    // Comparing equal to the success value passes, to the failure value fails.
+    if ((Compare->getOpcode() == BO_EQ) != Status->Fails)
       TrueFails = !TrueFails;
     return Arm();
   }
@@ -171,9 +182,9 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const Func
 
 // A status: the result of a status call, or a local written only from status
 // calls of one success value and from constants.
-std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *FD,
-                                            std::vector<const FunctionDecl *> *Missing) {
-  if (std::optional<int64_t> Direct = callStatus(E, Missing))
+std::optional<StatusValue> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *FD,
+                                                std::vector<const FunctionDecl *> *Missing) {
+  if (std::optional<StatusValue> Direct = callStatus(E, Missing))
     return Direct;
   const VarDecl *Var = localVariable(E->IgnoreParenCasts());
   if (!Var || isa<ParmVarDecl>(Var))
@@ -182,11 +193,13 @@ std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *F
   auto Writes = Body.Writes.find(Var);
   if (Body.Opaque.count(Var) || Writes == Body.Writes.end())
     return std::nullopt;
-  std::optional<int64_t> Success;
+  std::optional<StatusValue> Success;
+  ASTContext &Context = FD->getASTContext();
   for (const Expr *Write : Writes->second) {
-    if (Write->isIntegerConstantExpr(FD->getASTContext()))
-      continue; // `int err = MPI_SUCCESS;`
-    std::optional<int64_t> Written = callStatus(Write, Missing);
+    if (Write->isIntegerConstantExpr(Context) ||
+        Write->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull))
+      continue; // `int err = MPI_SUCCESS;`, `FILE *f = nullptr;`
+    std::optional<StatusValue> Written = callStatus(Write, Missing);
     if (!Written || (Success && *Success != *Written))
       return std::nullopt;
     Success = Written;
@@ -194,8 +207,8 @@ std::optional<int64_t> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *F
   return Success;
 }
 
-std::optional<int64_t> ErrorPaths::callStatus(const Expr *E,
-                                              std::vector<const FunctionDecl *> *Missing) {
+std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,
+                                                  std::vector<const FunctionDecl *> *Missing) {
   E = E->IgnoreParenCasts();
   // `(err = f()) != 0` tests what f returned.
   for (const auto *Assign = dyn_cast<BinaryOperator>(E); Assign && Assign->getOpcode() == BO_Assign;
@@ -209,10 +222,13 @@ std::optional<int64_t> ErrorPaths::callStatus(const Expr *E,
 // The rules' status results, then the functions of this file that return
 // only statuses and constants (`int work(...) { NCCLCHECK(...); return 0; }`),
 // decided callees first with an explicit stack: call chains can be deep.
-std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
-                                                std::vector<const FunctionDecl *> *Missing) {
-  if (std::optional<int64_t> Rule = Classifier.classify(Callee).StatusSuccess)
-    return Rule;
+std::optional<StatusValue> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
+                                                    std::vector<const FunctionDecl *> *Missing) {
+  const CalleeRole &Role = Classifier.classify(Callee);
+  if (Role.StatusSuccess)
+    return StatusValue{*Role.StatusSuccess, /*Fails=*/false};
+  if (Role.NullFails)
+    return StatusValue{0, /*Fails=*/true};
   const FunctionDecl *Key = Callee->getCanonicalDecl();
   if (!Functions.count(Key) || !Callee->getReturnType()->isIntegralOrEnumerationType())
     return std::nullopt;
@@ -229,7 +245,7 @@ std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
   while (!Stack.empty()) {
     const FunctionDecl *Top = Stack.back();
     std::vector<const FunctionDecl *> Needed;
-    std::optional<int64_t> Result = summarise(Top, Needed);
+    std::optional<StatusValue> Result = summarise(Top, Needed);
     if (!Needed.empty()) {
       Deciding.insert(Needed.front());
       Stack.push_back(Needed.front());
@@ -242,15 +258,15 @@ std::optional<int64_t> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
   return Returned.lookup(Key);
 }
 
-std::optional<int64_t> ErrorPaths::summarise(const FunctionDecl *FD,
-                                             std::vector<const FunctionDecl *> &Missing) {
-  std::optional<int64_t> Success;
+std::optional<StatusValue> ErrorPaths::summarise(const FunctionDecl *FD,
+                                                 std::vector<const FunctionDecl *> &Missing) {
+  std::optional<StatusValue> Success;
   for (const Expr *Value : writesOf(FD).Returns) {
     if (!Value)
       return std::nullopt;
     if (Value->isIntegerConstantExpr(FD->getASTContext()))
       continue;
-    std::optional<int64_t> Returns = statusOf(Value, FD, &Missing);
+    std::optional<StatusValue> Returns = statusOf(Value, FD, &Missing);
     if (!Returns || (Success && *Success != *Returns))
       return std::nullopt;
     Success = Returns;

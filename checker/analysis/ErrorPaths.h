@@ -5,10 +5,11 @@
 // others do. Both are cut from the walks of the engine (guarded sequences,
 // group balance), unless an option asks to see them as exits.
 //
-// A status check compares a status value with its success value, or tests
-// it for truth: the result of a call the rules give a status (by result
-// type or name, rules/*.json "status"), of a function of this file that
-// returns only statuses and constants, or a local written only from those.
+// A status check compares a status value with its success value (or a
+// pointer status with null, its failure value), or tests it for truth: the
+// result of a call the rules give a status (by result type or name,
+// rules/*.json "status"), of a function of this file that returns only
+// statuses and constants, or a local written only from those.
 // Its failing arm is an error path when every way through it leaves the
 // function (return, throw, a forward goto, a call that does not return)
 // before the arms meet again.
@@ -35,6 +36,16 @@ struct PathOptions {
   bool operator!=(const PathOptions &O) const {
     return ErrorPathsAsExits != O.ErrorPathsAsExits || AssertionsAsExits != O.AssertionsAsExits;
   }
+};
+
+/// What a status check compares with: the one value that reports success
+/// (an error code), or the one that reports failure (a null pointer).
+struct StatusValue {
+  int64_t Value = 0;
+  bool Fails = false;
+
+  bool operator==(const StatusValue &O) const { return Value == O.Value && Fails == O.Fails; }
+  bool operator!=(const StatusValue &O) const { return !(*this == O); }
 };
 
 class ErrorPaths {
@@ -69,23 +80,23 @@ private:
   std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::FunctionDecl *FD);
   bool leavesBeforeJoin(const FunctionCFG &Function, const clang::CFGBlock &Branch,
                         const clang::CFGBlock &Target);
-  std::optional<int64_t> statusOf(const clang::Expr *E, const clang::FunctionDecl *FD,
-                                  std::vector<const clang::FunctionDecl *> *Missing);
-  std::optional<int64_t> callStatus(const clang::Expr *E,
-                                    std::vector<const clang::FunctionDecl *> *Missing);
-  std::optional<int64_t> calleeStatus(const clang::FunctionDecl *Callee,
+  std::optional<StatusValue> statusOf(const clang::Expr *E, const clang::FunctionDecl *FD,
                                       std::vector<const clang::FunctionDecl *> *Missing);
-  std::optional<int64_t> summarise(const clang::FunctionDecl *FD,
-                                   std::vector<const clang::FunctionDecl *> &Missing);
+  std::optional<StatusValue> callStatus(const clang::Expr *E,
+                                        std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<StatusValue> calleeStatus(const clang::FunctionDecl *Callee,
+                                          std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<StatusValue> summarise(const clang::FunctionDecl *FD,
+                                       std::vector<const clang::FunctionDecl *> &Missing);
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   PathOptions Options;
   llvm::DenseMap<const FunctionCFG *, Cuts> CutsByFunction;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>> Writes;
-  // Functions of this file that return a status: its success value, or
-  // nullopt when they do not. Absent: not decided yet.
-  llvm::DenseMap<const clang::FunctionDecl *, std::optional<int64_t>> Returned;
+  // Functions of this file that return a status: its value, or nullopt when
+  // they do not. Absent: not decided yet.
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<StatusValue>> Returned;
   llvm::DenseSet<const clang::FunctionDecl *> Deciding;
 };
 

@@ -84,12 +84,15 @@ struct JoinProtocolRule {
 /// The calls are those returning `type` (a typedef or enum name) or those
 /// whose name matches `functions` (a regular expression); success is the
 /// enumerator `success` of that type, or `value` when given (`MPI_SUCCESS`
-/// is a macro: the AST sees only its value).
+/// is a macro: the AST sees only its value). With `"failure": "null"`
+/// instead, the calls return a pointer that is null when they failed
+/// (`fopen`, `malloc`).
 struct StatusRule {
   std::string Type;
   std::string Functions;
   std::string Success;
   std::optional<long long> Value;
+  bool NullFails = false;
   std::string Origin;
 };
 

@@ -195,14 +195,28 @@ bool readPattern(Reader &R, const char *Key, std::string &Out, bool Required = t
 Error readStatus(const json &Entry, const std::string &Context, const std::string &File,
                  StatusRule &Rule) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"type", "functions", "success", "value"}) ||
+  std::string Failure;
+  if (!R.onlyKeys({"type", "functions", "success", "value", "failure"}) ||
       !R.string("type", Rule.Type, /*Required=*/false) ||
       !readPattern(R, "functions", Rule.Functions, /*Required=*/false) ||
-      !R.string("success", Rule.Success))
+      !R.string("success", Rule.Success, /*Required=*/false) ||
+      !R.string("failure", Failure, /*Required=*/false))
     return R.takeError();
   if (Rule.Type.empty() == Rule.Functions.empty())
     return R.failure("", "give exactly one of 'type' and 'functions'");
-  if (R.has("value")) {
+  if (R.has("success") == R.has("failure"))
+    return R.failure("", "give exactly one of 'success' and 'failure'");
+  if (R.has("failure")) {
+    if (Failure != "null")
+      return R.failure("failure",
+                       "expected \"null\" (a pointer result, null on failure), found \"" + Failure +
+                           "\"");
+    if (R.has("value"))
+      return R.failure("value", "a 'failure' entry takes no success value");
+    if (Rule.Functions.empty())
+      return R.failure("type", "a 'failure' entry names its functions, not a type");
+    Rule.NullFails = true;
+  } else if (R.has("value")) {
     if (!R.at("value").is_number_integer())
       return R.failure("value", "expected an integer, found " + R.at("value").dump());
     Rule.Value = R.at("value").get<long long>();

@@ -8,7 +8,8 @@
 // (a status check: the call's result against its success value, directly,
 // through a local, through a macro) reports an error; it is no rank exit.
 // ErrorPathsAsExits brings them back (the EXITS lines). A leave decided by
-// the rank, or by the rank and the status together, is still reported.
+// the rank, or by the rank and the status together, is still reported. A
+// pointer a call returns (fopen, malloc) is a status too, null its failure.
 #include <cstdio>
 #include <cstdlib>
 #include <mpi.h>
@@ -214,4 +215,46 @@ void nothing_to_load(MPI_Comm comm, int *buf, int n) {
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && load(buf, n) != 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Pointer statuses: a null result of fopen or malloc (rules/system.json)
+// reports that the call failed. Each rank opens its own shard, so the file
+// handle differs between ranks, but the leave is an error path.
+int reduce_shard(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  char name[64];
+  std::snprintf(name, sizeof name, "shard-%d.bin", rank);
+  FILE *f = std::fopen(name, "rb");
+  if (f == nullptr)
+    return -1;
+  std::fclose(f);
+  float *buf = static_cast<float *>(std::malloc(sizeof(float) * (n + rank)));
+  if (!buf)
+    return -2;
+  MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where '!buf', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // EXITS: :[[@LINE-3]]:5: note: ranks where '!buf' return here
+  // EXITS: :[[@LINE-5]]:7: note: '!buf' differs between ranks
+  // EXITS: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  std::free(buf);
+  return 0;
+}
+
+// Positive: a pointer that is null on the ranks that own no shard is data,
+// not a failed call.
+int reduce_owned(MPI_Comm comm, float *shard, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  float *mine = rank % 2 ? shard : nullptr;
+  if (!mine)
+    return 0;
+  MPI_Allreduce(MPI_IN_PLACE, mine, n, MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where '!mine', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where '!mine' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: '!mine' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  return 0;
 }

@@ -51,10 +51,11 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->OutArg, 1u);
   EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->Returns);
   EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->WorldSize);
-  ASSERT_EQ(Rules.Statuses.size(), 4u);
+  ASSERT_EQ(Rules.Statuses.size(), 5u);
   EXPECT_EQ(Rules.Statuses[0].Type, "cudaError_t"); // files in name order
   EXPECT_EQ(Rules.Statuses[2].Functions, "^P?MPI_[A-Z]");
   EXPECT_EQ(Rules.Statuses[2].Value, 0);
+  EXPECT_TRUE(Rules.Statuses[4].NullFails); // system.json: fopen, malloc, ...
   EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->Returns);
   EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->OutArg, 0u);
   EXPECT_EQ(Rules.findPerRankSource("gethostname")->Why, "the host name");
@@ -347,13 +348,17 @@ TEST(RulesLoader, ReadsStatus) {
   RuleSet Rules;
   ASSERT_EQ(load(R"({"version": 1, "api": "x", "status": [
       {"type": "my_err_t", "success": "MY_OK"},
-      {"functions": "^my_", "success": "MY_OK", "value": 0}]})",
+      {"functions": "^my_", "success": "MY_OK", "value": 0},
+      {"functions": "^my_open$", "failure": "null"}]})",
                  Rules),
             "");
-  ASSERT_EQ(Rules.Statuses.size(), 2u);
+  ASSERT_EQ(Rules.Statuses.size(), 3u);
   EXPECT_EQ(Rules.Statuses[0].Type, "my_err_t");
   EXPECT_FALSE(Rules.Statuses[0].Value.has_value());
   EXPECT_EQ(Rules.Statuses[1].Value, 0);
+  EXPECT_FALSE(Rules.Statuses[1].NullFails);
+  EXPECT_TRUE(Rules.Statuses[2].NullFails);
+  EXPECT_FALSE(Rules.Statuses[2].Value.has_value());
 }
 
 TEST(RulesLoader, RejectsMalformedStatus) {
@@ -368,7 +373,20 @@ TEST(RulesLoader, RejectsMalformedStatus) {
           R"({"version": 1, "api": "x", "status": [{"type": "t", "success": "OK", "value": "0"}]})"),
       "user.json: status[0] ('t'): key 'value': expected an integer, found \"0\"");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t"}]})"),
-            "user.json: status[0] ('t'): key 'success': missing required field");
+            "user.json: status[0] ('t'): give exactly one of 'success' and 'failure'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"functions": "^f", "success": "OK", "value": 0, "failure": "null"}]})"),
+            "user.json: status[0]: give exactly one of 'success' and 'failure'");
+  EXPECT_EQ(
+      errorOf(R"({"version": 1, "api": "x", "status": [{"functions": "^f", "failure": "-1"}]})"),
+      "user.json: status[0]: key 'failure': expected \"null\" (a pointer result, null on "
+      "failure), found \"-1\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [
+      {"functions": "^f", "failure": "null", "value": 0}]})"),
+            "user.json: status[0]: key 'value': a 'failure' entry takes no success value");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "status": [{"type": "t", "failure": "null"}]})"),
+            "user.json: status[0] ('t'): key 'type': a 'failure' entry names its functions, not a "
+            "type");
   EXPECT_NE(errorOf(R"({"version": 1, "api": "x", "status": [
       {"functions": "([", "success": "OK", "value": 0}]})")
                 .find("user.json: status[0]: key 'functions': invalid regular expression"),
