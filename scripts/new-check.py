@@ -52,8 +52,8 @@ using namespace clang;
 // Called for the divergences that Routing.cpp sends to CheckId::{cls}.
 void {cls}::reportDivergence(const analysis::Divergence &D, ASTContext &Context) {{
   FindingBuilder Finding = finding(Context);
-  Finding.about(D.function, &D.event, D.condition);
-  Finding.warning(D.event.site, Finding.name(D.event) + " runs only on " + ranksWhere(D, Context));
+  Finding.about(D.Function, &D.Event, D.Condition);
+  Finding.warning(D.Event.Site, Finding.name(D.Event) + " runs only on " + ranksWhere(D, Context));
   addCommonNotes(Finding, D, Context);
   Finding.emit();
 }}

@@ -153,7 +153,10 @@ const ValueDecl *accessedStorage(const Expr *E) {
   if (const ValueDecl *Named = namedStorage(E))
     return Named;
   const auto *Call = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Call ? accessorTarget(Call->getDirectCallee()) : nullptr;
+}
+
+const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
   const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
   const auto *Return =

@@ -94,5 +94,7 @@ const clang::ValueDecl *namedStorage(const clang::Expr *E);
 /// namedStorage, also through an accessor: a call of a function whose body
 /// is `return X;` with X a global or a field (`cross_node_comm()`).
 const clang::ValueDecl *accessedStorage(const clang::Expr *E);
+/// The global or field an accessor returns (`T f() { return X; }`), or null.
+const clang::ValueDecl *accessorTarget(const clang::FunctionDecl *Callee);
 
 } // namespace lockstep::analysis

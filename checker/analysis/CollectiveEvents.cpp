@@ -127,6 +127,18 @@ const FunctionCFG *CollectiveEvents::cfgOf(const FunctionDecl *FD) const {
   return It == Functions.end() ? nullptr : It->second;
 }
 
+// The storage a communicator argument names, through an accessor of this
+// file; or the accessor of another file whose summary says it returns a
+// split communicator (Membership asks that summary for the colour).
+const ValueDecl *CollectiveEvents::communicatorKey(const Expr *Arg) const {
+  if (const ValueDecl *Storage = accessedStorage(Arg))
+    return Storage;
+  const auto *Call = dyn_cast<CallExpr>(Arg->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const ExternalFunction *Summary = Callee ? External.find(Callee) : nullptr;
+  return Summary && !Summary->SplitByPart.empty() ? Callee->getCanonicalDecl() : nullptr;
+}
+
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
                                               ASTContext &Context) const {
   CollectiveEvent Event;
@@ -149,7 +161,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     Event.Key += std::string("|") + RoleName + "=" + Value;
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Written;
-      Event.CommunicatorDecl = accessedStorage(Arg);
+      Event.CommunicatorDecl = communicatorKey(Arg);
       Event.SelfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
     Event.AgreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
@@ -194,7 +206,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
       const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
       if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
-        Event.CommunicatorDecl = accessedStorage(Passed);
+        Event.CommunicatorDecl = communicatorKey(Passed);
         Event.Communicator = sourceText(Passed, Callee->getASTContext());
       }
     }

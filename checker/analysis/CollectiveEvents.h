@@ -93,6 +93,7 @@ public:
                                                   const clang::CFGBlock &Block);
 
 private:
+  const clang::ValueDecl *communicatorKey(const clang::Expr *Arg) const;
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);

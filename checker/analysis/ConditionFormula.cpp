@@ -36,20 +36,6 @@ bool isUndefinedColour(const Expr *E, ASTContext &Context) {
          spelledAsMacro(E, "NCCL_SPLIT_NOCOLOR", Context);
 }
 
-/// The communicator a rank belongs to when it is not the whole job: a local
-/// handle made in the function (`MPI_Comm_rank(node, &local_rank)`).
-const ValueDecl *subCommunicator(const Provenance *Source) {
-  while (Source && Source->Via)
-    Source = Source->Via;
-  if (!Source || !Source->Communicator)
-    return nullptr;
-  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Source->Communicator));
-  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
-    return nullptr;
-  bool World = spelledAsMacro(Var->getInit(), "MPI_COMM_WORLD", Var->getASTContext());
-  return World ? nullptr : Var;
-}
-
 /// The formula operator of a comparison; \p Swap: of its operands swapped.
 FormulaOp comparison(BinaryOperatorKind Op, bool &Swap) {
   Swap = false;
@@ -262,7 +248,7 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
   if (Value && Value->ExactRank) {
-    if (const ValueDecl *Part = subCommunicator(Value->Source))
+    if (const void *Part = rankPart(Value->Source))
       return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
     return Sorted(Arena.rank());
   }

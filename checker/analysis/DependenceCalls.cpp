@@ -68,10 +68,14 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   }
   if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
     return atCall(It->second.ReturnValue, Args);
-  if (const ExternalFunction *Summary = Env.External.find(Callee); Summary && Summary->ReturnsRank)
-    return RankValue::rank(Env.Arena.makeExternal(Summary->Name, Call->getBeginLoc(),
-                                                  Summary->RankSite.File, Summary->RankSite.Line,
-                                                  Summary->RankSite.Column));
+  if (const ExternalFunction *Summary = Env.External.find(Callee);
+      Summary && Summary->ReturnsRank) {
+    const Provenance *Source = Env.fromSummary(*Summary, Call->getBeginLoc());
+    if (!Summary->ReturnsSplit)
+      return RankValue::rank(Source);
+    Value.Source = Source; // a communicator handle, not a rank
+    return Value;
+  }
   // No summary: only a library function of the system computes its result
   // from its inputs (`std::min(rank, n)`, `fopen(path)`). A status reports
   // success or failure, and a function of another file returns what its

@@ -34,8 +34,19 @@ struct ExternalFunction {
   bool ReturnsRank = false;
   std::string RankSource; // what the rank comes from, for the note
   SourcePoint RankSite;
+  // ReturnsRank: the part of the job the rank counts in, when it is a rank in
+  // a sub-communicator (MPI_Comm_rank(node, &local)): a name shared by the
+  // summaries that refer to the same part.
+  std::string RankPart;
+  // ReturnsRank: the value is a communicator handle a split by a per-rank
+  // colour made (each part has its own), not a value that must agree.
+  bool ReturnsSplit = false;
+  // An accessor of a communicator split by the rank in part SplitByPart
+  // (MPI_Comm_split(world, local, ...)): its members share that rank.
+  std::string SplitByPart;
 
   bool performsCollectives() const { return !Collectives.empty(); }
+  bool worthKeeping() const { return performsCollectives() || ReturnsRank || !SplitByPart.empty(); }
 };
 
 /// By USR (clang::index), which names the same function, field or global in

@@ -1,42 +1,88 @@
 #include "Membership.h"
+#include "CallSite.h"
 
 namespace lockstep::analysis {
+using namespace clang;
 
-void Membership::addSplit(const clang::ValueDecl *Comm, FormulaRef Colour) {
+/// The communicator of a rank read in a function that made it, or null.
+static const VarDecl *localCommunicator(const Provenance *Root) {
+  if (!Root->Communicator)
+    return nullptr;
+  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Root->Communicator));
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+    return nullptr;
+  bool World = spelledAsMacro(Var->getInit(), "MPI_COMM_WORLD", Var->getASTContext());
+  return World ? nullptr : Var;
+}
+
+static const Provenance *rootOf(const Provenance *Source) {
+  while (Source && Source->Via)
+    Source = Source->Via;
+  return Source;
+}
+
+const void *rankPart(const Provenance *Source) {
+  const Provenance *Root = rootOf(Source);
+  if (!Root)
+    return nullptr;
+  if (Root->Part)
+    return Root->Part;
+  return localCommunicator(Root);
+}
+
+std::string rankPartName(const Provenance *Source) {
+  const Provenance *Root = rootOf(Source);
+  if (!Root)
+    return "";
+  if (Root->Part)
+    return *Root->Part;
+  const VarDecl *Local = localCommunicator(Root);
+  return Local ? usrOf(Local) : "";
+}
+
+void Membership::addSplit(const ValueDecl *Comm, FormulaRef Colour) {
   auto [It, Inserted] = Colours.try_emplace(Comm, Colour);
   if (!Inserted && It->second != Colour)
     It->second = std::nullopt;
 }
 
-bool Membership::isSplit(const clang::ValueDecl *Comm) const {
+const std::optional<FormulaRef> *Membership::colourOf(const ValueDecl *Comm) {
   auto It = Colours.find(Comm);
-  return It != Colours.end() && It->second;
+  if (It == Colours.end() && ColoursElsewhere)
+    if (std::optional<FormulaRef> Colour = ColoursElsewhere(Comm))
+      It = Colours.try_emplace(Comm, *Colour).first;
+  return It == Colours.end() ? nullptr : &It->second;
 }
 
-FormulaRef Membership::isNull(const clang::ValueDecl *Comm) {
-  auto It = Colours.find(Comm);
-  if (It != Colours.end() && It->second) // MPI_UNDEFINED is -32766 in Open MPI and MPICH
-    return Arena.disjoin(Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(UndefinedColour)),
-                         Arena.compare(FormulaOp::Eq, *It->second, Arena.constant(-32766)));
+bool Membership::isSplit(const ValueDecl *Comm) {
+  const std::optional<FormulaRef> *Colour = colourOf(Comm);
+  return Colour && *Colour;
+}
+
+FormulaRef Membership::isNull(const ValueDecl *Comm) {
+  const std::optional<FormulaRef> *Colour = colourOf(Comm);
+  if (Colour && *Colour) // MPI_UNDEFINED is -32766 in Open MPI and MPICH
+    return Arena.disjoin(Arena.compare(FormulaOp::Eq, **Colour, Arena.constant(UndefinedColour)),
+                         Arena.compare(FormulaOp::Eq, **Colour, Arena.constant(-32766)));
   auto [Test, Inserted] = NullTests.try_emplace(Comm, 0);
   if (Inserted)
     Test->second = Arena.perRank(Comm, /*Boolean=*/true);
   return Test->second;
 }
 
-std::optional<FormulaRef> Membership::shared(const clang::ValueDecl *Comm) {
+std::optional<FormulaRef> Membership::shared(const ValueDecl *Comm) {
   if (!Comm)
     return std::nullopt;
-  auto It = Colours.find(Comm);
-  bool Known = It != Colours.end() && It->second;
-  if (!Known && !NullTests.count(Comm) && It == Colours.end())
+  const std::optional<FormulaRef> *Colour = colourOf(Comm);
+  bool Known = Colour && *Colour;
+  if (!Known && !NullTests.count(Comm) && !Colour)
     return std::nullopt;
   FormulaRef Member = Arena.negate(isNull(Comm));
   FormulaRef Both = Arena.conjoin(Arena.inRank(1, Member), Arena.inRank(2, Member));
   if (!Known)
     return Both; // members of a handle made elsewhere: assume the same one
-  return Arena.conjoin(Both, Arena.compare(FormulaOp::Eq, Arena.inRank(1, *It->second),
-                                           Arena.inRank(2, *It->second)));
+  return Arena.conjoin(
+      Both, Arena.compare(FormulaOp::Eq, Arena.inRank(1, **Colour), Arena.inRank(2, **Colour)));
 }
 
 } // namespace lockstep::analysis

@@ -7,16 +7,28 @@
 #pragma once
 
 #include "Formula.h"
+#include "RankValue.h"
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace lockstep::analysis {
 
 /// The colour standing for MPI_UNDEFINED and NCCL_SPLIT_NOCOLOR in formulas.
 constexpr int64_t UndefinedColour = INT32_MIN;
+
+/// The part of the job a rank counts in when it is not the whole job: the
+/// communicator of `MPI_Comm_rank(node, &local_rank)` when the function
+/// that calls it made `node`, or the part a summary of another file names.
+/// Null: the job. One address per part, for formulas.
+const void *rankPart(const Provenance *Source);
+
+/// The same part as a name that other files' summaries share, or "".
+std::string rankPartName(const Provenance *Source);
 
 class Membership {
 public:
@@ -24,7 +36,12 @@ public:
 
   /// \p Comm is made by a split with colour \p Colour (over the rank).
   void addSplit(const clang::ValueDecl *Comm, FormulaRef Colour);
-  bool isSplit(const clang::ValueDecl *Comm) const;
+  /// Where the colour of a communicator made in another file comes from
+  /// (an accessor's summary); asked once per communicator.
+  void setColoursElsewhere(std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> Of) {
+    ColoursElsewhere = std::move(Of);
+  }
+  bool isSplit(const clang::ValueDecl *Comm);
 
   /// `Comm == MPI_COMM_NULL` on one rank.
   FormulaRef isNull(const clang::ValueDecl *Comm);
@@ -34,7 +51,10 @@ public:
   std::optional<FormulaRef> shared(const clang::ValueDecl *Comm);
 
 private:
+  const std::optional<FormulaRef> *colourOf(const clang::ValueDecl *Comm);
+
   FormulaArena &Arena;
+  std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> ColoursElsewhere;
   // A split's colour; nullopt when several splits write the same handle.
   llvm::DenseMap<const clang::ValueDecl *, std::optional<FormulaRef>> Colours;
   llvm::DenseMap<const clang::ValueDecl *, FormulaRef> NullTests; // handles of unknown origin

@@ -46,9 +46,17 @@ const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
   auto [It, Inserted] = ElsewhereProvenances.try_emplace(D, nullptr);
   if (Inserted)
     if (const ExternalFunction *Summary = External.findStorage(D))
-      It->second = Arena.makeExternal(Summary->Name, D->getLocation(), Summary->RankSite.File,
-                                      Summary->RankSite.Line, Summary->RankSite.Column);
+      It->second = fromSummary(*Summary, D->getLocation());
   return It->second;
+}
+
+const Provenance *DependenceEnvironment::fromSummary(const ExternalFunction &Summary,
+                                                     clang::SourceLocation Loc) {
+  const Provenance *Source =
+      Arena.makeExternal(Summary.Name, Loc, Summary.RankSite.File, Summary.RankSite.Line,
+                         Summary.RankSite.Column, Summary.RankPart);
+  return Summary.ReturnsSplit ? Arena.make(Provenance::Kind::Split, Summary.Name, Loc, Source)
+                              : Source;
 }
 
 const Provenance *DependenceEnvironment::resolve(const RankValue &Value,

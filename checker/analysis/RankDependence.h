@@ -76,6 +76,9 @@ public:
   /// call passes it as a whole value, or nothing in the file calls it.
   const FieldSeedMap *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
 
+  /// Why a value of another file differs between ranks, as its summary says.
+  const Provenance *fromSummary(const ExternalFunction &Summary, clang::SourceLocation Loc);
+
   /// The provenance "named as a rank" for \p D (one record per declaration).
   const Provenance *rankName(const clang::NamedDecl *D);
 

@@ -10,6 +10,7 @@ class Expr;
 
 #include <cstdint>
 #include <deque>
+#include <set>
 #include <string>
 
 namespace lockstep::analysis {
@@ -38,6 +39,9 @@ struct Provenance {
   // SourceCall through an out-argument: the communicator whose rank it is
   // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
   const clang::Expr *Communicator = nullptr;
+  // External: the part of the job the rank counts in, as its summary names
+  // it (ExternalFunction::RankPart); null for the job's rank.
+  const std::string *Part = nullptr;
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
   std::string Why, Holder;
@@ -69,14 +73,19 @@ public:
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,
-                                 unsigned Line, unsigned Column) {
+                                 unsigned Line, unsigned Column, const std::string &Part = "") {
     Storage.push_back(Provenance{Provenance::Kind::External, std::move(Name), Call, nullptr,
                                  std::move(File), Line, Column});
+    Storage.back().Part = Part.empty() ? nullptr : part(Part);
     return &Storage.back();
   }
+  /// One record per part name: summaries name a part with a string, formulas
+  /// by an address.
+  const std::string *part(const std::string &Name) { return &*Parts.insert(Name).first; }
 
 private:
   std::deque<Provenance> Storage;
+  std::set<std::string> Parts;
 };
 
 struct RankValue {

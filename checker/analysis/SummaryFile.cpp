@@ -27,8 +27,10 @@ bool point(Reader &R, SourcePoint &Out) {
 }
 
 bool readRankSource(Reader &Rank, ExternalFunction &F) {
-  if (!Rank.onlyKeys({"source", "file", "line", "column"}) ||
-      !Rank.string("source", F.RankSource) || !point(Rank, F.RankSite))
+  if (!Rank.onlyKeys({"source", "file", "line", "column", "part", "split"}) ||
+      !Rank.string("source", F.RankSource) || !point(Rank, F.RankSite) ||
+      !Rank.string("part", F.RankPart, /*Required=*/false) ||
+      !Rank.boolean("split", F.ReturnsSplit))
     return false;
   F.ReturnsRank = true;
   return true;
@@ -37,6 +39,10 @@ bool readRankSource(Reader &Rank, ExternalFunction &F) {
 json rankSourceJson(const ExternalFunction &F) {
   json Rank = pointJson(F.RankSite);
   Rank["source"] = F.RankSource;
+  if (!F.RankPart.empty())
+    Rank["part"] = F.RankPart;
+  if (F.ReturnsSplit)
+    Rank["split"] = true;
   return Rank;
 }
 
@@ -55,8 +61,9 @@ Error readStorage(const json &Entry, const std::string &Context, ExternalFunctio
 
 Error readFunction(const json &Entry, const std::string &Context, ExternalFunction &F) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank"}) ||
-      !R.string("name", F.Name) || !R.boolean("several_sequences", F.SeveralSequences))
+  if (!R.onlyKeys({"name", "collectives", "several_sequences", "returns_rank", "split_by_part"}) ||
+      !R.string("name", F.Name) || !R.boolean("several_sequences", F.SeveralSequences) ||
+      !R.string("split_by_part", F.SplitByPart, /*Required=*/false))
     return R.takeError();
   if (R.has("collectives")) {
     const json &List = R.at("collectives");
@@ -106,6 +113,8 @@ std::string writeSummaries(const ExternalSummaries &Summaries) {
       Entry["several_sequences"] = true;
     if (F.ReturnsRank)
       Entry["returns_rank"] = rankSourceJson(F);
+    if (!F.SplitByPart.empty())
+      Entry["split_by_part"] = F.SplitByPart;
     Functions[Usr] = std::move(Entry);
   }
   json Document = {{"version", 1}, {"functions", std::move(Functions)}};

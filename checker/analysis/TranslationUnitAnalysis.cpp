@@ -61,6 +61,15 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
     : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
+  // An accessor of another file that returns a split communicator: its
+  // members share the rank in the part its summary names.
+  Members.setColoursElsewhere([this](const ValueDecl *D) -> std::optional<FormulaRef> {
+    const auto *Accessor = dyn_cast<FunctionDecl>(D);
+    const ExternalFunction *Summary = Accessor ? this->External.find(Accessor) : nullptr;
+    if (!Summary || Summary->SplitByPart.empty())
+      return std::nullopt;
+    return Formulas.perRank(Arena.part(Summary->SplitByPart), /*Boolean=*/false);
+  });
   Indirect = std::make_unique<IndirectCalls>(ByDecl);
   Env.Indirect = Indirect.get();
   computeDependence();
@@ -247,6 +256,8 @@ SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
 void setRankSource(const Provenance *Source, const SourceManager &SM, ExternalFunction &Out) {
   // An assignment under a condition has no name of its own, what it derives
   // from does.
+  Out.RankPart = rankPartName(Source);
+  Out.ReturnsSplit = fromSplit(Source);
   while (Source->Name.empty() && Source->Via)
     Source = Source->Via;
   Out.ReturnsRank = true;
@@ -266,8 +277,23 @@ bool visibleElsewhere(const ValueDecl *D) {
 
 } // namespace
 
+// Communicators split by a rank in a part of the job (`MPI_Comm_split(world,
+// local_rank, ...)`), by the part's name: what accessors of them export.
+std::map<const ValueDecl *, std::string> TranslationUnitAnalysis::splitsByPart() const {
+  std::map<const ValueDecl *, std::string> Parts;
+  for (const auto &[Function, Result] : Dependence)
+    for (const RankSplit &Split : Result.Splits) {
+      std::string Part = Split.Value.ExactRank ? rankPartName(Split.Value.Source) : "";
+      auto [It, Inserted] = Parts.try_emplace(Split.Communicator, Part);
+      if (!Inserted && It->second != Part)
+        It->second.clear(); // split two ways
+    }
+  return Parts;
+}
+
 ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
   ExternalSummaries Out;
+  const std::map<const ValueDecl *, std::string> SplitParts = splitsByPart();
   for (const auto &Function : Functions) {
     const FunctionDecl *FD = Function->decl();
     const auto *Method = dyn_cast<CXXMethodDecl>(FD);
@@ -296,7 +322,9 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
     const RankValue &Returned = Env.Facts.lookup(FD->getCanonicalDecl()).ReturnValue;
     if (const Provenance *Source = Returned.Source)
       setRankSource(Source, SM, Summary);
-    if (Summary.performsCollectives() || Summary.ReturnsRank)
+    if (auto Split = SplitParts.find(accessorTarget(FD)); Split != SplitParts.end())
+      Summary.SplitByPart = Split->second;
+    if (Summary.worthKeeping())
       Out.emplace(usrOf(FD), std::move(Summary));
   }
   // Fields and globals written here with per-rank values: read in another

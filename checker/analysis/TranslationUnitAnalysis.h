@@ -19,6 +19,7 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -73,6 +74,7 @@ private:
   void collectFunctions(clang::ASTContext &Context);
   void computeDependence();
   std::vector<const FunctionCFG *> calleesFirst() const;
+  std::map<const clang::ValueDecl *, std::string> splitsByPart() const;
   void computeSeeds();
   void computeFieldSeeds();
   /// Publishes the fields and globals \p Function writes with per-rank

@@ -3,7 +3,8 @@
 project in test/cli/project (and on the nvcc project when nvcc is present):
 a cross-file hidden collective, SARIF and JSON outputs, baseline, exit codes,
 shards and merge, the cache, the summary file read by the clang-tidy plugin,
-per-rank fields across files (test/cli/fields_project), calls to functions of
+per-rank fields across files (test/cli/fields_project), membership through
+accessors of another file (test/cli/membership_project), calls to functions of
 other files worded as local ones (test/cli/pending_project), and clear errors
 on bad input.
 
@@ -131,6 +132,27 @@ check("solve.cpp:7:5: warning: 'MPI_Allreduce' runs in a loop whose trip count d
       and "decomp.cpp:7:3: note: 'Decomposition::local_n' gets the rank here" in p.stdout
       and "solve.cpp:5:" not in p.stdout,
       "cross-file per-rank field with --summaries:\n" + p.stdout + p.stderr)
+
+# Membership across files (issue 14, pattern 6): comms.cpp splits g_cross by
+# the rank in the node communicator and returns both through accessors; its
+# summary names that part for local_rank() and for cross_node_comm(), so in
+# sync.cpp the cross-node allreduce under `local_rank() == 0` is made by all
+# of the communicator's members or none (quiet), and the one on the world is
+# reported.
+members = project("membership_project", WORK, MPI_INCLUDE)
+run([LOCKSTEP, "check", "-p", ".", "-q", "--summary-out", "summaries.json"], members, 0)
+with open(os.path.join(members, "summaries.json")) as f:
+    functions = json.load(f).get("functions", {})
+parts = {f["name"]: (f.get("returns_rank", {}).get("part"), f.get("split_by_part"))
+         for f in functions.values()}
+check(parts.get("local_rank", (None,))[0] and parts.get("cross_node_comm", (0, None))[1]
+      and parts["local_rank"][0] == parts["cross_node_comm"][1],
+      "the accessors' summaries name the same part: %s" % parts)
+p = run([LOCKSTEP, "check", "-p", ".", "--summaries", "summaries.json"], members, 1)
+check("sync.cpp:14:5: warning: 'MPI_Allreduce' runs only on ranks where 'homogeneous || "
+      "local_rank() == 0'" in p.stdout and "sync.cpp:8:" not in p.stdout
+      and p.stdout.count("warning:") == 1,
+      "membership across files with --summaries:\n" + p.stdout + p.stderr)
 
 # Bad input: clear errors, exit 2.
 for args, message in [

@@ -3,7 +3,11 @@ main), with their changed line ranges: what the style tests check, so that a
 file touched after the one-time clean-up of the tree fails on its new
 violations, not on its old ones."""
 import re
+import shutil
 import subprocess
+import sys
+
+SKIP = 77  # ctest's SKIP_RETURN_CODE for the style tests
 
 # Project sources only: lit inputs and fixtures keep long CHECK lines as written.
 ROOTS = ("checker/", "common/", "runtime_verifier/", "include/", "tools/", "test/unit/",
@@ -25,6 +29,23 @@ def merge_base(src):
         if out.returncode == 0:
             return ref, out.stdout.strip()
     return None, None
+
+
+def base_or_skip(test, tool, src):
+    """The reference and merge base to compare with, or exit 77 (skipped)
+    without the tool, outside a git checkout or without a base."""
+    reason = None
+    if not shutil.which(tool):
+        reason = "no %s" % tool
+    elif not is_checkout(src):
+        reason = "%s is not a git checkout" % src
+    ref, base = merge_base(src) if not reason else (None, None)
+    if not reason and not base:
+        reason = "no origin/main or main to compare with"
+    if reason:
+        print("%s: skipped: %s" % (test, reason))
+        sys.exit(SKIP)
+    return ref, base
 
 
 def changed_lines(src, base):

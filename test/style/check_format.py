@@ -10,28 +10,16 @@ a base to compare with.
 usage: check_format.py CLANG_FORMAT SOURCE_DIR [--fix]
 (--fix formats those lines in place instead.)
 """
-import shutil
 import subprocess
 import sys
 
-from changed import changed_lines, is_checkout, merge_base
-
-SKIP = 77
+from changed import base_or_skip, changed_lines
 
 
 def main():
     clang_format, src = sys.argv[1], sys.argv[2]
     fix = sys.argv[3:] == ["--fix"]
-    if not shutil.which(clang_format):
-        print("style.changed: skipped: no clang-format-22 (%s)" % clang_format)
-        return SKIP
-    if not is_checkout(src):
-        print("style.changed: skipped: %s is not a git checkout" % src)
-        return SKIP
-    ref, base = merge_base(src)
-    if not base:
-        print("style.changed: skipped: no origin/main or main to compare with")
-        return SKIP
+    ref, base = base_or_skip("style.changed", clang_format, src)
     ranges = changed_lines(src, base)
     failed = []
     for path, spans in sorted(ranges.items()):

@@ -13,13 +13,10 @@ usage: check_tidy.py CLANG_TIDY SOURCE_DIR BUILD_DIR
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
-from changed import changed_lines, is_checkout, merge_base
-
-SKIP = 77
+from changed import SKIP, base_or_skip, changed_lines
 
 
 def llvm_regex_escape(text):
@@ -44,16 +41,7 @@ def includers(header, units):
 
 def main():
     clang_tidy, src, build = sys.argv[1:4]
-    if not shutil.which(clang_tidy):
-        print("style.tidy: skipped: no clang-tidy-22 (%s)" % clang_tidy)
-        return SKIP
-    if not is_checkout(src):
-        print("style.tidy: skipped: %s is not a git checkout" % src)
-        return SKIP
-    ref, base = merge_base(src)
-    if not base:
-        print("style.tidy: skipped: no origin/main or main to compare with")
-        return SKIP
+    ref, base = base_or_skip("style.tidy", clang_tidy, src)
     database = os.path.join(build, "compile_commands.json")
     if not os.path.exists(database):
         print("style.tidy: skipped: no %s" % database)
