@@ -168,4 +168,26 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
+bool isNullHandle(const Expr *E, ASTContext &Context) {
+  if (const ValueDecl *Named = namedStorage(E))
+    if (Named->getName() == "MPI_COMM_NULL" || Named->getName() == "ompi_mpi_comm_null")
+      return true;
+  return spelledAsMacro(E, "MPI_COMM_NULL", Context) ||
+         (E->getType()->isPointerType() &&
+          E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull));
+}
+
+const ValueDecl *nullTestedHandle(const Expr *Condition, ASTContext &Context) {
+  const auto *Compare = dyn_cast<BinaryOperator>(Condition->IgnoreParenImpCasts());
+  if (!Compare || !Compare->isEqualityOp())
+    return nullptr;
+  const Expr *L = Compare->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = Compare->getRHS()->IgnoreParenImpCasts();
+  if (isNullHandle(L, Context))
+    std::swap(L, R);
+  if (!isNullHandle(R, Context) || L->getType()->isIntegralOrEnumerationType())
+    return nullptr;
+  return namedStorage(L);
+}
+
 } // namespace lockstep::analysis

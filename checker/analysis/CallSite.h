@@ -87,6 +87,13 @@ std::string usrOf(const clang::Decl *D);
 /// or through the macros it expands to.
 bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);
 
+/// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
+bool isNullHandle(const clang::Expr *E, clang::ASTContext &Context);
+
+/// The handle \p Condition compares with the null handle (`sub !=
+/// MPI_COMM_NULL`, `comm == nullptr`), when that is all it tests; or null.
+const clang::ValueDecl *nullTestedHandle(const clang::Expr *Condition, clang::ASTContext &Context);
+
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
 /// or null.
 const clang::ValueDecl *namedStorage(const clang::Expr *E);

@@ -20,16 +20,6 @@ bool isInteger(const Expr *E) {
   return T->isIntegralOrEnumerationType() || T->isBooleanType();
 }
 
-/// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
-bool isNullHandle(const Expr *E, ASTContext &Context) {
-  if (const ValueDecl *Named = namedStorage(E))
-    if (Named->getName() == "MPI_COMM_NULL" || Named->getName() == "ompi_mpi_comm_null")
-      return true;
-  return spelledAsMacro(E, "MPI_COMM_NULL", Context) ||
-         (E->getType()->isPointerType() &&
-          E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull));
-}
-
 /// `MPI_UNDEFINED` or `NCCL_SPLIT_NOCOLOR`, the colour of no communicator.
 bool isUndefinedColour(const Expr *E, ASTContext &Context) {
   return spelledAsMacro(E, "MPI_UNDEFINED", Context) ||

@@ -47,9 +47,9 @@ RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
   Derived.Params = It->second.Params;
   if (It->second.Source) {
     const Expr *Condition = decidingCondition(Branch);
-    Derived.Source =
-        Env.Arena.make(Provenance::Kind::Implicit, "",
-                       Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.Source);
+    Derived.Source = Env.Arena.makeImplicit(
+        Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.Source,
+        Condition ? nullTestedHandle(Condition, Context) : nullptr);
   }
   return Derived;
 }

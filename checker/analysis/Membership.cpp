@@ -40,6 +40,10 @@ std::string rankPartName(const Provenance *Source) {
   return Local ? usrOf(Local) : "";
 }
 
+const ValueDecl *sameAmongMembersOf(const Provenance *Source) {
+  return Source && Source->K == Provenance::Kind::Implicit ? Source->MembersOf : nullptr;
+}
+
 void Membership::addSplit(const ValueDecl *Comm, FormulaRef Colour) {
   auto [It, Inserted] = Colours.try_emplace(Comm, Colour);
   if (!Inserted && It->second != Colour)

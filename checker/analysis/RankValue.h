@@ -6,7 +6,8 @@
 
 namespace clang {
 class Expr;
-}
+class ValueDecl;
+} // namespace clang
 
 #include <cstdint>
 #include <deque>
@@ -42,6 +43,9 @@ struct Provenance {
   // External: the part of the job the rank counts in, as its summary names
   // it (ExternalFunction::RankPart); null for the job's rank.
   const std::string *Part = nullptr;
+  // Implicit: the communicator the condition only tests for null (`sub !=
+  // MPI_COMM_NULL`): its members all take the same arm.
+  const clang::ValueDecl *MembersOf = nullptr;
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
   std::string Why, Holder;
@@ -77,6 +81,12 @@ public:
     Storage.push_back(Provenance{Provenance::Kind::External, std::move(Name), Call, nullptr,
                                  std::move(File), Line, Column});
     Storage.back().Part = Part.empty() ? nullptr : part(Part);
+    return &Storage.back();
+  }
+  const Provenance *makeImplicit(clang::SourceLocation Condition, const Provenance *Via,
+                                 const clang::ValueDecl *MembersOf) {
+    Storage.push_back(Provenance{Provenance::Kind::Implicit, "", Condition, Via});
+    Storage.back().MembersOf = MembersOf;
     return &Storage.back();
   }
   /// One record per part name: summaries name a part with a string, formulas

@@ -41,18 +41,15 @@ private:
   const SourceManager &SM;
 };
 
-/// The communicator argument of a collective call as written; empty when
-/// the rules name none.
-std::string writtenCommunicator(const CallExpr *Call, const CallClassifier &Classifier,
-                                const ASTContext &Context) {
+} // namespace
+
+/// The communicator argument of a collective call; null when the rules name
+/// none.
+static const Expr *communicatorArgument(const CallExpr *Call, const CallClassifier &Classifier) {
   const FunctionDecl *Callee = resolvedCallee(Call);
   const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
-  const Expr *Comm =
-      Role && Role->Collective ? ruleArgument(Call, Role->Collective->Comm) : nullptr;
-  return Comm ? sourceText(Comm, Context) : "";
+  return Role && Role->Collective ? ruleArgument(Call, Role->Collective->Comm) : nullptr;
 }
-
-} // namespace
 
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
                                                  const CallClassifier &Classifier,
@@ -197,9 +194,11 @@ void TranslationUnitAnalysis::findDivergences() {
             FunctionEvents->push_back(Event);
         Regions = joinRegions(*Function, Classifier);
       }
+      const ValueDecl *Members = sameAmongMembersOf(Source);
       for (LoopDivergence &D :
            analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
-        if (Keep(D.Event, D.Event.pending()))
+        // A trip count the same on every member, of a loop of collectives only they make.
+        if (Keep(D.Event, D.Event.pending()) && !(Members && D.Event.CommunicatorDecl == Members))
           LoopDivergences.push_back(std::move(D));
     }
     if (auto Shape = Shapes.find(Function.get());
@@ -218,11 +217,15 @@ void TranslationUnitAnalysis::findRankArguments() {
       const Provenance *Source = Env.resolve(Argument.Value, Function->decl());
       if (std::string(Argument.Role) == "communicator" && fromSplit(Source))
         continue; // each part of a split uses its own: membership decides
+      const Expr *Comm = communicatorArgument(Argument.Call, Classifier);
+      const ValueDecl *Members = sameAmongMembersOf(Source);
+      if (Members && Comm && accessedStorage(Comm) == Members)
+        continue; // the same on every member, and only they make the call
       if (Source &&
           Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role).second)
-        RankArguments.push_back(
-            {Function->decl(), Argument.Call, Argument.Collective, Argument.Role, Argument.Argument,
-             Source, writtenCommunicator(Argument.Call, Classifier, Function->context())});
+        RankArguments.push_back({Function->decl(), Argument.Call, Argument.Collective,
+                                 Argument.Role, Argument.Argument, Source,
+                                 Comm ? sourceText(Comm, Function->context()) : ""});
     }
 }
 

@@ -1,19 +1,14 @@
 // RUN: %clang_tidy --checks='-*,lockstep-rank-loop,lockstep-rank-argument' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
-// XFAIL: *
-// Known gap of engine v2 (issue 9), kept as the specification:
-// a value assigned only on the members of a communicator is still taken to
-// differ when the members use it later under a second membership test (the
-// value is not yet correlated with the membership condition).
-//
 // Engine v2, values assigned under a rank condition: such a value differs
 // between ranks only if it can hold different values on the ranks that go on
 // to use it. The same constant assigned in both arms is uniform; a value set
-// only on the members of a communicator is uniform among those members, and
-// a collective on that communicator, reached by the members only, sees the
-// same value everywhere. Different constants in the two arms, or a value
-// used by every rank on a world-wide communicator, still differ.
+// only on the members of a communicator (the condition is the membership
+// test alone) is uniform among those members, and a collective on that
+// communicator, reached by the members only, sees the same value everywhere.
+// Different constants in the two arms, a value set on some members only, or
+// a value used by every rank on a world-wide communicator, still differ.
 #include <mpi.h>
 
 void log_line(const char *msg);
@@ -106,4 +101,25 @@ void different_constants(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-16]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:20: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Positive: the members do not all take the arm (only the first one does),
+// so the count differs among the members of 'sub' too.
+void first_member_count(MPI_Comm world, double *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(world, rank < 4 ? 0 : MPI_UNDEFINED, rank, &sub);
+  int count = 0;
+  if (sub != MPI_COMM_NULL && rank == 0) {
+    count = 8;
+    log_line("first member");
+  }
+  if (sub != MPI_COMM_NULL)
+    MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, sub);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:36: note: 'count' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:31: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }

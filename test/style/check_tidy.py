@@ -24,18 +24,32 @@ def llvm_regex_escape(text):
     return "".join("\\" + c if c in ".^$|()[]{}*+?\\" else c for c in text)
 
 
-def includers(header, units):
+def includers(header, units, src):
     """The translation unit that checks a header: the source of the same
-    name beside it, else the first unit that includes it by name."""
+    name beside it, else the first unit that includes it by name, directly
+    or through the project's other headers."""
     stem = os.path.splitext(header)[0]
     for unit in units:
         if os.path.splitext(unit)[0] == stem:
             return unit
-    include = re.compile(r'#\s*include\s*"([^"]*/)?%s"' % re.escape(os.path.basename(header)))
-    for unit in units:
-        with open(unit, errors="replace") as text:
-            if include.search(text.read()):
-                return unit
+    headers = subprocess.run(["git", "-C", src, "ls-files", "*.h"], capture_output=True,
+                             text=True).stdout.split()
+    candidates = units + [os.path.join(src, h) for h in headers]
+    texts = {}
+    for path in candidates:
+        with open(path, errors="replace") as text:
+            texts[path] = text.read()
+    wanted, seen = [header], {header}
+    while wanted:
+        name = os.path.basename(wanted.pop(0))
+        include = re.compile(r'#\s*include\s*"([^"]*/)?%s"' % re.escape(name))
+        for path in candidates:
+            if path in seen or not include.search(texts[path]):
+                continue
+            if path in units:
+                return path
+            seen.add(path)
+            wanted.append(path)
     return None
 
 
@@ -51,7 +65,7 @@ def main():
     ranges = {os.path.join(src, path): spans for path, spans in changed_lines(src, base).items()}
     checked, unchecked = set(), []
     for path in ranges:
-        unit = path if path in units else includers(path, units) if path.endswith(".h") else None
+        unit = path if path in units else includers(path, units, src) if path.endswith(".h") else None
         if unit:
             checked.add(unit)
         else:
