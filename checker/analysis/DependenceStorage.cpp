@@ -33,13 +33,21 @@ static const VarDecl *reassigned(const Stmt *S) {
 
 // In source order: `int *p = &alias;` needs `int &alias = c.who;` first. A
 // pointer into what a parameter points to (`char *b = (char *)p + off;` in
-// a wrapper) is an alias only while neither pointer is assigned again.
+// a wrapper) is an alias only when neither pointer (nor one it is made
+// from) is ever assigned again.
 void Dataflow::collectAliases(const Stmt *Body) {
   llvm::DenseSet<const VarDecl *> Reassigned;
-  std::vector<const VarDecl *> IntoParameters;
   forEachStmtInOrder(Body, [&](const Stmt *S) {
     if (const VarDecl *Var = reassigned(S))
       Reassigned.insert(Var);
+  });
+  auto IntoParameter = [&](const StorageKey &Key) {
+    if (Key.size() != 2 || Key.back() != &DerefStep || Key.front() == &ThisRoot)
+      return false;
+    const auto *Param = dyn_cast<ParmVarDecl>(static_cast<const clang::Decl *>(Key.front()));
+    return Param && !Reassigned.count(Param);
+  };
+  forEachStmtInOrder(Body, [&](const Stmt *S) {
     const auto *Decl = dyn_cast<DeclStmt>(S);
     if (!Decl)
       return;
@@ -52,23 +60,17 @@ void Dataflow::collectAliases(const Stmt *Body) {
         continue;
       if (Var->getType()->isReferenceType() && keyOf(Var->getInit(), Key)) {
         References[Var] = Key;
-      } else if (Var->getType()->isPointerType() &&
-                 !Var->getType()->getPointeeType().isConstQualified() &&
-                 pointeeKeyOf(bufferOf(Var->getInit()), Key)) {
-        bool IntoParameter = Key.size() == 2 && Key.back() == &DerefStep &&
-                             Key.front() != &ThisRoot &&
-                             isa<ParmVarDecl>(static_cast<const clang::Decl *>(Key.front()));
-        if (Key.back() != &DerefStep || IntoParameter)
-          PointsTo[Var] = Key;
-        if (IntoParameter)
-          IntoParameters.push_back(Var);
+        continue;
       }
+      if (!Var->getType()->isPointerType() || Var->getType()->getPointeeType().isConstQualified())
+        continue;
+      if (pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
+        PointsTo[Var] = Key;
+      else if (StorageKey Into; !Reassigned.count(Var) &&
+                                pointeeKeyOf(bufferOf(Var->getInit()), Into) && IntoParameter(Into))
+        PointsTo[Var] = Into;
     }
   });
-  for (const VarDecl *Var : IntoParameters)
-    if (Reassigned.count(Var) ||
-        Reassigned.count(static_cast<const VarDecl *>(PointsTo[Var].front())))
-      PointsTo.erase(Var);
 }
 
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
