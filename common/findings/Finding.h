@@ -23,7 +23,7 @@ struct Note {
   std::string Message;
 };
 
-/// One edit of a fix-it: replace \c length bytes at \c offset of \c file.
+/// One edit of a fix-it: replace \c Length bytes at \c Offset of \c File.
 struct Replacement {
   std::string File; // absolute path
   unsigned Offset = 0;
