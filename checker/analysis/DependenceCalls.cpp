@@ -224,11 +224,13 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
 // of its targets: the globals they write hold what they wrote afterwards
 // (`fp()` where `fp = run`), and their parameters receive the arguments.
 void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
-  if (!Env.Indirect)
+  std::vector<const FunctionDecl *> Targets =
+      Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
+  if (Targets.empty()) // most calls: nothing more to run
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);
   const FunctionDecl *Direct = resolvedCallee(Call);
-  for (const FunctionDecl *Target : Env.Indirect->targets(Call)) {
+  for (const FunctionDecl *Target : Targets) {
     if (Direct && Target->getCanonicalDecl() == Direct->getCanonicalDecl())
       continue; // a virtual call's own method: applyCallEffects runs it
     if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end())

@@ -3,6 +3,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -71,10 +72,11 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
 // `on_step_ = [this] { ... };`, and the initializer of a global the body
 // uses (`void (*g_step)(MPI_Comm) = advance;`).
 void IndirectCalls::recordStores(const Stmt *Body) {
+  llvm::DenseSet<const VarDecl *> GlobalsSeen; // a global's initializer, once per body
   forEachStmtInOrder(Body, [&](const Stmt *S) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (Var && Var->isFileVarDecl() && Var->getInit() &&
+      if (Var && Var->isFileVarDecl() && Var->getInit() && GlobalsSeen.insert(Var).second &&
           (Var->getType()->isFunctionPointerType() || Var->getType()->isRecordType()))
         store(Var, Var->getInit());
     } else if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
