@@ -279,9 +279,10 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
     Any.Definition = Definition;
     Current[Key] = Any;
   }
-  // Not recorded as a write of the field, global or reference parameter that
-  // holds the container: callers and other methods know such storage only as
-  // a whole, and would take per-rank elements for a per-rank size.
+  // Not recorded as a write of the field or global that holds the container:
+  // other methods know such storage only as a whole, and would take per-rank
+  // elements for a per-rank size. A caller's container gets them as elements.
+  recordParamWrite(Container, Value, /*Element=*/true);
 }
 
 // A library call that fills a container: a method of the container (its

@@ -91,15 +91,51 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   return Value;
 }
 
-void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value) {
+// Writes \p Value to what \p Arg refers or points to (or to its \p Field).
+void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value,
+                                const FieldDecl *Field) {
   StorageKey Key;
   bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
   if (!Value.Definition)
     Value.Definition = Arg;
-  if (const Expr *Index; ByReference && elementKeyOf(Arg, Key, Index))
+  if (const Expr *Index; !Field && ByReference && elementKeyOf(Arg, Key, Index)) {
     writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
-  else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key))
+  } else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)) {
+    if (Field)
+      Key.push_back(Field);
     write(Key, Value);
+  }
+}
+
+// What a call to \p Target writes through its pointer and reference
+// parameters (\p Callee, its facts), in the caller's terms.
+void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionDecl *Target,
+                                    llvm::ArrayRef<const Expr *> Args) {
+  auto InCaller = [&](const RankValue &Out) {
+    RankValue Value;
+    Value.Source = Out.Source;
+    for (size_t J = 0; J < Args.size() && J < 64; ++J)
+      if (Out.Params >> J & 1)
+        Value.combine(eval(Args[J]));
+    return Value;
+  };
+  for (size_t I = 0; I < Args.size() && I < Callee.OutParams.size(); ++I) {
+    const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
+    if (Callee.OutParams[I].dependent())
+      writeOutArgument(Args[I], Param, InCaller(Callee.OutParams[I]));
+    for (const auto &[Field, Out] : Callee.OutFields[I])
+      if (Out.dependent())
+        writeOutArgument(Args[I], Param, InCaller(Out), Field);
+    StorageKey Container;
+    if (Callee.OutElements[I].dependent() && Param && Param->getType()->isReferenceType() &&
+        keyOf(Args[I], Container))
+      writeElement(Container, /*Index=*/nullptr, InCaller(Callee.OutElements[I]),
+                   /*Compound=*/false, Args[I]);
+  }
+  for (size_t I = 0; I < Args.size() && I < 64; ++I)
+    if (Callee.AgreedParams >> I & 1)
+      writeOutArgument(Args[I], I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr,
+                       agreed());
 }
 
 void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
@@ -233,8 +269,10 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   for (const FunctionDecl *Target : Targets) {
     if (Direct && Target->getCanonicalDecl() == Direct->getCanonicalDecl())
       continue; // a virtual call's own method: applyCallEffects runs it
-    if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end())
+    if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end()) {
+      writeOutParamsOfCall(It->second, Target, Args);
       writeGlobalsOfCall(It->second, Call);
+    }
     recordCall(Target->getDefinition() ? Target->getDefinition() : Target, Args);
   }
 }
@@ -288,20 +326,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     }
   }
   if (auto It = Facts; It != Env.Facts.end()) {
-    const std::vector<RankValue> &Out = It->second.OutParams;
-    for (size_t I = 0; I < Out.size() && I < Args.size(); ++I) {
-      if (!Out[I].dependent())
-        continue;
-      RankValue Value;
-      Value.Source = Out[I].Source;
-      for (size_t J = 0; J < Args.size() && J < 64; ++J)
-        if (Out[I].Params >> J & 1)
-          Value.combine(eval(Args[J]));
-      writeOutArgument(Args[I], ParamFor(I), Value);
-    }
-    for (size_t I = 0; I < Args.size() && I < 64; ++I)
-      if (It->second.AgreedParams >> I & 1)
-        writeOutArgument(Args[I], ParamFor(I), agreed());
+    writeOutParamsOfCall(It->second, Callee, Args);
     writeGlobalsOfCall(It->second, Call);
   }
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);

@@ -59,7 +59,7 @@ public:
     const clang::FunctionDecl *FD = Function.decl();
     for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
       ParamIndex[FD->getParamDecl(I)] = I;
-    Result.Facts.OutParams.resize(FD->getNumParams());
+    Result.Facts = FunctionFacts(FD->getNumParams());
     collectAliases(FD->getBody());
   }
 
@@ -73,6 +73,7 @@ private:
   RankValue fallback(const StorageKey &Key) const;
   void write(const StorageKey &Key, RankValue Value);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
+  void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);
   void collectAliases(const clang::Stmt *S);
 
   // --- containers (ContainerStorage.cpp) --------------------------------
@@ -105,7 +106,10 @@ private:
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;
   void flowThroughUnknownCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
-  void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value);
+  void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value,
+                        const clang::FieldDecl *Field = nullptr);
+  void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,
+                            llvm::ArrayRef<const clang::Expr *> Args);
   RankValue taintOf(const clang::CFGBlock &Branch) const;
   RankValue returnTaint(const clang::CFGBlock &Block) const;
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,

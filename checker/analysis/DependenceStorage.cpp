@@ -206,15 +206,35 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
     Result.SharedWrites.push_back({Shared, Value});
     SharedWriteKeys.push_back(Key);
   }
-  // Writes through pointer or reference parameters reach the caller.
-  if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
-          Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()))) {
-    auto It = ParamIndex.find(Param);
-    bool Through = (Key.size() == 2 && Key.back() == &DerefStep) ||
-                   (Key.size() == 1 && Param->getType()->isReferenceType());
-    if (It != ParamIndex.end() && Through)
-      Result.Facts.OutParams[It->second].combine(Value);
+  recordParamWrite(Key, Value, /*Element=*/false);
+}
+
+// A per-rank write through a pointer or reference parameter reaches the
+// caller: to the whole pointee (`*out = v`, `r = v`), to one of its fields
+// (`s->n = v`, `s->in.x = v` writes `n` and `in`), or, with \p Element, to
+// elements of the container a reference names.
+void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element) {
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+      Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()));
+  auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
+  if (!Recording || !Value.dependent() || It == ParamIndex.end())
+    return;
+  FunctionFacts &Facts = Result.Facts;
+  const size_t Pointee = Param->getType()->isReferenceType()       ? 1
+                         : Key.size() >= 2 && Key[1] == &DerefStep ? 2
+                                                                   : 0;
+  if (!Pointee)
+    return; // the parameter's own copy
+  if (Element) {
+    if (Key.size() == Pointee)
+      Facts.OutElements[It->second].combine(Value);
+    return; // an element of a field's container: callers know it only as a whole
   }
+  const void *Step = Key.size() > Pointee ? Key[Pointee] : nullptr;
+  if (Step && Step != &DerefStep && !isElementStep(Step))
+    Facts.OutFields[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
+  else
+    Facts.OutParams[It->second].combine(Value);
 }
 
 // A member or global that a collective agrees on before every return holds

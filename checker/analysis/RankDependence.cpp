@@ -7,6 +7,9 @@
 
 #include "clang/AST/ExprCXX.h"
 
+#include <algorithm>
+#include <type_traits>
+
 namespace lockstep::analysis {
 using namespace clang;
 
@@ -18,21 +21,25 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
     A.Definition = B.Definition;
     return A.sameAs(B);
   };
-  auto OutParam = [](const std::vector<RankValue> &Out, size_t I) {
-    return I < Out.size() ? Out[I] : RankValue();
+  auto SameFields = [&](const FieldValues &A, const FieldValues &B) {
+    return A.size() == B.size() &&
+           std::equal(A.begin(), A.end(), B.begin(), [&](const auto &X, const auto &Y) {
+             return X.first == Y.first && Same(X.second, Y.second);
+           });
   };
-  if (!Same(ReturnValue, Other.ReturnValue) || AgreedParams != Other.AgreedParams ||
-      WrittenGlobals != Other.WrittenGlobals ||
-      ReturnedFields.size() != Other.ReturnedFields.size())
-    return false;
-  for (auto A = ReturnedFields.begin(), B = Other.ReturnedFields.begin(); A != ReturnedFields.end();
-       ++A, ++B)
-    if (A->first != B->first || !Same(A->second, B->second))
-      return false;
-  for (size_t I = 0; I < std::max(OutParams.size(), Other.OutParams.size()); ++I)
-    if (!Same(OutParam(OutParams, I), OutParam(Other.OutParams, I)))
-      return false;
-  return true;
+  auto SameEach = [](const auto &A, const auto &B, auto SameOne) {
+    using Item = typename std::decay_t<decltype(A)>::value_type;
+    for (size_t I = 0; I < std::max(A.size(), B.size()); ++I)
+      if (!SameOne(I < A.size() ? A[I] : Item(), I < B.size() ? B[I] : Item()))
+        return false;
+    return true;
+  };
+  return Same(ReturnValue, Other.ReturnValue) && AgreedParams == Other.AgreedParams &&
+         WrittenGlobals == Other.WrittenGlobals &&
+         SameFields(ReturnedFields, Other.ReturnedFields) &&
+         SameEach(OutParams, Other.OutParams, Same) &&
+         SameEach(OutElements, Other.OutElements, Same) &&
+         SameEach(OutFields, Other.OutFields, SameFields);
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
@@ -353,8 +360,7 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
 void Dataflow::clearRecords() {
   ReturnSeen = false;
   RecordReturned = true;
-  Result.Facts = FunctionFacts();
-  Result.Facts.OutParams.resize(Function.decl()->getNumParams());
+  Result.Facts = FunctionFacts(Function.decl()->getNumParams());
   Result.Calls.clear();
   Result.SharedWrites.clear();
   SharedWriteKeys.clear();

@@ -28,11 +28,21 @@ using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
 struct FunctionFacts {
   RankValue ReturnValue;            // params bits refer to the callee's parameters
   FieldValues ReturnedFields;       // a returned record, field by field
-  std::vector<RankValue> OutParams; // written through pointer or reference parameters
+  // Written through pointer or reference parameters, by parameter: the whole
+  // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
+  // container a reference reaches (`v[i] = rank`: the caller's container
+  // keeps its size, only its elements differ).
+  std::vector<RankValue> OutParams;
+  std::vector<FieldValues> OutFields;
+  std::vector<RankValue> OutElements;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Globals it, or a function it calls, writes with a value that may differ
   // between ranks: they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
+
+  /// Empty facts for a function of \p Params parameters.
+  explicit FunctionFacts(unsigned Params = 0)
+      : OutParams(Params), OutFields(Params), OutElements(Params) {}
 
   bool sameAs(const FunctionFacts &Other) const;
 };

@@ -211,3 +211,80 @@ void broadcast_array(MPI_Comm comm) {
   if (cfg[0] > 2)
     MPI_Barrier(comm);
 }
+
+// Element and field writes reach the caller through its reference and
+// pointer arguments: the caller's elements (not its size) and fields.
+void fill_losses(std::vector<float> &out, const float *data, int rank) {
+  for (float &x : out)
+    x = data[rank];
+}
+void set_one(std::vector<int> &out, int rank) { out[1] = rank; }
+
+struct StepContext {
+  int rank;
+  int steps;
+  MPI_Comm comm;
+};
+void init_context(StepContext *ctx, MPI_Comm comm, int steps) {
+  MPI_Comm_rank(comm, &ctx->rank);
+  ctx->steps = steps;
+  ctx->comm = comm;
+}
+
+void filled_by_callee(MPI_Comm comm, const float *data, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> loss(4);
+  fill_losses(loss, data, rank);
+  if (std::isnan(loss[2]))
+    return;
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'std::isnan(loss[2])', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'std::isnan(loss[2])' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'std::isnan(loss[2])' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  std::vector<int> picks(4);
+  set_one(picks, rank);
+  if (picks[1] > 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'picks[1] > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'picks[1] > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+void context_by_pointer(MPI_Comm comm, double *grad, int n) {
+  StepContext ctx;
+  init_context(&ctx, comm, 8);
+  if (ctx.rank == 0)
+    MPI_Barrier(ctx.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'ctx.rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'ctx.rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-35]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the callee wrote per-rank elements, not a per-rank size; it wrote
+// the context's steps and communicator with values every rank shares; and a
+// callee that agrees the container before it returns leaves it agreed.
+void agree_sizes(std::vector<int> &out, int rank, MPI_Comm comm) {
+  out[0] = rank;
+  MPI_Allreduce(MPI_IN_PLACE, out.data(), 4, MPI_INT, MPI_MAX, comm);
+}
+void callee_writes_agreed(MPI_Comm comm, const float *data, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> loss(4);
+  fill_losses(loss, data, rank);
+  for (size_t b = 0; b < loss.size(); ++b)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  StepContext ctx;
+  init_context(&ctx, comm, 8);
+  for (int s = 0; s < ctx.steps; ++s)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  std::vector<int> sizes(4);
+  agree_sizes(sizes, rank, comm);
+  if (sizes[0] > 2)
+    MPI_Barrier(comm);
+}
