@@ -116,6 +116,13 @@ std::string usrOf(const Decl *D) {
   return Usr.str().str();
 }
 
+bool visibleElsewhere(const ValueDecl *D) {
+  if (const auto *Field = dyn_cast<FieldDecl>(D))
+    return Field->getParent()->getIdentifier() && Field->getParent()->isExternallyVisible();
+  const auto *Var = dyn_cast<VarDecl>(D);
+  return Var && Var->hasGlobalStorage() && !Var->isStaticLocal() && Var->isExternallyVisible();
+}
+
 bool spelledAsMacro(const Expr *E, llvm::StringRef Name, const ASTContext &Context) {
   if (!E)
     return false;

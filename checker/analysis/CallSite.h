@@ -83,6 +83,9 @@ void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, Visit
 /// file.
 std::string usrOf(const clang::Decl *D);
 
+/// A field of a named record or a global that other files can read.
+bool visibleElsewhere(const clang::ValueDecl *D);
+
 /// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly
 /// or through the macros it expands to.
 bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);

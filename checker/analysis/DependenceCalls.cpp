@@ -163,7 +163,9 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   const Expr *NewCommArg = ruleArgument(Call, Rule.NewComm);
   const ValueDecl *NewComm = namedStorage(NewCommArg);
   if (Color && NewComm)
-    if (RankValue Value = eval(Color); Value.dependent()) {
+    // A colour pending on another file is no split here: the findings
+    // known here must not depend on it.
+    if (RankValue Value = eval(Color); Value.dependent() && !Value.pending()) {
       if (Recording)
         Result.Splits.push_back({NewComm, Color, Value});
       RankValue Handle;

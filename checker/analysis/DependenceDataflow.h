@@ -71,6 +71,7 @@ private:
   bool pointeeKeyOf(const clang::Expr *E, StorageKey &Key) const;
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
+  RankValue storedElsewhere(const clang::ValueDecl *D) const;
   void write(const StorageKey &Key, RankValue Value);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);

@@ -138,10 +138,8 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     SharedReads.insert(Field);
     if (auto It = Env.Shared.find(Field); It != Env.Shared.end())
       Value = It->second;
-    else if (const Provenance *Elsewhere = Env.writtenElsewhere(Field))
-      Value.Source = Elsewhere;
-    else if (Classifier.isRankName(Field->getName()))
-      Value = RankValue::rank(Env.rankName(Field));
+    else
+      Value = storedElsewhere(Field);
     // A field of a parameter's object is also what the caller passes: that
     // field alone when every call passes the struct field by field.
     const auto *Param = Key.front() == &ThisRoot
@@ -172,12 +170,18 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   SharedReads.insert(Var);
   if (auto It = Env.Shared.find(Var); It != Env.Shared.end())
     return It->second;
-  if (const Provenance *Elsewhere = Var->hasGlobalStorage() ? Env.writtenElsewhere(Var) : nullptr) {
-    Value.Source = Elsewhere;
-    return Value;
-  }
-  if (Classifier.isRankName(Var->getName()))
-    return RankValue::rank(Env.rankName(Var));
+  return storedElsewhere(Var);
+}
+
+// A field or global this function has no value for: what another file
+// writes into it, a rank by its name, or pending on another file's summary.
+RankValue Dataflow::storedElsewhere(const ValueDecl *D) const {
+  const auto *Var = dyn_cast<VarDecl>(D);
+  const Provenance *Elsewhere = !Var || Var->hasGlobalStorage() ? Env.writtenElsewhere(D) : nullptr;
+  if ((!Elsewhere || Elsewhere->Pending) && Classifier.isRankName(D->getName()))
+    return RankValue::rank(Env.rankName(D));
+  RankValue Value;
+  Value.Source = Elsewhere;
   return Value;
 }
 

@@ -6,6 +6,9 @@
 #include "Limits.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -49,11 +52,29 @@ const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
   return Slot;
 }
 
+/// Whether \p D is declared in a file under the directory \p Root.
+static bool declaredUnder(const ValueDecl *D, llvm::StringRef Root) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  const OptionalFileEntryRef File =
+      SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(D->getLocation())));
+  if (!File)
+    return false;
+  llvm::SmallString<256> Path(File->getName());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return llvm::StringRef(Path).starts_with(Root) &&
+         (Path.size() == Root.size() || Root.ends_with("/") || Path[Root.size()] == '/');
+}
+
 const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
   auto [It, Inserted] = ElsewhereProvenances.try_emplace(D, nullptr);
-  if (Inserted)
-    if (const ExternalFunction *Summary = External.findStorage(D))
-      It->second = fromSummary(*Summary, D->getLocation());
+  if (!Inserted)
+    return It->second;
+  if (const ExternalFunction *Summary = External.findStorage(D))
+    It->second = fromSummary(*Summary, D->getLocation());
+  else if (!PendingStorageRoot.empty() && visibleElsewhere(D) && !D->getType().isConstQualified() &&
+           declaredUnder(D, PendingStorageRoot))
+    It->second = Arena.makePending(D->getQualifiedNameAsString(), D->getLocation(), usrOf(D));
   return It->second;
 }
 
@@ -151,6 +172,8 @@ RankValue Dataflow::evaluate(const Expr *E) const {
     RankValue Value = eval(Unary->getSubExpr());
     if (Unary->getOpcode() != UO_AddrOf)
       Value.ExactRank = Value.ExactSize = false;
+    else if (Value.pending())
+      Value.Source = nullptr; // where the storage lies, not what another file writes into it
     return Value;
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {

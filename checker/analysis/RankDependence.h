@@ -98,7 +98,12 @@ public:
 
   /// Why a field or global that another file writes with a per-rank value
   /// differs between ranks (its summary says so); null when no file does.
+  /// With PendingStorage, one no summary names is pending on one that will.
   const Provenance *writtenElsewhere(const clang::ValueDecl *D);
+
+  // `lockstep check` resolves findings on storage no summary names yet,
+  // declared under this directory ("": none).
+  std::string PendingStorageRoot;
 
 private:
   llvm::DenseMap<const clang::NamedDecl *, const Provenance *> NameProvenances;

@@ -30,6 +30,9 @@ struct Provenance {
     External,    // returned by a function of another file (its summary says so)
     Split,       // a communicator split by a rank-dependent colour (each part has its own)
     PerRankData, // data each rank reads for itself: a clock, a host query (rules per_rank_sources)
+    // A field or global of another file's writing whose summary no file has
+    // given yet: per-rank if one does (`lockstep check` decides at merge).
+    PendingStorage,
   };
   Kind K;
   std::string Name;          // function, variable or parameter name; condition text for Implicit
@@ -49,7 +52,20 @@ struct Provenance {
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
   std::string Why, Holder;
+  // PendingStorage: the field's or global's USR.
+  std::string Usr;
+  // This record or one it derives from is PendingStorage: the value is
+  // per-rank only if another file writes that storage so.
+  bool Pending = false;
 };
+
+/// The PendingStorage record \p Source derives from; null when none.
+inline const Provenance *pendingRoot(const Provenance *Source) {
+  for (; Source && Source->Pending; Source = Source->Via)
+    if (Source->K == Provenance::Kind::PendingStorage)
+      return Source;
+  return nullptr;
+}
 
 /// Whether a value is a communicator handle that a rank-dependent split made
 /// (each part has its own): not an argument that must agree.
@@ -67,6 +83,13 @@ public:
                          const Provenance *Via = nullptr,
                          const clang::Expr *Communicator = nullptr) {
     Storage.push_back(Provenance{Kind, std::move(Name), Loc, Via, "", 0, 0, Communicator});
+    Storage.back().Pending = Via && Via->Pending;
+    return &Storage.back();
+  }
+  const Provenance *makePending(std::string Name, clang::SourceLocation Read, std::string Usr) {
+    Storage.push_back(Provenance{Provenance::Kind::PendingStorage, std::move(Name), Read});
+    Storage.back().Usr = std::move(Usr);
+    Storage.back().Pending = true;
     return &Storage.back();
   }
   const Provenance *makePerRank(std::string Function, clang::SourceLocation Call, std::string Why,
@@ -87,6 +110,7 @@ public:
                                  const clang::ValueDecl *MembersOf) {
     Storage.push_back(Provenance{Provenance::Kind::Implicit, "", Condition, Via});
     Storage.back().MembersOf = MembersOf;
+    Storage.back().Pending = Via && Via->Pending;
     return &Storage.back();
   }
   /// One record per part name: summaries name a part with a string, formulas
@@ -119,11 +143,12 @@ struct RankValue {
   }
 
   bool dependent() const { return Source || Params; }
+  /// Per-rank only if another file writes a pending storage so.
+  bool pending() const { return Source && Source->Pending; }
 
   /// Combines operands into a derived value (no longer the rank itself).
   RankValue &combine(const RankValue &Other) {
-    if (!Source)
-      Source = Other.Source;
+    takeSource(Other.Source);
     Params |= Other.Params;
     Opaque = Opaque || Other.Opaque;
     ExactRank = ExactSize = false;
@@ -132,8 +157,7 @@ struct RankValue {
 
   /// Merges the values a storage holds on two incoming paths.
   RankValue &merge(const RankValue &Other) {
-    if (!Source)
-      Source = Other.Source;
+    takeSource(Other.Source);
     Params |= Other.Params;
     Opaque = Opaque || Other.Opaque;
     ExactRank = ExactRank && Other.ExactRank;
@@ -141,13 +165,20 @@ struct RankValue {
     return *this;
   }
 
+  /// A source that makes the value per-rank for sure wins over a pending one.
+  void takeSource(const Provenance *Other) {
+    if (!Source || (Source->Pending && Other && !Other->Pending))
+      Source = Other;
+  }
+
   bool sameAs(const RankValue &O) const {
     // A rank guessed from a name that becomes a known source (a global the
-    // rank is written into, seen in a later round) is news to the callers.
+    // rank is written into, seen in a later round) is news to the callers,
+    // and so is a pending value that turns out per-rank for sure.
     auto Guessed = [](const Provenance *P) { return P && P->K == Provenance::Kind::RankName; };
     return (Source != nullptr) == (O.Source != nullptr) && Guessed(Source) == Guessed(O.Source) &&
-           Params == O.Params && ExactRank == O.ExactRank && ExactSize == O.ExactSize &&
-           Opaque == O.Opaque && Definition == O.Definition;
+           pending() == O.pending() && Params == O.Params && ExactRank == O.ExactRank &&
+           ExactSize == O.ExactSize && Opaque == O.Opaque && Definition == O.Definition;
   }
 };
 

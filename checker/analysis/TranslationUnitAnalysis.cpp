@@ -54,10 +54,12 @@ static const Expr *communicatorArgument(const CallExpr *Call, const CallClassifi
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
                                                  const CallClassifier &Classifier,
                                                  const ExternalSummaries *External,
-                                                 bool KeepPending, PathOptions Options)
+                                                 PendingFacts Pending, PathOptions Options)
     : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
+  if (Pending.Enabled)
+    Env.PendingStorageRoot = Pending.StorageRoot;
   // An accessor of another file that returns a split communicator: its
   // members share the rank in the part its summary names.
   Members.setColoursElsewhere([this](const ValueDecl *D) -> std::optional<FormulaRef> {
@@ -74,7 +76,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
-  if (KeepPending) {
+  if (Pending.Enabled) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
                                                        *Indirect, /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
@@ -103,22 +105,27 @@ void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
     }
   }
 }
-FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function) {
-  std::unique_ptr<FunctionShape> &Slot = Shapes[&Function];
+// With \p WithPending, values read from storage that another file may write
+// per rank (Provenance::PendingStorage) count as per-rank too; the findings
+// known here use the shape without them.
+FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, bool WithPending) {
+  std::unique_ptr<FunctionShape> &Slot = (WithPending ? PendingShapes : Shapes)[&Function];
   if (!Slot) {
     const FunctionDependence &Result = Dependence[&Function];
     const FunctionDecl *FD = Function.decl();
-    ConditionFacts Facts{
-        [&Result](const Expr *E) -> const RankValue * {
-          auto It = Result.Values.find(E);
-          return It == Result.Values.end() ? nullptr : &It->second;
-        },
-        [this, FD](const RankValue &Value) { return Env.resolve(Value, FD) != nullptr; },
-        [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
-        [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
-        [this, &Function](const CFGBlock &Block, unsigned Index) {
-          return Paths->passesStatusCheck(Function, Block, Index);
-        }};
+    ConditionFacts Facts{[&Result](const Expr *E) -> const RankValue * {
+                           auto It = Result.Values.find(E);
+                           return It == Result.Values.end() ? nullptr : &It->second;
+                         },
+                         [this, FD, WithPending](const RankValue &Value) {
+                           const Provenance *Source = Env.resolve(Value, FD);
+                           return Source && (WithPending || !Source->Pending);
+                         },
+                         [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
+                         [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
+                         [this, &Function](const CFGBlock &Block, unsigned Index) {
+                           return Paths->passesStatusCheck(Function, Block, Index);
+                         }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -161,12 +168,17 @@ void TranslationUnitAnalysis::findDivergences() {
       for (const CFGBlock *B : Blocks)
         for (const CollectiveEvent &Event : PendingEvents->blockEvents(*Function, *B))
           HasPending |= Event.pending();
-    for (const CFGBlock *Block : Blocks) {
-      auto It = Result.Conditions.find(Block);
-      if (It == Result.Conditions.end())
-        continue;
-      const Provenance *Source = Env.resolve(It->second, Function->decl());
-      if (!Source || Paths->onErrorPath(*Function, *Block))
+    // Branches on storage another file may write per rank come last: they
+    // only add findings that the merge keeps if one does, and must not take
+    // a collective's site from a branch known to differ here.
+    std::vector<std::pair<const CFGBlock *, const Provenance *>> Branching, PendingBranching;
+    for (const CFGBlock *Block : Blocks)
+      if (auto It = Result.Conditions.find(Block); It != Result.Conditions.end())
+        if (const Provenance *Source = Env.resolve(It->second, Function->decl()))
+          (Source->Pending ? PendingBranching : Branching).push_back({Block, Source});
+    Branching.insert(Branching.end(), PendingBranching.begin(), PendingBranching.end());
+    for (auto [Block, Source] : Branching) {
+      if (Paths->onErrorPath(*Function, *Block))
         continue;
       const bool Loop = isLoopBranch(*Block);
       Branches.push_back({Function->decl(), decidingCondition(*Block), Source});
@@ -175,7 +187,7 @@ void TranslationUnitAnalysis::findDivergences() {
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
         return Event.pending() == Pending && Reported.insert(Event.Site.getRawEncoding()).second;
       };
-      FunctionShape &Shape = shapeOf(*Function);
+      FunctionShape &Shape = shapeOf(*Function, Source->Pending);
       if (!Loop) {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
@@ -270,14 +282,6 @@ void setRankSource(const Provenance *Source, const SourceManager &SM, ExternalFu
                      : pointOf(Source->Loc, SM);
 }
 
-/// A field of a named record or a global that other files can read.
-bool visibleElsewhere(const ValueDecl *D) {
-  if (const auto *Field = dyn_cast<FieldDecl>(D))
-    return Field->getParent()->getIdentifier() && Field->getParent()->isExternallyVisible();
-  const auto *Var = dyn_cast<VarDecl>(D);
-  return Var && Var->hasGlobalStorage() && !Var->isStaticLocal() && Var->isExternallyVisible();
-}
-
 } // namespace
 
 // Communicators split by a rank in a part of the job (`MPI_Comm_split(world,
@@ -323,7 +327,7 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
       Summary.SeveralSequences = Sequences->Several && !Summary.Collectives.empty();
     }
     const RankValue &Returned = Env.Facts.lookup(FD->getCanonicalDecl()).ReturnValue;
-    if (const Provenance *Source = Returned.Source)
+    if (const Provenance *Source = Returned.Source; Source && !Source->Pending)
       setRankSource(Source, SM, Summary);
     if (auto Split = SplitParts.find(accessorTarget(FD)); Split != SplitParts.end())
       Summary.SplitByPart = Split->second;
@@ -333,7 +337,7 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
   // Fields and globals written here with per-rank values: read in another
   // file, they are per-rank there too.
   for (const auto &[Decl, Value] : Env.Shared) {
-    if (!Value.Source || !visibleElsewhere(Decl))
+    if (!Value.Source || Value.pending() || !visibleElsewhere(Decl))
       continue;
     ExternalFunction Summary;
     Summary.Name = Decl->getQualifiedNameAsString();

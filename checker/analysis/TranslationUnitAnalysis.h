@@ -44,15 +44,25 @@ struct RankArgument {
   std::string Communicator; // as written, when the rules name one
 };
 
+/// What `lockstep check` leaves pending until every file is summarised.
+struct PendingFacts {
+  bool Enabled = false;
+  // Reads of fields and globals declared under this directory (the
+  // project's, not a library's such as `ompi_mpi_comm_world`); "": none.
+  std::string StorageRoot;
+};
+
 class TranslationUnitAnalysis {
 public:
   /// \p External summarises functions defined in other files. With
-  /// \p KeepPending, calls to user functions defined nowhere yet also yield
-  /// findings about pending events (CollectiveEvent::pendingUsr), for
-  /// `lockstep check` to resolve once every file is summarised.
-  /// \p Options say which error paths count as ranks that leave.
+  /// \p Pending, calls to user functions defined nowhere yet also yield
+  /// findings about pending events (CollectiveEvent::pendingUsr), and reads
+  /// of fields and globals that no summary names yet yield findings pending
+  /// on them (Provenance::PendingStorage), for `lockstep check` to resolve
+  /// once every file is summarised. \p Options say which error paths count
+  /// as ranks that leave.
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
-                          const ExternalSummaries *External = nullptr, bool KeepPending = false,
+                          const ExternalSummaries *External = nullptr, PendingFacts Pending = {},
                           PathOptions Options = {});
   ~TranslationUnitAnalysis();
 
@@ -81,7 +91,7 @@ private:
   /// values; returns those that were not known to be per-rank before.
   llvm::SmallVector<const clang::ValueDecl *> publishSharedWrites(const FunctionCFG &Function,
                                                                   const FunctionDependence &Result);
-  FunctionShape &shapeOf(const FunctionCFG &Function);
+  FunctionShape &shapeOf(const FunctionCFG &Function, bool WithPending = false);
   void summarize(CollectiveEvents &With, SequenceBuilder &Walker);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
   void findDivergences();
@@ -111,7 +121,7 @@ private:
   Membership Members;
   SequenceTable Table;
   std::unique_ptr<SequenceBuilder> Builder, PendingBuilder;
-  llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes;
+  llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes, PendingShapes;
 };
 
 } // namespace lockstep::analysis

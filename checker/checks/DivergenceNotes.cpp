@@ -91,6 +91,9 @@ SourceLocation locate(const ASTContext &Context, const analysis::SourcePoint &Po
 }
 
 void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const ASTContext &Context) {
+  // Pending on a field or global another file may write: the finding waits
+  // for the summaries, and the note at that write follows the read's note.
+  const Provenance *Pending = pendingRoot(Source);
   for (int Depth = 0; Source && Depth < 4; Source = Source->Via, ++Depth) {
     const std::string Name = quoted(Source->Name);
     switch (Source->K) {
@@ -132,8 +135,15 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const AST
           There.isValid())
         Finding.note(There, Name + " gets the rank here");
       break;
+    case Provenance::Kind::PendingStorage:
+      Finding.note(Source->Loc, "the rank comes from " + Name + ", defined in another file");
+      Finding.awaitStorage(*Source);
+      Pending = nullptr;
+      break;
     }
   }
+  if (Pending) // deeper than the notes go
+    Finding.awaitStorage(*Pending);
 }
 
 std::string quotedList(const std::vector<std::string> &Names) {

@@ -92,6 +92,10 @@ findings::Location FindingBuilder::location(SourceLocation Loc) const {
           SM.getColumnNumber(File, Offset)};
 }
 
+void FindingBuilder::awaitStorage(const analysis::Provenance &Storage) {
+  Wording.Reads.push_back({Storage.Usr, Storage.Name, unsigned(Notes.size())});
+}
+
 void FindingBuilder::emit() {
   findings::render(Finding, Wording);
   {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../analysis/CollectiveEvents.h"
+#include "../analysis/RankValue.h"
 
 #include "Finding.h"
 
@@ -39,6 +40,10 @@ public:
   /// The note at \p Event's collective inside the function called at its
   /// site, at \p Inside; a pending call's takes this place once resolved.
   void calleeNote(const analysis::CollectiveEvent &Event, clang::SourceLocation Inside);
+
+  /// The finding stands only if another file writes \p Storage (pending)
+  /// with a per-rank value; the note at that write goes here once known.
+  void awaitStorage(const analysis::Provenance &Storage);
 
   /// Emits the diagnostic, and hands the finding to the thread's sink.
   void emit();

@@ -92,7 +92,8 @@ LockstepCheck::LockstepCheck(llvm::StringRef Name, tidy::ClangTidyContext *Conte
       RankNamePattern(Options.getLocalOrGlobal("RankNamePattern", "")),
       WorldSizeNamePattern(Options.getLocalOrGlobal("WorldSizeNamePattern", "")),
       SummaryFile(Options.getLocalOrGlobal("SummaryFile", "")),
-      PendingExternalCalls(flag("PendingExternalCalls")) {
+      PendingExternalFacts(flag("PendingExternalFacts")),
+      ProjectRoot(Options.getLocalOrGlobal("ProjectRoot", "")) {
   Paths.ErrorPathsAsExits = flag("ErrorPathsAsExits");
   Paths.AssertionsAsExits = flag("AssertionsAsExits");
 }
@@ -109,7 +110,8 @@ void LockstepCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RankNamePattern", RankNamePattern);
   Options.store(Opts, "WorldSizeNamePattern", WorldSizeNamePattern);
   Options.store(Opts, "SummaryFile", SummaryFile);
-  Options.store(Opts, "PendingExternalCalls", PendingExternalCalls ? "true" : "false");
+  Options.store(Opts, "PendingExternalFacts", PendingExternalFacts ? "true" : "false");
+  Options.store(Opts, "ProjectRoot", ProjectRoot);
   Options.store(Opts, "ErrorPathsAsExits", Paths.ErrorPathsAsExits ? "true" : "false");
   Options.store(Opts, "AssertionsAsExits", Paths.AssertionsAsExits ? "true" : "false");
 }
@@ -133,7 +135,8 @@ void LockstepCheck::check(const MatchFinder::MatchResult &Result) {
     State.Analysis.reset();
     auto Start = std::chrono::steady_clock::now();
     State.Analysis = std::make_unique<analysis::TranslationUnitAnalysis>(
-        *Result.Context, *Loaded.Classifier, &Loaded.Summaries, PendingExternalCalls, Paths);
+        *Result.Context, *Loaded.Classifier, &Loaded.Summaries,
+        analysis::PendingFacts{PendingExternalFacts, ProjectRoot}, Paths);
     State.AnalysisSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     State.AnalysedContext = Result.Context;

@@ -52,7 +52,8 @@ private:
   std::string RankNamePattern; // overrides naming.rank_pattern when set
   std::string WorldSizeNamePattern;
   std::string SummaryFile;     // merged summaries of the other files (lockstep check)
-  bool PendingExternalCalls;   // keep calls to unsummarised functions for lockstep check
+  bool PendingExternalFacts;   // lockstep check: findings on calls and storage of other files
+  std::string ProjectRoot;     // lockstep check: where the storage of other files may be
   analysis::PathOptions Paths; // ErrorPathsAsExits, AssertionsAsExits
 };
 

@@ -7,7 +7,7 @@
 #include "InstallPaths.h"
 #include "Output.h"
 #include "PathFilter.h"
-#include "PendingCalls.h"
+#include "PendingFindings.h"
 #include "ProjectPaths.h"
 #include "UnitCache.h"
 
@@ -209,9 +209,10 @@ std::vector<UnitResult> analyseUnits(const std::vector<CompileUnit> &Units,
 /// Reads and checks the rules and the previous summaries, once for the whole
 /// run; \p CacheKey gets everything in them that a unit's result depends on.
 Error loadConfiguration(const CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
-  CacheKey = "lockstep 0.1.0, cache 2\n" + Config.Checks + "\n" +
+  CacheKey = "lockstep 0.1.0, cache 3\n" + Config.Checks + "\n" +
              (Config.Paths.ErrorPathsAsExits ? "error-paths-as-exits\n" : "") +
-             (Config.Paths.AssertionsAsExits ? "assertions-as-exits\n" : "");
+             (Config.Paths.AssertionsAsExits ? "assertions-as-exits\n" : "") + "project root " +
+             Config.ProjectRoot + "\n";
   rules::RuleSet Rules;
   if (Error E = rules::loadRules(A.Rules, Rules))
     return Error("cannot load the rules: " + E.message());
@@ -277,6 +278,7 @@ Error configure(CheckArguments &A, CheckConfig &Config, std::string &CacheKey) {
   Config.Checks = A.CheckGlobs;
   Config.Verbose = A.Verbose;
   Config.Paths = A.Exits;
+  Config.ProjectRoot = A.Output.ProjectRoot;
   return loadConfiguration(A, Config, CacheKey);
 }
 

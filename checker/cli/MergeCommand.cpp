@@ -4,7 +4,7 @@
 #include "Commands.h"
 #include "FindingsOutput.h"
 #include "Output.h"
-#include "PendingCalls.h"
+#include "PendingFindings.h"
 
 #include "../analysis/SummaryFile.h"
 

@@ -77,7 +77,8 @@ tidy::ClangTidyOptions tidyOptions(const CheckConfig &Config) {
   Options.Checks = "-*," + Config.Checks;
   Options.HeaderFilterRegex = ".*"; // --header-filter and --exclude apply to the whole run
   Options.SystemHeaders = false;
-  Options.CheckOptions["PendingExternalCalls"] = tidy::ClangTidyOptions::ClangTidyValue("true");
+  Options.CheckOptions["PendingExternalFacts"] = tidy::ClangTidyOptions::ClangTidyValue("true");
+  Options.CheckOptions["ProjectRoot"] = tidy::ClangTidyOptions::ClangTidyValue(Config.ProjectRoot);
   if (!Config.RuleFiles.empty())
     Options.CheckOptions["RuleFiles"] = tidy::ClangTidyOptions::ClangTidyValue(Config.RuleFiles);
   for (auto [Name, On] : {std::pair("ErrorPathsAsExits", Config.Paths.ErrorPathsAsExits),

@@ -21,6 +21,9 @@ struct CheckConfig {
   std::string SummaryFile;
   analysis::PathOptions Paths; // --error-paths-as-exits, --assertions-as-exits
   bool Verbose = false;        // name the functions skipped because they do not compile
+  // Absolute: fields and globals declared under it may be written per rank
+  // by another file of the run (pending findings).
+  std::string ProjectRoot;
 };
 
 struct UnitResult {

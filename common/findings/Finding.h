@@ -43,8 +43,9 @@ struct Finding {
   std::string Id;               // stable identity: see checker/cli/FindingsOutput.h
   std::vector<Replacement> Fix; // the fix-it, when the check offers one; not in the outputs
   // While a call the finding names waits for its callee's summary (a
-  // function of another file): the wording its text was rendered from, to
-  // render it again once resolved (PendingCalls.h).
+  // function of another file), or a field or global its value was read from
+  // for the summary of a file that writes it: the wording its text was
+  // rendered from, to render it again once resolved (PendingFindings.h).
   std::optional<Wording> Pending;
 };
 

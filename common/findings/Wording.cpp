@@ -50,13 +50,20 @@ std::string calleeNote(const Collective &C) {
   return quoted(C.Name) + " is called here, inside " + quoted(C.Callee);
 }
 
+bool Wording::pending() const {
+  bool Waiting = !Reads.empty();
+  for (const Call &C : Calls)
+    Waiting |= C.pending();
+  return Waiting;
+}
+
 void render(Finding &F, Wording W) {
   assert(W.notes.size() == F.notes.size() && "one message per note");
   F.Message = render(W.Warning, W.Calls);
   for (size_t I = 0; I < F.Notes.size(); ++I)
     F.Notes[I].Message = render(W.Notes[I], W.Calls);
   F.Pending.reset();
-  if (std::any_of(W.Calls.begin(), W.Calls.end(), [](const Call &C) { return C.pending(); }))
+  if (W.pending())
     F.Pending = std::move(W);
 }
 

@@ -60,10 +60,23 @@ struct Message {
   friend Message operator+(Message A, const Message &B) { return A += B; }
 };
 
+/// A field or global a finding's per-rank value was read from that no
+/// summary named when its file was analysed: the finding stands once one
+/// says another file writes it with a per-rank value.
+struct PendingRead {
+  std::string Usr;
+  std::string Name;  // as the notes name it: "Decomposition::local_n"
+  unsigned Note = 0; // where the note at that write takes its place among the notes
+};
+
 struct Wording {
   std::vector<Call> Calls;
+  std::vector<PendingRead> Reads; // the finding stands if one of them is per-rank
   Message Warning;
   std::vector<Message> Notes;
+
+  /// Whether a call or a read still waits for another file's summary.
+  bool pending() const;
 };
 
 std::string quoted(const std::string &Name);

@@ -80,6 +80,18 @@ Error readCall(const json &Value, const std::string &Context, size_t NoteCount, 
 
 } // namespace
 
+static Error readRead(const json &Value, const std::string &Context, size_t NoteCount,
+                      PendingRead &Out) {
+  Reader R(Value, Context);
+  if (!R.onlyKeys({"usr", "name", "note"}) || !R.string("usr", Out.Usr) ||
+      !R.string("name", Out.Name) || !R.count("note", Out.Note))
+    return R.takeError();
+  if (Out.Note > NoteCount)
+    return R.failure("note", "expected a place among the " + std::to_string(NoteCount) +
+                                 " notes, found " + std::to_string(Out.Note));
+  return Error::success();
+}
+
 ordered_json wordingJson(const Wording &W) {
   ordered_json Calls = ordered_json::array();
   for (const Call &C : W.Calls) {
@@ -97,24 +109,40 @@ ordered_json wordingJson(const Wording &W) {
   ordered_json Notes = ordered_json::array();
   for (const Message &M : W.Notes)
     Notes.push_back(messageJson(M));
-  return {{"calls", std::move(Calls)},
-          {"message", messageJson(W.Warning)},
-          {"notes", std::move(Notes)}};
+  ordered_json Out = {{"calls", std::move(Calls)}};
+  if (!W.Reads.empty()) {
+    ordered_json &Reads = Out["reads"] = ordered_json::array();
+    for (const PendingRead &Read : W.Reads)
+      Reads.push_back({{"usr", Read.Usr}, {"name", Read.Name}, {"note", Read.Note}});
+  }
+  Out["message"] = messageJson(W.Warning);
+  Out["notes"] = std::move(Notes);
+  return Out;
 }
 
 Error readWording(const json &Object, const std::string &Context, size_t NoteCount, Wording &Out) {
   Reader R(Object, Context);
-  const json *Calls = R.onlyKeys({"calls", "message", "notes"}) ? R.array("calls") : nullptr;
+  const json *Calls =
+      R.onlyKeys({"calls", "reads", "message", "notes"}) ? R.array("calls") : nullptr;
   if (!Calls)
     return R.takeError();
-  if (Calls->empty())
-    return R.failure("calls", "expected at least one call");
   for (size_t I = 0; I < Calls->size(); ++I) {
     Call C;
     if (Error E = readCall((*Calls)[I], Context + ", call " + std::to_string(I + 1), NoteCount, C))
       return E;
     Out.Calls.push_back(std::move(C));
   }
+  if (R.has("reads")) {
+    const json *Reads = R.array("reads");
+    if (!Reads)
+      return R.takeError();
+    for (size_t I = 0; I < Reads->size(); ++I)
+      if (Error E = readRead((*Reads)[I], Context + ", read " + std::to_string(I + 1), NoteCount,
+                             Out.Reads.emplace_back()))
+        return E;
+  }
+  if (!Out.pending())
+    return R.failure("calls", "expected a pending call or read");
   const json *Warning = R.require("message");
   const json *Notes = Warning ? R.array("notes") : nullptr;
   if (!Notes)
