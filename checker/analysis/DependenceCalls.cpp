@@ -81,6 +81,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   // success or failure, and a function of another file returns what its
   // summary says (above), not whatever it is given: `CHECK(work(buf, rank))`.
   Value.Opaque = true;
+  Value.Source = Env.returnedElsewhere(Call, Callee); // a rank, once its summary says so
   if (!transfersInputs(Role))
     return Value;
   for (const Expr *Arg : Args)

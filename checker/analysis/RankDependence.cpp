@@ -72,9 +72,21 @@ const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
     return It->second;
   if (const ExternalFunction *Summary = External.findStorage(D))
     It->second = fromSummary(*Summary, D->getLocation());
-  else if (!PendingStorageRoot.empty() && visibleElsewhere(D) && !D->getType().isConstQualified() &&
-           declaredUnder(D, PendingStorageRoot))
+  else if (!PendingRoot.empty() && visibleElsewhere(D) && !D->getType().isConstQualified() &&
+           declaredUnder(D, PendingRoot))
     It->second = Arena.makePending(D->getQualifiedNameAsString(), D->getLocation(), usrOf(D));
+  return It->second;
+}
+
+const Provenance *DependenceEnvironment::returnedElsewhere(const CallExpr *Call,
+                                                           const FunctionDecl *Callee) {
+  if (PendingRoot.empty() || Callee->hasBody() ||
+      !Callee->getReturnType()->isIntegralOrEnumerationType())
+    return nullptr;
+  auto [It, Inserted] = ReturnedProvenances.try_emplace(Call, nullptr);
+  if (Inserted && declaredUnder(Callee, PendingRoot))
+    It->second =
+        Arena.makePending(Callee->getQualifiedNameAsString(), Call->getBeginLoc(), usrOf(Callee));
   return It->second;
 }
 

@@ -98,16 +98,24 @@ public:
 
   /// Why a field or global that another file writes with a per-rank value
   /// differs between ranks (its summary says so); null when no file does.
-  /// With PendingStorage, one no summary names is pending on one that will.
+  /// With PendingRoot, one of the project that no summary names is pending.
   const Provenance *writtenElsewhere(const clang::ValueDecl *D);
 
-  // `lockstep check` resolves findings on storage no summary names yet,
-  // declared under this directory ("": none).
-  std::string PendingStorageRoot;
+  /// Why the result of \p Call, to a function of the project defined in
+  /// another file that no summary names, may differ between ranks (pending
+  /// on its summary); null without PendingRoot or for a library function.
+  const Provenance *returnedElsewhere(const clang::CallExpr *Call,
+                                      const clang::FunctionDecl *Callee);
+
+  // `lockstep check` resolves findings on fields, globals and functions of
+  // other files that no summary names yet, declared under this directory
+  // ("": none).
+  std::string PendingRoot;
 
 private:
   llvm::DenseMap<const clang::NamedDecl *, const Provenance *> NameProvenances;
   llvm::DenseMap<const clang::ValueDecl *, const Provenance *> ElsewhereProvenances;
+  llvm::DenseMap<const clang::CallExpr *, const Provenance *> ReturnedProvenances;
 };
 
 /// A collective argument every rank must pass identically (root, count,

@@ -30,9 +30,11 @@ struct Provenance {
     External,    // returned by a function of another file (its summary says so)
     Split,       // a communicator split by a rank-dependent colour (each part has its own)
     PerRankData, // data each rank reads for itself: a clock, a host query (rules per_rank_sources)
-    // A field or global of another file's writing whose summary no file has
-    // given yet: per-rank if one does (`lockstep check` decides at merge).
-    PendingStorage,
+    // A project field or global another file may write, or a project
+    // function of another file whose result it may compute, per rank, which
+    // no summary names yet: per-rank if one does (`lockstep check` decides
+    // at merge).
+    Pending,
   };
   Kind K;
   std::string Name;          // function, variable or parameter name; condition text for Implicit
@@ -52,17 +54,17 @@ struct Provenance {
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
   std::string Why, Holder;
-  // PendingStorage: the field's or global's USR.
+  // Pending: the USR of the field, global or function.
   std::string Usr;
-  // This record or one it derives from is PendingStorage: the value is
-  // per-rank only if another file writes that storage so.
+  // This record or one it derives from is Kind::Pending: the value is
+  // per-rank only if another file's summary says so.
   bool Pending = false;
 };
 
-/// The PendingStorage record \p Source derives from; null when none.
+/// The Kind::Pending record \p Source derives from; null when none.
 inline const Provenance *pendingRoot(const Provenance *Source) {
   for (; Source && Source->Pending; Source = Source->Via)
-    if (Source->K == Provenance::Kind::PendingStorage)
+    if (Source->K == Provenance::Kind::Pending)
       return Source;
   return nullptr;
 }
@@ -87,7 +89,7 @@ public:
     return &Storage.back();
   }
   const Provenance *makePending(std::string Name, clang::SourceLocation Read, std::string Usr) {
-    Storage.push_back(Provenance{Provenance::Kind::PendingStorage, std::move(Name), Read});
+    Storage.push_back(Provenance{Provenance::Kind::Pending, std::move(Name), Read});
     Storage.back().Usr = std::move(Usr);
     Storage.back().Pending = true;
     return &Storage.back();

@@ -59,7 +59,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
       Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
   if (Pending.Enabled)
-    Env.PendingStorageRoot = Pending.StorageRoot;
+    Env.PendingRoot = Pending.Root;
   // An accessor of another file that returns a split communicator: its
   // members share the rank in the part its summary names.
   Members.setColoursElsewhere([this](const ValueDecl *D) -> std::optional<FormulaRef> {
@@ -106,7 +106,7 @@ void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
   }
 }
 // With \p WithPending, values read from storage that another file may write
-// per rank (Provenance::PendingStorage) count as per-rank too; the findings
+// per rank (Provenance::Pending) count as per-rank too; the findings
 // known here use the shape without them.
 FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, bool WithPending) {
   std::unique_ptr<FunctionShape> &Slot = (WithPending ? PendingShapes : Shapes)[&Function];

@@ -47,9 +47,10 @@ struct RankArgument {
 /// What `lockstep check` leaves pending until every file is summarised.
 struct PendingFacts {
   bool Enabled = false;
-  // Reads of fields and globals declared under this directory (the
-  // project's, not a library's such as `ompi_mpi_comm_world`); "": none.
-  std::string StorageRoot;
+  // Reads of fields and globals, and results of functions of other files,
+  // declared under this directory (the project's, not a library's such as
+  // `ompi_mpi_comm_world`); "": none.
+  std::string Root;
 };
 
 class TranslationUnitAnalysis {
@@ -57,10 +58,10 @@ public:
   /// \p External summarises functions defined in other files. With
   /// \p Pending, calls to user functions defined nowhere yet also yield
   /// findings about pending events (CollectiveEvent::pendingUsr), and reads
-  /// of fields and globals that no summary names yet yield findings pending
-  /// on them (Provenance::PendingStorage), for `lockstep check` to resolve
-  /// once every file is summarised. \p Options say which error paths count
-  /// as ranks that leave.
+  /// of fields and globals and results of functions of other files that no
+  /// summary names yet yield findings pending on them (Provenance::Pending), for `lockstep check`
+  /// to resolve once every file is summarised. \p Options say which error paths count as ranks that
+  /// leave.
   TranslationUnitAnalysis(clang::ASTContext &Context, const CallClassifier &Classifier,
                           const ExternalSummaries *External = nullptr, PendingFacts Pending = {},
                           PathOptions Options = {});

@@ -135,7 +135,7 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const AST
           There.isValid())
         Finding.note(There, Name + " gets the rank here");
       break;
-    case Provenance::Kind::PendingStorage:
+    case Provenance::Kind::Pending:
       Finding.note(Source->Loc, "the rank comes from " + Name + ", defined in another file");
       Finding.awaitStorage(*Source);
       Pending = nullptr;

@@ -34,16 +34,18 @@ static Outcome calleesOf(const findings::Wording &W, const analysis::ExternalSum
 }
 
 /// The first of \p W's pending reads that a summary says another file
-/// writes with a per-rank value, and that summary; Unknown when none is
-/// (summaries name only such storage).
-static Outcome storageOf(const findings::Wording &W, const analysis::ExternalSummaries &Summaries,
+/// writes (a field, a global) or returns (a function) with a per-rank value,
+/// and that summary; Unknown when none is. A split's handle, or a rank in a
+/// part of the job, is decided only with the summaries in the analysis
+/// (`--summaries`): membership needs them.
+static Outcome perRankOf(const findings::Wording &W, const analysis::ExternalSummaries &Summaries,
                          const findings::PendingRead *&Read,
                          const analysis::ExternalFunction *&Writer) {
   if (W.Reads.empty())
     return Outcome::Resolved;
   for (const findings::PendingRead &R : W.Reads)
-    if (auto It = Summaries.find(R.Usr);
-        It != Summaries.end() && It->second.Storage && It->second.ReturnsRank) {
+    if (auto It = Summaries.find(R.Usr); It != Summaries.end() && It->second.ReturnsRank &&
+                                         !It->second.ReturnsSplit && It->second.RankPart.empty()) {
       Read = &R;
       Writer = &It->second;
       return Outcome::Resolved;
@@ -114,7 +116,7 @@ std::vector<Finding> resolvePending(std::vector<Finding> Findings,
     Outcome Calls = Outcome::Resolved, Reads = Outcome::Resolved;
     if (F.Pending) {
       Calls = calleesOf(*F.Pending, Summaries, Callees);
-      Reads = storageOf(*F.Pending, Summaries, Read, Writer);
+      Reads = perRankOf(*F.Pending, Summaries, Read, Writer);
     }
     if (Calls == Outcome::Dropped || Reads == Outcome::Dropped)
       continue;

@@ -5,8 +5,9 @@
 //   into the callee's file; a finding whose callee performs no collective is
 //   dropped;
 // - a pending read (findings::PendingRead) stands when a summary says another
-//   file writes that field or global with a per-rank value, and gets the note
-//   at that write; a finding none of whose reads is per-rank is dropped.
+//   file writes that field or global, or returns from that function, a
+//   per-rank value, and gets the note at the rank's source there; a finding
+//   none of whose reads is per-rank is dropped.
 // The finding is then rendered again from its wording.
 #pragma once
 

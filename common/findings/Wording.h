@@ -60,12 +60,13 @@ struct Message {
   friend Message operator+(Message A, const Message &B) { return A += B; }
 };
 
-/// A field or global a finding's per-rank value was read from that no
-/// summary named when its file was analysed: the finding stands once one
-/// says another file writes it with a per-rank value.
+/// A field or global a finding's per-rank value was read from, or a function
+/// of another file that returned it, that no summary named when its file was
+/// analysed: the finding stands once one says another file writes or
+/// returns a per-rank value there.
 struct PendingRead {
   std::string Usr;
-  std::string Name;  // as the notes name it: "Decomposition::local_n"
+  std::string Name;  // as the notes name it: "Decomposition::local_n", "owner_of"
   unsigned Note = 0; // where the note at that write takes its place among the notes
 };
 

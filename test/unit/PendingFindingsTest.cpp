@@ -179,8 +179,13 @@ TEST(PendingReads, DroppedUnlessAFileWritesTheFieldPerRank) {
   analysis::ExternalSummaries Other = perRankField();
   Other.begin()->second.ReturnsRank = false; // named, but not as per-rank storage
   EXPECT_TRUE(resolvePending({loopOverField(true)}, Other, false).empty());
+  // A split's handle, or a rank in a part of the job, needs membership: the
+  // summaries in the analysis (--summaries) decide those.
   Other = perRankField();
-  Other.begin()->second.Storage = false; // a function of that USR, not the field
+  Other.begin()->second.ReturnsSplit = true;
+  EXPECT_TRUE(resolvePending({loopOverField(true)}, Other, false).empty());
+  Other = perRankField();
+  Other.begin()->second.RankPart = "node";
   EXPECT_TRUE(resolvePending({loopOverField(true)}, Other, false).empty());
 }
 

@@ -1,5 +1,5 @@
-// Returns the rank: a condition on it in another file is seen with the
-// summaries of a previous run (--summaries).
+// Returns the rank: a condition on it in another file is seen once this
+// file's summary is known (in the same run, or with --summaries).
 #include <mpi.h>
 
 int node_rank(MPI_Comm comm) {

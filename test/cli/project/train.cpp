@@ -1,5 +1,5 @@
-// Calls a function of checkpoint.cpp under a rank test: found only with the
-// summaries of the other file.
+// Calls save_checkpoint() under a rank test, and tests node_rank(): both of
+// other files, found with their summaries.
 #include <mpi.h>
 
 void save_checkpoint(MPI_Comm comm);
