@@ -10,6 +10,7 @@
 #include "RankDependence.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <map>
 #include <optional>
@@ -19,7 +20,7 @@ namespace lockstep::analysis::dependence {
 
 // Storage is named by a root (a variable, or `this`) and a path of fields and
 // dereferences: `ctx.rank`, `*out`, `this->rank_`.
-using StorageKey = std::vector<const void *>;
+using StorageKey = llvm::SmallVector<const void *, 4>;
 inline const char ThisRoot = 0;
 inline const char DerefStep = 0;
 // Elements of a container (an array, a class object reached through
