@@ -13,6 +13,17 @@ using namespace clang;
 // Everything only grows, so a few rounds reach the fixed point. The first
 // round goes callees first, so most callers read final facts; a function is
 // analysed again only when something it read changed after it was analysed.
+/// Whether \p Found says more than \p Known about why a value differs
+/// between ranks: something where there was nothing, or a source known here
+/// where there was only one pending on another file. Seeds and shared
+/// storage keep the first such source otherwise.
+static bool saysMore(const Provenance *Found, const Provenance *Known) {
+  return Found && (!Known || (Known->Pending && !Found->Pending));
+}
+
+/// 0: \p Source is null, 1: pending on another file, 2: known here.
+static uint8_t certainty(const Provenance *Source) { return !Source ? 0 : Source->Pending ? 1 : 2; }
+
 void TranslationUnitAnalysis::computeDependence() {
   std::vector<const FunctionCFG *> Pending = calleesFirst();
   llvm::DenseMap<const FunctionDecl *, unsigned> FactsChangedAt;
@@ -22,16 +33,16 @@ void TranslationUnitAnalysis::computeDependence() {
   // Which parameters (and fields of struct parameters) are seeded.
   auto Seeded = [&](const FunctionCFG *Function) {
     const FunctionDecl *FD = Function->decl();
-    std::vector<bool> Present(FD->getNumParams(), false);
+    std::vector<uint8_t> Present(FD->getNumParams(), 0);
     auto It = Env.Seeds.find(FD->getCanonicalDecl());
     if (It != Env.Seeds.end())
       for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
-        Present[I] = It->second[I] != nullptr;
+        Present[I] = certainty(It->second[I]);
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
       if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I)) {
-        Present.push_back(true); // field by field, then each field
+        Present.push_back(3); // field by field, then each field
         for (const auto &[Field, Seed] : *Fields)
-          Present.push_back(Seed != nullptr);
+          Present.push_back(certainty(Seed));
       }
     return Present;
   };
@@ -62,7 +73,7 @@ void TranslationUnitAnalysis::computeDependence() {
       for (const ValueDecl *D : publishSharedWrites(*Function, Stored))
         PublishedAt[D] = Clock;
     }
-    std::vector<std::vector<bool>> SeededBefore;
+    std::vector<std::vector<uint8_t>> SeededBefore;
     for (const auto &Function : Functions)
       SeededBefore.push_back(Seeded(Function.get()));
     // A function whose seeds change is analysed again, and publishes what
@@ -155,9 +166,8 @@ void TranslationUnitAnalysis::computeSeeds() {
           continue;
         auto &Seeds = It->second;
         for (size_t I = 0; I < Call.Args.size() && I < Seeds.size(); ++I) {
-          if (Seeds[I])
-            continue;
-          if (const Provenance *Source = Env.resolve(Call.Args[I], Function->decl())) {
+          if (const Provenance *Source = Env.resolve(Call.Args[I], Function->decl());
+              saysMore(Source, Seeds[I])) {
             const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
                                   Param->getLocation(), Source);
@@ -195,9 +205,8 @@ void TranslationUnitAnalysis::computeFieldSeeds() {
         DependenceEnvironment::FieldSeedMap &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
         for (const auto &[Field, Value] : *Call.ArgFields[I]) {
           const Provenance *&Seed = Seeds[Field];
-          if (Seed)
-            continue;
-          if (const Provenance *Source = Env.resolve(Value, Function->decl())) {
+          if (const Provenance *Source = Env.resolve(Value, Function->decl());
+              saysMore(Source, Seed)) {
             const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seed = Arena.make(Provenance::Kind::Parameter,
                               Param->getNameAsString() + "." + Field->getNameAsString(),
@@ -213,9 +222,9 @@ TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
                                              const FunctionDependence &Result) {
   llvm::SmallVector<const ValueDecl *> Published;
   for (const SharedWrite &Write : Result.SharedWrites) {
-    if (Env.Shared.count(Write.Decl))
-      continue;
-    if (const Provenance *Source = Env.resolve(Write.Value, Function.decl())) {
+    auto Known = Env.Shared.find(Write.Decl);
+    if (const Provenance *Source = Env.resolve(Write.Value, Function.decl());
+        saysMore(Source, Known == Env.Shared.end() ? nullptr : Known->second.Source)) {
       RankValue Value;
       Value.Source = Source;
       Value.ExactRank = Write.Value.ExactRank;
