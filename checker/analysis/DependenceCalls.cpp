@@ -165,8 +165,8 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   const ValueDecl *NewComm = namedStorage(NewCommArg);
   if (Color && NewComm)
     // A colour pending on another file is no split here: the findings
-    // known here must not depend on it.
-    if (RankValue Value = eval(Color); Value.dependent() && !Value.pending()) {
+    // known here must not depend on it (a parameter's seed decides later).
+    if (RankValue Value = eval(Color); Value.dependent() && (!Value.pending() || Value.Params)) {
       if (Recording)
         Result.Splits.push_back({NewComm, Color, Value});
       RankValue Handle;

@@ -73,6 +73,7 @@ private:
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
+  RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   void write(const StorageKey &Key, RankValue Value);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);

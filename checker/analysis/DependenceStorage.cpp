@@ -136,10 +136,7 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   if (Key.size() > 1 && Last) {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
     SharedReads.insert(Field);
-    if (auto It = Env.Shared.find(Field); It != Env.Shared.end())
-      Value = It->second;
-    else
-      Value = storedElsewhere(Field);
+    Value = sharedOrElsewhere(Field);
     // A field of a parameter's object is also what the caller passes: that
     // field alone when every call passes the struct field by field.
     const auto *Param = Key.front() == &ThisRoot
@@ -150,8 +147,8 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       return Value;
     if (const DependenceEnvironment::FieldSeedMap *Seeds =
             Key.size() == 2 ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr) {
-      if (auto Seed = Seeds->find(Field); !Value.Source && Seed != Seeds->end())
-        Value.Source = Seed->second;
+      if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
+        Value.takeSource(Seed->second);
       return Value;
     }
     Value.Params |= uint64_t(1) << It->second;
@@ -168,9 +165,20 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     }
   }
   SharedReads.insert(Var);
-  if (auto It = Env.Shared.find(Var); It != Env.Shared.end())
+  return sharedOrElsewhere(Var);
+}
+
+// What this file's functions write into a field or global, else what
+// storedElsewhere says; a value pending on another file gives way to a
+// source known here (a rank by its name, a summary).
+RankValue Dataflow::sharedOrElsewhere(const ValueDecl *D) const {
+  auto It = Env.Shared.find(D);
+  if (It == Env.Shared.end())
+    return storedElsewhere(D);
+  if (!It->second.pending())
     return It->second;
-  return storedElsewhere(Var);
+  RankValue Known = storedElsewhere(D);
+  return Known.dependent() && !Known.pending() ? Known : It->second;
 }
 
 // A field or global this function has no value for: what another file
@@ -180,6 +188,8 @@ RankValue Dataflow::storedElsewhere(const ValueDecl *D) const {
   const Provenance *Elsewhere = !Var || Var->hasGlobalStorage() ? Env.writtenElsewhere(D) : nullptr;
   if ((!Elsewhere || Elsewhere->Pending) && Classifier.isRankName(D->getName()))
     return RankValue::rank(Env.rankName(D));
+  if (Elsewhere && Elsewhere->Pending && Classifier.isWorldSizeName(D->getName()))
+    return {}; // the world size by its name: a tautology's bound stays one
   RankValue Value;
   Value.Source = Elsewhere;
   return Value;

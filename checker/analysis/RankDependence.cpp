@@ -59,8 +59,9 @@ static bool declaredUnder(const ValueDecl *D, llvm::StringRef Root) {
       SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(D->getLocation())));
   if (!File)
     return false;
+  // Against the unit's own directory, as the file system view sees it.
   llvm::SmallString<256> Path(File->getName());
-  llvm::sys::fs::make_absolute(Path);
+  SM.getFileManager().makeAbsolutePath(Path);
   llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
   return llvm::StringRef(Path).starts_with(Root) &&
          (Path.size() == Root.size() || Root.ends_with("/") || Path[Root.size()] == '/');
@@ -80,9 +81,9 @@ const Provenance *DependenceEnvironment::writtenElsewhere(const ValueDecl *D) {
 
 const Provenance *DependenceEnvironment::returnedElsewhere(const CallExpr *Call,
                                                            const FunctionDecl *Callee) {
-  if (PendingRoot.empty() || Callee->hasBody() ||
+  if (PendingRoot.empty() || Callee->hasBody() || External.find(Callee) ||
       !Callee->getReturnType()->isIntegralOrEnumerationType())
-    return nullptr;
+    return nullptr; // a summary that says no rank is the answer
   auto [It, Inserted] = ReturnedProvenances.try_emplace(Call, nullptr);
   if (Inserted && declaredUnder(Callee, PendingRoot))
     It->second =
@@ -101,15 +102,18 @@ const Provenance *DependenceEnvironment::fromSummary(const ExternalFunction &Sum
 
 const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
                                                  const FunctionDecl *Function) const {
-  if (Value.Source || !Value.Params)
-    return Value.Source;
+  // A source known here wins over one pending on another file.
+  const Provenance *Found = Value.Source;
   auto It = Seeds.find(Function->getCanonicalDecl());
-  if (It == Seeds.end())
-    return nullptr;
+  if (!Value.Params || (Found && !Found->Pending) || It == Seeds.end())
+    return Found;
   for (size_t I = 0; I < It->second.size() && I < 64; ++I)
-    if ((Value.Params >> I & 1) && It->second[I])
-      return It->second[I];
-  return nullptr;
+    if (const Provenance *Seed = (Value.Params >> I & 1) ? It->second[I] : nullptr) {
+      if (!Seed->Pending)
+        return Seed;
+      Found = Found ? Found : Seed;
+    }
+  return Found;
 }
 
 const DependenceEnvironment::FieldSeedMap *
@@ -231,7 +235,8 @@ void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
-  if (!Value.dependent() && Value.Opaque && Classifier.isRankName(Var->getName()))
+  if ((!Value.dependent() || Value.pending()) && Value.Opaque &&
+      Classifier.isRankName(Var->getName()))
     Value = RankValue::rank(Env.rankName(Var));
   Value.Definition = Var->getInit();
   if (Var->getInit()) {

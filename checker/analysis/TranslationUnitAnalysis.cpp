@@ -254,7 +254,8 @@ void TranslationUnitAnalysis::findGroupImbalances() {
 void TranslationUnitAnalysis::collectSplits() {
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (Env.resolve(Split.Value, Function->decl()))
+      if (const Provenance *Source = Env.resolve(Split.Value, Function->decl());
+          Source && !Source->Pending)
         Members.addSplit(Split.Communicator,
                          shapeOf(*Function).conditions().expression(Split.Color));
 }

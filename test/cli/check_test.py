@@ -129,7 +129,9 @@ for attempt in ("first run", "from the cache"):
 # is resolved once every file is summarised. So do shards with a merge, and a
 # later run given the summaries. In report(), the branches on the uniform
 # decomp.global_n stay quiet in every way; in sweep(), a bound one caller
-# takes from the rank is reported although the first caller passes the field.
+# takes from the rank is reported although the first caller passes the field,
+# and so is threshold()'s condition that mixes the field with a passed rank;
+# every_rank()'s `rank < decomp.nprocs` stays a tautology.
 fields = project("fields_project", WORK, MPI_INCLUDE)
 
 
@@ -141,7 +143,9 @@ def local_n_finding(text, how):
           and "decomp.cpp:7:3: note: 'Decomposition::local_n' gets the rank here" in text
           and "solve.cpp:29:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs"
           in text and "solve.cpp:34:3: note: the rank comes from 'MPI_Comm_rank' here" in text
-          and text.count("warning:") == 2,
+          and "solve.cpp:43:5: warning: 'MPI_Barrier' runs only on ranks where "
+          "'r + decomp.global_n > 3'" in text
+          and text.count("warning:") == 3,
           "cross-file per-rank field, %s:\n%s" % (how, text))
 
 

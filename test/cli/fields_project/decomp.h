@@ -5,6 +5,7 @@
 struct Decomposition {
   int global_n; // the same on every rank
   int local_n;  // this rank's share
+  int nprocs;   // the world size
 };
 
 extern Decomposition decomp;
