@@ -152,42 +152,41 @@ void TranslationUnitAnalysis::findDivergences() {
   std::optional<DivergenceFinder> PendingFinder;
   if (PendingBuilder)
     PendingFinder.emplace(*PendingBuilder, Table, Solver, Formulas, Members, Limits);
-  for (const auto &Function : Functions) {
-    const FunctionDependence &Result = Dependence[Function.get()];
+  // Branches on values pending on another file come after those of every
+  // function: they only add findings that the merge keeps if a summary says
+  // so, and must not take a collective's site from a branch known here.
+  auto Visit = [&](const FunctionCFG &Function, bool OnPending) {
+    const FunctionDependence &Result = Dependence[&Function];
     // Inner branches and loops first (Clang numbers blocks from the exit
     // backwards), so a collective is reported where it is decided most closely.
-    std::vector<const CFGBlock *> Blocks(Function->cfg().begin(), Function->cfg().end());
-    std::sort(Blocks.begin(), Blocks.end(), [](const CFGBlock *A, const CFGBlock *B) {
-      return A->getBlockID() < B->getBlockID();
+    std::vector<std::pair<const CFGBlock *, const Provenance *>> Branching;
+    for (const CFGBlock *Block : Function.cfg())
+      if (auto It = Result.Conditions.find(Block); It != Result.Conditions.end())
+        if (const Provenance *Source = Env.resolve(It->second, Function.decl());
+            Source && Source->Pending == OnPending)
+          Branching.push_back({Block, Source});
+    std::sort(Branching.begin(), Branching.end(), [](const auto &A, const auto &B) {
+      return A.first->getBlockID() < B.first->getBlockID();
     });
+    // The pending-call pass matters only where calls still wait for a summary.
+    bool HasPending = false;
+    if (PendingFinder && !Branching.empty())
+      for (const CFGBlock *B : Function.cfg())
+        for (const CollectiveEvent &Event : PendingEvents->blockEvents(Function, *B))
+          HasPending |= Event.pending();
     std::optional<std::vector<CollectiveEvent>> FunctionEvents;
     std::vector<JoinRegion> Regions;
-    // The pending pass matters only where calls still wait for a summary.
-    bool HasPending = false;
-    if (PendingFinder)
-      for (const CFGBlock *B : Blocks)
-        for (const CollectiveEvent &Event : PendingEvents->blockEvents(*Function, *B))
-          HasPending |= Event.pending();
-    // Branches on storage another file may write per rank come last: they
-    // only add findings that the merge keeps if one does, and must not take
-    // a collective's site from a branch known to differ here.
-    std::vector<std::pair<const CFGBlock *, const Provenance *>> Branching, PendingBranching;
-    for (const CFGBlock *Block : Blocks)
-      if (auto It = Result.Conditions.find(Block); It != Result.Conditions.end())
-        if (const Provenance *Source = Env.resolve(It->second, Function->decl()))
-          (Source->Pending ? PendingBranching : Branching).push_back({Block, Source});
-    Branching.insert(Branching.end(), PendingBranching.begin(), PendingBranching.end());
     for (auto [Block, Source] : Branching) {
-      if (Paths->onErrorPath(*Function, *Block))
+      if (Paths->onErrorPath(Function, *Block))
         continue;
       const bool Loop = isLoopBranch(*Block);
-      Branches.push_back({Function->decl(), decidingCondition(*Block), Source});
+      Branches.push_back({Function.decl(), decidingCondition(*Block), Source});
       // The pending pass only adds findings about calls still to resolve:
       // what the other files do must not change the ones known here.
       auto Keep = [&](const CollectiveEvent &Event, bool Pending) {
         return Event.pending() == Pending && Reported.insert(Event.Site.getRawEncoding()).second;
       };
-      FunctionShape &Shape = shapeOf(*Function, Source->Pending);
+      FunctionShape &Shape = shapeOf(Function, OnPending);
       if (!Loop) {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
@@ -201,25 +200,29 @@ void TranslationUnitAnalysis::findDivergences() {
       if (!FunctionEvents) {
         FunctionEvents.emplace();
         CollectiveEvents &With = PendingEvents ? *PendingEvents : *Events;
-        for (const CFGBlock *B : Function->cfg())
-          for (const CollectiveEvent &Event : With.blockEvents(*Function, *B))
+        for (const CFGBlock *B : Function.cfg())
+          for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
             FunctionEvents->push_back(Event);
-        Regions = joinRegions(*Function, Classifier);
+        Regions = joinRegions(Function, Classifier);
       }
       const ValueDecl *Members = sameAmongMembersOf(Source);
       for (LoopDivergence &D :
-           analysis::loopDivergences(*Function, *Block, Source, *FunctionEvents, Regions))
+           analysis::loopDivergences(Function, *Block, Source, *FunctionEvents, Regions))
         // A trip count the same on every member, of a loop of collectives only they make.
         if (Keep(D.Event, D.Event.pending()) && !(Members && D.Event.CommunicatorDecl == Members))
           LoopDivergences.push_back(std::move(D));
     }
+  };
+  for (bool OnPending : {false, true})
+    for (const auto &Function : Functions)
+      Visit(*Function, OnPending);
+  for (const auto &Function : Functions)
     if (auto Shape = Shapes.find(Function.get());
         Shape != Shapes.end() && Shape->second->conditions().truncated())
       Limits.push_back({Function->decl(), Function->decl()->getLocation(),
                         "an expression with more than " +
                             std::to_string(limits::MaxExpressionNodes) +
                             " operands was taken as an unknown per-rank value"});
-  }
 }
 
 void TranslationUnitAnalysis::findRankArguments() {
