@@ -99,8 +99,16 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
   if (!Value.Definition)
     Value.Definition = Arg;
-  if (const Expr *Index; !Field && ByReference && elementKeyOf(Arg, Key, Index)) {
+  // A field of an element is part of that element (`init(&items[1])`),
+  // never a field written anywhere.
+  const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+  const Expr *Pointee =
+      Address && Address->getOpcode() == UO_AddrOf ? Address->getSubExpr() : nullptr;
+  if (const Expr *Index; (ByReference && elementKeyOf(Arg, Key, Index)) ||
+                         (Field && Pointee && elementKeyOf(Pointee, Key, Index))) {
     writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
+  } else if (Field && !ByReference && intoContainer(Arg, Key)) {
+    writeElement(Key, /*Index=*/nullptr, Value, /*Compound=*/false, Value.Definition);
   } else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)) {
     if (Field)
       Key.push_back(Field);
