@@ -48,6 +48,13 @@ inline const char AgreedByEveryRank = 0;
 
 using State = std::map<StorageKey, RankValue>;
 
+/// Whether \p Value differs between ranks for a reason known in this file
+/// (a source, or a parameter), not only pending on another file's summary:
+/// a taint pending on another file must leave such a value as it is.
+inline bool knownHere(const RankValue &Value) {
+  return Value.Params || (Value.Source && !Value.Source->Pending);
+}
+
 /// The buffer a pointer expression points into: a chunk at `(char *)p + off`
 /// is part of what `p` points to.
 const clang::Expr *bufferOf(const clang::Expr *Arg);

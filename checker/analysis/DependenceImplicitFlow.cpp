@@ -118,7 +118,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
       const void *Definition = It == In->end() ? nullptr : It->second.Definition;
       Differs |= !sameDefinition(Definition, Value.Definition);
     }
-    if (Differs) {
+    if (Differs && (knownHere(Taint) || !knownHere(Value))) {
       Value.combine(Taint);
       Value.Definition = &Block; // no single write: the merge itself
     }

@@ -285,12 +285,17 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
       RankValue Returned = eval(Return->getRetValue());
       FieldValues Fields;
       bool Record = fieldsOf(Return->getRetValue(), Fields);
+      // A taint pending on another file leaves what is known here as it is.
+      auto Taint = [&](RankValue &Value) {
+        if (knownHere(ReturnTaint) || !ReturnTaint.pending() || !knownHere(Value))
+          Value.combine(ReturnTaint);
+      };
       for (auto &[Field, Value] : Fields) {
-        Value.combine(ReturnTaint);
+        Taint(Value);
         Returned.combine(Value);
       }
       if (ReturnTaint.dependent())
-        Returned.combine(ReturnTaint);
+        Taint(Returned);
       mergeReturnedFields(Record ? &Fields : nullptr);
       if (ReturnSeen)
         Result.Facts.ReturnValue.merge(Returned);

@@ -131,7 +131,8 @@ for attempt in ("first run", "from the cache"):
 # decomp.global_n stay quiet in every way; in sweep(), a bound one caller
 # takes from the rank is reported although the first caller passes the field,
 # and so is threshold()'s condition that mixes the field with a passed rank;
-# every_rank()'s `rank < decomp.nprocs` stays a tautology.
+# every_rank()'s `rank < decomp.nprocs` and still_the_rank()'s `r >= 0` stay
+# tautologies.
 fields = project("fields_project", WORK, MPI_INCLUDE)
 
 

@@ -57,3 +57,15 @@ void every_rank(MPI_Comm comm) {
   if (rank < decomp.nprocs)
     MPI_Barrier(comm);
 }
+
+// Quiet in every way: r is the rank on both paths, so `r >= 0` always holds;
+// a branch on a field another file may write changes nothing here.
+void still_the_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int r = rank;
+  if (decomp.global_n > 4)
+    r = rank;
+  if (r >= 0)
+    MPI_Barrier(comm);
+}
