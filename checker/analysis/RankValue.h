@@ -145,7 +145,7 @@ struct RankValue {
   }
 
   bool dependent() const { return Source || Params; }
-  /// Per-rank only if another file writes a pending storage so.
+  /// Per-rank only if another file's summary says so (Kind::Pending).
   bool pending() const { return Source && Source->Pending; }
 
   /// Combines operands into a derived value (no longer the rank itself).
