@@ -13,14 +13,6 @@ using namespace clang;
 // Everything only grows, so a few rounds reach the fixed point. The first
 // round goes callees first, so most callers read final facts; a function is
 // analysed again only when something it read changed after it was analysed.
-/// Whether \p Found says more than \p Known about why a value differs
-/// between ranks: something where there was nothing, or a source known here
-/// where there was only one pending on another file. Seeds and shared
-/// storage keep the first such source otherwise.
-static bool saysMore(const Provenance *Found, const Provenance *Known) {
-  return Found && (!Known || (Known->Pending && !Found->Pending));
-}
-
 /// 0: \p Source is null, 1: pending on another file, 2: known here.
 static uint8_t certainty(const Provenance *Source) { return !Source ? 0 : Source->Pending ? 1 : 2; }
 

@@ -108,11 +108,8 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
   if (!Value.Params || (Found && !Found->Pending) || It == Seeds.end())
     return Found;
   for (size_t I = 0; I < It->second.size() && I < 64; ++I)
-    if (const Provenance *Seed = (Value.Params >> I & 1) ? It->second[I] : nullptr) {
-      if (!Seed->Pending)
-        return Seed;
-      Found = Found ? Found : Seed;
-    }
+    if ((Value.Params >> I & 1) && saysMore(It->second[I], Found))
+      Found = It->second[I];
   return Found;
 }
 

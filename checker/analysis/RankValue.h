@@ -69,6 +69,13 @@ inline const Provenance *pendingRoot(const Provenance *Source) {
   return nullptr;
 }
 
+/// Whether \p Found says more than \p Known about why a value differs
+/// between ranks: something where there was nothing, or a source known here
+/// where there was only one pending on another file.
+inline bool saysMore(const Provenance *Found, const Provenance *Known) {
+  return Found && (!Known || (Known->Pending && !Found->Pending));
+}
+
 /// Whether a value is a communicator handle that a rank-dependent split made
 /// (each part has its own): not an argument that must agree.
 inline bool fromSplit(const Provenance *Source) {
@@ -169,7 +176,7 @@ struct RankValue {
 
   /// A source that makes the value per-rank for sure wins over a pending one.
   void takeSource(const Provenance *Other) {
-    if (!Source || (Source->Pending && Other && !Other->Pending))
+    if (saysMore(Other, Source))
       Source = Other;
   }
 
