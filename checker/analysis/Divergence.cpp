@@ -186,8 +186,37 @@ DivergenceFinder::pairQuestions(const std::vector<Distinct> &Classes, FormulaRef
   return Questions;
 }
 
-Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From,
-                                  const CFGBlock *Stop) {
+// Ranks next to the claim's witness, all seeing one assignment of the
+// symbols (per-rank ones equal across them: one the program can meet), each
+// run along its own path. Two of them whose sequences differ whatever the
+// ranks (no trip count or split to compare) are a real witness that the
+// region does not balance, found without walking every path through it.
+bool DivergenceFinder::splitNearWitness(FunctionShape &Shape, const CFGBlock *From,
+                                        const CFGBlock *Stop, const RankWitness &Witness) {
+  if (!Witness.Rank1 || !Witness.Rank2 || !Witness.Size)
+    return false;
+  const int64_t Size = *Witness.Size;
+  FormulaRef Reach = Shape.reaching(From);
+  std::vector<uint32_t> Runs;
+  for (int64_t R : {*Witness.Rank1, *Witness.Rank2, int64_t(0), int64_t(1), *Witness.Rank1 - 1,
+                    *Witness.Rank1 + 1, *Witness.Rank2 - 1, *Witness.Rank2 + 1}) {
+    if (R < 0 || R >= Size || Arena.holdsOnRank(Reach, R, Size) != true)
+      continue;
+    std::optional<uint32_t> Keys = Builder.run(Shape, From, Stop, R, Size);
+    if (!Keys)
+      return false;
+    for (uint32_t Other : Runs)
+      if (Other != *Keys && differ(*Keys, Other) == Arena.truth())
+        return true;
+    Runs.push_back(*Keys);
+  }
+  return false;
+}
+
+Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From, const CFGBlock *Stop,
+                                  const RankWitness &Witness) {
+  if (splitNearWitness(Shape, From, Stop, Witness))
+    return Answer::Holds;
   GuardedSequence Start;
   Start.Guard = Arena.truth();
   RegionSequences Region = Builder.region(Shape, {{From, Start}}, Stop);
@@ -245,7 +274,7 @@ DivergenceFinder::armStarts(FunctionShape &Shape, const CFGBlock &Branch,
 // Branches around this one may balance it: widen the region towards its
 // dominators and post-dominators before making a claim.
 bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Branch,
-                                      const CFGBlock *Stop) {
+                                      const CFGBlock *Stop, const RankWitness &Witness) {
   const FunctionCFG &Function = Shape.function();
   for (unsigned Width = 1; Width <= 2 * limits::CorrelationSteps; ++Width)
     for (unsigned Back = 0; Back <= std::min(Width, limits::CorrelationSteps); ++Back) {
@@ -263,7 +292,7 @@ bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Bran
       // back is branch k-1 one step forward): decide each region once.
       auto [Known, Inserted] = Widened.try_emplace({From, To}, Answer::Unknown);
       if (Inserted)
-        Known->second = balanced(Shape, From, To);
+        Known->second = balanced(Shape, From, To, Witness);
       if (Known->second == Answer::Never)
         return true;
     }
@@ -301,7 +330,7 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
           "the solver could not decide whether ranks diverge at this branch");
     return {};
   }
-  if (balancedAround(Shape, Branch, Stop))
+  if (balancedAround(Shape, Branch, Stop, C.Witness))
     return {};
   // Report each pair of sequences that two ranks can run, as the arms differ.
   if (C.Classes.size() <= 4) {

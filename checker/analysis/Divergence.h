@@ -77,9 +77,15 @@ private:
   FormulaRef differ(uint32_t A, uint32_t B);
   std::vector<FormulaRef> pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
                                         std::vector<std::pair<size_t, size_t>> &Pairs);
-  Answer balanced(FunctionShape &Shape, const clang::CFGBlock *From, const clang::CFGBlock *Stop);
+  /// Whether ranks reaching \p From can run different sequences up to
+  /// \p Stop; \p Witness, two ranks that diverge at the branch being
+  /// widened, points to ranks worth trying first.
+  Answer balanced(FunctionShape &Shape, const clang::CFGBlock *From, const clang::CFGBlock *Stop,
+                  const RankWitness &Witness);
+  bool splitNearWitness(FunctionShape &Shape, const clang::CFGBlock *From,
+                        const clang::CFGBlock *Stop, const RankWitness &Witness);
   bool balancedAround(FunctionShape &Shape, const clang::CFGBlock &Branch,
-                      const clang::CFGBlock *Stop);
+                      const clang::CFGBlock *Stop, const RankWitness &Witness);
   /// Where each arm of \p Branch starts, under the condition of its edges.
   std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>>
   armStarts(FunctionShape &Shape, const clang::CFGBlock &Branch, std::vector<BranchArm> &Arms);

@@ -14,36 +14,11 @@ namespace {
 // C's int: arithmetic wraps at 32 bits, as the solver's bit-vectors do.
 int64_t wrap32(int64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)); }
 
+// Values that tell symbols apart in common tests (zero, one, small counts,
+// a large bound, negative).
+constexpr int64_t CommonSamples[] = {0, 1, 2, 3, 7, 64, 1000, -1};
+
 } // namespace
-
-bool isLeaf(FormulaOp Op) {
-  switch (Op) {
-  case FormulaOp::True:
-  case FormulaOp::False:
-  case FormulaOp::Const:
-  case FormulaOp::Rank:
-  case FormulaOp::Size:
-  case FormulaOp::Uniform:
-  case FormulaOp::PerRank:
-    return true;
-  default:
-    return false;
-  }
-}
-
-unsigned arity(FormulaOp Op) {
-  switch (Op) {
-  case FormulaOp::Not:
-  case FormulaOp::Neg:
-  case FormulaOp::InRank1:
-  case FormulaOp::InRank2:
-    return 1;
-  case FormulaOp::Ite:
-    return 3;
-  default:
-    return isLeaf(Op) ? 0 : 2;
-  }
-}
 
 FormulaArena::FormulaArena() {
   TrueRef = make({FormulaOp::True, true});
@@ -237,11 +212,27 @@ static int64_t sampleValue(const FormulaNode &Symbol, unsigned Assignment, unsig
 // as deep as the program's expressions.
 FormulaArena::EvaluationPlan FormulaArena::plan(FormulaRef Root) const {
   EvaluationPlan Plan;
-  llvm::DenseMap<std::pair<FormulaRef, unsigned>, uint32_t> Position;
-  std::vector<std::pair<FormulaRef, unsigned>> Stack{{Root, 1}};
+  plan(Root, Plan);
+  return Plan;
+}
+
+void FormulaArena::plan(FormulaRef Root, EvaluationPlan &Plan) const {
+  Plan.Steps.clear();
+  Plan.Constants.clear();
+  Plan.HasSymbols = false;
+  PlanStamps.resize(2 * Nodes.size(), 0);
+  PlanPositions.resize(2 * Nodes.size());
+  if (++PlanGeneration == 0) { // wrapped: old stamps could match again
+    llvm::fill(PlanStamps, 0);
+    PlanGeneration = 1;
+  }
+  auto Slot = [](FormulaRef F, unsigned Which) { return 2 * size_t(F) + Which - 1; };
+  auto Placed = [&](size_t S) { return PlanStamps[S] == PlanGeneration; };
+  std::vector<std::pair<FormulaRef, unsigned>> &Stack = PlanStack;
+  Stack.assign(1, {Root, 1});
   while (!Stack.empty()) {
     auto [F, Which] = Stack.back();
-    if (Position.count({F, Which})) {
+    if (Placed(Slot(F, Which))) {
       Stack.pop_back();
       continue;
     }
@@ -251,31 +242,30 @@ FormulaArena::EvaluationPlan FormulaArena::plan(FormulaRef Root) const {
     EvaluationStep Step{F, Which, {0, 0, 0}};
     bool Ready = true;
     for (unsigned I = 0; I < arity(N.Op); ++I) {
-      auto It = Position.find({Children[I], Inner});
-      if (It == Position.end()) {
+      size_t Child = Slot(Children[I], Inner);
+      if (!Placed(Child)) {
         Stack.push_back({Children[I], Inner});
         Ready = false;
       } else {
-        Step.Operands[I] = It->second;
+        Step.Operands[I] = PlanPositions[Child];
       }
     }
     if (!Ready)
       continue;
     Stack.pop_back();
-    Position[{F, Which}] = Plan.Steps.size();
+    PlanStamps[Slot(F, Which)] = PlanGeneration;
+    PlanPositions[Slot(F, Which)] = Plan.Steps.size();
     Plan.Steps.push_back(Step);
     if (N.Op == FormulaOp::Const && !llvm::is_contained(Plan.Constants, N.Value))
       Plan.Constants.push_back(N.Value);
     Plan.HasSymbols |= N.Op == FormulaOp::Uniform || N.Op == FormulaOp::PerRank;
   }
-  // Values that tell symbols apart in common tests (zero, one, small counts,
-  // a large bound, negative), then the formula's constants and neighbours.
-  Plan.Samples = {0, 1, 2, 3, 7, 64, 1000, -1};
+  // The common values, then the formula's constants and neighbours.
+  Plan.Samples.assign(std::begin(CommonSamples), std::end(CommonSamples));
   for (int64_t C : Plan.Constants)
     for (int64_t V : {C, C - 1, C + 1})
       if (!llvm::is_contained(Plan.Samples, V) && Plan.Samples.size() < limits::SampleValues)
         Plan.Samples.push_back(V);
-  return Plan;
 }
 
 std::optional<int64_t> FormulaArena::evaluate(const EvaluationPlan &Plan, int64_t Rank1,
@@ -362,6 +352,18 @@ std::optional<int64_t> FormulaArena::evaluate(FormulaRef F, int64_t Rank1, int64
                                               int64_t Size, unsigned Assignment) const {
   std::vector<int64_t> Values;
   return evaluate(plan(F), Rank1, Rank2, Size, Assignment, Values);
+}
+
+std::optional<bool> FormulaArena::holdsOnRank(FormulaRef F, int64_t Rank, int64_t Size) const {
+  plan(F, RankPlan);
+  for (const EvaluationStep &Step : RankPlan.Steps)
+    if (Step.Which != 1)
+      return std::nullopt;
+  // One assignment across every formula asked: a symbol keeps its value
+  // from one condition of the path to the next.
+  RankPlan.Samples.assign(std::begin(CommonSamples), std::end(CommonSamples));
+  std::optional<int64_t> Value = evaluate(RankPlan, Rank, Rank, Size, 0, RankValues);
+  return Value ? std::optional<bool>(*Value != 0) : std::nullopt;
 }
 
 std::string FormulaArena::print(FormulaRef F) const {

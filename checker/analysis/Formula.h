@@ -50,8 +50,21 @@ enum class FormulaOp : uint8_t {
 };
 
 /// Whether \p Op is a constant or a symbol; how many operands it takes.
-bool isLeaf(FormulaOp Op);
-unsigned arity(FormulaOp Op);
+/// Inline: evaluation plans ask for every node they visit.
+inline bool isLeaf(FormulaOp Op) { return Op <= FormulaOp::PerRank; }
+inline unsigned arity(FormulaOp Op) {
+  switch (Op) {
+  case FormulaOp::Not:
+  case FormulaOp::Neg:
+  case FormulaOp::InRank1:
+  case FormulaOp::InRank2:
+    return 1;
+  case FormulaOp::Ite:
+    return 3;
+  default:
+    return isLeaf(Op) ? 0 : 2;
+  }
+}
 
 struct FormulaNode {
   FormulaOp Op;
@@ -120,10 +133,17 @@ public:
     bool HasSymbols = false; // uniform or per-rank symbols besides rank and size
   };
   EvaluationPlan plan(FormulaRef F) const;
+  /// plan() into \p Into, reusing its storage.
+  void plan(FormulaRef F, EvaluationPlan &Into) const;
   /// evaluate() on a plan; \p Values is scratch space reused across calls.
   std::optional<int64_t> evaluate(const EvaluationPlan &Plan, int64_t Rank1, int64_t Rank2,
                                   int64_t Size, unsigned Assignment,
                                   std::vector<int64_t> &Values) const;
+
+  /// Whether a formula of one rank holds on \p Rank of a job of \p Size,
+  /// its symbols given the values numbered 0; none for a formula that
+  /// compares two ranks, or one C leaves undefined there.
+  std::optional<bool> holdsOnRank(FormulaRef F, int64_t Rank, int64_t Size) const;
 
   /// Readable form, for tests and debugging.
   std::string print(FormulaRef F) const;
@@ -154,6 +174,15 @@ private:
   std::vector<FormulaNode> Nodes;
   llvm::DenseMap<NodeKey, FormulaRef, NodeKeyInfo> Unique;
   llvm::DenseMap<std::pair<const void *, unsigned>, int64_t> SymbolIds;
+  // plan()'s scratch, indexed by 2 * node + rank - 1: the plan that placed
+  // the pair last, and where. Stamps spare a map per plan.
+  mutable std::vector<uint32_t> PlanStamps, PlanPositions;
+  mutable uint32_t PlanGeneration = 0;
+  mutable std::vector<std::pair<FormulaRef, unsigned>> PlanStack;
+  // holdsOnRank()'s plan and values, reused: it is asked once per block of
+  // a concrete run.
+  mutable EvaluationPlan RankPlan;
+  mutable std::vector<int64_t> RankValues;
   int64_t NextSymbol = 0;
   FormulaRef TrueRef = 0, FalseRef = 0;
 };

@@ -237,6 +237,9 @@ SequenceBuilder::region(FunctionShape &Shape,
 /// The path classes waiting at each block of a region, handed out in
 /// reverse post-order, and the classes that finished.
 struct SequenceBuilder::Walk {
+  Walk(FormulaArena &Arena, FunctionShape &Shape, bool PathsLost)
+      : Arena(Arena), Shape(Shape), PathsLost(PathsLost) {}
+
   FormulaArena &Arena;
   FunctionShape &Shape;
   RegionSequences Result;
@@ -282,7 +285,7 @@ SequenceBuilder::walk(FunctionShape &Shape,
                       const CFGBlock *Stop, const CFGBlock *Loop) {
   const FunctionCFG &Function = Shape.function();
   const CFGBlock *Exit = &Function.cfg().getExit();
-  Walk W{Arena, Shape, {}, {}, {}, /*PathsLost=*/Loop != nullptr};
+  Walk W(Arena, Shape, /*PathsLost=*/Loop != nullptr);
   for (const auto &[Block, Sequence] : Starts)
     if (Shape.reachable(Block))
       W.send(Block, Sequence);
@@ -322,6 +325,41 @@ SequenceBuilder::walk(FunctionShape &Shape,
     leaveBlock(W, Block, In, Loop);
   }
   return std::move(W.Result);
+}
+
+std::optional<uint32_t> SequenceBuilder::run(FunctionShape &Shape, const CFGBlock *From,
+                                             const CFGBlock *Stop, int64_t Rank, int64_t Size) {
+  const FunctionCFG &Function = Shape.function();
+  const CFGBlock *Exit = &Function.cfg().getExit();
+  GuardedSequence S;
+  // No back edge is followed, so the path visits each block at most once.
+  for (const CFGBlock *Block = From; Block != Stop && Block != Exit;) {
+    if (Shape.isLoopHeader(Block))
+      return std::nullopt;
+    for (const CollectiveEvent &Event : Events.blockEvents(Function, *Block))
+      S = append(S, Event);
+    const CFGBlock *Next = nullptr;
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *Target = Succ.getReachableBlock();
+      unsigned EdgeIndex = Index++;
+      if (!Target || !Shape.reachable(Target))
+        continue;
+      std::optional<bool> Taken =
+          Arena.holdsOnRank(Shape.conditions().edge(*Block, EdgeIndex), Rank, Size);
+      if (!Taken)
+        return std::nullopt;
+      if (!*Taken)
+        continue;
+      if (Next || Shape.isBackEdge(Block, Target) || !Paths.follows(Function, *Block, EdgeIndex))
+        return std::nullopt;
+      Next = Target;
+    }
+    if (!Next)
+      return std::nullopt; // the path ends here (a call that does not return)
+    Block = Next;
+  }
+  return S.Keys;
 }
 
 // Sends \p In along the edges out of \p Block that the walk follows.

@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -126,6 +127,14 @@ public:
   region(FunctionShape &Shape,
          const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
          const clang::CFGBlock *Stop);
+
+  /// The key sequence \p Rank of a job of \p Size runs from \p From up to
+  /// \p Stop, its symbols given the values numbered 0, found by following
+  /// the one edge whose condition holds on it. None where its path needs more
+  /// than that: a loop, an error edge, a condition that compares two ranks
+  /// or is undefined there.
+  std::optional<uint32_t> run(FunctionShape &Shape, const clang::CFGBlock *From,
+                              const clang::CFGBlock *Stop, int64_t Rank, int64_t Size);
 
 private:
   GuardedSequence append(GuardedSequence Sequence, const CollectiveEvent &Event);

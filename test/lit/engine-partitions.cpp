@@ -277,3 +277,33 @@ void root_or_rest_but_one(MPI_Comm comm, int *cfg, int n) {
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 }
+
+// Negative: 'n > 5' and 'n >= 6' are one test of the uniform 'n': when it
+// holds, every rank calls one barrier, else none. A rank's path is judged with
+// one value of 'n' throughout, whatever constants each condition names.
+void halves_under_one_uniform(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2 == 0 && n > 5)
+    MPI_Barrier(comm);
+  if (rank % 2 == 1 && n >= 6)
+    MPI_Barrier(comm);
+}
+
+// Positive: 'n >= 5' also holds for n == 5, where only the odd ranks call it.
+void halves_under_two_uniform_tests(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2 == 0 && n > 5)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2 == 0 && n > 5' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank % 2 == 1 && n >= 5)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2 == 1 && n >= 5' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

@@ -118,4 +118,40 @@ TEST_F(RankSolverTest, EvaluationGivesUniformSymbolsOneValue) {
             RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
 }
 
+// holdsOnRank() places one rank on its path through a region: a condition
+// of that rank alone has a value; one comparing two ranks, or one C leaves
+// undefined, has none (the caller then walks every path instead).
+TEST_F(RankSolverTest, AConditionOfOneRankIsEvaluatedOnIt) {
+  FormulaRef Three = Arena.compare(FormulaOp::Eq, Arena.rank(), Arena.constant(3));
+  EXPECT_EQ(Arena.holdsOnRank(Three, 3, 4), true);
+  EXPECT_EQ(Arena.holdsOnRank(Three, 2, 4), false);
+  FormulaRef Last =
+      Arena.compare(FormulaOp::Eq, Arena.rank(),
+                    Arena.arithmetic(FormulaOp::Sub, Arena.sizeSymbol(), Arena.constant(1)));
+  EXPECT_EQ(Arena.holdsOnRank(Last, 7, 8), true);
+  EXPECT_EQ(Arena.holdsOnRank(Last, 7, 9), false);
+  FormulaRef SameRank =
+      Arena.compare(FormulaOp::Eq, Arena.inRank(1, Arena.rank()), Arena.inRank(2, Arena.rank()));
+  EXPECT_EQ(Arena.holdsOnRank(SameRank, 1, 2), std::nullopt);
+  FormulaRef ByZero = Arena.compare(
+      FormulaOp::Eq,
+      Arena.arithmetic(FormulaOp::Div, Arena.constant(1),
+                       Arena.arithmetic(FormulaOp::Sub, Arena.rank(), Arena.constant(1))),
+      Arena.constant(0));
+  EXPECT_EQ(Arena.holdsOnRank(ByZero, 1, 2), std::nullopt);
+  EXPECT_EQ(Arena.holdsOnRank(ByZero, 0, 2), false);
+}
+
+// A rank's path is judged under one assignment: `u > 5` and `u >= 6` agree
+// for every uniform symbol u, though they name different constants.
+TEST_F(RankSolverTest, OneRanksConditionsSeeOneAssignment) {
+  std::vector<int> Keys(64);
+  for (const int &Key : Keys) {
+    FormulaRef U = Arena.uniform(&Key, /*Boolean=*/false);
+    FormulaRef Above5 = Arena.compare(FormulaOp::Lt, Arena.constant(5), U);
+    FormulaRef From6 = Arena.compare(FormulaOp::Le, Arena.constant(6), U);
+    EXPECT_EQ(Arena.holdsOnRank(Above5, 0, 2), Arena.holdsOnRank(From6, 0, 2));
+  }
+}
+
 } // namespace
