@@ -11,7 +11,9 @@
 #   generate_shape SHAPE FILE N LANG [WHAT]   FILE from generate_shapes.py, with
 #                            its compile_commands.json; sets G_INFO, G_LINES
 #   write_cdb DIR FILE LANG  compile_commands.json for one file (LANG: c++, c, cuda)
-#   run_tool TOOL FILE LANG  TOOL: syntax, plugin or check; one bounded run:
+#   run_tool TOOL FILE LANG  TOOL: syntax, tidy (clang-tidy with one stock
+#                            check that matches almost nothing: clang-tidy's own
+#                            cost), plugin or check; one bounded run:
 #                            sets M_WALL, M_RSS, M_RC (lib.sh), T_STATUS (ok or
 #                            what went wrong), T_FINDINGS ("H/S +O": see
 #                            count_findings), M_CPU
@@ -149,6 +151,7 @@ run_tool() {
   T_FINDINGS=-
   case $tool in
     syntax) measure "$out" "$err" "${bound[@]}" "$CLANG" -fsyntax-only "${flags[@]}" "$file" ;;
+    tidy) measure "$out" "$err" "${bound[@]}" "$TIDY" --checks=-*,misc-unused-alias-decls --quiet "$file" -- "${flags[@]}" ;;
     plugin) measure "$out" "$err" "${bound[@]}" "${TIDY_CMD[@]}" "$file" -- "${flags[@]}" ;;
     check)
       rm -f "$WORK/findings.json"
@@ -230,7 +233,7 @@ target_verdict() {
     print s == "" ? "PASS" : "FAIL:" s }'
 }
 
-tool_name() { case $1 in syntax) echo syntax-only ;; plugin) echo plugin ;; check) echo "lockstep check" ;; esac; }
+tool_name() { case $1 in syntax) echo syntax-only ;; tidy) echo "clang-tidy alone" ;; plugin) echo plugin ;; check) echo "lockstep check" ;; esac; }
 CPU_NOTE="cpu s: user + system seconds (less sensitive to other load than wall time; the verdict uses wall time)"
 
 w3() { [[ $1 =~ ^[0-9.]+$ ]] && awk -v x="$1" 'BEGIN { printf "%.3f", x }' || echo NA; }
