@@ -46,8 +46,7 @@ CollectiveEvents::CollectiveEvents(
     const ExternalIndex &External, const IndirectCalls &Indirect, bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
       KeepPending(KeepPending) {
-  // Which functions perform collectives: direct ones, then their callers,
-  // until nothing changes (recursion converges because the set only grows).
+  // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
     for (const CFGBlock *Block : Function->cfg())
@@ -69,13 +68,21 @@ CollectiveEvents::CollectiveEvents(
           },
           /*Unnamed=*/true);
   }
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const auto &[Caller, List] : Calls)
-      if (!Performing.count(Caller) &&
-          std::any_of(List.begin(), List.end(),
-                      [&](const FunctionDecl *Callee) { return Performing.count(Callee); }))
-        Changed |= Performing.insert(Caller).second;
+  // Spread to callers once per call edge: rounds over every caller would
+  // cost the depth of a call chain times its length.
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> CallersOf;
+  for (const auto &[Caller, List] : Calls)
+    for (const FunctionDecl *Callee : List)
+      CallersOf[Callee].push_back(Caller);
+  std::vector<const FunctionDecl *> Work(Performing.begin(), Performing.end());
+  while (!Work.empty()) {
+    auto Callers = CallersOf.find(Work.back());
+    Work.pop_back();
+    if (Callers == CallersOf.end())
+      continue;
+    for (const FunctionDecl *Caller : Callers->second)
+      if (Performing.insert(Caller).second)
+        Work.push_back(Caller);
   }
   for (const auto &[Caller, List] : Calls)
     for (const FunctionDecl *Callee : List)
