@@ -126,6 +126,13 @@ FormulaRef ConditionFormula::expression(const Expr *E) {
 }
 
 FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
+  auto [Known, Inserted] = Edges.try_emplace({&Block, Index}, Arena.truth());
+  if (Inserted)
+    Known->second = translateEdge(Block, Index);
+  return Known->second;
+}
+
+FormulaRef ConditionFormula::translateEdge(const CFGBlock &Block, unsigned Index) {
   const Stmt *Terminator = Block.getTerminatorStmt();
   if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Terminator)) {
     Budget = 0;

@@ -51,6 +51,7 @@ public:
   bool truncated() const { return Truncated; }
 
 private:
+  FormulaRef translateEdge(const clang::CFGBlock &Block, unsigned Index);
   FormulaRef translate(const clang::Expr *E, bool WantBoolean);
   FormulaRef translateBinary(const clang::BinaryOperator *Binary, bool WantBoolean);
   FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
@@ -69,6 +70,8 @@ private:
   llvm::DenseMap<std::pair<const void *, const void *>, const void *> FieldKeys;
   std::deque<char> KeyStorage;
   llvm::DenseMap<const clang::CFGBlock *, FormulaRef> Conditions;
+  // edge() per (block, successor): a switch's default edge negates every case.
+  llvm::DenseMap<std::pair<const clang::CFGBlock *, unsigned>, FormulaRef> Edges;
   llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
   unsigned Budget = 0;
   bool Truncated = false;
