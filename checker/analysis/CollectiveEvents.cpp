@@ -54,12 +54,17 @@ CollectiveEvents::CollectiveEvents(
           *Block, Function->context(),
           [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
             std::vector<const FunctionDecl *> Targets = Indirect.targets(Site);
+            for (const FunctionDecl *Target : Targets)
+              if (waitsOn(Target))
+                Waiting.insert(Decl);
             if (!Targets.empty()) {
               Calls[Decl].insert(Calls[Decl].end(), Targets.begin(), Targets.end());
               return;
             }
             if (!Callee)
               return;
+            if (waitsOn(Callee))
+              Waiting.insert(Decl);
             const CalleeRole &Role = Classifier.classify(Callee);
             if (Role.isCollective() || Role.GroupMarker || externallyPerforming(Callee))
               Performing.insert(Decl);
@@ -74,15 +79,17 @@ CollectiveEvents::CollectiveEvents(
   for (const auto &[Caller, List] : Calls)
     for (const FunctionDecl *Callee : List)
       CallersOf[Callee].push_back(Caller);
-  std::vector<const FunctionDecl *> Work(Performing.begin(), Performing.end());
-  while (!Work.empty()) {
-    auto Callers = CallersOf.find(Work.back());
-    Work.pop_back();
-    if (Callers == CallersOf.end())
-      continue;
-    for (const FunctionDecl *Caller : Callers->second)
-      if (Performing.insert(Caller).second)
-        Work.push_back(Caller);
+  for (llvm::DenseSet<const FunctionDecl *> *Set : {&Performing, &Waiting}) {
+    std::vector<const FunctionDecl *> Work(Set->begin(), Set->end());
+    while (!Work.empty()) {
+      auto Callers = CallersOf.find(Work.back());
+      Work.pop_back();
+      if (Callers == CallersOf.end())
+        continue;
+      for (const FunctionDecl *Caller : Callers->second)
+        if (Set->insert(Caller).second)
+          Work.push_back(Caller);
+    }
   }
   for (const auto &[Caller, List] : Calls)
     for (const FunctionDecl *Callee : List)
@@ -115,6 +122,15 @@ bool CollectiveEvents::externallyPerforming(const FunctionDecl *Callee) const {
     return false;
   const ExternalFunction *Summary = External.find(Callee);
   return Summary ? Summary->performsCollectives() : pendingCandidate(Callee);
+}
+
+bool CollectiveEvents::waits(const FunctionDecl *FD) const {
+  return Waiting.count(FD->getCanonicalDecl());
+}
+
+// A call of \p Callee is a pending event: no file here or summarised defines it.
+bool CollectiveEvents::waitsOn(const FunctionDecl *Callee) const {
+  return !cfgOf(Callee) && !External.find(Callee) && pendingCandidate(Callee);
 }
 
 // Only the user's own functions can hide collectives in another file: not

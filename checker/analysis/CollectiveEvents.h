@@ -78,6 +78,11 @@ public:
   /// through the functions of the translation unit it calls.
   bool performsCollectives(const clang::FunctionDecl *FD) const;
 
+  /// Whether a pending event can run in \p FD: it calls, directly or through
+  /// the functions it calls, a function no file has summarised yet. Every
+  /// other function runs what it runs without pending events.
+  bool waits(const clang::FunctionDecl *FD) const;
+
   /// What \p FD runs from entry to exit; null for a function without a CFG
   /// here, or one not summarised yet (recursion).
   const FunctionSummary *functionSummary(const clang::FunctionDecl *FD) const;
@@ -102,6 +107,7 @@ private:
                          std::vector<CollectiveEvent> &Out);
   bool externallyPerforming(const clang::FunctionDecl *Callee) const;
   bool pendingCandidate(const clang::FunctionDecl *Callee) const;
+  bool waitsOn(const clang::FunctionDecl *Callee) const;
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,
                               clang::ASTContext &Context) const;
 
@@ -110,7 +116,7 @@ private:
   const ExternalIndex &External;
   const IndirectCalls &Indirect;
   bool KeepPending;
-  llvm::DenseSet<const clang::FunctionDecl *> Performing;
+  llvm::DenseSet<const clang::FunctionDecl *> Performing, Waiting;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
   llvm::DenseMap<const clang::CFGBlock *, std::vector<CollectiveEvent>> BlockEvents;

@@ -251,6 +251,13 @@ void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder 
       auto Function = ByDecl.find(Done);
       if (Function == ByDecl.end())
         continue;
+      // Without a pending event in reach, a function runs here what it runs
+      // without pending events: summarised once (the first pass's).
+      if (&With != Events.get() && !With.waits(Done)) {
+        if (const FunctionSummary *Known = Events->functionSummary(Done))
+          With.setSummary(Done, *Known);
+        continue;
+      }
       FunctionShape &Shape = shapeOf(*Function->second);
       const CFG &Graph = Function->second->cfg();
       GuardedSequence Start;

@@ -170,7 +170,7 @@ void TranslationUnitAnalysis::findDivergences() {
     });
     // The pending-call pass matters only where calls still wait for a summary.
     bool HasPending = false;
-    if (PendingFinder && !Branching.empty())
+    if (PendingFinder && !Branching.empty() && PendingEvents->waits(Function.decl()))
       for (const CFGBlock *B : Function.cfg())
         for (const CollectiveEvent &Event : PendingEvents->blockEvents(Function, *B))
           HasPending |= Event.pending();
@@ -199,7 +199,8 @@ void TranslationUnitAnalysis::findDivergences() {
         continue;
       if (!FunctionEvents) {
         FunctionEvents.emplace();
-        CollectiveEvents &With = PendingEvents ? *PendingEvents : *Events;
+        CollectiveEvents &With =
+            PendingEvents && PendingEvents->waits(Function.decl()) ? *PendingEvents : *Events;
         for (const CFGBlock *B : Function.cfg())
           for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
             FunctionEvents->push_back(Event);
