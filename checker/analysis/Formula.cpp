@@ -356,9 +356,11 @@ std::optional<int64_t> FormulaArena::evaluate(FormulaRef F, int64_t Rank1, int64
 
 std::optional<bool> FormulaArena::holdsOnRank(FormulaRef F, int64_t Rank, int64_t Size) const {
   plan(F, RankPlan);
-  for (const EvaluationStep &Step : RankPlan.Steps)
-    if (Step.Which != 1)
-      return std::nullopt;
+  for (const EvaluationStep &Step : RankPlan.Steps) {
+    FormulaOp Op = Nodes[Step.Node].Op;
+    if (Step.Which != 1 || Op == FormulaOp::InRank1 || Op == FormulaOp::InRank2)
+      return std::nullopt; // a pin names a rank of a pair, not this one
+  }
   // One assignment across every formula asked: a symbol keeps its value
   // from one condition of the path to the next.
   RankPlan.Samples.assign(std::begin(CommonSamples), std::end(CommonSamples));

@@ -133,6 +133,9 @@ TEST_F(RankSolverTest, AConditionOfOneRankIsEvaluatedOnIt) {
   FormulaRef SameRank =
       Arena.compare(FormulaOp::Eq, Arena.inRank(1, Arena.rank()), Arena.inRank(2, Arena.rank()));
   EXPECT_EQ(Arena.holdsOnRank(SameRank, 1, 2), std::nullopt);
+  FormulaRef PinnedFirst =
+      Arena.compare(FormulaOp::Eq, Arena.inRank(1, Arena.rank()), Arena.constant(1));
+  EXPECT_EQ(Arena.holdsOnRank(PinnedFirst, 1, 2), std::nullopt);
   FormulaRef ByZero = Arena.compare(
       FormulaOp::Eq,
       Arena.arithmetic(FormulaOp::Div, Arena.constant(1),
