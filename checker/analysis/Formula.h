@@ -52,6 +52,8 @@ enum class FormulaOp : uint8_t {
 /// Whether \p Op is a constant or a symbol; how many operands it takes.
 /// Inline: evaluation plans ask for every node they visit.
 inline bool isLeaf(FormulaOp Op) { return Op <= FormulaOp::PerRank; }
+static_assert(FormulaOp::True < FormulaOp::PerRank && FormulaOp::PerRank < FormulaOp::Not,
+              "isLeaf: the leaves come first in FormulaOp, up to PerRank");
 inline unsigned arity(FormulaOp Op) {
   switch (Op) {
   case FormulaOp::Not:

@@ -230,7 +230,8 @@ TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
 // Callees first, with an explicit stack: call chains can be thousands deep.
 // A function met again while its callees are summarised (recursion) is an
 // opaque call for them.
-void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder &Walker) {
+void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder &Walker,
+                                        const CollectiveEvents *Settled) {
   llvm::DenseSet<const FunctionDecl *> Started;
   for (const auto &Root : Functions) {
     const FunctionDecl *RootDecl = Root->decl()->getCanonicalDecl();
@@ -253,8 +254,8 @@ void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder 
         continue;
       // Without a pending event in reach, a function runs here what it runs
       // without pending events: summarised once (the first pass's).
-      if (&With != Events.get() && !With.waits(Done)) {
-        if (const FunctionSummary *Known = Events->functionSummary(Done))
+      if (Settled && !With.waits(Done)) {
+        if (const FunctionSummary *Known = Settled->functionSummary(Done))
           With.setSummary(Done, *Known);
         continue;
       }

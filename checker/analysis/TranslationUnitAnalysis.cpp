@@ -84,7 +84,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   collectSplits();
   summarize(*Events, *Builder);
   if (PendingEvents)
-    summarize(*PendingEvents, *PendingBuilder);
+    summarize(*PendingEvents, *PendingBuilder, Events.get());
   findDivergences();
   findRankArguments();
   findGroupImbalances();

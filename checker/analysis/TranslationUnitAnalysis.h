@@ -93,7 +93,10 @@ private:
   llvm::SmallVector<const clang::ValueDecl *> publishSharedWrites(const FunctionCFG &Function,
                                                                   const FunctionDependence &Result);
   FunctionShape &shapeOf(const FunctionCFG &Function, bool WithPending = false);
-  void summarize(CollectiveEvents &With, SequenceBuilder &Walker);
+  /// Summaries of \p With's functions; those that do not wait for another
+  /// file take \p Settled's (the pass without pending events) unwalked.
+  void summarize(CollectiveEvents &With, SequenceBuilder &Walker,
+                 const CollectiveEvents *Settled = nullptr);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
   void findDivergences();
   void findRankArguments();
