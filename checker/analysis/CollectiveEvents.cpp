@@ -40,12 +40,21 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 } // namespace
 
+llvm::ArrayRef<EventArgument> EventStrings::save(llvm::ArrayRef<EventArgument> Arguments) {
+  if (Arguments.empty())
+    return {};
+  EventArgument *Saved = Allocator.Allocate<EventArgument>(Arguments.size());
+  std::uninitialized_copy(Arguments.begin(), Arguments.end(), Saved);
+  return {Saved, Arguments.size()};
+}
+
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
-    const ExternalIndex &External, const IndirectCalls &Indirect, bool KeepPending)
+    const ExternalIndex &External, const IndirectCalls &Indirect, EventStrings &Strings,
+    bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
-      KeepPending(KeepPending) {
+      Strings(Strings), KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
@@ -165,30 +174,34 @@ const ValueDecl *CollectiveEvents::communicatorKey(const Expr *Arg) const {
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
                                               ASTContext &Context) const {
   CollectiveEvent Event;
-  Event.Collective = Role.Name;
+  Event.Collective = Strings.save(Role.Name);
   Event.Site = Event.CollectiveSite = Call->getBeginLoc();
   Event.SiteStmt = Call;
-  Event.Key = Role.Name;
   Event.GroupMarker = Role.GroupMarker != nullptr;
   Event.GroupBegins = Role.GroupMarker && Role.GroupMarker->Role == rules::GroupRole::Begin;
   Event.ShadowedBy = Role.ShadowedBy;
   Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
+  Event.Key = Event.Collective;
   if (!Role.Collective)
     return Event;
+  std::string Key = Role.Name;
+  llvm::SmallVector<EventArgument, 4> Arguments;
   for (const auto &[RoleName, Ref] : agreedArguments(*Role.Collective, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
-    std::string Value = comparable(Arg, Context);
-    std::string Written = sourceText(Arg, Context);
-    Event.Key += std::string("|") + RoleName + "=" + Value;
+    EventArgument Argument{Strings.save(RoleName), Strings.save(comparable(Arg, Context)),
+                           Strings.save(sourceText(Arg, Context))};
+    Key += ("|" + Argument.Role + "=" + Argument.Value).str();
     if (Ref == &Role.Collective->Comm) {
-      Event.Communicator = Written;
+      Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
       Event.SelfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
-    Event.AgreedArguments.push_back({RoleName, std::move(Value), std::move(Written)});
+    Arguments.push_back(Argument);
   }
+  Event.Key = Strings.save(Key);
+  Event.AgreedArguments = Strings.save(Arguments);
   return Event;
 }
 
@@ -203,22 +216,23 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.ShadowedBy = Role.ShadowedBy;
     if (const ExternalFunction *Summary = External.find(Callee)) {
       for (const ExternalFunction::Collective &C : Summary->Collectives) {
-        Event.Collective = Event.Key = C.Name;
+        Event.Collective = Event.Key = Strings.save(C.Name);
         Event.ExternalSite = C.Site;
         const Expr *Passed =
             C.CommunicatorParam ? argumentAt(SiteStmt, *C.CommunicatorParam) : nullptr;
-        Event.Communicator = Passed ? sourceText(Passed, Callee->getASTContext()) : C.Communicator;
+        Event.Communicator =
+            Strings.save(Passed ? sourceText(Passed, Callee->getASTContext()) : C.Communicator);
         Out.push_back(Event);
         if (Summary->SeveralSequences) {
-          Out.back().Key = "call " + External.usr(Callee);
+          Out.back().Key = Strings.save("call " + External.usr(Callee));
           return;
         }
       }
       return;
     }
-    Event.PendingUsr = External.usr(Callee);
+    Event.PendingUsr = Strings.save(External.usr(Callee));
     // The engine tells events apart by collective; no message names this one.
-    Event.Key = Event.Collective = "call " + Event.PendingUsr;
+    Event.Key = Event.Collective = Strings.save("call " + Event.PendingUsr);
     Out.push_back(std::move(Event));
     return;
   }
@@ -230,7 +244,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
       if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
         Event.CommunicatorDecl = communicatorKey(Passed);
-        Event.Communicator = sourceText(Passed, Callee->getASTContext());
+        Event.Communicator = Strings.save(sourceText(Passed, Callee->getASTContext()));
       }
     }
     Event.Site = Site;
@@ -252,10 +266,11 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   if (Inner && !Inner->Events.empty())
     Event = Inner->Events.front();
   Event = Rebase(Event);
-  Event.Key = "call " + Callee->getQualifiedNameAsString();
+  const std::string Name = Callee->getQualifiedNameAsString();
+  Event.Key = Strings.save("call " + Name);
   Event.GroupMarker = Event.GroupBegins = false;
   if (Event.Collective.empty())
-    Event.Collective = Callee->getQualifiedNameAsString();
+    Event.Collective = Strings.save(Name);
   Out.push_back(std::move(Event));
 }
 
@@ -271,17 +286,17 @@ void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *>
   if (Performer == Targets.end())
     return;
   auto KeysOf = [&](const FunctionDecl *Target) {
-    std::vector<std::string> Keys;
+    std::vector<llvm::StringRef> Keys;
     if (!Performs(Target))
       return Keys;
     if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
       for (const CollectiveEvent &Event : Summary->Events)
         Keys.push_back(Event.Key);
     else
-      Keys.push_back("call " + Target->getQualifiedNameAsString());
+      Keys.push_back(Strings.save("call " + Target->getQualifiedNameAsString()));
     return Keys;
   };
-  const std::vector<std::string> First = KeysOf(*Performer);
+  const std::vector<llvm::StringRef> First = KeysOf(*Performer);
   bool Same = std::all_of(Targets.begin(), Targets.end(),
                           [&](const FunctionDecl *Target) { return KeysOf(Target) == First; });
   std::vector<CollectiveEvent> Events;
@@ -293,7 +308,7 @@ void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *>
     return;
   }
   CollectiveEvent Event = Events.front();
-  Event.Key = "dispatch " + sourceText(SiteStmt, (*Performer)->getASTContext());
+  Event.Key = Strings.save("dispatch " + sourceText(SiteStmt, (*Performer)->getASTContext()));
   Event.GroupMarker = Event.GroupBegins = false;
   Out.push_back(std::move(Event));
 }

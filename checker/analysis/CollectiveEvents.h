@@ -9,8 +9,11 @@
 #include "FunctionCFG.h"
 #include "IndirectCalls.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <optional>
 #include <string>
@@ -20,18 +23,32 @@ namespace lockstep::analysis {
 
 /// An argument every rank must pass identically, by its role in the rules.
 struct EventArgument {
-  std::string Role;    // "root", "count", ...
-  std::string Value;   // what is compared: the constant, or the expanded expression
-  std::string Written; // as the user wrote it, for the diagnostics
+  llvm::StringRef Role;    // "root", "count", ...
+  llvm::StringRef Value;   // what is compared: the constant, or the expanded expression
+  llvm::StringRef Written; // as the user wrote it, for the diagnostics
 };
 
-/// One collective as the ranks see it.
+/// Where events keep their text, once per translation unit. A callee's
+/// events are copied into the sequences of every caller, so an event refers
+/// to its strings instead of owning them; equal strings are one copy (keys
+/// compare by address).
+class EventStrings {
+public:
+  llvm::StringRef save(const llvm::Twine &Text) { return Saver.save(Text); }
+  llvm::ArrayRef<EventArgument> save(llvm::ArrayRef<EventArgument> Arguments);
+
+private:
+  llvm::BumpPtrAllocator Allocator;
+  llvm::UniqueStringSaver Saver{Allocator};
+};
+
+/// One collective as the ranks see it. Its text lives in EventStrings.
 struct CollectiveEvent {
-  std::string Key;          // what every rank must agree on: operation and arguments
-  std::string Collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
-  std::string Communicator; // the communicator as written, when the rules name it
+  llvm::StringRef Key;          // what every rank must agree on: operation and arguments
+  llvm::StringRef Collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
+  llvm::StringRef Communicator; // the communicator as written, when the rules name it
   const clang::ValueDecl *CommunicatorDecl = nullptr; // the variable or field holding it
-  std::vector<EventArgument> AgreedArguments;
+  llvm::ArrayRef<EventArgument> AgreedArguments;
   clang::SourceLocation Site;               // in the analysed function
   const clang::Stmt *SiteStmt = nullptr;    // the call there (null for destructors)
   clang::SourceLocation CollectiveSite;     // the collective call itself
@@ -44,7 +61,7 @@ struct CollectiveEvent {
   bool GroupMarker = false;      // ncclGroupStart/End: local, but must pair up
   bool GroupBegins = false;      // the marker opens a group
   bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
-  std::string LoopTrip;          // a loop's event: its trip count ("9", or "?")
+  llvm::StringRef LoopTrip;      // a loop's event: its trip count ("9", or "?")
   bool Loop = false;             // stands for a loop: its iterations' collectives
   uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
   std::optional<uint32_t> LoopTripFormula; // a loop's event: its trip count as a formula
@@ -52,7 +69,7 @@ struct CollectiveEvent {
   std::vector<const rules::JoinProtocolRule *> ShadowedBy; // join protocols that shadow the call
   SourcePoint ExternalSite; // the collective inside a function of another file
   // A call to a function no file has summarised yet: the callee's USR.
-  std::string PendingUsr;
+  llvm::StringRef PendingUsr;
 
   bool pending() const { return !PendingUsr.empty(); }
 };
@@ -72,7 +89,10 @@ public:
   CollectiveEvents(
       const CallClassifier &Classifier,
       const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-      const ExternalIndex &External, const IndirectCalls &Indirect, bool KeepPending);
+      const ExternalIndex &External, const IndirectCalls &Indirect, EventStrings &Strings,
+      bool KeepPending);
+
+  EventStrings &strings() const { return Strings; }
 
   /// Whether \p FD performs a collective or a group marker, directly or
   /// through the functions of the translation unit it calls.
@@ -115,6 +135,7 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   const ExternalIndex &External;
   const IndirectCalls &Indirect;
+  EventStrings &Strings;
   bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing, Waiting;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;

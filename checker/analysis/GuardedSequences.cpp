@@ -17,7 +17,7 @@ SequenceTable::SequenceTable() {
 }
 
 unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
-  auto [It, Inserted] = KeyIds.try_emplace(Event.Key, Representatives.size());
+  auto [It, Inserted] = KeyIds.try_emplace(Event.Key.data(), Representatives.size());
   if (Inserted) {
     Representatives.push_back(&Event);
   }
@@ -425,13 +425,13 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
   if (Body.Overflow || Distinct.size() > 1) {
     // Ranks may run different iterations; each iteration's branches are
     // judged where they are. The loop matches only itself.
-    Event->Key = "loop@" + std::to_string(Shape.order(Header)) + "{?}";
+    Event->Key = Events.strings().save("loop@" + llvm::Twine(Shape.order(Header)) + "{?}");
   } else {
     const Stmt *Loop = Header->getTerminatorStmt();
     Event->LoopTripFormula =
         Loop ? analysis::tripCount(Loop, Shape.function().parents(), Shape.conditions(), Arena)
              : std::nullopt;
-    Event->LoopTrip = tripText(Event->LoopTripFormula);
+    Event->LoopTrip = Events.strings().save(tripText(Event->LoopTripFormula));
     Event->LoopBody = Distinct.front();
     for (unsigned Key : Table.keys(Distinct.front())) {
       const CollectiveEvent &Inner = Table.representative(Key);
@@ -440,7 +440,8 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
       Event->SelfCommunicator &= Inner.SelfCommunicator;
     }
     // Equal key sequences are one trie node: the body is named by its id.
-    Event->Key = "loop[" + Event->LoopTrip + "]{" + std::to_string(Event->LoopBody) + "}";
+    Event->Key = Events.strings().save("loop[" + Event->LoopTrip + "]{" +
+                                       llvm::Twine(Event->LoopBody) + "}");
   }
   return (Loops[Header] = std::move(Event)).get();
 }

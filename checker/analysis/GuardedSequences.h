@@ -51,7 +51,7 @@ private:
   std::vector<Node> KeyNodes, EventNodes;
   llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> KeyChildren;
   llvm::DenseMap<std::tuple<uint32_t, unsigned, unsigned>, uint32_t> EventChildren; // by site, key
-  llvm::StringMap<unsigned> KeyIds;
+  llvm::DenseMap<const char *, unsigned> KeyIds; // EventStrings keeps each key once
   std::vector<const CollectiveEvent *> Representatives;
   std::vector<const CollectiveEvent *> Occurrences;
 };

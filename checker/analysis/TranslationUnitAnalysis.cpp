@@ -74,11 +74,11 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   computeDependence();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
-                                              /*KeepPending=*/false);
+                                              Strings, /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
   if (Pending.Enabled) {
     PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
-                                                       *Indirect, /*KeepPending=*/true);
+                                                       *Indirect, Strings, /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();
@@ -320,10 +320,10 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
           continue;
         const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl);
         Summary.Collectives.push_back(
-            {Event.Collective,
+            {Event.Collective.str(),
              Event.ExternalSite.File.empty() ? pointOf(Event.CollectiveSite, SM)
                                              : Event.ExternalSite,
-             Event.Communicator,
+             Event.Communicator.str(),
              Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
                                                     : std::nullopt});
         if (Sequences->Several)

@@ -112,6 +112,7 @@ private:
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
+  EventStrings Strings; // the text of every event below
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions
   std::vector<Divergence> Divergences;

@@ -15,7 +15,7 @@ using analysis::Provenance;
 
 std::string calledName(const analysis::CollectiveEvent &Event) {
   if (!Event.Via)
-    return Event.Collective;
+    return Event.Collective.str();
   // A call that may run several functions is named as written: 'hook_->on_step'.
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.SiteStmt); Call && Event.Dispatched) {
     const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);

@@ -14,8 +14,8 @@ std::pair<std::string, std::pair<std::string, std::string>>
 firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B) {
   for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
     if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
-      return {A.AgreedArguments[I].Role,
-              {A.AgreedArguments[I].Written, B.AgreedArguments[I].Written}};
+      return {A.AgreedArguments[I].Role.str(),
+              {A.AgreedArguments[I].Written.str(), B.AgreedArguments[I].Written.str()}};
   return {"arguments", {"", ""}};
 }
 

@@ -27,8 +27,8 @@ void RankLoopCheck::reportLoop(const LoopDivergence &D, ASTContext &Context) {
 
 // Arms that run the same loop a different number of times.
 void RankLoopCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
-  auto Times = [](const std::string &Trip) {
-    return llvm::all_of(Trip, ::isdigit) && !Trip.empty() ? Trip + " times" : std::string();
+  auto Times = [](llvm::StringRef Trip) {
+    return llvm::all_of(Trip, ::isdigit) && !Trip.empty() ? (Trip + " times").str() : std::string();
   };
   std::string Mine = Times(D.Event.LoopTrip), Theirs = Times(D.OtherEvent->LoopTrip);
   FindingBuilder Finding = finding(Context);
