@@ -40,14 +40,6 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 } // namespace
 
-llvm::ArrayRef<EventArgument> EventStrings::save(llvm::ArrayRef<EventArgument> Arguments) {
-  if (Arguments.empty())
-    return {};
-  EventArgument *Saved = Allocator.Allocate<EventArgument>(Arguments.size());
-  std::uninitialized_copy(Arguments.begin(), Arguments.end(), Saved);
-  return {Saved, Arguments.size()};
-}
-
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
@@ -179,7 +171,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.SiteStmt = Call;
   Event.GroupMarker = Role.GroupMarker != nullptr;
   Event.GroupBegins = Role.GroupMarker && Role.GroupMarker->Role == rules::GroupRole::Begin;
-  Event.ShadowedBy = Role.ShadowedBy;
+  Event.ShadowedBy = Strings.save(llvm::ArrayRef(Role.ShadowedBy));
   Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
   Event.Key = Event.Collective;
   if (!Role.Collective)
@@ -201,7 +193,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     Arguments.push_back(Argument);
   }
   Event.Key = Strings.save(Key);
-  Event.AgreedArguments = Strings.save(Arguments);
+  Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
   return Event;
 }
 
@@ -213,11 +205,11 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.Site = Site;
     Event.SiteStmt = SiteStmt;
     Event.Via = Callee;
-    Event.ShadowedBy = Role.ShadowedBy;
+    Event.ShadowedBy = Strings.save(llvm::ArrayRef(Role.ShadowedBy));
     if (const ExternalFunction *Summary = External.find(Callee)) {
       for (const ExternalFunction::Collective &C : Summary->Collectives) {
         Event.Collective = Event.Key = Strings.save(C.Name);
-        Event.ExternalSite = C.Site;
+        Event.ExternalSite = &C.Site;
         const Expr *Passed =
             C.CommunicatorParam ? argumentAt(SiteStmt, *C.CommunicatorParam) : nullptr;
         Event.Communicator =
@@ -251,20 +243,24 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.SiteStmt = SiteStmt;
     Event.Via = Callee;
     Event.Guard = nullptr; // a guard of the callee is part of the call
-    Event.ShadowedBy.insert(Event.ShadowedBy.end(), Role.ShadowedBy.begin(), Role.ShadowedBy.end());
+    if (!Role.ShadowedBy.empty()) {
+      std::vector<const rules::JoinProtocolRule *> Shadows(Event.ShadowedBy);
+      Shadows.insert(Shadows.end(), Role.ShadowedBy.begin(), Role.ShadowedBy.end());
+      Event.ShadowedBy = Strings.save(llvm::ArrayRef(Shadows));
+    }
     Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
     return Event;
   };
   if (Inner && !Inner->Several) {
-    for (const CollectiveEvent &Event : Inner->Events)
-      Out.push_back(Rebase(Event));
+    for (const CollectiveEvent *Event : Inner->Events)
+      Out.push_back(Rebase(*Event));
     return;
   }
   // Several possible sequences (or recursion): the call is one event that
   // only matches a call of the same function.
   CollectiveEvent Event;
   if (Inner && !Inner->Events.empty())
-    Event = Inner->Events.front();
+    Event = *Inner->Events.front();
   Event = Rebase(Event);
   const std::string Name = Callee->getQualifiedNameAsString();
   Event.Key = Strings.save("call " + Name);
@@ -290,8 +286,8 @@ void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *>
     if (!Performs(Target))
       return Keys;
     if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
-      for (const CollectiveEvent &Event : Summary->Events)
-        Keys.push_back(Event.Key);
+      for (const CollectiveEvent *Event : Summary->Events)
+        Keys.push_back(Event->Key);
     else
       Keys.push_back(Strings.save("call " + Target->getQualifiedNameAsString()));
     return Keys;

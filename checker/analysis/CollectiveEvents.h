@@ -15,8 +15,10 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lockstep::analysis {
@@ -35,7 +37,15 @@ struct EventArgument {
 class EventStrings {
 public:
   llvm::StringRef save(const llvm::Twine &Text) { return Saver.save(Text); }
-  llvm::ArrayRef<EventArgument> save(llvm::ArrayRef<EventArgument> Arguments);
+  /// A copy of \p Items that lives as long as the strings.
+  template <typename T> llvm::ArrayRef<T> save(llvm::ArrayRef<T> Items) {
+    static_assert(std::is_trivially_destructible_v<T>, "the allocator runs no destructor");
+    if (Items.empty())
+      return {};
+    T *Saved = Allocator.Allocate<T>(Items.size());
+    std::uninitialized_copy(Items.begin(), Items.end(), Saved);
+    return {Saved, Items.size()};
+  }
 
 private:
   llvm::BumpPtrAllocator Allocator;
@@ -66,8 +76,9 @@ struct CollectiveEvent {
   uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
   std::optional<uint32_t> LoopTripFormula; // a loop's event: its trip count as a formula
   bool JoinBoundary = false;               // a join protocol's own begin or end
-  std::vector<const rules::JoinProtocolRule *> ShadowedBy; // join protocols that shadow the call
-  SourcePoint ExternalSite; // the collective inside a function of another file
+  llvm::ArrayRef<const rules::JoinProtocolRule *> ShadowedBy; // join protocols that shadow the call
+  // The collective inside a function of another file (its summary's).
+  const SourcePoint *ExternalSite = nullptr;
   // A call to a function no file has summarised yet: the callee's USR.
   llvm::StringRef PendingUsr;
 
@@ -77,7 +88,9 @@ struct CollectiveEvent {
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.
 struct FunctionSummary {
-  std::vector<CollectiveEvent> Events; // the sequence; with `several`, the first path's
+  // The sequence (with `several`, the first path's): events of the callee's
+  // blocks and loops, which the translation unit's analysis keeps.
+  std::vector<const CollectiveEvent *> Events;
   bool Several = false;                // paths run different sequences (or too many to say)
   bool OnlyGroupMarkers = true;        // every event of every path opens or closes a group
 };

@@ -278,8 +278,7 @@ void TranslationUnitAnalysis::summarize(CollectiveEvents &With, SequenceBuilder 
       }
       for (const GuardedSequence &S : Region.Sequences)
         if (S.Events || !Summary.Several) {
-          for (const CollectiveEvent *Event : Table.events(S.Events))
-            Summary.Events.push_back(*Event);
+          Summary.Events = Table.events(S.Events);
           break;
         }
       if (Summary.Events.size() > limits::MaxSummaryEvents) {

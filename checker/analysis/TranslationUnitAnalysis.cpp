@@ -315,14 +315,14 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
     Summary.Name = FD->getQualifiedNameAsString();
     const SourceManager &SM = FD->getASTContext().getSourceManager();
     if (const FunctionSummary *Sequences = Events->functionSummary(FD)) {
-      for (const CollectiveEvent &Event : Sequences->Events) {
+      for (const CollectiveEvent *Step : Sequences->Events) {
+        const CollectiveEvent &Event = *Step;
         if (Event.GroupMarker)
           continue;
         const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl);
         Summary.Collectives.push_back(
             {Event.Collective.str(),
-             Event.ExternalSite.File.empty() ? pointOf(Event.CollectiveSite, SM)
-                                             : Event.ExternalSite,
+             Event.ExternalSite ? *Event.ExternalSite : pointOf(Event.CollectiveSite, SM),
              Event.Communicator.str(),
              Param && Param->getDeclContext() == FD ? std::optional(Param->getFunctionScopeIndex())
                                                     : std::nullopt});

@@ -163,8 +163,8 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Ev
                                         " is destroyed here; its destructor calls " +
                                         Finding.name(Event, Naming::Collective));
   SourceLocation Inside = Event.CollectiveSite;
-  if (Inside.isInvalid() && !Event.ExternalSite.File.empty())
-    Inside = locate(Context, Event.ExternalSite); // the callee is defined in another file
+  if (Inside.isInvalid() && Event.ExternalSite)
+    Inside = locate(Context, *Event.ExternalSite); // the callee is defined in another file
   if (Event.Via && Event.Dispatched && Inside.isValid()) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);
     const bool Lambda = Method && Method->getParent()->isLambda();
