@@ -51,6 +51,18 @@ bool isIterator(QualType Type) {
   return false;
 }
 
+/// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
+bool isContainer(QualType Type) {
+  const auto *Record = Type->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  for (const CXXMethodDecl *Method : Record->methods())
+    if (Method->getOverloadedOperator() == OO_Subscript ||
+        (Method->getIdentifier() && Method->getName() == "begin"))
+      return true;
+  return false;
+}
+
 /// The method an element access or library call runs, when it is one.
 const CXXMethodDecl *methodOf(const CallExpr *Call) {
   if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
@@ -285,6 +297,58 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
   recordParamWrite(Container, Value, /*Element=*/true);
 }
 
+// What a library call reads of an argument: the elements it points into
+// (setting \p Into to their container), else its value.
+RankValue Dataflow::libraryArgument(const Expr *Arg, StorageKey &Into) const {
+  return intoContainer(Arg, Into) ? readElement(Into, nullptr) : eval(Arg);
+}
+
+// A library function's arguments \p Values given to the container \p Object:
+// the counts go into its own state (its size), the rest into its elements.
+// A container \p Constructed from them has no other state or elements.
+void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
+                             llvm::ArrayRef<RankValue> Values, const Stmt *Definition,
+                             bool Constructed) {
+  RankValue Elements, Size;
+  for (size_t I = 0; I < Values.size(); ++I) {
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    bool Count = Param && Param->getType()->isIntegralOrEnumerationType();
+    (Count ? Size : Elements).combine(Values[I]);
+  }
+  if (Constructed) {
+    Size.Definition = Definition;
+    write(Object, Size);
+  } else if (Size.dependent()) { // the container's own state, its elements kept
+    RankValue State = read(Object);
+    State.combine(Size);
+    State.Definition = Definition;
+    Current[Object] = State;
+    recordWrite(Object, State);
+  }
+  if (Elements.dependent())
+    writeElement(Object, nullptr, Elements, /*Compound=*/false, Definition);
+}
+
+// A library container built from counts and elements (`std::vector<double>
+// v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`): its size is
+// the counts', its elements the rest's. False for any other declaration.
+bool Dataflow::constructContainer(const VarDecl *Var) {
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+      Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+  if (!Construct || Construct->getNumArgs() == 0 ||
+      Construct->getConstructor()->isCopyOrMoveConstructor() ||
+      !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
+    return false;
+  std::vector<RankValue> Values;
+  for (const Expr *Arg : Construct->arguments()) {
+    StorageKey Into;
+    Values.push_back(libraryArgument(Arg, Into));
+  }
+  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Construct,
+                /*Constructed=*/true);
+  return true;
+}
+
 // A library call that fills a container: a method of the container (its
 // element arguments go into the elements, its counts into the container:
 // `v.push_back(x)`, `v.resize(n)`), or an algorithm handed a mutable pointer
@@ -298,27 +362,12 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   std::vector<StorageKey> Into(Args.size());
   std::vector<RankValue> Values;
   for (size_t I = 0; I < Args.size(); ++I)
-    Values.push_back(intoContainer(Args[I], Into[I]) ? readElement(Into[I], nullptr)
-                                                     : eval(Args[I]));
+    Values.push_back(libraryArgument(Args[I], Into[I]));
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
   if (Method && !Method->isStatic() && !Method->isConst() &&
       containerKeyOf(ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""}), Object)) {
-    RankValue Elements, Size;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
-      bool Count = Param && Param->getType()->isIntegralOrEnumerationType();
-      (Count ? Size : Elements).combine(Values[I]);
-    }
-    if (Elements.dependent())
-      writeElement(Object, nullptr, Elements, /*Compound=*/false, Call);
-    if (Size.dependent()) { // the container's own state, its elements kept
-      RankValue State = read(Object);
-      State.combine(Size);
-      State.Definition = Call;
-      Current[Object] = State;
-      recordWrite(Object, State);
-    }
+    fillContainer(Object, Callee, Values, Call, /*Constructed=*/false);
     return;
   }
   for (size_t I = 0; I < Args.size(); ++I) {

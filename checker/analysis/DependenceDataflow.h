@@ -96,6 +96,11 @@ private:
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into) const;
+  void fillContainer(const StorageKey &Object, const clang::FunctionDecl *Callee,
+                     llvm::ArrayRef<RankValue> Values, const clang::Stmt *Definition,
+                     bool Constructed);
+  bool constructContainer(const clang::VarDecl *Var);
   bool collectContainerAlias(const clang::VarDecl *Var);
 
   // --- values ----------------------------------------------------------

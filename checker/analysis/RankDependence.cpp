@@ -231,6 +231,8 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
 void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
+  if (constructContainer(Var))
+    return;
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
   if ((!Value.dependent() || Value.pending()) && Value.Opaque &&
       Classifier.isRankName(Var->getName()))

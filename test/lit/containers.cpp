@@ -288,3 +288,29 @@ void callee_writes_agreed(MPI_Comm comm, const float *data, double *grad, int n)
   if (sizes[0] > 2)
     MPI_Barrier(comm);
 }
+
+// A library container built from a count and a fill value: the count is its
+// size, the fill value its elements.
+void constructed(MPI_Comm comm, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> filled(4, rank);
+  for (size_t i = 0; i < filled.size(); ++i)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  std::vector<double> listed = {1.0 * rank, 2.0};
+  for (size_t i = 0; i < listed.size(); ++i)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  if (filled[1] > 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'filled[1] > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'filled[1] > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  std::vector<double> sized(rank + 1, 0.0);
+  for (size_t i = 0; i < sized.size(); ++i)
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: 'i < sized.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+}
