@@ -179,8 +179,10 @@ bool isNullHandle(const Expr *E, ASTContext &Context) {
   if (const ValueDecl *Named = namedStorage(E))
     if (Named->getName() == "MPI_COMM_NULL" || Named->getName() == "ompi_mpi_comm_null")
       return true;
+  // `nullptr`, `NULL` (GNU's `__null`) and null pointer constants of a
+  // pointer type; not a plain `0`, which compares integers too.
   return spelledAsMacro(E, "MPI_COMM_NULL", Context) ||
-         (E->getType()->isPointerType() &&
+         ((E->getType()->isPointerType() || E->getType()->isNullPtrType() || isa<GNUNullExpr>(E)) &&
           E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull));
 }
 
