@@ -44,7 +44,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     return RankValue::rank(
         Env.Arena.make(Provenance::Kind::Annotated, Role.Name, Call->getBeginLoc()));
   if (Role.PerRankSource && Role.PerRankSource->Returns) {
-    Value.Source = perRankData(Call, Call, *Role.PerRankSource, Env.Arena, Function);
+    Value.Source = perRankData(Call, Call, Role.PerRankSource->Function, Role.PerRankSource->Why,
+                               Env.Arena, Function);
     return Value;
   }
   if (Role.UniformSource && Role.UniformSource->Returns)
@@ -317,13 +318,27 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
       *Role.PerRankSource->OutArg < Args.size()) {
     unsigned I = *Role.PerRankSource->OutArg;
     RankValue Data;
-    Data.Source = perRankData(Call, Args[I], *Role.PerRankSource, Env.Arena, Function);
+    Data.Source = perRankData(Call, Args[I], Role.PerRankSource->Function, Role.PerRankSource->Why,
+                              Env.Arena, Function);
     writeOutArgument(Args[I], ParamFor(I), Data);
   }
-  if (Role.Collective)
+  if (Role.Collective) {
     for (unsigned I : Role.Collective->UniformOutputs)
       if (I < Args.size())
         writeOutArgument(bufferOf(Args[I]), ParamFor(I), agreed());
+    // A receive buffer the rules do not call uniform gets what this rank
+    // receives: the root's result (a reduce, a gather), its own part (a
+    // scatter, an all-to-all), its prefix (a scan).
+    const rules::ArgRef &Recv = Role.Collective->Recv;
+    if (Recv.K == rules::ArgRef::Kind::Argument && Recv.Index < Args.size() &&
+        !llvm::is_contained(Role.Collective->UniformOutputs, Recv.Index)) {
+      const Expr *Buffer = bufferOf(Args[Recv.Index]);
+      RankValue Received;
+      Received.Source =
+          perRankData(Call, Buffer, Role.Name, "what this rank receives", Env.Arena, Function);
+      writeOutArgument(Buffer, ParamFor(Recv.Index), Received);
+    }
+  }
   recordCollective(Call, Role);
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   std::string Variable;

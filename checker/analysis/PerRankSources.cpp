@@ -38,8 +38,8 @@ std::string receivingStorage(const Expr *Call, const FunctionCFG &Function) {
 
 } // namespace
 
-const Provenance *perRankData(const CallExpr *Call, const Expr *Received,
-                              const rules::PerRankSourceRule &Rule, ProvenanceArena &Arena,
+const Provenance *perRankData(const CallExpr *Call, const Expr *Received, const std::string &Name,
+                              const std::string &Why, ProvenanceArena &Arena,
                               const FunctionCFG &Function) {
   std::string Holder;
   if (Received == Call) {
@@ -52,8 +52,8 @@ const Provenance *perRankData(const CallExpr *Call, const Expr *Received,
     Holder = sourceText(Target, Function.context());
   }
   const FunctionDecl *Callee = Call->getDirectCallee();
-  return Arena.makePerRank(Callee ? Callee->getQualifiedNameAsString() : Rule.Function,
-                           Call->getBeginLoc(), Rule.Why, std::move(Holder));
+  return Arena.makePerRank(Callee ? Callee->getQualifiedNameAsString() : Name, Call->getBeginLoc(),
+                           Why, std::move(Holder));
 }
 
 } // namespace lockstep::analysis

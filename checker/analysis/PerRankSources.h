@@ -11,12 +11,13 @@
 
 namespace lockstep::analysis {
 
-/// Why the data that \p Call reads through \p Rule differs between ranks.
+/// The data that \p Call (to \p Name, as the rules call it) hands each rank,
+/// which differs between ranks for the reason \p Why ("a clock reading").
 /// \p Received is what receives the data: the call itself for a returned
 /// value, or the out argument; the provenance names the variable it lands
 /// in when there is one (`double t = MPI_Wtime();`, `gethostname(host, n)`).
 const Provenance *perRankData(const clang::CallExpr *Call, const clang::Expr *Received,
-                              const rules::PerRankSourceRule &Rule, ProvenanceArena &Arena,
-                              const FunctionCFG &Function);
+                              const std::string &Name, const std::string &Why,
+                              ProvenanceArena &Arena, const FunctionCFG &Function);
 
 } // namespace lockstep::analysis

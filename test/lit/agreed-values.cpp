@@ -63,12 +63,12 @@ void bcast(void *p, int n, MPI_Datatype t, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'off < long(n) * size' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-8]]:25: note: parameter 'n' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE+29]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+11]]:3: note: 'p' is what this rank receives from 'MPI_Gather'; each rank reads its own
   // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
   // CHECK-MESSAGES: :[[@LINE-7]]:45: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-8]]:45: note: 'int(std::min(Chunk, long(n) * size - off))' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-13]]:25: note: parameter 'n' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE+24]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: 'p' is what this rank receives from 'MPI_Gather'; each rank reads its own
   // CHECK-MESSAGES: :[[@LINE-11]]:45: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
@@ -92,7 +92,7 @@ void share(MPI_Comm comm, const std::string &s) {
 // MPI_Bcast above).
 void share_gathered(MPI_Comm comm, const std::string &s) {
   int rank;
-  MPI_Comm_rank(comm, &rank); // the source named by both notes on the wrapper's MPI_Bcast
+  MPI_Comm_rank(comm, &rank);
   int len = rank == 0 ? int(s.size()) : 0;
   gather(&len, 1, MPI_INT, comm);
   std::vector<char> v(s.begin(), s.end());

@@ -134,3 +134,54 @@ void receive_status(MPI_Comm comm, int peer, int *data) {
     return;
   MPI_Barrier(comm);
 }
+
+// What a collective hands each rank differs between ranks unless the rules
+// call the buffer uniform: a reduce's result is on the root only, a
+// scatter's part and a scan's prefix are each rank's own.
+void reduce_then_test(MPI_Comm comm, double residual) {
+  double sum = 0;
+  MPI_Reduce(&residual, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+  if (sum < 1e-6)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'sum < 1e-6', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'sum < 1e-6' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'sum < 1e-6' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'sum' is what this rank receives from 'MPI_Reduce'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+void scatter_then_loop(MPI_Comm comm, const int *plan) {
+  int n = 0;
+  MPI_Scatter(plan, 1, MPI_INT, &n, 1, MPI_INT, 0, comm);
+  if (n > 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'n > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'n' is what this rank receives from 'MPI_Scatter'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  int before = 0, one = 1;
+  MPI_Exscan(&one, &before, 1, MPI_INT, MPI_SUM, comm);
+  if (before == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'before == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'before == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'before' is what this rank receives from 'MPI_Exscan'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the result every rank receives (an allreduce), or the root's
+// result broadcast before it decides, or only printed at the root.
+void reduce_then_agree(MPI_Comm comm, double residual) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double sum = 0, all = 0;
+  MPI_Reduce(&residual, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+  if (rank == 0)
+    std::printf("residual %g\n", sum);
+  MPI_Bcast(&sum, 1, MPI_DOUBLE, 0, comm);
+  MPI_Allreduce(&residual, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
+  if (sum < 1e-6 || all < 1e-6)
+    return;
+  MPI_Barrier(comm);
+}
