@@ -175,6 +175,23 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
+void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Written) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (size_t I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    if (T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified())
+      Written(Args[I]);
+  }
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      Method && !Method->isStatic() && !Method->isConst() && !isa<CXXConstructorDecl>(Method))
+    if (const Expr *Object =
+            ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""}))
+      Written(Object);
+}
+
 bool isNullHandle(const Expr *E, ASTContext &Context) {
   if (const ValueDecl *Named = namedStorage(E))
     if (Named->getName() == "MPI_COMM_NULL" || Named->getName() == "ompi_mpi_comm_null")

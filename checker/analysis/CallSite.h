@@ -2,6 +2,8 @@
 // arguments, and the arguments a rules entry names (root, count, colour...).
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include "RuleSet.h"
 
 #include "clang/AST/Expr.h"
@@ -89,6 +91,11 @@ bool visibleElsewhere(const clang::ValueDecl *D);
 /// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly
 /// or through the macros it expands to.
 bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);
+
+/// What \p Call may write: the arguments bound to non-const references and
+/// the object of a non-const method (`fill(n)`, `in >> n`, `v.push_back(x)`).
+void forEachWrittenOperand(const clang::CallExpr *Call,
+                           llvm::function_ref<void(const clang::Expr *)> Written);
 
 /// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
 bool isNullHandle(const clang::Expr *E, clang::ASTContext &Context);

@@ -96,15 +96,8 @@ void ConditionFormula::collectWrites(const Stmt *Body) {
     else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
              Operator && Operator->isAssignmentOp())
       Mark(Operator->getArg(0));
-    else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      // Arguments bound to non-const references may be written.
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
-        for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
-          QualType T = Callee->getParamDecl(I)->getType();
-          if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-            Mark(Call->getArg(I));
-        }
-    }
+    else if (const auto *Call = dyn_cast<CallExpr>(S))
+      forEachWrittenOperand(Call, Mark);
     for (const Stmt *Child : S->children())
       Stack.push_back(Child);
   }

@@ -318,12 +318,13 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   if (Constructed) {
     Size.Definition = Definition;
     write(Object, Size);
-  } else if (Size.dependent()) { // the container's own state, its elements kept
+  } else { // the container's own state changes, its elements kept
     RankValue State = read(Object);
     State.combine(Size);
-    State.Definition = Definition;
+    State.Definition = Definition; // ranks that did not call it hold another state
     Current[Object] = State;
-    recordWrite(Object, State);
+    if (Size.dependent())
+      recordWrite(Object, State);
   }
   if (Elements.dependent())
     writeElement(Object, nullptr, Elements, /*Compound=*/false, Definition);
@@ -365,7 +366,11 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     Values.push_back(libraryArgument(Args[I], Into[I]));
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
+  // A mutator of the container: not an accessor that hands out a part of it
+  // (`v.data()`, `v.begin()`, `v.front()`).
   if (Method && !Method->isStatic() && !Method->isConst() &&
+      !(Args.empty() &&
+        (Method->getReturnType()->isReferenceType() || isIterator(Method->getReturnType()))) &&
       containerKeyOf(ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""}), Object)) {
     fillContainer(Object, Callee, Values, Call, /*Constructed=*/false);
     return;

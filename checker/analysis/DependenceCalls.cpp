@@ -133,6 +133,8 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
     if (Callee.OutParams[I].dependent())
       writeOutArgument(Args[I], Param, InCaller(Callee.OutParams[I]));
+    else if (I < 64 && (Callee.WrittenParams >> I & 1))
+      writeOutArgument(Args[I], Param, RankValue()); // the same on every rank that calls it
     for (const auto &[Field, Out] : Callee.OutFields[I])
       if (Out.dependent())
         writeOutArgument(Args[I], Param, InCaller(Out), Field);
@@ -225,9 +227,36 @@ RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
 // `fscanf(f, "%d", &n)` and `snprintf(path, sizeof path, "shard%d", rank)`
 // make per-rank input. Each output takes the other inputs: a state object
 // handed over under a rank test is not assumed to change.
-void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee) {
+// The object a chain of calls returning their own object writes to: `name`
+// in `name << "r" << rank` (each `<<` returns the stream it was given).
+const Expr *Dataflow::chainedObject(const Expr *E) {
+  while (E) {
+    const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->getReturnType()->isLValueReferenceType())
+      return E;
+    const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+    std::vector<const Expr *> Args = explicitArguments(Call);
+    if (!Object && !Args.empty() && Callee->getNumParams() > 0 &&
+        Callee->getParamDecl(0)->getType()->isLValueReferenceType())
+      Object = Args.front();
+    QualType Returned = Callee->getReturnType()->getPointeeType();
+    if (!Object || !Returned->isRecordType() ||
+        Returned->getAsCXXRecordDecl()->getCanonicalDecl() !=
+            (Object->getType()->getAsCXXRecordDecl()
+                 ? Object->getType()->getAsCXXRecordDecl()->getCanonicalDecl()
+                 : nullptr))
+      return E;
+    E = Object;
+  }
+  return E;
+}
+
+void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
+                                      bool ObjectToo) {
   std::vector<const Expr *> Args = explicitArguments(Call);
-  const Expr *Object = ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+  const Expr *Object =
+      chainedObject(ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""}));
   std::vector<RankValue> Values;
   for (const Expr *Arg : Args)
     Values.push_back(eval(Arg));
@@ -251,8 +280,10 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
                     !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
     RankValue In = InputsBut(I);
     if (Writable && In.dependent() && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
-      writeOutArgument(Args[I], Param, In);
+      writeOutArgument(chainedObject(Args[I]), Param, In);
   }
+  if (!ObjectToo)
+    return;
   // Only mutators (void, or returning the object itself as streams do) write
   // the object; accessors such as operator[] or data() do not.
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
@@ -346,7 +377,13 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
     if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
-        flowThroughUnknownCall(Call, Callee);
+        flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);
+    } else if (Role.SystemLibrary) {
+      // What a library function reads lands in its writable reference
+      // arguments (`in >> n`, `std::getline(in, line)`); a container it
+      // fills keeps its size apart from its elements.
+      flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/false);
+      fillThroughLibraryCall(Call, Callee);
     } else {
       fillThroughLibraryCall(Call, Callee);
     }

@@ -120,7 +120,11 @@ private:
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;
-  void flowThroughUnknownCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  /// What a call lockstep cannot see into reads flows into its writable
+  /// arguments and, \p ObjectToo, into the object a mutator changes.
+  void flowThroughUnknownCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
+                              bool ObjectToo);
+  static const clang::Expr *chainedObject(const clang::Expr *E);
   void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value,
                         const clang::FieldDecl *Field = nullptr);
   void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,

@@ -153,9 +153,11 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
       } else if (const auto *Unary = dyn_cast<UnaryOperator>(S->getStmt())) {
         if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
           Mark(Unary->getSubExpr());
-      } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S->getStmt())) {
-        if (Operator->isAssignmentOp())
-          Mark(Operator->getArg(0));
+      } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S->getStmt());
+                 Operator && Operator->isAssignmentOp()) {
+        Mark(Operator->getArg(0));
+      } else if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
+        forEachWrittenOperand(Call, Mark);
       }
     }
   return WrittenUnder[&Branch] = std::move(Written);

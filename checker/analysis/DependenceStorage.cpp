@@ -205,10 +205,13 @@ void Dataflow::write(const StorageKey &Key, RankValue Value) {
   recordWrite(Key, Value);
 }
 
-// Per-rank writes that outlive the function: to a field, a global, or
+// Writes that outlive the function: per-rank ones to a field, a global, or
 // through a pointer or reference parameter. \p Key names no element.
 void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
-  if (!Recording || !Value.dependent())
+  if (!Recording)
+    return;
+  recordParamWrite(Key, Value, /*Element=*/false); // uniform ones too (WrittenParams)
+  if (!Value.dependent())
     return;
   const void *Last = Key.back();
   const ValueDecl *Shared = nullptr;
@@ -220,7 +223,6 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
     Result.SharedWrites.push_back({Shared, Value});
     SharedWriteKeys.push_back(Key);
   }
-  recordParamWrite(Key, Value, /*Element=*/false);
 }
 
 // A per-rank write through a pointer or reference parameter reaches the
@@ -231,7 +233,7 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(
       Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()));
   auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
-  if (!Recording || !Value.dependent() || It == ParamIndex.end())
+  if (!Recording || It == ParamIndex.end())
     return;
   FunctionFacts &Facts = Result.Facts;
   const size_t Pointee = Param->getType()->isReferenceType()       ? 1
@@ -239,6 +241,10 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
                                                                    : 0;
   if (!Pointee)
     return; // the parameter's own copy
+  if (!Element && Key.size() == Pointee && It->second < 64)
+    Facts.WrittenParams |= uint64_t(1) << It->second;
+  if (!Value.dependent())
+    return;
   if (Element) {
     if (Key.size() == Pointee)
       Facts.OutElements[It->second].combine(Value);

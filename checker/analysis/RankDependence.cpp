@@ -38,7 +38,7 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
     return true;
   };
   return Same(ReturnValue, Other.ReturnValue) && AgreedParams == Other.AgreedParams &&
-         WrittenGlobals == Other.WrittenGlobals &&
+         WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
          SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&

@@ -36,6 +36,10 @@ struct FunctionFacts {
   std::vector<FieldValues> OutFields;
   std::vector<RankValue> OutElements;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  // Bit i: it writes the whole of what parameter i points or refers to, with
+  // any value (`void fill(int &x) { x = 5; }`): callers that call it on some
+  // ranks only hold different values after it.
+  uint64_t WrittenParams = 0;
   // Globals it, or a function it calls, writes with a value that may differ
   // between ranks: they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;

@@ -10,6 +10,7 @@
 // Different constants in the two arms, a value set on some members only, or
 // a value used by every rank on a world-wide communicator, still differ.
 #include <mpi.h>
+#include <vector>
 
 void log_line(const char *msg);
 
@@ -122,4 +123,50 @@ void first_member_count(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-8]]:31: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// A call that writes through a reference (or fills a container) on some
+// ranks only is an assignment under the condition too: `fill(n)` on rank 0
+// leaves 5 there and 0 elsewhere, whatever the callee writes.
+static void fill(int &x) { x = 5; }
+static void show(int &x) { (void)x; }
+static void add(std::vector<int> &todo) { todo.push_back(1); }
+
+void written_by_callee(MPI_Comm comm) {
+  int rank, n = 0, m = 0, k = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    fill(n);
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  std::vector<int> todo;
+  if (rank == 0)
+    todo.push_back(1);
+  for (int t : todo)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:16: note: 'todo' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // Negative: a callee that only reads, a value agreed after the call, and a
+  // container every rank fills.
+  if (rank == 0)
+    show(m);
+  for (int i = 0; i < m; ++i)
+    MPI_Barrier(comm);
+  if (rank == 0)
+    fill(k);
+  MPI_Bcast(&k, 1, MPI_INT, 0, comm);
+  for (int i = 0; i < k; ++i)
+    MPI_Barrier(comm);
+  std::vector<int> all;
+  add(all);
+  for (int t : all)
+    MPI_Barrier(comm);
 }

@@ -6,6 +6,7 @@
 // every lockstep check.
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 #include <mpi.h>
@@ -151,4 +152,30 @@ template <typename T> void generic(MPI_Comm comm, T steps) {
 void instantiate(MPI_Comm c) {
   generic<int>(c, 3);
   generic<long>(c, 4);
+}
+
+// Per-rank input read by a member operator (`in >> n` for an int), and a
+// name built by a chain of `<<`: both carry what went in.
+void per_rank_count(MPI_Comm comm) {
+  std::ifstream in("shard_" + std::to_string(world_rank()) + ".txt");
+  int n = 0;
+  in >> n;
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-151]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  std::ostringstream name;
+  name << "rank" << world_rank();
+  if (name.str() == "rank0")
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'name.str() == "rank0"'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'name.str() == "rank0"' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-159]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  std::ostringstream shared;
+  shared << "step" << 1;
+  if (shared.str() == "step1")
+    MPI_Barrier(comm);
 }
