@@ -175,6 +175,30 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
+bool isIterator(QualType Type) {
+  if (Type->isPointerType())
+    return true;
+  const auto *Record = Type->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  for (const CXXMethodDecl *Method : Record->methods())
+    if (Method->getOverloadedOperator() == OO_Star)
+      return true;
+  return false;
+}
+
+bool handsOutAccess(const CXXMethodDecl *Method) {
+  QualType Returned = Method->getReturnType();
+  const CXXRecordDecl *Pointee = Returned->getPointeeCXXRecordDecl();
+  bool Part =
+      isIterator(Returned) ||
+      (Returned->isReferenceType() &&
+       !(Pointee && Pointee->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()));
+  return Part && llvm::all_of(Method->parameters(), [](const ParmVarDecl *Param) {
+           return Param->getType()->isIntegralOrEnumerationType();
+         });
+}
+
 void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Written) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
@@ -186,7 +210,8 @@ void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const E
       Written(Args[I]);
   }
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      Method && !Method->isStatic() && !Method->isConst() && !isa<CXXConstructorDecl>(Method))
+      Method && !Method->isStatic() && !Method->isConst() && !isa<CXXConstructorDecl>(Method) &&
+      !handsOutAccess(Method))
     if (const Expr *Object =
             ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""}))
       Written(Object);

@@ -92,6 +92,16 @@ bool visibleElsewhere(const clang::ValueDecl *D);
 /// or through the macros it expands to.
 bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);
 
+/// Whether \p Type points into a sequence: a pointer, or a class with a
+/// dereference operator (an iterator).
+bool isIterator(clang::QualType Type);
+
+/// Whether calling \p Method hands out a part of its object instead of
+/// changing it: it returns a pointer, an iterator or a reference to something
+/// else than the object, given no arguments or only indexes (`v.data()`,
+/// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
+bool handsOutAccess(const clang::CXXMethodDecl *Method);
+
 /// What \p Call may write: the arguments bound to non-const references and
 /// the object of a non-const method (`fill(n)`, `in >> n`, `v.push_back(x)`).
 void forEachWrittenOperand(const clang::CallExpr *Call,

@@ -29,6 +29,12 @@ std::string comparable(const Expr *E, ASTContext &Context) {
   return OS.str();
 }
 
+/// The parameter \p E names, when it is one alone (`c`, not `c + 1`).
+const ParmVarDecl *namedParameter(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+}
+
 /// The argument the call \p Site passes for parameter \p Index.
 const Expr *argumentAt(const Stmt *Site, unsigned Index) {
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
@@ -176,15 +182,13 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.Key = Event.Collective;
   if (!Role.Collective)
     return Event;
-  std::string Key = Role.Name;
   llvm::SmallVector<EventArgument, 4> Arguments;
   for (const auto &[RoleName, Ref] : agreedArguments(*Role.Collective, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     if (!Arg)
       continue;
     EventArgument Argument{Strings.save(RoleName), Strings.save(comparable(Arg, Context)),
-                           Strings.save(sourceText(Arg, Context))};
-    Key += ("|" + Argument.Role + "=" + Argument.Value).str();
+                           Strings.save(sourceText(Arg, Context)), namedParameter(Arg)};
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
@@ -192,9 +196,18 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     }
     Arguments.push_back(Argument);
   }
-  Event.Key = Strings.save(Key);
   Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
+  Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
   return Event;
+}
+
+// What every rank must agree on: the operation and the agreed arguments.
+llvm::StringRef CollectiveEvents::keyOf(llvm::StringRef Collective,
+                                        llvm::ArrayRef<EventArgument> Arguments) const {
+  std::string Key = Collective.str();
+  for (const EventArgument &Argument : Arguments)
+    Key += ("|" + Argument.Role + "=" + Argument.Value).str();
+  return Strings.save(Key);
 }
 
 void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation Site,
@@ -229,15 +242,30 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     return;
   }
   const FunctionSummary *Inner = functionSummary(Callee);
+  ASTContext &Context = Callee->getASTContext();
+  // What the caller passes for a parameter of the callee, if \p Param is one.
+  auto PassedFor = [&](const ParmVarDecl *Param) -> const Expr * {
+    const auto *Owner = Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+    if (!Owner || Owner->getCanonicalDecl() != Callee->getCanonicalDecl())
+      return nullptr;
+    return argumentAt(SiteStmt, Param->getFunctionScopeIndex());
+  };
   auto Rebase = [&](CollectiveEvent Event) {
     // A communicator the callee receives is the caller's argument.
-    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl)) {
-      const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
-      const Expr *Passed = argumentAt(SiteStmt, Param->getFunctionScopeIndex());
-      if (Owner && Owner->getCanonicalDecl() == Callee->getCanonicalDecl() && Passed) {
-        Event.CommunicatorDecl = communicatorKey(Passed);
-        Event.Communicator = Strings.save(sourceText(Passed, Callee->getASTContext()));
-      }
+    if (const Expr *Passed = PassedFor(dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl))) {
+      Event.CommunicatorDecl = communicatorKey(Passed);
+      Event.Communicator = Strings.save(sourceText(Passed, Context));
+    }
+    // So is an agreed argument: the ranks compare what the caller passes.
+    if (llvm::any_of(Event.AgreedArguments,
+                     [&](const EventArgument &A) { return PassedFor(A.Parameter); })) {
+      llvm::SmallVector<EventArgument, 4> Arguments(Event.AgreedArguments);
+      for (EventArgument &Argument : Arguments)
+        if (const Expr *Passed = PassedFor(Argument.Parameter))
+          Argument = {Argument.Role, Strings.save(comparable(Passed, Context)),
+                      Strings.save(sourceText(Passed, Context)), namedParameter(Passed)};
+      Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
+      Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
     }
     Event.Site = Site;
     Event.SiteStmt = SiteStmt;

@@ -28,6 +28,10 @@ struct EventArgument {
   llvm::StringRef Role;    // "root", "count", ...
   llvm::StringRef Value;   // what is compared: the constant, or the expanded expression
   llvm::StringRef Written; // as the user wrote it, for the diagnostics
+  // The parameter of the function making the call that the argument names
+  // (`void bar(MPI_Comm c) { MPI_Barrier(c); }`): its callers compare what
+  // they pass for it.
+  const clang::ParmVarDecl *Parameter = nullptr;
 };
 
 /// Where events keep their text, once per translation unit. A callee's
@@ -143,6 +147,7 @@ private:
   bool waitsOn(const clang::FunctionDecl *Callee) const;
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,
                               clang::ASTContext &Context) const;
+  llvm::StringRef keyOf(llvm::StringRef Collective, llvm::ArrayRef<EventArgument> Arguments) const;
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;

@@ -37,20 +37,6 @@ const Expr *stripCopies(const Expr *E) {
   return E;
 }
 
-/// Whether \p Type points into a sequence: a pointer, or a class with a
-/// dereference operator (an iterator).
-bool isIterator(QualType Type) {
-  if (Type->isPointerType())
-    return true;
-  const auto *Record = Type->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition())
-    return false;
-  for (const CXXMethodDecl *Method : Record->methods())
-    if (Method->getOverloadedOperator() == OO_Star)
-      return true;
-  return false;
-}
-
 /// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
 bool isContainer(QualType Type) {
   const auto *Record = Type->getAsCXXRecordDecl();
@@ -318,13 +304,17 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   if (Constructed) {
     Size.Definition = Definition;
     write(Object, Size);
-  } else { // the container's own state changes, its elements kept
+  } else if (Size.dependent()) { // the container's own state, its elements kept
     RankValue State = read(Object);
     State.combine(Size);
-    State.Definition = Definition; // ranks that did not call it hold another state
+    State.Definition = Definition;
     Current[Object] = State;
-    if (Size.dependent())
-      recordWrite(Object, State);
+    recordWrite(Object, State);
+  } else if (auto Known = Current.find(Object); Known != Current.end()) {
+    // Ranks that did not call it hold another state (`if (rank == 0)
+    // todo.push_back(x);`). Storage known only from outside (a parameter's,
+    // a field's) keeps what it is known as.
+    Known->second.Definition = Definition;
   }
   if (Elements.dependent())
     writeElement(Object, nullptr, Elements, /*Compound=*/false, Definition);
@@ -366,11 +356,8 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     Values.push_back(libraryArgument(Args[I], Into[I]));
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
-  // A mutator of the container: not an accessor that hands out a part of it
-  // (`v.data()`, `v.begin()`, `v.front()`).
-  if (Method && !Method->isStatic() && !Method->isConst() &&
-      !(Args.empty() &&
-        (Method->getReturnType()->isReferenceType() || isIterator(Method->getReturnType()))) &&
+  // A mutator of the container, not an accessor (`v.data()`, `v.begin()`).
+  if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       containerKeyOf(ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""}), Object)) {
     fillContainer(Object, Callee, Values, Call, /*Constructed=*/false);
     return;

@@ -150,6 +150,8 @@ private:
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
+  void markCallWrites(const clang::CallExpr *Call,
+                      llvm::function_ref<void(const clang::Expr *)> Mark) const;
   RankValue conditionValue(const clang::CFGBlock &Block) const;
 
   const FunctionCFG &Function;

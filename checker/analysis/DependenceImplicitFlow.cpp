@@ -125,6 +125,29 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   }
 }
 
+// What a call writes, as far as it is known: a library function its
+// writable reference arguments and, a mutator, its object (`in >> n`,
+// `todo.push_back(x)`); a function of this file the parameters its facts say
+// it writes whole (`fill(n)`). Another file's function writes what its
+// summary says, wherever it is called.
+void Dataflow::markCallWrites(const CallExpr *Call,
+                              llvm::function_ref<void(const Expr *)> Mark) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return;
+  if (Classifier.classify(Callee).SystemLibrary) {
+    forEachWrittenOperand(Call, Mark);
+    return;
+  }
+  auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
+  if (Facts == Env.Facts.end())
+    return;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (size_t I = 0; I < Args.size() && I < 64; ++I)
+    if (Facts->second.WrittenParams >> I & 1)
+      Mark(Args[I]);
+}
+
 // The variables and fields a branch's arms (a loop's body) write.
 const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branch) {
   auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
@@ -157,7 +180,7 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
                  Operator && Operator->isAssignmentOp()) {
         Mark(Operator->getArg(0));
       } else if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
-        forEachWrittenOperand(Call, Mark);
+        markCallWrites(Call, Mark);
       }
     }
   return WrittenUnder[&Branch] = std::move(Written);

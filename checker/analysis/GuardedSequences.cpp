@@ -17,7 +17,10 @@ SequenceTable::SequenceTable() {
 }
 
 unsigned SequenceTable::keyOf(const CollectiveEvent &Event) {
-  auto [It, Inserted] = KeyIds.try_emplace(Event.Key.data(), Representatives.size());
+  // The same text names different communicators in different functions
+  // (`comm=sub`): the representative must hold the right one.
+  auto [It, Inserted] =
+      KeyIds.try_emplace({Event.Key.data(), Event.CommunicatorDecl}, Representatives.size());
   if (Inserted) {
     Representatives.push_back(&Event);
   }

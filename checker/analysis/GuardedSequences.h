@@ -51,7 +51,8 @@ private:
   std::vector<Node> KeyNodes, EventNodes;
   llvm::DenseMap<std::pair<uint32_t, unsigned>, uint32_t> KeyChildren;
   llvm::DenseMap<std::tuple<uint32_t, unsigned, unsigned>, uint32_t> EventChildren; // by site, key
-  llvm::DenseMap<const char *, unsigned> KeyIds; // EventStrings keeps each key once
+  // By key (EventStrings keeps each once) and the communicator's storage.
+  llvm::DenseMap<std::pair<const char *, const clang::ValueDecl *>, unsigned> KeyIds;
   std::vector<const CollectiveEvent *> Representatives;
   std::vector<const CollectiveEvent *> Occurrences;
 };

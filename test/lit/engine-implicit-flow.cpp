@@ -170,3 +170,19 @@ void written_by_callee(MPI_Comm comm) {
   for (int t : all)
     MPI_Barrier(comm);
 }
+
+// Negative: a call under the condition writes only what its callee writes
+// (a field), not every part of the object it is handed.
+struct TrainState {
+  std::vector<float> grads;
+  int step = 0;
+};
+static void note_step(TrainState &s) { s.step = 1; }
+
+void hook_under_rank(MPI_Comm comm, TrainState &st) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    note_step(st);
+  MPI_Allreduce(MPI_IN_PLACE, st.grads.data(), (int)st.grads.size(), MPI_FLOAT, MPI_SUM, comm);
+}

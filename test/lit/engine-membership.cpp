@@ -267,3 +267,49 @@ void allgather_sweep_first_two(int N) {
     free_comm(&comm);
   }
 }
+
+// A helper's parameters are what its callers pass: a collective on the
+// communicator a helper receives is one on the caller's, so members calling
+// the helper with the split communicator is quiet, and with the parent one
+// it is not. The same holds for the helper's other agreed arguments.
+static void subsolve(MPI_Comm sub, double *x) {
+  MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, sub);
+}
+static void barrier_on(MPI_Comm c) { MPI_Barrier(c); }
+static void bcast_count(int *v, int n, MPI_Comm c) { MPI_Bcast(v, n, MPI_INT, 0, c); }
+
+void members_through_helper(MPI_Comm world, int *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(world, rank < 4 ? 0 : MPI_UNDEFINED, rank, &sub);
+  double x = rank;
+  if (sub != MPI_COMM_NULL)
+    subsolve(sub, &x);
+  if (rank == 0)
+    barrier_on(world);
+  else
+    MPI_Barrier(world);
+  if (rank == 0)
+    bcast_count(v, 4, world);
+  else
+    MPI_Bcast(v, 4, MPI_INT, 0, world);
+  if (sub != MPI_COMM_NULL)
+    subsolve(world, &x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'subsolve' (which calls 'MPI_Allreduce') runs only on ranks where 'sub != MPI_COMM_NULL'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-24]]:3: note: 'MPI_Allreduce' is called here, inside 'subsolve'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'sub != MPI_COMM_NULL' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-17]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'subsolve' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank == 0)
+    bcast_count(v, 4, world);
+  else
+    MPI_Bcast(v, 5, MPI_INT, 0, world);
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'bcast_count' (which calls 'MPI_Bcast') gets count '4' on ranks where 'rank == 0' but '5' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-31]]:54: note: 'MPI_Bcast' is called here, inside 'bcast_count'
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-29]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: the other ranks pass '5' here
+  // CHECK-MESSAGES: :[[@LINE-8]]:5: note: compute the count so that it is the same on every rank, and call 'bcast_count' once, outside the branch
+}
