@@ -298,8 +298,18 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   RankValue Elements, Size;
   for (size_t I = 0; I < Values.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
-    bool Count = Param && Param->getType()->isIntegralOrEnumerationType();
-    (Count ? Size : Elements).combine(Values[I]);
+    QualType Type = Param ? Param->getType() : QualType();
+    bool Count = Param && Type->isIntegralOrEnumerationType();
+    // A value to copy (`const T &`) or an initializer list fills a new
+    // container; anything else it is built from (a C string, a pair of
+    // iterators) also decides how many elements it gets.
+    const CXXRecordDecl *Record = Param ? Type->getAsCXXRecordDecl() : nullptr;
+    bool Fill = Param && (Type->isReferenceType() || (Record && Record->isInStdNamespace() &&
+                                                      Record->getName() == "initializer_list"));
+    if (Count || (Constructed && !Fill))
+      Size.combine(Values[I]);
+    if (!Count)
+      Elements.combine(Values[I]);
   }
   if (Constructed) {
     Size.Definition = Definition;
