@@ -117,6 +117,20 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   }
 }
 
+// A call that may write what \p Arg points or refers to with a value the
+// same on every rank, or leave it (`if (b) x = 5;` in the callee): it holds
+// what it held, or that value, defined anew (ranks that skip the call hold
+// another value).
+void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param) {
+  StorageKey Key;
+  bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
+  if (!(ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)))
+    return;
+  RankValue Held = read(Key);
+  Held.Definition = Arg;
+  Current[Key] = Held;
+}
+
 // What a call to \p Target writes through its pointer and reference
 // parameters (\p Callee, its facts), in the caller's terms.
 void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionDecl *Target,
@@ -134,7 +148,7 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     if (Callee.OutParams[I].dependent())
       writeOutArgument(Args[I], Param, InCaller(Callee.OutParams[I]));
     else if (I < 64 && (Callee.WrittenParams >> I & 1))
-      writeOutArgument(Args[I], Param, RankValue()); // the same on every rank that calls it
+      redefine(Args[I], Param);
     for (const auto &[Field, Out] : Callee.OutFields[I])
       if (Out.dependent())
         writeOutArgument(Args[I], Param, InCaller(Out), Field);

@@ -186,3 +186,22 @@ void hook_under_rank(MPI_Comm comm, TrainState &st) {
     note_step(st);
   MPI_Allreduce(MPI_IN_PLACE, st.grads.data(), (int)st.grads.size(), MPI_FLOAT, MPI_SUM, comm);
 }
+
+// A callee that may leave its parameter as it was keeps the caller's value.
+static void maybe_fill(int &x, bool b) {
+  if (b)
+    x = 5;
+}
+
+void kept_when_not_written(MPI_Comm comm, bool b) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int n = rank;
+  maybe_fill(n, b);
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
