@@ -243,29 +243,46 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   }
   const FunctionSummary *Inner = functionSummary(Callee);
   ASTContext &Context = Callee->getASTContext();
-  // What the caller passes for a parameter of the callee, if \p Param is one.
-  auto PassedFor = [&](const ParmVarDecl *Param) -> const Expr * {
+  // What the caller passes for a parameter of the callee (if \p Param is
+  // one), worked out once per parameter for every event that names it.
+  struct PassedArgument {
+    EventArgument Argument; // its role left empty
+    const ValueDecl *Storage;
+  };
+  llvm::SmallDenseMap<const ParmVarDecl *, std::optional<PassedArgument>, 4> Passed;
+  auto PassedFor = [&](const ParmVarDecl *Param) -> const PassedArgument * {
     const auto *Owner = Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
     if (!Owner || Owner->getCanonicalDecl() != Callee->getCanonicalDecl())
       return nullptr;
-    return argumentAt(SiteStmt, Param->getFunctionScopeIndex());
+    auto [It, Inserted] = Passed.try_emplace(Param);
+    if (Inserted)
+      if (const Expr *Arg = argumentAt(SiteStmt, Param->getFunctionScopeIndex()))
+        It->second = PassedArgument{{"", Strings.save(comparable(Arg, Context)),
+                                     Strings.save(sourceText(Arg, Context)), namedParameter(Arg)},
+                                    communicatorKey(Arg)};
+    return It->second ? &*It->second : nullptr;
   };
   auto Rebase = [&](CollectiveEvent Event) {
     // A communicator the callee receives is the caller's argument.
-    if (const Expr *Passed = PassedFor(dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl))) {
-      Event.CommunicatorDecl = communicatorKey(Passed);
-      Event.Communicator = Strings.save(sourceText(Passed, Context));
+    if (const PassedArgument *Arg =
+            PassedFor(dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl))) {
+      Event.CommunicatorDecl = Arg->Storage;
+      Event.Communicator = Arg->Argument.Written;
     }
     // So is an agreed argument: the ranks compare what the caller passes.
     if (llvm::any_of(Event.AgreedArguments,
                      [&](const EventArgument &A) { return PassedFor(A.Parameter); })) {
       llvm::SmallVector<EventArgument, 4> Arguments(Event.AgreedArguments);
+      bool SameValues = true; // strings are saved once: compared by address
       for (EventArgument &Argument : Arguments)
-        if (const Expr *Passed = PassedFor(Argument.Parameter))
-          Argument = {Argument.Role, Strings.save(comparable(Passed, Context)),
-                      Strings.save(sourceText(Passed, Context)), namedParameter(Passed)};
+        if (const PassedArgument *Arg = PassedFor(Argument.Parameter)) {
+          SameValues &= Arg->Argument.Value.data() == Argument.Value.data();
+          Argument = {Argument.Role, Arg->Argument.Value, Arg->Argument.Written,
+                      Arg->Argument.Parameter};
+        }
       Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
-      Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
+      if (!SameValues)
+        Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
     }
     Event.Site = Site;
     Event.SiteStmt = SiteStmt;

@@ -94,10 +94,16 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
 }
 
 // Writes \p Value to what \p Arg refers or points to (or to its \p Field).
+// Whether \p Arg reaches the callee by reference (the storage it names), not
+// as a pointer to it; without the parameter (a variadic call), by its type.
+static bool bindsReference(const Expr *Arg, const ParmVarDecl *Param) {
+  return Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
+}
+
 void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value,
                                 const FieldDecl *Field) {
   StorageKey Key;
-  bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
+  bool ByReference = bindsReference(Arg, Param);
   if (!Value.Definition)
     Value.Definition = Arg;
   // A field of an element is part of that element (`init(&items[1])`),
@@ -123,7 +129,7 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
 // another value).
 void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param) {
   StorageKey Key;
-  bool ByReference = Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
+  bool ByReference = bindsReference(Arg, Param);
   if (!(ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)))
     return;
   RankValue Held = read(Key);
