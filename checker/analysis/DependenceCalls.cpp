@@ -200,10 +200,11 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     if (RankValue Value = eval(Color); Value.dependent() && (!Value.pending() || Value.Params)) {
       if (Recording)
         Result.Splits.push_back({NewComm, Color, Value});
+      // A colour only parameters make per-rank (`split(rank / 2)`) leaves
+      // a split without a source of its own: each caller resolves it.
       RankValue Handle;
-      Handle.Source = Value.Source ? Env.Arena.make(Provenance::Kind::Split, Role.Name,
-                                                    Call->getBeginLoc(), Value.Source)
-                                   : nullptr;
+      Handle.Source =
+          Env.Arena.make(Provenance::Kind::Split, Role.Name, Call->getBeginLoc(), Value.Source);
       Handle.Params = Value.Params;
       writeOutArgument(NewCommArg, nullptr, Handle);
     }

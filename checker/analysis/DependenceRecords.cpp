@@ -40,11 +40,18 @@ const RecordDecl *plainRecord(QualType Type) {
 // A summary's value in the caller's terms: parameters stand for arguments.
 RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *> Args) const {
   RankValue Value;
-  Value.Source = Summary.Source;
+  const Provenance *Split = splitByParameters(Summary.Source) ? Summary.Source : nullptr;
+  Value.Source = Split ? nullptr : Summary.Source;
   Value.ExactRank = Summary.ExactRank && Summary.Source;
   for (size_t I = 0; I < Args.size() && I < 64; ++I)
     if (Summary.Params >> I & 1)
       Value.merge(eval(Args[I]));
+  // A split by the colour this call passes: still the caller's parameters',
+  // or a source here.
+  if (Split && Value.Source && !Value.pending())
+    Value.Source = Env.Arena.splitBy(Split, Value.Source);
+  else if (Split && Value.Params)
+    Value.Source = Split;
   return Value;
 }
 

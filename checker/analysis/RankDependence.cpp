@@ -104,13 +104,16 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
                                                  const FunctionDecl *Function) const {
   // A source known here wins over one pending on another file.
   const Provenance *Found = Value.Source;
+  const Provenance *Split = splitByParameters(Found) ? Found : nullptr;
+  if (Split)
+    Found = nullptr;
   auto It = Seeds.find(Function->getCanonicalDecl());
   if (!Value.Params || (Found && !Found->Pending) || It == Seeds.end())
     return Found;
   for (size_t I = 0; I < It->second.size() && I < 64; ++I)
     if ((Value.Params >> I & 1) && saysMore(It->second[I], Found))
       Found = It->second[I];
-  return Found;
+  return Split && Found ? Arena.splitBy(Split, Found) : Found;
 }
 
 const DependenceEnvironment::FieldSeedMap *

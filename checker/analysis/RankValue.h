@@ -11,6 +11,7 @@ class ValueDecl;
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 
@@ -85,6 +86,13 @@ inline bool fromSplit(const Provenance *Source) {
   return false;
 }
 
+/// Whether \p Source is a split whose colour only the function's parameters
+/// make per-rank: per-rank, and a split, where a caller passes a per-rank
+/// colour; uniform where none does.
+inline bool splitByParameters(const Provenance *Source) {
+  return Source && Source->K == Provenance::Kind::Split && !Source->Via;
+}
+
 /// Owns the provenance records of one translation unit; pointers stay valid.
 class ProvenanceArena {
 public:
@@ -115,6 +123,13 @@ public:
     Storage.back().Part = Part.empty() ? nullptr : part(Part);
     return &Storage.back();
   }
+  /// \p Split (splitByParameters) with the colour's source \p Color.
+  const Provenance *splitBy(const Provenance *Split, const Provenance *Color) {
+    const Provenance *&Made = Splits[{Split, Color}];
+    if (!Made)
+      Made = make(Provenance::Kind::Split, Split->Name, Split->Loc, Color);
+    return Made;
+  }
   const Provenance *makeImplicit(clang::SourceLocation Condition, const Provenance *Via,
                                  const clang::ValueDecl *MembersOf) {
     Storage.push_back(Provenance{Provenance::Kind::Implicit, "", Condition, Via});
@@ -129,6 +144,7 @@ public:
 private:
   std::deque<Provenance> Storage;
   std::set<std::string> Parts;
+  std::map<std::pair<const Provenance *, const Provenance *>, const Provenance *> Splits;
 };
 
 struct RankValue {

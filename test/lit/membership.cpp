@@ -48,3 +48,60 @@ void halves(MPI_Comm world) {
   else
     MPI_Barrier(half);
 }
+
+// Negatives: the colour reaches the split through a parameter; each part
+// still has its own communicator, in the helper, in its caller and in the
+// object that keeps it.
+static MPI_Comm make_rows(MPI_Comm world, int color) {
+  MPI_Comm rows;
+  MPI_Comm_split(world, color, 0, &rows);
+  return rows;
+}
+
+static double row_sum(MPI_Comm world, int color, double x) {
+  MPI_Comm rows;
+  MPI_Comm_split(world, color, 0, &rows);
+  double s = 0;
+  MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, rows);
+  MPI_Comm_free(&rows);
+  return s;
+}
+
+struct Grid {
+  MPI_Comm row;
+  Grid(MPI_Comm world, int r) { MPI_Comm_split(world, r / 4, r, &row); }
+  void sync() { MPI_Barrier(row); }
+};
+
+double split_through_parameters(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  double t = row_sum(world, rank / 2, 1.0);
+  Grid g(world, rank);
+  g.sync();
+  MPI_Comm rows = make_rows(world, rank % 3);
+  MPI_Barrier(rows);
+  // Still a rank branch: rank 0 is not every member of its part.
+  if (rank == 0)
+    MPI_Barrier(rows);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  return t;
+}
+
+// Negative: a colour every caller passes the same splits nothing, so the
+// null test below is the same on every rank.
+static MPI_Comm split_by(MPI_Comm world, int color) {
+  MPI_Comm part;
+  MPI_Comm_split(world, color, 0, &part);
+  if (part != MPI_COMM_NULL)
+    MPI_Barrier(world);
+  return part;
+}
+
+void same_colour_everywhere(MPI_Comm world) {
+  MPI_Comm all = split_by(world, 0);
+  MPI_Comm_free(&all);
+}
