@@ -37,18 +37,6 @@ const Expr *stripCopies(const Expr *E) {
   return E;
 }
 
-/// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
-bool isContainer(QualType Type) {
-  const auto *Record = Type->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition())
-    return false;
-  for (const CXXMethodDecl *Method : Record->methods())
-    if (Method->getOverloadedOperator() == OO_Subscript ||
-        (Method->getIdentifier() && Method->getName() == "begin"))
-      return true;
-  return false;
-}
-
 /// The method an element access or library call runs, when it is one.
 const CXXMethodDecl *methodOf(const CallExpr *Call) {
   if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
@@ -110,6 +98,17 @@ bool inLibrary(const FunctionDecl *Callee) {
 }
 
 } // namespace
+
+bool isContainer(QualType Type) {
+  const auto *Record = Type->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  for (const CXXMethodDecl *Method : Record->methods())
+    if (Method->getOverloadedOperator() == OO_Subscript ||
+        (Method->getIdentifier() && Method->getName() == "begin"))
+      return true;
+  return false;
+}
 
 bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index) const {
   Index = nullptr;
@@ -215,12 +214,35 @@ RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index) 
   Key.resize(Container.size());
   Key.push_back(&AnyElement);
   auto Any = Current.find(Key);
-  RankValue Value = Any != Current.end() ? Any->second : read(Container);
+  RankValue Value = Any != Current.end() ? Any->second : elementsFallback(Container);
   return constantIndex(Index, Context) ? Value : withElements(Container, Value);
+}
+
+// The container parameters whose elements \p Value, read from \p Key,
+// still holds: those of a container the function has not replaced.
+uint64_t Dataflow::callersElements(const StorageKey &Key, const RankValue &Value) const {
+  const auto *Param =
+      Key.size() == 1 ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key[0])) : nullptr;
+  auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
+  if (It == ParamIndex.end())
+    return 0;
+  uint64_t Bit = uint64_t(1) << It->second;
+  return ContainerParams & Value.Params & Bit;
+}
+
+// Elements no write of this function reached: a container parameter's are
+// the caller's elements, not its size.
+RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
+  RankValue Value = read(Container);
+  uint64_t Elements = callersElements(Container, Value);
+  Value.Params &= ~Elements;
+  Value.ElementParams |= Elements;
+  return Value;
 }
 
 // A whole container's value holds its elements' (`w = v`, `f(v)`).
 RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value) const {
+  Value.ElementParams |= callersElements(Key, Value);
   if (!HasElementKeys)
     return Value;
   for (auto It = Current.upper_bound(Key); It != Current.end(); ++It) {
@@ -263,7 +285,7 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
     Current[Key] = Value;
   } else {
     Key.push_back(&AnyElement);
-    RankValue Any = Current.count(Key) ? Current[Key] : read(Container);
+    RankValue Any = Current.count(Key) ? Current[Key] : elementsFallback(Container);
     for (auto It = Current.upper_bound(Container); It != Current.end(); ++It) {
       if (It->first.size() <= Container.size() ||
           !std::equal(Container.begin(), Container.end(), It->first.begin()))

@@ -68,7 +68,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     return Value;
   }
   if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
-    return atCall(It->second.ReturnValue, Args);
+    return atCall(It->second.ReturnValue, Args, Callee);
   if (const ExternalFunction *Summary = Env.External.find(Callee);
       Summary && Summary->ReturnsRank) {
     const Provenance *Source = Env.fromSummary(*Summary, Call->getBeginLoc());
@@ -91,6 +91,15 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
   Value.Opaque = true;
   return Value;
+}
+
+// What a call hands \p Param: of a container, its own state (its size) or,
+// with \p Elements, its elements; else the argument's value.
+RankValue Dataflow::argumentOf(const Expr *Arg, const ParmVarDecl *Param, bool Elements) const {
+  StorageKey Key;
+  if (!Param || !isContainer(Param->getType().getNonReferenceType()) || !containerKeyOf(Arg, Key))
+    return eval(Arg);
+  return Elements ? readElement(Key, nullptr) : read(Key);
 }
 
 // Writes \p Value to what \p Arg refers or points to (or to its \p Field).
@@ -141,14 +150,7 @@ void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param) {
 // parameters (\p Callee, its facts), in the caller's terms.
 void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionDecl *Target,
                                     llvm::ArrayRef<const Expr *> Args) {
-  auto InCaller = [&](const RankValue &Out) {
-    RankValue Value;
-    Value.Source = Out.Source;
-    for (size_t J = 0; J < Args.size() && J < 64; ++J)
-      if (Out.Params >> J & 1)
-        Value.combine(eval(Args[J]));
-    return Value;
-  };
+  auto InCaller = [&](const RankValue &Out) { return atCall(Out, Args, Target); };
   for (size_t I = 0; I < Args.size() && I < Callee.OutParams.size(); ++I) {
     const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
     if (Callee.OutParams[I].dependent())
@@ -175,8 +177,11 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
     return;
   CallSiteRecord Record;
   Record.Callee = Callee->getCanonicalDecl();
-  for (const Expr *Arg : Args) {
-    Record.Args.push_back(eval(Arg));
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const Expr *Arg = Args[I];
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    Record.Args.push_back(argumentOf(Arg, Param, /*Elements=*/false));
+    Record.ArgElements.push_back(argumentOf(Arg, Param, /*Elements=*/true));
     FieldValues Fields;
     Record.ArgFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
                                                      : std::nullopt);
@@ -197,7 +202,8 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   if (Color && NewComm)
     // A colour pending on another file is no split here: the findings
     // known here must not depend on it (a parameter's seed decides later).
-    if (RankValue Value = eval(Color); Value.dependent() && (!Value.pending() || Value.Params)) {
+    if (RankValue Value = eval(Color);
+        Value.dependent() && (!Value.pending() || Value.onParameters())) {
       if (Recording)
         Result.Splits.push_back({NewComm, Color, Value});
       // A colour only parameters make per-rank (`split(rank / 2)`) leaves
@@ -206,6 +212,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
       Handle.Source =
           Env.Arena.make(Provenance::Kind::Split, Role.Name, Call->getBeginLoc(), Value.Source);
       Handle.Params = Value.Params;
+      Handle.ElementParams = Value.ElementParams;
       writeOutArgument(NewCommArg, nullptr, Handle);
     }
   if (!Recording)

@@ -52,12 +52,15 @@ using State = std::map<StorageKey, RankValue>;
 /// (a source, or a parameter), not only pending on another file's summary:
 /// a taint pending on another file must leave such a value as it is.
 inline bool knownHere(const RankValue &Value) {
-  return Value.Params || (Value.Source && !Value.Source->Pending);
+  return Value.onParameters() || (Value.Source && !Value.Source->Pending);
 }
 
 /// The buffer a pointer expression points into: a chunk at `(char *)p + off`
 /// is part of what `p` points to.
 const clang::Expr *bufferOf(const clang::Expr *Arg);
+
+/// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
+bool isContainer(clang::QualType Type);
 
 /// The forward data flow of one function: construct, then run() once.
 class Dataflow {
@@ -65,8 +68,11 @@ public:
   Dataflow(const FunctionCFG &Function, DependenceEnvironment &Env)
       : Function(Function), Env(Env), Classifier(Env.Classifier), Context(Function.context()) {
     const clang::FunctionDecl *FD = Function.decl();
-    for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
+    for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I) {
       ParamIndex[FD->getParamDecl(I)] = I;
+      if (isContainer(FD->getParamDecl(I)->getType().getNonReferenceType()))
+        ContainerParams |= uint64_t(1) << I;
+    }
     Result.Facts = FunctionFacts(FD->getNumParams());
     collectAliases(FD->getBody());
   }
@@ -92,6 +98,10 @@ private:
   bool intoContainer(const clang::Expr *E, StorageKey &Container) const;
   RankValue readElement(const StorageKey &Container, const clang::Expr *Index) const;
   RankValue withElements(const StorageKey &Key, RankValue Value) const;
+  RankValue elementsFallback(const StorageKey &Container) const;
+  uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
+  RankValue argumentOf(const clang::Expr *Arg, const clang::ParmVarDecl *Param,
+                       bool Elements) const;
   RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);
@@ -146,7 +156,8 @@ private:
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   void mergeReturnedFields(const FieldValues *Fields);
-  RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args) const;
+  RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
+                   const clang::FunctionDecl *Callee) const;
   void publishGlobalsAtExit(const State &AtExit);
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
@@ -160,6 +171,7 @@ private:
   const CallClassifier &Classifier;
   clang::ASTContext &Context;
   llvm::DenseMap<const clang::ParmVarDecl *, unsigned> ParamIndex;
+  uint64_t ContainerParams = 0; // bit i: parameter i is a container (or refers to one)
   llvm::DenseMap<const clang::VarDecl *, StorageKey> References; // int &r = x;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo;   // int *p = &x;
   // Pointers, iterators and views into a container (`int *p = v.data()`,

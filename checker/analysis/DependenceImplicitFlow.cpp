@@ -45,6 +45,7 @@ RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
     return {};
   RankValue Derived;
   Derived.Params = It->second.Params;
+  Derived.ElementParams = It->second.ElementParams;
   if (It->second.Source) {
     const Expr *Condition = decidingCondition(Branch);
     Derived.Source = Env.Arena.makeImplicit(

@@ -37,20 +37,26 @@ const RecordDecl *plainRecord(QualType Type) {
 
 } // namespace
 
-// A summary's value in the caller's terms: parameters stand for arguments.
-RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *> Args) const {
+// A summary's value in the caller's terms: parameters stand for arguments
+// (a container's own state or its elements).
+RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *> Args,
+                           const FunctionDecl *Callee) const {
   RankValue Value;
   const Provenance *Split = splitByParameters(Summary.Source) ? Summary.Source : nullptr;
   Value.Source = Split ? nullptr : Summary.Source;
   Value.ExactRank = Summary.ExactRank && Summary.Source;
-  for (size_t I = 0; I < Args.size() && I < 64; ++I)
+  for (size_t I = 0; I < Args.size() && I < 64; ++I) {
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     if (Summary.Params >> I & 1)
-      Value.merge(eval(Args[I]));
+      Value.merge(argumentOf(Args[I], Param, /*Elements=*/false));
+    if (Summary.ElementParams >> I & 1)
+      Value.merge(argumentOf(Args[I], Param, /*Elements=*/true));
+  }
   // A split by the colour this call passes: still the caller's parameters',
   // or a source here.
   if (Split && Value.Source && !Value.pending())
     Value.Source = Env.Arena.splitBy(Split, Value.Source);
-  else if (Split && Value.Params)
+  else if (Split && Value.onParameters())
     Value.Source = Split;
   return Value;
 }
@@ -85,7 +91,7 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
     return false;
   std::vector<const Expr *> Args = explicitArguments(Call);
   for (const auto &[Field, Value] : It->second.ReturnedFields)
-    Fields[Field] = atCall(Value, Args);
+    Fields[Field] = atCall(Value, Args, Callee);
   return true;
 }
 

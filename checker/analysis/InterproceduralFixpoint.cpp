@@ -26,10 +26,11 @@ void TranslationUnitAnalysis::computeDependence() {
   auto Seeded = [&](const FunctionCFG *Function) {
     const FunctionDecl *FD = Function->decl();
     std::vector<uint8_t> Present(FD->getNumParams(), 0);
-    auto It = Env.Seeds.find(FD->getCanonicalDecl());
-    if (It != Env.Seeds.end())
-      for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
-        Present[I] = certainty(It->second[I]);
+    // A parameter's certainty, and its elements' above it.
+    for (const auto *Map : {&Env.Seeds, &Env.ElementSeeds})
+      if (auto It = Map->find(FD->getCanonicalDecl()); It != Map->end())
+        for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
+          Present[I] += (Map == &Env.Seeds ? 1 : 3) * certainty(It->second[I]);
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
       if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I)) {
         Present.push_back(3); // field by field, then each field
@@ -133,6 +134,7 @@ std::vector<const FunctionCFG *> TranslationUnitAnalysis::calleesFirst() const {
 
 void TranslationUnitAnalysis::computeSeeds() {
   Env.Seeds.clear();
+  Env.ElementSeeds.clear();
   llvm::DenseSet<const FunctionDecl *> Called;
   for (const auto &[Function, Result] : Dependence)
     for (const CallSiteRecord &Call : Result.Calls)
@@ -143,6 +145,7 @@ void TranslationUnitAnalysis::computeSeeds() {
     const FunctionDecl *FD = Function->decl();
     auto &Seeds = Env.Seeds[FD->getCanonicalDecl()];
     Seeds.assign(FD->getNumParams(), nullptr);
+    Env.ElementSeeds[FD->getCanonicalDecl()].assign(FD->getNumParams(), nullptr);
     if (Called.count(FD->getCanonicalDecl()))
       continue;
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
@@ -156,16 +159,20 @@ void TranslationUnitAnalysis::computeSeeds() {
         auto It = Env.Seeds.find(Call.Callee);
         if (It == Env.Seeds.end())
           continue;
-        auto &Seeds = It->second;
-        for (size_t I = 0; I < Call.Args.size() && I < Seeds.size(); ++I) {
-          if (const Provenance *Source = Env.resolve(Call.Args[I], Function->decl());
-              saysMore(Source, Seeds[I])) {
-            const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
-            Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
-                                  Param->getLocation(), Source);
-            Changed = true;
+        auto Seed = [&](std::vector<const Provenance *> &Seeds,
+                        const std::vector<RankValue> &Args) {
+          for (size_t I = 0; I < Args.size() && I < Seeds.size(); ++I) {
+            if (const Provenance *Source = Env.resolve(Args[I], Function->decl());
+                saysMore(Source, Seeds[I])) {
+              const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
+              Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
+                                    Param->getLocation(), Source);
+              Changed = true;
+            }
           }
-        }
+        };
+        Seed(It->second, Call.Args);
+        Seed(Env.ElementSeeds[Call.Callee], Call.ArgElements);
       }
     }
   }

@@ -107,12 +107,17 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
   const Provenance *Split = splitByParameters(Found) ? Found : nullptr;
   if (Split)
     Found = nullptr;
-  auto It = Seeds.find(Function->getCanonicalDecl());
-  if (!Value.Params || (Found && !Found->Pending) || It == Seeds.end())
+  if (!Value.onParameters() || (Found && !Found->Pending))
     return Found;
-  for (size_t I = 0; I < It->second.size() && I < 64; ++I)
-    if ((Value.Params >> I & 1) && saysMore(It->second[I], Found))
-      Found = It->second[I];
+  auto FromSeeds = [&](const decltype(Seeds) &Map, uint64_t Bits) {
+    auto It = Map.find(Function->getCanonicalDecl());
+    if (It != Map.end())
+      for (size_t I = 0; I < It->second.size() && I < 64; ++I)
+        if ((Bits >> I & 1) && saysMore(It->second[I], Found))
+          Found = It->second[I];
+  };
+  FromSeeds(Seeds, Value.Params);
+  FromSeeds(ElementSeeds, Value.ElementParams);
   return Split && Found ? Arena.splitBy(Split, Found) : Found;
 }
 

@@ -54,6 +54,9 @@ struct FunctionFacts {
 struct CallSiteRecord {
   const clang::FunctionDecl *Callee = nullptr; // canonical declaration
   std::vector<RankValue> Args;                 // in the caller's terms
+  // What each argument's elements hold when the parameter is a container
+  // (its entry in Args is then the container's own state); else as Args.
+  std::vector<RankValue> ArgElements;
   // Each argument that is a plain struct, field by field (none otherwise).
   std::vector<std::optional<FieldValues>> ArgFields;
 };
@@ -79,6 +82,8 @@ public:
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> Seeds;
+  // Why the elements of each container parameter differ (null: they do not).
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> ElementSeeds;
   /// Struct parameters (by value or reference) that every call of the file
   /// passes field by field: why each field differs between ranks (null: it
   /// does not). A context object with the rank and the communicator in it

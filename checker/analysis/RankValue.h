@@ -150,6 +150,10 @@ private:
 struct RankValue {
   const Provenance *Source = nullptr; // non-null: differs between ranks
   uint64_t Params = 0;                // bit i: depends on parameter i of the function
+  // Bit i: depends on the elements of container parameter i (`v[k]`, not
+  // `v.size()`): a caller may hand per-rank elements in a container whose
+  // size every rank agrees on.
+  uint64_t ElementParams = 0;
   bool ExactRank = false;             // is the rank itself (for tautologies)
   bool ExactSize = false;             // is the world size itself
   bool Opaque = false;                // came from a function lockstep knows nothing about
@@ -167,7 +171,9 @@ struct RankValue {
     return V;
   }
 
-  bool dependent() const { return Source || Params; }
+  bool dependent() const { return Source || onParameters(); }
+  /// Whether it depends on what a caller passes.
+  bool onParameters() const { return Params || ElementParams; }
   /// Per-rank only if another file's summary says so (Kind::Pending).
   bool pending() const { return Source && Source->Pending; }
 
@@ -175,6 +181,7 @@ struct RankValue {
   RankValue &combine(const RankValue &Other) {
     takeSource(Other.Source);
     Params |= Other.Params;
+    ElementParams |= Other.ElementParams;
     Opaque = Opaque || Other.Opaque;
     ExactRank = ExactSize = false;
     return *this;
@@ -184,6 +191,7 @@ struct RankValue {
   RankValue &merge(const RankValue &Other) {
     takeSource(Other.Source);
     Params |= Other.Params;
+    ElementParams |= Other.ElementParams;
     Opaque = Opaque || Other.Opaque;
     ExactRank = ExactRank && Other.ExactRank;
     ExactSize = ExactSize && Other.ExactSize;
@@ -202,8 +210,9 @@ struct RankValue {
     // and so is a pending value that turns out per-rank for sure.
     auto Guessed = [](const Provenance *P) { return P && P->K == Provenance::Kind::RankName; };
     return (Source != nullptr) == (O.Source != nullptr) && Guessed(Source) == Guessed(O.Source) &&
-           pending() == O.pending() && Params == O.Params && ExactRank == O.ExactRank &&
-           ExactSize == O.ExactSize && Opaque == O.Opaque && Definition == O.Definition;
+           pending() == O.pending() && Params == O.Params && ElementParams == O.ElementParams &&
+           ExactRank == O.ExactRank && ExactSize == O.ExactSize && Opaque == O.Opaque &&
+           Definition == O.Definition;
   }
 };
 

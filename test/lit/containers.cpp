@@ -326,3 +326,47 @@ void constructed(MPI_Comm comm, double *grad, int n) {
   // CHECK-MESSAGES: :[[@LINE-28]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
 }
+
+// A container parameter: its size and its elements are the caller's, apart.
+static void sum_each(std::vector<double> &v, MPI_Comm comm) {
+  // Negative: the callers' vectors have the same size on every rank.
+  for (size_t i = 0; i < v.size(); ++i)
+    MPI_Allreduce(MPI_IN_PLACE, &v[i], 1, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+static void repeat_first(const std::vector<int> &counts, MPI_Comm comm) {
+  for (int i = 0; i < counts[0]; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < counts[0]' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:50: note: parameter 'counts' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+static void per_item(const std::vector<int> &items, MPI_Comm comm) {
+  for (int item : items)
+    MPI_Bcast(&item, 1, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'items' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:46: note: parameter 'items' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+}
+
+void container_parameters(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> samples(16, 0.0);
+  for (size_t i = 0; i < samples.size(); ++i)
+    samples[i] = rank + 0.5 * i;
+  sum_each(samples, comm);
+  std::vector<int> counts{rank, 2};
+  repeat_first(counts, comm);
+  // Negative: every rank holds three items, whatever their values.
+  std::vector<int> items(3, rank);
+  per_item(items, comm);
+  // A per-rank size reaches the callee as one.
+  std::vector<int> mine(rank + 1);
+  per_item(mine, comm);
+}
