@@ -49,10 +49,10 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
-    const ExternalIndex &External, const IndirectCalls &Indirect, EventStrings &Strings,
-    bool KeepPending)
+    const ExternalIndex &External, const IndirectCalls &Indirect,
+    const HandleCommunicators &Handles, EventStrings &Strings, bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
-      Strings(Strings), KeepPending(KeepPending) {
+      Handles(Handles), Strings(Strings), KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
@@ -185,10 +185,16 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   llvm::SmallVector<EventArgument, 4> Arguments;
   for (const auto &[RoleName, Ref] : agreedArguments(*Role.Collective, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
+    // A file or window runs its collectives on the communicator it was
+    // created on (`MPI_File_close(&fh)`), wherever that is.
+    bool OfHandle = !Arg && Ref == &Role.Collective->Comm;
+    if (OfHandle)
+      Arg = Handles.creator(namedStorage(ruleArgument(Call, Role.Collective->Handle)));
     if (!Arg)
       continue;
     EventArgument Argument{Strings.save(RoleName), Strings.save(comparable(Arg, Context)),
-                           Strings.save(sourceText(Arg, Context)), namedParameter(Arg)};
+                           Strings.save(sourceText(Arg, Context)),
+                           OfHandle ? nullptr : namedParameter(Arg)};
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);

@@ -7,6 +7,7 @@
 #include "CallClassifier.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
+#include "HandleCommunicators.h"
 #include "IndirectCalls.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -106,8 +107,8 @@ public:
   CollectiveEvents(
       const CallClassifier &Classifier,
       const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-      const ExternalIndex &External, const IndirectCalls &Indirect, EventStrings &Strings,
-      bool KeepPending);
+      const ExternalIndex &External, const IndirectCalls &Indirect,
+      const HandleCommunicators &Handles, EventStrings &Strings, bool KeepPending);
 
   EventStrings &strings() const { return Strings; }
 
@@ -153,6 +154,7 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   const ExternalIndex &External;
   const IndirectCalls &Indirect;
+  const HandleCommunicators &Handles;
   EventStrings &Strings;
   bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing, Waiting;

@@ -73,12 +73,13 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   Env.Indirect = Indirect.get();
   computeDependence();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
+  Handles = std::make_unique<HandleCommunicators>(Classifier, ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
-                                              Strings, /*KeepPending=*/false);
+                                              *Handles, Strings, /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
   if (Pending.Enabled) {
-    PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
-                                                       *Indirect, Strings, /*KeepPending=*/true);
+    PendingEvents = std::make_unique<CollectiveEvents>(
+        Classifier, ByDecl, this->External, *Indirect, *Handles, Strings, /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();

@@ -12,6 +12,7 @@
 #include "FunctionCFG.h"
 #include "GroupBalance.h"
 #include "GuardedSequences.h"
+#include "HandleCommunicators.h"
 #include "LoopDivergence.h"
 #include "Membership.h"
 #include "RankDependence.h"
@@ -112,6 +113,7 @@ private:
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
+  std::unique_ptr<HandleCommunicators> Handles;
   EventStrings Strings; // the text of every event below
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions

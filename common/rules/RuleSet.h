@@ -26,6 +26,9 @@ struct CollectiveRule {
   bool Blocking = true;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
   ArgRef Color, NewComm;                // communicator creation: the split colour, the new handle
+  // A file or window the call creates on `comm` (new_handle), or acts on
+  // (handle): the collective runs on the communicator it was created on.
+  ArgRef Handle, NewHandle;
   std::vector<unsigned> UniformOutputs; // arguments every rank leaves equal
   // A rank that passes the in-place marker (MPI_IN_PLACE) as `buffer` does
   // not read its own count and datatype there: what it contributes is

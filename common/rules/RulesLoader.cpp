@@ -56,12 +56,12 @@ std::string entryContext(const std::string &File, const char *Section, size_t In
 /// would silently never match.
 const std::set<std::string> &knownOperations() {
   static const std::set<std::string> Known = {
-      "allgather",         "allreduce",    "alltoall",       "barrier",
-      "broadcast",         "comm_create",  "comm_dup",       "comm_free",
-      "comm_init",         "comm_shrink",  "comm_split",     "file_close",
-      "file_open",         "finalize",     "gather",         "reduce",
-      "reduce_scatter",    "scan",         "scatter",        "window_create",
-      "window_deregister", "window_fence", "window_register"};
+      "allgather",         "allreduce",    "alltoall",    "barrier",
+      "broadcast",         "comm_create",  "comm_dup",    "comm_free",
+      "comm_init",         "comm_shrink",  "comm_split",  "file_close",
+      "file_open",         "finalize",     "gather",      "reduce",
+      "reduce_scatter",    "scan",         "scatter",     "window_create",
+      "window_deregister", "window_fence", "window_free", "window_register"};
   return Known;
 }
 
@@ -94,13 +94,14 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
   if (!R.has("args"))
     return R.failure("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args");
-  if (!Args.onlyKeys(
-          {"comm", "root", "count", "datatype", "op", "send", "recv", "color", "new_comm"}) ||
+  if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
+                      "new_comm", "handle", "new_handle"}) ||
       !argRef(Args, "comm", Rule.Comm) || !argRef(Args, "root", Rule.Root) ||
       !argRef(Args, "count", Rule.Count) || !argRef(Args, "datatype", Rule.Datatype) ||
       !argRef(Args, "op", Rule.Op) || !argRef(Args, "send", Rule.Send) ||
       !argRef(Args, "recv", Rule.Recv) || !argRef(Args, "color", Rule.Color) ||
-      !argRef(Args, "new_comm", Rule.NewComm))
+      !argRef(Args, "new_comm", Rule.NewComm) || !argRef(Args, "handle", Rule.Handle) ||
+      !argRef(Args, "new_handle", Rule.NewHandle))
     return Args.takeError();
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))

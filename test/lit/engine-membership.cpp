@@ -313,3 +313,53 @@ void members_through_helper(MPI_Comm world, int *v) {
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: the other ranks pass '5' here
   // CHECK-MESSAGES: :[[@LINE-8]]:5: note: compute the count so that it is the same on every rank, and call 'bcast_count' once, outside the branch
 }
+
+// Negative: the root writes a file it opened on MPI_COMM_SELF; closing it
+// involves no other rank either, here or in a helper.
+static void write_alone(const char *path, const double *v, int n) {
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  MPI_File_write(fh, v, n, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  MPI_File_close(&fh);
+}
+
+void root_writes_alone(const char *path, const double *v, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    MPI_File_close(&fh);
+  }
+  if (rank == 0)
+    write_alone(path, v, n);
+}
+
+// Positive: a file every rank opened is closed by all of them together.
+void root_closes_shared(const char *path) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  if (rank == 0)
+    MPI_File_close(&fh);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_File_close' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_File_close' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: a fence on a window of every rank, made by the root only.
+void root_fences(double *buf, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win win;
+  MPI_Win_create(buf, n * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  if (rank == 0)
+    MPI_Win_fence(0, win);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Win_fence' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_fence' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_Win_free(&win);
+}

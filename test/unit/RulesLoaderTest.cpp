@@ -243,6 +243,21 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->Count.K, ArgRef::Kind::Absent);
 }
 
+TEST(RulesLoader, FilesAndWindowsNameTheirHandle) {
+  RuleSet Rules;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  EXPECT_EQ(Rules.findCollective("MPI_File_open")->NewHandle.Index, 4u);
+  EXPECT_EQ(Rules.findCollective("MPI_Win_create")->NewHandle.Index, 5u);
+  for (const char *Name : {"MPI_File_close", "MPI_Win_free"}) {
+    const CollectiveRule *Rule = Rules.findCollective(Name);
+    ASSERT_NE(Rule, nullptr) << Name;
+    EXPECT_EQ(Rule->Handle.K, ArgRef::Kind::Argument) << Name;
+    EXPECT_EQ(Rule->Handle.Index, 0u) << Name;
+    EXPECT_EQ(Rule->Comm.K, ArgRef::Kind::Absent) << Name;
+  }
+  EXPECT_EQ(Rules.findCollective("MPI_Win_fence")->Handle.Index, 1u);
+}
+
 TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
