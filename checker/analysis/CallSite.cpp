@@ -241,4 +241,18 @@ const ValueDecl *nullTestedHandle(const Expr *Condition, ASTContext &Context) {
   return namedStorage(L);
 }
 
+const Expr *dispatchHolder(const CallExpr *Call) {
+  const Expr *Holder = Call->getCallee();
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Holder = Member->getImplicitObjectArgument();
+  else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
+    Holder = Operator->getArg(0);
+  // A smart pointer's `->` and `*` reach what it holds: the pointer decides.
+  if (const auto *Access = dyn_cast<CXXOperatorCallExpr>(Holder->IgnoreParenImpCasts());
+      Access && Access->getNumArgs() == 1 &&
+      (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star))
+    Holder = Access->getArg(0);
+  return Holder;
+}
+
 } // namespace lockstep::analysis

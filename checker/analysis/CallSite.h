@@ -114,6 +114,11 @@ bool isNullHandle(const clang::Expr *E, clang::ASTContext &Context);
 /// MPI_COMM_NULL`, `comm == nullptr`), when that is all it tests; or null.
 const clang::ValueDecl *nullTestedHandle(const clang::Expr *Condition, clang::ASTContext &Context);
 
+/// What decides which function an indirect call runs: the object of a
+/// virtual call (`logger` of `logger->log()`), the callable of a call
+/// operator (`on_step_` of `on_step_(s)`) or the pointer called (`f`).
+const clang::Expr *dispatchHolder(const clang::CallExpr *Call);
+
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
 /// or null.
 const clang::ValueDecl *namedStorage(const clang::Expr *E);

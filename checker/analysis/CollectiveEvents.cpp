@@ -325,31 +325,66 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
 // their common sequence when they all run the same one, else one event named
 // after the call that matches only itself, with the first function that
 // performs collectives as the one that runs them (for the notes).
+std::vector<const FunctionDecl *>::const_iterator
+CollectiveEvents::firstPerformer(const std::vector<const FunctionDecl *> &Targets) const {
+  return std::find_if(Targets.begin(), Targets.end(),
+                      [&](const FunctionDecl *Target) { return performsCollectives(Target); });
+}
+
+std::vector<llvm::StringRef> CollectiveEvents::targetKeys(const FunctionDecl *Target) const {
+  std::vector<llvm::StringRef> Keys;
+  if (!performsCollectives(Target))
+    return Keys;
+  if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
+    for (const CollectiveEvent *Event : Summary->Events)
+      Keys.push_back(Event->Key);
+  else
+    Keys.push_back(Strings.save("call " + Target->getQualifiedNameAsString()));
+  return Keys;
+}
+
+std::vector<CollectiveEvent> CollectiveEvents::dispatchedEvents(const FunctionDecl *Target,
+                                                                SourceLocation Site,
+                                                                const Stmt *SiteStmt) {
+  std::vector<CollectiveEvent> Events;
+  addCallEvents(Target, Site, SiteStmt, Events);
+  for (CollectiveEvent &Event : Events)
+    Event.Dispatched = true;
+  return Events;
+}
+
+std::optional<DispatchChoice>
+CollectiveEvents::dispatchChoice(const std::vector<const FunctionDecl *> &Targets,
+                                 SourceLocation Site, const Stmt *SiteStmt) {
+  auto Performer = firstPerformer(Targets);
+  if (Performer == Targets.end())
+    return std::nullopt;
+  const std::vector<llvm::StringRef> First = targetKeys(*Performer);
+  auto Other = std::find_if(Targets.begin(), Targets.end(), [&](const FunctionDecl *Target) {
+    return targetKeys(Target) != First;
+  });
+  std::vector<CollectiveEvent> Events = dispatchedEvents(*Performer, Site, SiteStmt);
+  if (Other == Targets.end() || Events.empty())
+    return std::nullopt;
+  DispatchChoice Choice{Events.front(), *Other, std::nullopt};
+  if (std::vector<CollectiveEvent> Others = performsCollectives(*Other)
+                                                ? dispatchedEvents(*Other, Site, SiteStmt)
+                                                : std::vector<CollectiveEvent>();
+      !Others.empty())
+    Choice.OtherEvent = Others.front();
+  return Choice;
+}
+
 void CollectiveEvents::addDispatchEvents(const std::vector<const FunctionDecl *> &Targets,
                                          SourceLocation Site, const Stmt *SiteStmt,
                                          std::vector<CollectiveEvent> &Out) {
-  auto Performs = [&](const FunctionDecl *Target) { return performsCollectives(Target); };
-  auto Performer = std::find_if(Targets.begin(), Targets.end(), Performs);
+  auto Performer = firstPerformer(Targets);
   if (Performer == Targets.end())
     return;
-  auto KeysOf = [&](const FunctionDecl *Target) {
-    std::vector<llvm::StringRef> Keys;
-    if (!Performs(Target))
-      return Keys;
-    if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
-      for (const CollectiveEvent *Event : Summary->Events)
-        Keys.push_back(Event->Key);
-    else
-      Keys.push_back(Strings.save("call " + Target->getQualifiedNameAsString()));
-    return Keys;
-  };
-  const std::vector<llvm::StringRef> First = KeysOf(*Performer);
+  const std::vector<llvm::StringRef> First = targetKeys(*Performer);
   bool Same = std::all_of(Targets.begin(), Targets.end(),
-                          [&](const FunctionDecl *Target) { return KeysOf(Target) == First; });
-  std::vector<CollectiveEvent> Events;
-  addCallEvents(*Performer, Site, SiteStmt, Events);
-  for (CollectiveEvent &Event : Events)
-    Event.Dispatched = true;
+                          [&](const FunctionDecl *Target) { return targetKeys(Target) == First; });
+  std::vector<CollectiveEvent> Events = dispatchedEvents(*Performer, Site, SiteStmt);
   if (Same || Events.empty()) {
     Out.insert(Out.end(), Events.begin(), Events.end());
     return;

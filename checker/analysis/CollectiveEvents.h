@@ -100,6 +100,15 @@ struct FunctionSummary {
   bool OnlyGroupMarkers = true;        // every event of every path opens or closes a group
 };
 
+/// A call that may run functions with different collectives: the first
+/// event of one that performs some, and another function it may run instead
+/// (with its first event, when it performs any).
+struct DispatchChoice {
+  CollectiveEvent Event;
+  const clang::FunctionDecl *Other = nullptr;
+  std::optional<CollectiveEvent> OtherEvent;
+};
+
 class CollectiveEvents {
 public:
   /// With \p KeepPending, a call to a user function defined in no analysed
@@ -131,6 +140,12 @@ public:
   const std::vector<const clang::FunctionDecl *> &
   performingCallees(const clang::FunctionDecl *FD) const;
 
+  /// Whether the functions a call at \p Site may run (\p Targets) run
+  /// different collectives, and which; nullopt when they all run the same.
+  std::optional<DispatchChoice>
+  dispatchChoice(const std::vector<const clang::FunctionDecl *> &Targets,
+                 clang::SourceLocation Site, const clang::Stmt *SiteStmt);
+
   /// The collectives of one block, in execution order (computed once).
   const std::vector<CollectiveEvent> &blockEvents(const FunctionCFG &Function,
                                                   const clang::CFGBlock &Block);
@@ -140,6 +155,12 @@ private:
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);
+  std::vector<const clang::FunctionDecl *>::const_iterator
+  firstPerformer(const std::vector<const clang::FunctionDecl *> &Targets) const;
+  std::vector<llvm::StringRef> targetKeys(const clang::FunctionDecl *Target) const;
+  std::vector<CollectiveEvent> dispatchedEvents(const clang::FunctionDecl *Target,
+                                                clang::SourceLocation Site,
+                                                const clang::Stmt *SiteStmt);
   void addDispatchEvents(const std::vector<const clang::FunctionDecl *> &Targets,
                          clang::SourceLocation Site, const clang::Stmt *SiteStmt,
                          std::vector<CollectiveEvent> &Out);

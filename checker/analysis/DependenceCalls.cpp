@@ -335,6 +335,10 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
   if (Targets.empty()) // most calls: nothing more to run
     return;
+  if (Recording && Targets.size() > 1) {
+    const Expr *Holder = dispatchHolder(Call);
+    Result.Dispatches.push_back({Call, Holder, eval(Holder)});
+  }
   std::vector<const Expr *> Args = explicitArguments(Call);
   const FunctionDecl *Direct = resolvedCallee(Call);
   for (const FunctionDecl *Target : Targets) {

@@ -35,6 +35,10 @@ struct Divergence {
     Order,            // the arms run the same collectives in different orders
     Arguments,        // the arms run the same collective with different agreed arguments
     TripCount,        // the arms run the same loop of collectives a different number of times
+    // A call runs one of several functions with different collectives, and
+    // what chooses the function (Condition: the object, the callable)
+    // differs between ranks.
+    Dispatch,
   };
   Kind K = Kind::OnlySomeRanks;
   const clang::FunctionDecl *Function = nullptr;
@@ -45,6 +49,7 @@ struct Divergence {
   const Provenance *Source = nullptr;   // why the condition differs between ranks
   const clang::Stmt *Leaving = nullptr; // how the other ranks left, when they did
   std::optional<CollectiveEvent> OtherEvent; // what the other ranks run instead
+  const clang::FunctionDecl *OtherTarget = nullptr; // Dispatch: the function they reach instead
   std::optional<RankWitness> Witness;        // two ranks that diverge, when known
 };
 

@@ -10,9 +10,9 @@ using namespace clang;
 
 namespace {
 
-/// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`,
-/// through the conversions that wrap it into a std::function.
-const FunctionDecl *storedFunction(const Expr *E) {
+/// \p E without the conversions that wrap a value into a std::function or a
+/// smart pointer of a base class.
+const Expr *unwrapped(const Expr *E) {
   for (const Expr *Previous = nullptr; E && E != Previous;) {
     Previous = E;
     E = E->IgnoreImplicit()->IgnoreParenCasts();
@@ -27,11 +27,44 @@ const FunctionDecl *storedFunction(const Expr *E) {
              Address && Address->getOpcode() == UO_AddrOf)
       E = Address->getSubExpr();
   }
+  return E;
+}
+
+/// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`.
+const FunctionDecl *storedFunction(const Expr *E) {
+  E = unwrapped(E);
   if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
     return Lambda->getCallOperator();
   if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
     return dyn_cast<FunctionDecl>(Ref->getDecl());
   return nullptr;
+}
+
+/// The polymorphic class a pointer, a reference or a smart pointer of type
+/// \p Type refers to; null for any other type.
+const CXXRecordDecl *polymorphicPointee(QualType Type) {
+  Type = Type.getNonReferenceType();
+  QualType Pointee = Type->getPointeeType();
+  if (const auto *Smart = Type->getAs<TemplateSpecializationType>();
+      Pointee.isNull() && Smart && !Smart->template_arguments().empty() &&
+      Smart->template_arguments()[0].getKind() == TemplateArgument::Type)
+    Pointee = Smart->template_arguments()[0].getAsType();
+  const CXXRecordDecl *Class = Pointee.isNull() ? nullptr : Pointee->getAsCXXRecordDecl();
+  return Class && Class->hasDefinition() && Class->isPolymorphic() ? Class : nullptr;
+}
+
+/// The class of the object a new pointer holds: `new Global(...)`,
+/// `std::make_unique<Global>(...)`, `std::make_shared<Global>(...)`.
+const CXXRecordDecl *constructedClass(const Expr *E) {
+  E = unwrapped(E);
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
+    return New->getAllocatedType()->getAsCXXRecordDecl();
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
+      (Callee->getName() != "make_unique" && Callee->getName() != "make_shared"))
+    return nullptr;
+  return polymorphicPointee(Call->getType());
 }
 
 } // namespace
@@ -60,6 +93,15 @@ IndirectCalls::IndirectCalls(
 }
 
 void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
+  if (Storage && polymorphicPointee(Storage->getType())) {
+    // A null pointer holds no class; anything else unknown, every one.
+    const CXXRecordDecl *Class = constructedClass(Value);
+    if (Class)
+      StoredClasses[Storage].push_back(Class);
+    else if (!Value->IgnoreParenImpCasts()->isNullPointerConstant(
+                 Storage->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+      UnknownClasses.insert(Storage);
+  }
   const FunctionDecl *Target = storedFunction(Value);
   if (!Storage || !Target || !Functions.count(Target->getCanonicalDecl()))
     return;
@@ -89,6 +131,11 @@ void IndirectCalls::recordStores(const Stmt *Body) {
     } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
                Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2) {
       store(namedStorage(Operator->getArg(0)), Operator->getArg(1));
+    } else if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(S);
+               Reset && Reset->getNumArgs() == 1 && Reset->getMethodDecl() &&
+               Reset->getMethodDecl()->getIdentifier() &&
+               Reset->getMethodDecl()->getName() == "reset") {
+      store(namedStorage(Reset->getImplicitObjectArgument()), Reset->getArg(0)); // `p.reset(new T)`
     }
   });
 }
@@ -107,6 +154,18 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
     auto It = Overriders.find(Method->getCanonicalDecl());
     if (It == Overriders.end())
       return {};
+    // Through storage that only ever holds objects of known classes: the
+    // overrides those classes run.
+    if (const ValueDecl *Holder = namedStorage(dispatchHolder(Call));
+        Holder && StoredClasses.count(Holder) && !UnknownClasses.count(Holder)) {
+      std::vector<const FunctionDecl *> Targets;
+      for (const CXXRecordDecl *Class : StoredClasses.find(Holder)->second)
+        if (const CXXMethodDecl *Final = Method->getCorrespondingMethodInClass(Class, true);
+            Final && Functions.count(Final->getCanonicalDecl()) &&
+            !llvm::is_contained(Targets, Final->getCanonicalDecl()))
+          Targets.push_back(Final->getCanonicalDecl());
+      return Targets;
+    }
     std::vector<const FunctionDecl *> Targets = It->second;
     if (Functions.count(Method->getCanonicalDecl()))
       Targets.push_back(Method->getCanonicalDecl());

@@ -8,6 +8,7 @@
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <vector>
 
@@ -33,6 +34,11 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Overriders;
   // By the variable or field that holds the callable.
   llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::FunctionDecl *>> Stored;
+  // By the pointer (or smart pointer) to a polymorphic class: the classes of
+  // the objects the translation unit stores in it, and the pointers it also
+  // stores something else in (a factory's result, another pointer).
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::CXXRecordDecl *>> StoredClasses;
+  llvm::DenseSet<const clang::ValueDecl *> UnknownClasses;
 };
 
 } // namespace lockstep::analysis

@@ -145,6 +145,15 @@ struct RankSplit {
   RankValue Value;
 };
 
+/// A call that may run one of several functions (an override, a stored
+/// callable), with what decides which: the object or the callable it goes
+/// through.
+struct DispatchCall {
+  const clang::CallExpr *Call = nullptr;
+  const clang::Expr *Holder = nullptr; // `logger` of `logger->log()`, `f` of `f(x)`
+  RankValue Value;                     // the holder's
+};
+
 struct FunctionDependence {
   llvm::DenseMap<const clang::CFGBlock *, RankValue> Conditions; // tautologies are clean
   FunctionFacts Facts;
@@ -152,6 +161,7 @@ struct FunctionDependence {
   std::vector<SharedWrite> SharedWrites;
   std::vector<AgreedArgument> AgreedArguments;
   std::vector<RankSplit> Splits;
+  std::vector<DispatchCall> Dispatches;
   llvm::DenseSet<const clang::ValueDecl *> SharedReads;  // fields and globals consulted
   llvm::DenseMap<const clang::Expr *, RankValue> Values; // each expression where it is read
   bool Settled = true; // false: limits::DependenceVisitsPerBlock was reached

@@ -87,6 +87,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   if (PendingEvents)
     summarize(*PendingEvents, *PendingBuilder, Events.get());
   findDivergences();
+  findDispatchDivergences();
   findRankArguments();
   findGroupImbalances();
 }

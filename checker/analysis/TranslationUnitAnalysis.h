@@ -100,6 +100,7 @@ private:
                  const CollectiveEvents *Settled = nullptr);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
   void findDivergences();
+  void findDispatchDivergences();
   void findRankArguments();
   void findGroupImbalances();
   void collectSplits();

@@ -34,6 +34,14 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
   return Event.Via->getQualifiedNameAsString();
 }
 
+std::string functionName(const FunctionDecl *FD, const ASTContext &Context) {
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD); Method && Method->getParent()->isLambda())
+    return "the lambda on line " +
+           std::to_string(Context.getSourceManager().getPresumedLineNumber(
+               Context.getSourceManager().getExpansionLoc(Method->getParent()->getLocation())));
+  return quoted(FD->getQualifiedNameAsString());
+}
+
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
   std::string Condition = quoted(sourceText(D.Condition, Context));
   switch (D.Arm.K) {

@@ -30,6 +30,10 @@ std::string leavingKeyword(const clang::Stmt *Leaving);
 /// What the user calls at the site: the collective or the function around it.
 std::string calledName(const analysis::CollectiveEvent &Event);
 
+/// A function as a message names it: "'Logger::log'", or "the lambda on
+/// line 12" for a lambda.
+std::string functionName(const clang::FunctionDecl *FD, const clang::ASTContext &Context);
+
 /// "'a', 'b' and 'c'".
 std::string quotedList(const std::vector<std::string> &Names);
 

@@ -39,7 +39,11 @@ void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context)
     Finding.emit();
     return;
   }
-  assert(D.kind == Divergence::Kind::Order && "the router sends only these two kinds");
+  if (D.K == Divergence::Kind::Dispatch) {
+    reportDispatch(D, Context);
+    return;
+  }
+  assert(D.K == Divergence::Kind::Order && "the router sends only these three kinds");
   const analysis::CollectiveEvent &Other = *D.OtherEvent;
   Finding.warning(Event.Site, Finding.name(Event, Naming::Collective) +
                                   Finding.name(Event, Naming::OnCommunicator) + " runs first on " +
@@ -51,6 +55,38 @@ void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context)
   Finding.note(Other.Site, "the other ranks start with " + Finding.name(Other, Naming::Collective) +
                                Finding.name(Other, Naming::OnCommunicator) + " here");
   Finding.note(Event.Site, "issue the collectives in the same order on every rank");
+  Finding.emit();
+}
+
+// `logger->log(loss)` where `logger` holds a GlobalLogger on rank 0 and a
+// NullLogger elsewhere: the choice of the function is the rank branch.
+void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
+  const analysis::CollectiveEvent &Event = D.Event;
+  FindingBuilder Finding = finding(Context);
+  Finding.about(D.Function, &Event, D.Condition);
+  const std::string Call = quoted(calledName(Event));
+  const std::string Performer = functionName(Event.Via, Context);
+  const std::string Other = functionName(D.OtherTarget, Context);
+  Message Instead = "calls none";
+  if (D.OtherEvent)
+    Instead = D.OtherEvent->Collective == Event.Collective
+                  ? Message("runs other collectives")
+                  : "calls " + Finding.name(*D.OtherEvent, Naming::Collective);
+  Finding.warning(Event.Site,
+                  Call + " may run " + Performer + ", which calls " +
+                      Finding.name(Event, Naming::Collective) + ", or " + Other + ", which " +
+                      Instead + ", and " + quoted(sourceText(D.Condition, Context)) +
+                      " differs between ranks: ranks that reach different functions run "
+                      "different collectives and the job hangs");
+  addCommonNotes(Finding, D, Context);
+  if (D.OtherEvent && D.OtherEvent->CollectiveSite.isValid())
+    Finding.note(D.OtherEvent->CollectiveSite, Finding.name(*D.OtherEvent, Naming::Collective) +
+                                                   " is called here, inside " + Other);
+  else if (!D.OtherEvent)
+    Finding.note(D.OtherTarget->getLocation(), Other + " calls no collective");
+  Finding.note(Event.Site, "make " + quoted(sourceText(D.Condition, Context)) +
+                               " the same on every rank, or have every function " + Call +
+                               " may run call the same collectives");
   Finding.emit();
 }
 

@@ -1,5 +1,6 @@
 // lockstep-rank-branch: a collective, or a call that performs one, runs only
-// on some ranks because of a rank-dependent branch.
+// on some ranks because of a rank-dependent branch, or because what picks the
+// function a call runs (an object, a callable) differs between ranks.
 #pragma once
 
 #include "LockstepCheck.h"
@@ -13,6 +14,9 @@ public:
 protected:
   void reportDivergence(const analysis::Divergence &D, clang::ASTContext &Context) override;
   void reportLimit(const analysis::AnalysisLimit &L, clang::ASTContext &Context) override;
+
+private:
+  void reportDispatch(const analysis::Divergence &D, clang::ASTContext &Context);
 };
 
 } // namespace lockstep::checks

@@ -25,6 +25,7 @@ CheckId divergenceCheck(const Divergence &D) {
   switch (D.K) {
   case Divergence::Kind::OnlySomeRanks:
   case Divergence::Kind::Order:
+  case Divergence::Kind::Dispatch:
     return CheckId::RankBranchCheck;
   case Divergence::Kind::Arguments:
     return CheckId::RankArgumentCheck;

@@ -1,0 +1,60 @@
+// A call through an object or a callable that differs between ranks, to
+// functions that run different collectives: `if (rank == 0) logger =
+// std::make_unique<GlobalLogger>(); else logger =
+// std::make_unique<NullLogger>(); logger->log(loss);`. No branch of the
+// function decides it, so the guarded sequences cannot: the value that
+// picks the function does.
+#include "TranslationUnitAnalysis.h"
+
+#include "clang/Basic/SourceManager.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+namespace {
+
+/// Whether \p Source says the value was chosen under a rank-dependent
+/// condition, or picked by a rank-dependent index: what picks a function.
+/// A value that only carries per-rank data (`std::make_unique<Trainer>(rank)`)
+/// has the same type, and runs the same overrides, on every rank.
+bool chosenByRank(const Provenance *Source) {
+  for (; Source; Source = Source->Via)
+    if (Source->K == Provenance::Kind::Implicit)
+      return true;
+  return false;
+}
+
+} // namespace
+
+void TranslationUnitAnalysis::findDispatchDivergences() {
+  std::set<unsigned> Reported;
+  for (const Divergence &D : Divergences)
+    Reported.insert(D.Event.Site.getRawEncoding());
+  for (const auto &Function : Functions)
+    for (const DispatchCall &Call : Dependence[Function.get()].Dispatches) {
+      const Provenance *Source = Env.resolve(Call.Value, Function->decl());
+      // Pending on another file: no summary says yet that it differs.
+      if (!Source || Source->Pending || !chosenByRank(Source))
+        continue;
+      // `post()` on a std::function begins, as written, at its holder.
+      SourceLocation Site = Call.Call->getBeginLoc();
+      if (Function->context().getSourceManager().isBeforeInTranslationUnit(
+              Call.Holder->getBeginLoc(), Site))
+        Site = Call.Holder->getBeginLoc();
+      std::optional<DispatchChoice> Choice =
+          Events->dispatchChoice(Indirect->targets(Call.Call), Site, Call.Call);
+      if (!Choice || !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
+        continue;
+      Divergence D;
+      D.K = Divergence::Kind::Dispatch;
+      D.Function = Function->decl();
+      D.Event = Choice->Event;
+      D.Condition = Call.Holder;
+      D.Source = Source;
+      D.OtherEvent = Choice->OtherEvent;
+      D.OtherTarget = Choice->Other;
+      Divergences.push_back(std::move(D));
+    }
+}
+
+} // namespace lockstep::analysis

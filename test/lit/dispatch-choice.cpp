@@ -1,0 +1,103 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// A call that may run functions with different collectives (overrides of a
+// virtual method, lambdas stored in a std::function) is a rank branch when
+// what picks the function differs between ranks: the object or the callable
+// was chosen under a rank-dependent condition.
+#include <mpi.h>
+#include <functional>
+#include <memory>
+
+struct Logger {
+  virtual ~Logger() = default;
+  virtual void log(double loss, MPI_Comm comm) = 0;
+};
+struct NullLogger : Logger {
+  void log(double, MPI_Comm) override {}
+};
+struct GlobalLogger : Logger {
+  explicit GlobalLogger(int level = 0) : level(level) {}
+  void log(double loss, MPI_Comm comm) override {
+    double mean = 0;
+    MPI_Allreduce(&loss, &mean, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+  int level;
+};
+
+void logger_by_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Logger> logger;
+  if (rank == 0)
+    logger = std::make_unique<GlobalLogger>();
+  else
+    logger.reset(new NullLogger());
+  logger->log(1.0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'logger->log' may run 'GlobalLogger::log', which calls 'MPI_Allreduce', or 'NullLogger::log', which calls none, and 'logger' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-15]]:5: note: 'MPI_Allreduce' is called here, inside 'GlobalLogger::log', which 'logger->log' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'logger' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-25]]:8: note: 'NullLogger::log' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'logger' the same on every rank, or have every function 'logger->log' may run call the same collectives
+}
+
+// Negative: both arms store the same class; only its settings differ.
+void same_class_either_way(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Logger *logger;
+  if (rank == 0)
+    logger = new GlobalLogger(2);
+  else
+    logger = new GlobalLogger(0);
+  logger->log(1.0, comm);
+  delete logger;
+}
+
+// Negative: an object built from the rank is still of one class everywhere.
+void built_from_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Logger> logger = std::make_unique<GlobalLogger>(rank);
+  logger->log(1.0, comm);
+}
+
+// Negative: the class is chosen by the world size, the same on every rank.
+void chosen_by_size(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  std::unique_ptr<Logger> logger;
+  if (size > 1)
+    logger = std::make_unique<GlobalLogger>();
+  else
+    logger = std::make_unique<NullLogger>();
+  logger->log(1.0, comm);
+}
+
+void post_by_rank(double *x, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> post = [] {};
+  if (rank == 0)
+    post = [&] { MPI_Bcast(x, n, MPI_DOUBLE, 0, comm); };
+  post();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'post' may run the lambda on line [[@LINE-2]], which calls 'MPI_Bcast', or the lambda on line [[@LINE-4]], which calls none, and 'post' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:18: note: 'MPI_Bcast' is called here, inside the lambda, which 'post' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'post' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-9]]:32: note: the lambda on line [[@LINE-9]] calls no collective
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'post' the same on every rank, or have every function 'post' may run call the same collectives
+}
+
+// Negative: every lambda 'post' may hold runs the same collective.
+void post_same_either_way(double *x, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> post = [&] { MPI_Bcast(x, n, MPI_DOUBLE, 0, comm); };
+  if (rank == 0)
+    post = [&] { MPI_Bcast(x, n, MPI_DOUBLE, 0, comm); };
+  post();
+}
