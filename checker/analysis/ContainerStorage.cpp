@@ -402,8 +402,9 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     for (size_t J = 0; J < Args.size(); ++J)
       if (Into[J] != Into[I])
         In.combine(Values[J]);
-    if (In.dependent())
-      writeElement(Into[I], nullptr, In, /*Compound=*/false, Call);
+    // Written anew even with uniform data: ranks that skip the call hold
+    // other elements (`if (rank == 0) snprintf(msg, ...)`).
+    writeElement(Into[I], nullptr, In, /*Compound=*/false, Call);
   }
 }
 

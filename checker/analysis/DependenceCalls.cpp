@@ -136,11 +136,13 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
 // same on every rank, or leave it (`if (b) x = 5;` in the callee): it holds
 // what it held, or that value, defined anew (ranks that skip the call hold
 // another value).
-void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param) {
+void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param, const FieldDecl *Field) {
   StorageKey Key;
   bool ByReference = bindsReference(Arg, Param);
   if (!(ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)))
     return;
+  if (Field)
+    Key.push_back(Field);
   RankValue Held = read(Key);
   Held.Definition = Arg;
   Current[Key] = Held;
@@ -160,6 +162,8 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     for (const auto &[Field, Out] : Callee.OutFields[I])
       if (Out.dependent())
         writeOutArgument(Args[I], Param, InCaller(Out), Field);
+      else
+        redefine(Args[I], Param, Field);
     StorageKey Container;
     if (Callee.OutElements[I].dependent() && Param && Param->getType()->isReferenceType() &&
         keyOf(Args[I], Container))

@@ -137,7 +137,8 @@ private:
   static const clang::Expr *chainedObject(const clang::Expr *E);
   void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value,
                         const clang::FieldDecl *Field = nullptr);
-  void redefine(const clang::Expr *Arg, const clang::ParmVarDecl *Param);
+  void redefine(const clang::Expr *Arg, const clang::ParmVarDecl *Param,
+                const clang::FieldDecl *Field = nullptr);
   void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,
                             llvm::ArrayRef<const clang::Expr *> Args);
   RankValue taintOf(const clang::CFGBlock &Branch) const;

@@ -129,8 +129,8 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
 // What a call writes, as far as it is known: a library function its
 // writable reference arguments and, a mutator, its object (`in >> n`,
 // `todo.push_back(x)`); a function of this file the parameters its facts say
-// it writes whole (`fill(n)`). Another file's function writes what its
-// summary says, wherever it is called.
+// it writes whole (`fill(n)`) or field by field (`parse(path, s)`). Another file's function writes
+// what its summary says, wherever it is called.
 void Dataflow::markCallWrites(const CallExpr *Call,
                               llvm::function_ref<void(const Expr *)> Mark) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
@@ -138,14 +138,25 @@ void Dataflow::markCallWrites(const CallExpr *Call,
     return;
   if (Classifier.classify(Callee).SystemLibrary) {
     forEachWrittenOperand(Call, Mark);
+    // A mutable pointer into a container: the library writes its elements
+    // (`snprintf(msg, ...)`, `memset(buf, ...)`).
+    for (const Expr *Arg : explicitArguments(Call)) {
+      StorageKey Container;
+      QualType Pointee = Arg->getType()->getPointeeType();
+      if (!Pointee.isNull() && !Pointee.isConstQualified() && intoContainer(Arg, Container))
+        Mark(Arg);
+    }
     return;
   }
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   if (Facts == Env.Facts.end())
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);
+  // Whole or field by field: only the storage whose definition changes
+  // differs after the merge.
   for (size_t I = 0; I < Args.size() && I < 64; ++I)
-    if (Facts->second.WrittenParams >> I & 1)
+    if ((Facts->second.WrittenParams >> I & 1) ||
+        (I < Facts->second.OutFields.size() && !Facts->second.OutFields[I].empty()))
       Mark(Args[I]);
 }
 

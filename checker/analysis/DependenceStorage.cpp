@@ -76,6 +76,13 @@ void Dataflow::collectAliases(const Stmt *Body) {
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
   E = E->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    // `auto [first, last] = shard_of(...)`: a field of the struct it
+    // decomposes. A tuple's elements (`std::get<0>`) are not told apart:
+    // the whole pair would make `count` of `{count, rank * count}` per-rank.
+    if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl())) {
+      const Expr *Bound = Binding->getBinding();
+      return Bound && isa<MemberExpr>(Bound->IgnoreParenImpCasts()) && keyOf(Bound, Key);
+    }
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var)
       return false;
@@ -243,6 +250,15 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
     return; // the parameter's own copy
   if (!Element && Key.size() == Pointee && It->second < 64)
     Facts.WrittenParams |= uint64_t(1) << It->second;
+  const void *Step = Key.size() > Pointee ? Key[Pointee] : nullptr;
+  bool Field = !Element && Step && Step != &DerefStep && !isElementStep(Step);
+  // A field written whole, even with a uniform value, is recorded too: a
+  // caller that calls on some ranks only holds different values after it
+  // (unless a collective wrote it: every rank then holds the same). Not a
+  // container: writes through `v.data()` reach its elements, not its size.
+  if (Field && Key.size() == Pointee + 1 && Value.Definition != &AgreedByEveryRank &&
+      !isContainer(static_cast<const FieldDecl *>(Step)->getType()))
+    Facts.OutFields[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
   if (!Value.dependent())
     return;
   if (Element) {
@@ -250,10 +266,9 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
       Facts.OutElements[It->second].combine(Value);
     return; // an element of a field's container: callers know it only as a whole
   }
-  const void *Step = Key.size() > Pointee ? Key[Pointee] : nullptr;
-  if (Step && Step != &DerefStep && !isElementStep(Step))
+  if (Field && Key.size() > Pointee + 1)
     Facts.OutFields[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
-  else
+  else if (!Field)
     Facts.OutParams[It->second].combine(Value);
 }
 

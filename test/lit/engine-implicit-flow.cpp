@@ -10,6 +10,9 @@
 // Different constants in the two arms, a value set on some members only, or
 // a value used by every rank on a world-wide communicator, still differ.
 #include <mpi.h>
+#include <cstdio>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 void log_line(const char *msg);
@@ -204,4 +207,119 @@ void kept_when_not_written(MPI_Comm comm, bool b) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// A helper that fills some fields of its argument, called on rank 0 only:
+// those fields differ afterwards, even when what it reads is the same file.
+struct Schedule {
+  int warmup_steps;
+  int total_steps;
+  float peak_lr;
+};
+
+static void parse_schedule(const char *path, Schedule &s) {
+  FILE *f = std::fopen(path, "r");
+  if (!f)
+    return;
+  std::fscanf(f, "%d %d", &s.warmup_steps, &s.total_steps);
+  std::fclose(f);
+}
+
+void rank0_reads_schedule(MPI_Comm comm, const char *path) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Schedule s{100, 1000, 1e-3f};
+  if (rank == 0)
+    parse_schedule(path, s);
+  for (int step = 0; step < s.total_steps; ++step)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:22: note: 'step < s.total_steps' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // Negative: a field the helper does not write keeps its value everywhere.
+  for (float lr = 0; lr < s.peak_lr; lr += 1e-4f)
+    MPI_Barrier(comm);
+}
+
+// Negative: every rank reads the schedule.
+void every_rank_reads_schedule(MPI_Comm comm, const char *path) {
+  Schedule s{100, 1000, 1e-3f};
+  parse_schedule(path, s);
+  for (int step = 0; step < s.total_steps; ++step)
+    MPI_Barrier(comm);
+}
+
+// A message the root formats: its length differs on the other ranks.
+void announce(MPI_Comm comm, const char *run_name) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  char msg[512] = {0};
+  if (rank == 0)
+    std::snprintf(msg, sizeof msg, "starting run %s", run_name);
+  MPI_Bcast(msg, (int)std::strlen(msg) + 1, MPI_CHAR, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:18: note: '(int)std::strlen(msg) + 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:18: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  // Negative: the whole buffer, the same size everywhere.
+  MPI_Bcast(msg, sizeof msg, MPI_CHAR, 0, comm);
+  // Negative: after the broadcast every rank holds the root's message.
+  MPI_Bcast(msg, (int)std::strlen(msg) + 1, MPI_CHAR, 0, comm);
+}
+
+// A range returned as a struct and bound by name: each rank's own shard.
+struct Range {
+  long begin, end;
+};
+
+static std::pair<long, long> count_offset(long n, int w, int r) { return {n / w, n / w * r}; }
+
+static Range shard_of(long n, int r, int w) {
+  long per = n / w;
+  return {r * per, (r + 1) * per};
+}
+
+void bound_shard(long n, MPI_Comm comm) {
+  int rank, world;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &world);
+  auto [first, last] = shard_of(n, rank, world);
+  for (long i = first; i < last; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:24: note: 'i < last' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // Negative: the shard's length is the same on every rank.
+  auto [lo, hi] = shard_of(n, 0, world);
+  for (long i = lo; i < hi; ++i)
+    MPI_Barrier(comm);
+  // Negative: the count of a count and an offset is the same on every rank.
+  auto [count, offset] = count_offset(n, world, rank);
+  for (long i = 0; i < count; ++i)
+    MPI_Barrier(comm);
+}
+
+// Negative: a helper on rank 0 that rescales the elements of a field's
+// vector leaves its size as it was.
+struct Trainer {
+  MPI_Comm comm;
+  int rank;
+  std::vector<float> grads;
+};
+
+static void scale_grads(float *buf, int n) {
+  for (int k = 0; k < n; ++k)
+    buf[k] *= 0.5f;
+}
+
+static void rank0_scales(Trainer &t) { scale_grads(t.grads.data(), (int)t.grads.size()); }
+
+void rescale_then_reduce(Trainer &t) {
+  if (t.rank == 0)
+    rank0_scales(t);
+  MPI_Allreduce(MPI_IN_PLACE, t.grads.data(), (int)t.grads.size(), MPI_FLOAT, MPI_SUM, t.comm);
 }
