@@ -342,11 +342,13 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
     State.Definition = Definition;
     Current[Object] = State;
     recordWrite(Object, State);
-  } else if (auto Known = Current.find(Object); Known != Current.end()) {
+  } else {
     // Ranks that did not call it hold another state (`if (rank == 0)
-    // todo.push_back(x);`). Storage known only from outside (a parameter's,
-    // a field's) keeps what it is known as.
-    Known->second.Definition = Definition;
+    // todo.push_back(x);`, `if (rank == 0) hooks_.push_back(f);`): the
+    // state it had, defined anew.
+    RankValue State = read(Object);
+    State.Definition = Definition;
+    Current[Object] = State;
   }
   if (Elements.dependent())
     writeElement(Object, nullptr, Elements, /*Compound=*/false, Definition);

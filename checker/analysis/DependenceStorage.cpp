@@ -331,13 +331,22 @@ void Dataflow::startProgram() {
 // no single write made it so (`if (rank == 0) g_mode = 1;`: the arms meet
 // at the exit), is a per-rank write for the code that runs after the call.
 void Dataflow::publishGlobalsAtExit(const State &AtExit) {
-  for (const auto &[Key, Value] : AtExit)
-    if (Key.size() == 1 && Key.front() != &ThisRoot && Value.dependent())
-      if (const auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
-          Var && Var->isFileVarDecl()) {
-        Result.SharedWrites.push_back({Var, Value});
-        SharedWriteKeys.push_back(Key);
-      }
+  for (const auto &[Key, Value] : AtExit) {
+    if (!Value.dependent())
+      continue;
+    const auto *Root =
+        static_cast<const Decl *>(Key.front() == &ThisRoot ? Key.back() : Key.front());
+    bool Global = Key.size() == 1 && Key.front() != &ThisRoot && isa<VarDecl>(Root) &&
+                  cast<VarDecl>(Root)->isFileVarDecl();
+    // A member made per-rank where rank-dependent arms met (`if (rank == 0)
+    // hooks_.push_back(h);`): no single write recorded it.
+    bool Member = Key.size() == 2 && Key.front() == &ThisRoot && isa<FieldDecl>(Root) &&
+                  Blocks.count(Value.Definition);
+    if (Global || Member) {
+      Result.SharedWrites.push_back({cast<ValueDecl>(Root), Value});
+      SharedWriteKeys.push_back(Key);
+    }
+  }
 }
 
 // After a call, the globals the callee writes hold what it wrote.

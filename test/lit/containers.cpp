@@ -370,3 +370,33 @@ void container_parameters(MPI_Comm comm) {
   std::vector<int> mine(rank + 1);
   per_item(mine, comm);
 }
+
+// A member container that one method grows on rank 0 only has another size
+// there for every other method.
+class Trainer {
+public:
+  void setup(MPI_Comm c) {
+    comm_ = c;
+    MPI_Comm_rank(comm_, &rank_);
+    if (rank_ == 0)
+      checkpoints_.push_back(10);
+    // Negative: every rank records the same warmup steps.
+    warmup_.push_back(5);
+  }
+  void fit() {
+    for (int step : checkpoints_)
+      MPI_Bcast(&step, 1, MPI_INT, 0, comm_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:21: note: 'checkpoints_' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:9: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-12]]:5: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+    for (int step : warmup_)
+      MPI_Bcast(&step, 1, MPI_INT, 0, comm_);
+  }
+
+private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  std::vector<int> checkpoints_, warmup_;
+};
