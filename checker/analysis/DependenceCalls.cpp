@@ -123,7 +123,10 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   if (const Expr *Index; (ByReference && elementKeyOf(Arg, Key, Index)) ||
                          (Field && Pointee && elementKeyOf(Pointee, Key, Index))) {
     writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
-  } else if (Field && !ByReference && intoContainer(Arg, Key)) {
+  } else if (!ByReference && (Field || Value.Definition != &AgreedByEveryRank) &&
+             intoContainer(Arg, Key)) {
+    // Through a pointer into a container its elements, not its size; what
+    // a collective agrees on replaces them all (below).
     writeElement(Key, /*Index=*/nullptr, Value, /*Compound=*/false, Value.Definition);
   } else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)) {
     if (Field)

@@ -152,11 +152,17 @@ void Dataflow::markCallWrites(const CallExpr *Call,
   if (Facts == Env.Facts.end())
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);
-  // Whole or field by field: only the storage whose definition changes
-  // differs after the merge.
+  // Whole or field by field (a container field's elements are no write of
+  // its size): only the storage whose definition changes differs after the
+  // merge.
+  auto WritesFields = [&](size_t I) {
+    return I < Facts->second.OutFields.size() &&
+           llvm::any_of(
+               Facts->second.OutFields[I],
+               [](const auto &Out) { return !isContainer(Out.first->getType()); });
+  };
   for (size_t I = 0; I < Args.size() && I < 64; ++I)
-    if ((Facts->second.WrittenParams >> I & 1) ||
-        (I < Facts->second.OutFields.size() && !Facts->second.OutFields[I].empty()))
+    if ((Facts->second.WrittenParams >> I & 1) || WritesFields(I))
       Mark(Args[I]);
 }
 

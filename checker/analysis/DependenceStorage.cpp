@@ -251,14 +251,18 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
   if (!Element && Key.size() == Pointee && It->second < 64)
     Facts.WrittenParams |= uint64_t(1) << It->second;
   const void *Step = Key.size() > Pointee ? Key[Pointee] : nullptr;
-  bool Field = !Element && Step && Step != &DerefStep && !isElementStep(Step);
-  // A field written whole, even with a uniform value, is recorded too: a
-  // caller that calls on some ranks only holds different values after it
-  // (unless a collective wrote it: every rank then holds the same). Not a
-  // container: writes through `v.data()` reach its elements, not its size.
-  if (Field && Key.size() == Pointee + 1 && Value.Definition != &AgreedByEveryRank &&
-      !isContainer(static_cast<const FieldDecl *>(Step)->getType()))
-    Facts.OutFields[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
+  if (!Element && Step && Step != &DerefStep && !isElementStep(Step)) {
+    const auto *Field = static_cast<const FieldDecl *>(Step);
+    // A field written whole, even with a uniform value, is recorded too: a
+    // caller that calls on some ranks only holds different values after it
+    // (unless a collective wrote it: every rank then holds the same). Not a
+    // container: writes through `v.data()` reach its elements, not its size.
+    bool Redefined = Key.size() == Pointee + 1 && Value.Definition != &AgreedByEveryRank &&
+                     !isContainer(Field->getType());
+    if (Value.dependent() || Redefined)
+      Facts.OutFields[It->second][Field].combine(Value);
+    return;
+  }
   if (!Value.dependent())
     return;
   if (Element) {
@@ -266,10 +270,7 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
       Facts.OutElements[It->second].combine(Value);
     return; // an element of a field's container: callers know it only as a whole
   }
-  if (Field && Key.size() > Pointee + 1)
-    Facts.OutFields[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
-  else if (!Field)
-    Facts.OutParams[It->second].combine(Value);
+  Facts.OutParams[It->second].combine(Value);
 }
 
 // A member or global that a collective agrees on before every return holds
@@ -340,7 +341,8 @@ void Dataflow::publishGlobalsAtExit(const State &AtExit) {
                   cast<VarDecl>(Root)->isFileVarDecl();
     // A member made per-rank where rank-dependent arms met (`if (rank == 0)
     // hooks_.push_back(h);`): no single write recorded it.
-    bool Member = Key.size() == 2 && Key.front() == &ThisRoot && isa<FieldDecl>(Root) &&
+    bool Member = Key.size() == 2 && Key.front() == &ThisRoot && Key.back() != &DerefStep &&
+                  !isElementStep(Key.back()) && isa<FieldDecl>(Root) &&
                   Blocks.count(Value.Definition);
     if (Global || Member) {
       Result.SharedWrites.push_back({cast<ValueDecl>(Root), Value});

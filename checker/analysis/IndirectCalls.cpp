@@ -94,12 +94,16 @@ IndirectCalls::IndirectCalls(
 
 void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
   if (Storage && polymorphicPointee(Storage->getType())) {
-    // A null pointer holds no class; anything else unknown, every one.
-    const CXXRecordDecl *Class = constructedClass(Value);
-    if (Class)
+    // A null pointer (`nullptr`, an empty smart pointer) holds no class;
+    // anything else unknown, every one.
+    const Expr *Bare = unwrapped(Value);
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Bare);
+    bool Null = (Construct && Construct->getNumArgs() == 0) ||
+                (Bare && Bare->isNullPointerConstant(Storage->getASTContext(),
+                                                     Expr::NPC_ValueDependentIsNotNull));
+    if (const CXXRecordDecl *Class = constructedClass(Value))
       StoredClasses[Storage].push_back(Class);
-    else if (!Value->IgnoreParenImpCasts()->isNullPointerConstant(
-                 Storage->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+    else if (!Null)
       UnknownClasses.insert(Storage);
   }
   const FunctionDecl *Target = storedFunction(Value);

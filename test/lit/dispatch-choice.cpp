@@ -56,6 +56,18 @@ void same_class_either_way(MPI_Comm comm) {
   delete logger;
 }
 
+// Negative: an empty smart pointer, then the same class on either arm.
+void same_class_in_smart_pointer(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Logger> logger;
+  if (rank == 0)
+    logger = std::make_unique<GlobalLogger>(2);
+  else
+    logger = std::make_unique<GlobalLogger>(0);
+  logger->log(1.0, comm);
+}
+
 // Negative: an object built from the rank is still of one class everywhere.
 void built_from_rank(MPI_Comm comm) {
   int rank;

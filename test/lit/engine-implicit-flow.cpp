@@ -304,19 +304,22 @@ void bound_shard(long n, MPI_Comm comm) {
 }
 
 // Negative: a helper on rank 0 that rescales the elements of a field's
-// vector leaves its size as it was.
+// vector, even by a per-rank factor, leaves its size as it was.
 struct Trainer {
   MPI_Comm comm;
   int rank;
   std::vector<float> grads;
 };
 
-static void scale_grads(float *buf, int n) {
+static void scale_grads(float *buf, int n, float by) {
   for (int k = 0; k < n; ++k)
-    buf[k] *= 0.5f;
+    buf[k] *= by;
 }
 
-static void rank0_scales(Trainer &t) { scale_grads(t.grads.data(), (int)t.grads.size()); }
+static void rank0_scales(Trainer &t) {
+  scale_grads(t.grads.data(), (int)t.grads.size(), 0.5f);
+  scale_grads(t.grads.data(), (int)t.grads.size(), 1.0f + t.rank);
+}
 
 void rescale_then_reduce(Trainer &t) {
   if (t.rank == 0)
