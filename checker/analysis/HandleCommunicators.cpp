@@ -17,7 +17,6 @@ const Expr *HandleCommunicators::creator(const ValueDecl *Handle) const {
 
 void HandleCommunicators::scan() const {
   Scanned = true;
-  // Functions are keyed by pointer; their order does not change the result.
   for (const auto &[Decl, Function] : Functions)
     forEachStmtInOrder(Function->decl()->getBody(), [&](const Stmt *S) {
       const auto *Call = dyn_cast<CallExpr>(S);
@@ -30,9 +29,11 @@ void HandleCommunicators::scan() const {
       if (!Comm || !Handle)
         return;
       auto [Known, Inserted] = Creators.try_emplace(Handle, Comm);
-      // Created on two communicators: no one answer.
+      // Created on two communicators (two spellings, or one name for two
+      // variables): no one answer, whatever the order of the scan.
       if (!Inserted && Known->second &&
-          sourceText(Known->second, Function->context()) != sourceText(Comm, Function->context()))
+          (accessedStorage(Known->second) != accessedStorage(Comm) ||
+           sourceText(Known->second, Function->context()) != sourceText(Comm, Function->context())))
         Known->second = nullptr;
     });
 }
