@@ -14,9 +14,9 @@ using namespace clang;
 namespace {
 
 /// Whether \p Source says the value was chosen under a rank-dependent
-/// condition, or picked by a rank-dependent index: what picks a function.
-/// A value that only carries per-rank data (`std::make_unique<Trainer>(rank)`)
-/// has the same type, and runs the same overrides, on every rank.
+/// condition: what picks a function. A value that only carries per-rank data
+/// (`std::make_unique<Trainer>(rank)`, a factory given the rank) is taken to
+/// have the same type, and run the same overrides, on every rank.
 bool chosenByRank(const Provenance *Source) {
   for (; Source; Source = Source->Via)
     if (Source->K == Provenance::Kind::Implicit)

@@ -113,3 +113,20 @@ void post_same_either_way(double *x, int n, MPI_Comm comm) {
     post = [&] { MPI_Bcast(x, n, MPI_DOUBLE, 0, comm); };
   post();
 }
+
+// Each holder runs a collective, but not the same one.
+void sync_by_rank(double *x, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> sync = [&] { MPI_Barrier(comm); };
+  if (rank % 2)
+    sync = [&] { MPI_Bcast(x, n, MPI_DOUBLE, 0, comm); };
+  sync();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'sync' may run the lambda on line [[@LINE-4]], which calls 'MPI_Barrier', or the lambda on line [[@LINE-2]], which calls 'MPI_Bcast', and 'sync' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:38: note: 'MPI_Barrier' is called here, inside the lambda, which 'sync' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'sync' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'MPI_Bcast' is called here, inside the lambda on line [[@LINE-7]]
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'sync' the same on every rank, or have every function 'sync' may run call the same collectives
+}
