@@ -221,6 +221,8 @@ RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index) 
 // The container parameters whose elements \p Value, read from \p Key,
 // still holds: those of a container the function has not replaced.
 uint64_t Dataflow::callersElements(const StorageKey &Key, const RankValue &Value) const {
+  if (!(ContainerParams & Value.Params)) // every whole read passes here
+    return 0;
   const auto *Param =
       Key.size() == 1 ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key[0])) : nullptr;
   auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();

@@ -93,13 +93,15 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   return Value;
 }
 
-// What a call hands \p Param: of a container, its own state (its size) or,
-// with \p Elements, its elements; else the argument's value.
-RankValue Dataflow::argumentOf(const Expr *Arg, const ParmVarDecl *Param, bool Elements) const {
+// What a call hands \p Param: of a container, its own state (its size) and
+// its elements apart; else the argument's value as both.
+Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Param) const {
   StorageKey Key;
-  if (!Param || !isContainer(Param->getType().getNonReferenceType()) || !containerKeyOf(Arg, Key))
-    return eval(Arg);
-  return Elements ? readElement(Key, nullptr) : read(Key);
+  if (!Param || !isContainer(Param->getType().getNonReferenceType()) || !containerKeyOf(Arg, Key)) {
+    RankValue Value = eval(Arg);
+    return {Value, Value};
+  }
+  return {read(Key), readElement(Key, nullptr)};
 }
 
 // Writes \p Value to what \p Arg refers or points to (or to its \p Field).
@@ -187,8 +189,9 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
   for (size_t I = 0; I < Args.size(); ++I) {
     const Expr *Arg = Args[I];
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
-    Record.Args.push_back(argumentOf(Arg, Param, /*Elements=*/false));
-    Record.ArgElements.push_back(argumentOf(Arg, Param, /*Elements=*/true));
+    PassedValue Passed = passedTo(Arg, Param);
+    Record.Args.push_back(Passed.Own);
+    Record.ArgElements.push_back(Passed.Elements);
     FieldValues Fields;
     Record.ArgFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
                                                      : std::nullopt);

@@ -100,8 +100,10 @@ private:
   RankValue withElements(const StorageKey &Key, RankValue Value) const;
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
-  RankValue argumentOf(const clang::Expr *Arg, const clang::ParmVarDecl *Param,
-                       bool Elements) const;
+  struct PassedValue {
+    RankValue Own, Elements; // a container's size and its elements
+  };
+  PassedValue passedTo(const clang::Expr *Arg, const clang::ParmVarDecl *Param) const;
   RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);

@@ -46,11 +46,15 @@ RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *
   Value.Source = Split ? nullptr : Summary.Source;
   Value.ExactRank = Summary.ExactRank && Summary.Source;
   for (size_t I = 0; I < Args.size() && I < 64; ++I) {
-    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
-    if (Summary.Params >> I & 1)
-      Value.merge(argumentOf(Args[I], Param, /*Elements=*/false));
-    if (Summary.ElementParams >> I & 1)
-      Value.merge(argumentOf(Args[I], Param, /*Elements=*/true));
+    bool Own = Summary.Params >> I & 1, Elements = Summary.ElementParams >> I & 1;
+    if (!Own && !Elements)
+      continue;
+    PassedValue Passed =
+        passedTo(Args[I], I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr);
+    if (Own)
+      Value.merge(Passed.Own);
+    if (Elements)
+      Value.merge(Passed.Elements);
   }
   // A split by the colour this call passes: still the caller's parameters',
   // or a source here.
