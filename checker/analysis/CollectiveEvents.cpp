@@ -35,6 +35,19 @@ const ParmVarDecl *namedParameter(const Expr *E) {
   return Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
 }
 
+/// Whether \p E reads a variable local to the function it is written in
+/// (a lambda's captures are its enclosing function's).
+bool readsLocal(const Expr *E) {
+  bool Local = false;
+  forEachStmtInOrder(E, [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    Local |= Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+             !Ref->refersToEnclosingVariableOrCapture();
+  });
+  return Local;
+}
+
 /// The argument the call \p Site passes for parameter \p Index.
 const Expr *argumentAt(const Stmt *Site, unsigned Index) {
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
@@ -194,7 +207,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       continue;
     EventArgument Argument{Strings.save(RoleName), Strings.save(comparable(Arg, Context)),
                            Strings.save(sourceText(Arg, Context)),
-                           OfHandle ? nullptr : namedParameter(Arg)};
+                           OfHandle ? nullptr : namedParameter(Arg), readsLocal(Arg)};
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
@@ -264,7 +277,8 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     if (Inserted)
       if (const Expr *Arg = argumentAt(SiteStmt, Param->getFunctionScopeIndex()))
         It->second = PassedArgument{{"", Strings.save(comparable(Arg, Context)),
-                                     Strings.save(sourceText(Arg, Context)), namedParameter(Arg)},
+                                     Strings.save(sourceText(Arg, Context)), namedParameter(Arg),
+                                     readsLocal(Arg)},
                                     communicatorKey(Arg)};
     return It->second ? &*It->second : nullptr;
   };
@@ -284,7 +298,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
         if (const PassedArgument *Arg = PassedFor(Argument.Parameter)) {
           SameValues &= Arg->Argument.Value.data() == Argument.Value.data();
           Argument = {Argument.Role, Arg->Argument.Value, Arg->Argument.Written,
-                      Arg->Argument.Parameter};
+                      Arg->Argument.Parameter, Arg->Argument.Local};
         }
       Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
       if (!SameValues)
@@ -331,13 +345,25 @@ CollectiveEvents::firstPerformer(const std::vector<const FunctionDecl *> &Target
                       [&](const FunctionDecl *Target) { return performsCollectives(Target); });
 }
 
+// What two functions a call may run must agree on: the operations, and the
+// arguments that mean the same in both (constants, shared storage, the
+// call's own arguments by position); their locals differ by name alone.
 std::vector<llvm::StringRef> CollectiveEvents::targetKeys(const FunctionDecl *Target) const {
   std::vector<llvm::StringRef> Keys;
   if (!performsCollectives(Target))
     return Keys;
   if (const FunctionSummary *Summary = functionSummary(Target); Summary && !Summary->Several)
-    for (const CollectiveEvent *Event : Summary->Events)
-      Keys.push_back(Event->Key);
+    for (const CollectiveEvent *Event : Summary->Events) {
+      std::string Key = Event->Collective.str();
+      for (const EventArgument &Argument : Event->AgreedArguments)
+        if (Argument.Parameter)
+          Key += ("|" + Argument.Role + "=#" +
+                  llvm::Twine(Argument.Parameter->getFunctionScopeIndex()))
+                     .str();
+        else if (!Argument.Local)
+          Key += ("|" + Argument.Role + "=" + Argument.Value).str();
+      Keys.push_back(Strings.save(Key));
+    }
   else
     Keys.push_back(Strings.save("call " + Target->getQualifiedNameAsString()));
   return Keys;

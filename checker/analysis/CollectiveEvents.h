@@ -33,6 +33,9 @@ struct EventArgument {
   // (`void bar(MPI_Comm c) { MPI_Barrier(c); }`): its callers compare what
   // they pass for it.
   const clang::ParmVarDecl *Parameter = nullptr;
+  // Reads a local variable of that function: another function's event
+  // cannot be compared with it by what is written.
+  bool Local = false;
 };
 
 /// Where events keep their text, once per translation unit. A callee's

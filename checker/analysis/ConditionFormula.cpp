@@ -277,12 +277,14 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       FieldKey = It->second;
     }
   }
-  bool PerRank = Value && Facts.Differs(*Value);
-  if (FieldKey)
-    return Sorted(PerRank
-                      ? Arena.perRank(FieldKey, !isInteger(E) || E->getType()->isBooleanType())
-                      : Arena.uniform(FieldKey, !isInteger(E) || E->getType()->isBooleanType()));
-  return Sorted(symbolFor(E, Named, PerRank, !isInteger(E) || E->getType()->isBooleanType()));
+  const bool PerRank = Value && Facts.Differs(*Value);
+  const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  FormulaRef Symbol =
+      FieldKey ? (PerRank ? Arena.perRank(FieldKey, Boolean) : Arena.uniform(FieldKey, Boolean))
+               : symbolFor(E, Named, PerRank, Boolean);
+  if (PerRank)
+    Facts.PerRankSymbol(*Value, Symbol);
+  return Sorted(Symbol);
 }
 
 FormulaRef ConditionFormula::symbolFor(const Expr *E, const ValueDecl *Named, bool PerRank,

@@ -29,6 +29,9 @@ struct ConditionFacts {
   std::function<FormulaRef(const clang::ValueDecl *Comm)> IsNull;
   /// Whether a handle is a communicator made by a rank-dependent split.
   std::function<bool(const clang::ValueDecl *Comm)> IsSplit;
+  /// Told the per-rank symbol made for each value: one the same on every
+  /// member of a communicator (`MPI_Comm_size(sub, &n)`) is tied there.
+  std::function<void(const RankValue &, FormulaRef Symbol)> PerRankSymbol;
   /// Whether an edge is the passing arm of a status check whose failing arm
   /// is cut (ErrorPaths): its guard is `true` for every path analysed. A
   /// status is the same on every rank, so this only drops conjuncts that

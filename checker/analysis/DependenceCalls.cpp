@@ -3,6 +3,7 @@
 // unknown functions).
 #include "DependenceDataflow.h"
 #include "PerRankSources.h"
+#include "SourceText.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -337,6 +338,26 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   }
 }
 
+// What a uniform source writes to its out-argument \p Out: the same on every
+// rank, except the size of a communicator that a rank-dependent split made
+// (`MPI_Comm_size(half, &n)`), which is the same only on its members.
+RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
+                                  const std::vector<const Expr *> &Args, unsigned Out) const {
+  if (!Role.UniformSource->WorldSize)
+    return agreed();
+  const Expr *Communicator =
+      Out > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
+  RankValue Handle = Communicator ? eval(Communicator) : RankValue();
+  const Provenance *Split = Env.resolve(Handle, Function.decl());
+  if (!fromSplit(Split))
+    return agreed(RankValue::worldSize());
+  RankValue Size;
+  Size.Source = perRankData(Call, Args[Out], Role.Name,
+                            "the size of '" + sourceText(Communicator, Function.context()) + "'",
+                            Env.Arena, Function, Handle.Source, namedStorage(Communicator));
+  return Size;
+}
+
 // A call through a pointer, a std::function or a virtual call may run any
 // of its targets: the globals they write hold what they wrote afterwards
 // (`fp()` where `fp = run`), and their parameters receive the arguments.
@@ -384,8 +405,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   if (Role.UniformSource && Role.UniformSource->OutArg &&
       *Role.UniformSource->OutArg < Args.size()) {
     unsigned I = *Role.UniformSource->OutArg;
-    writeOutArgument(Args[I], ParamFor(I),
-                     agreed(Role.UniformSource->WorldSize ? RankValue::worldSize() : RankValue()));
+    writeOutArgument(Args[I], ParamFor(I), uniformOutput(Call, Role, Args, I));
   }
   if (Role.PerRankSource && Role.PerRankSource->OutArg &&
       *Role.PerRankSource->OutArg < Args.size()) {

@@ -41,7 +41,7 @@ std::string rankPartName(const Provenance *Source) {
 }
 
 const ValueDecl *sameAmongMembersOf(const Provenance *Source) {
-  return Source && Source->K == Provenance::Kind::Implicit ? Source->MembersOf : nullptr;
+  return Source ? Source->MembersOf : nullptr;
 }
 
 void Membership::addSplit(const ValueDecl *Comm, FormulaRef Colour) {
@@ -74,6 +74,12 @@ FormulaRef Membership::isNull(const ValueDecl *Comm) {
   return Test->second;
 }
 
+void Membership::sameOnMembers(const ValueDecl *Comm, FormulaRef Symbol) {
+  std::vector<FormulaRef> &Symbols = OnMembers[Comm];
+  if (llvm::find(Symbols, Symbol) == Symbols.end())
+    Symbols.push_back(Symbol);
+}
+
 std::optional<FormulaRef> Membership::shared(const ValueDecl *Comm) {
   if (!Comm)
     return std::nullopt;
@@ -83,6 +89,9 @@ std::optional<FormulaRef> Membership::shared(const ValueDecl *Comm) {
     return std::nullopt;
   FormulaRef Member = Arena.negate(isNull(Comm));
   FormulaRef Both = Arena.conjoin(Arena.inRank(1, Member), Arena.inRank(2, Member));
+  for (FormulaRef Symbol : OnMembers.lookup(Comm))
+    Both = Arena.conjoin(
+        Both, Arena.compare(FormulaOp::Eq, Arena.inRank(1, Symbol), Arena.inRank(2, Symbol)));
   if (!Known)
     return Both; // members of a handle made elsewhere: assume the same one
   return Arena.conjoin(

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lockstep::analysis {
 
@@ -48,6 +49,9 @@ public:
     ColoursElsewhere = std::move(Of);
   }
   bool isSplit(const clang::ValueDecl *Comm);
+  /// \p Symbol (a per-rank one) has the same value on every member of
+  /// \p Comm: two ranks that share it agree on it.
+  void sameOnMembers(const clang::ValueDecl *Comm, FormulaRef Symbol);
 
   /// `Comm == MPI_COMM_NULL` on one rank.
   FormulaRef isNull(const clang::ValueDecl *Comm);
@@ -64,6 +68,8 @@ private:
   // A split's colour; nullopt when several splits write the same handle.
   llvm::DenseMap<const clang::ValueDecl *, std::optional<FormulaRef>> Colours;
   llvm::DenseMap<const clang::ValueDecl *, FormulaRef> NullTests; // handles of unknown origin
+  // Per-rank symbols that every member of a communicator agrees on.
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<FormulaRef>> OnMembers;
 };
 
 } // namespace lockstep::analysis

@@ -40,7 +40,8 @@ std::string receivingStorage(const Expr *Call, const FunctionCFG &Function) {
 
 const Provenance *perRankData(const CallExpr *Call, const Expr *Received, const std::string &Name,
                               const std::string &Why, ProvenanceArena &Arena,
-                              const FunctionCFG &Function) {
+                              const FunctionCFG &Function, const Provenance *Via,
+                              const ValueDecl *MembersOf) {
   std::string Holder;
   if (Received == Call) {
     Holder = receivingStorage(Call, Function);
@@ -53,7 +54,7 @@ const Provenance *perRankData(const CallExpr *Call, const Expr *Received, const 
   }
   const FunctionDecl *Callee = Call->getDirectCallee();
   return Arena.makePerRank(Callee ? Callee->getQualifiedNameAsString() : Name, Call->getBeginLoc(),
-                           Why, std::move(Holder));
+                           Why, std::move(Holder), Via, MembersOf);
 }
 
 } // namespace lockstep::analysis

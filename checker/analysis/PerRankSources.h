@@ -16,8 +16,12 @@ namespace lockstep::analysis {
 /// \p Received is what receives the data: the call itself for a returned
 /// value, or the out argument; the provenance names the variable it lands
 /// in when there is one (`double t = MPI_Wtime();`, `gethostname(host, n)`).
+/// \p Via is what makes it differ when that has a source of its own, and
+/// \p MembersOf a communicator on whose members it is the same.
 const Provenance *perRankData(const clang::CallExpr *Call, const clang::Expr *Received,
                               const std::string &Name, const std::string &Why,
-                              ProvenanceArena &Arena, const FunctionCFG &Function);
+                              ProvenanceArena &Arena, const FunctionCFG &Function,
+                              const Provenance *Via = nullptr,
+                              const clang::ValueDecl *MembersOf = nullptr);
 
 } // namespace lockstep::analysis

@@ -204,6 +204,12 @@ RankValue Dataflow::evaluate(const Expr *E) const {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return evalCall(Call);
+  // Like the merge after an if/else: the arms' own sources say more than the
+  // condition (`rank % 2 ? odds : evens` is a split's communicator).
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E))
+    return eval(Choice->getTrueExpr())
+        .merge(eval(Choice->getFalseExpr()))
+        .combine(eval(Choice->getCond()));
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     RankValue Value;
     for (const Expr *Arg : Construct->arguments())

@@ -49,8 +49,10 @@ struct Provenance {
   // External: the part of the job the rank counts in, as its summary names
   // it (ExternalFunction::RankPart); null for the job's rank.
   const std::string *Part = nullptr;
-  // Implicit: the communicator the condition only tests for null (`sub !=
-  // MPI_COMM_NULL`): its members all take the same arm.
+  // The communicator on whose members the value is the same. Implicit: the
+  // one the condition only tests for null (`sub != MPI_COMM_NULL`), so its
+  // members all take the same arm; PerRankData: the split one whose size
+  // it is.
   const clang::ValueDecl *MembersOf = nullptr;
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
@@ -110,10 +112,13 @@ public:
     return &Storage.back();
   }
   const Provenance *makePerRank(std::string Function, clang::SourceLocation Call, std::string Why,
-                                std::string Holder) {
-    Storage.push_back(Provenance{Provenance::Kind::PerRankData, std::move(Function), Call});
+                                std::string Holder, const Provenance *Via = nullptr,
+                                const clang::ValueDecl *MembersOf = nullptr) {
+    Storage.push_back(Provenance{Provenance::Kind::PerRankData, std::move(Function), Call, Via});
     Storage.back().Why = std::move(Why);
     Storage.back().Holder = std::move(Holder);
+    Storage.back().MembersOf = MembersOf;
+    Storage.back().Pending = Via && Via->Pending;
     return &Storage.back();
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,

@@ -125,6 +125,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                          },
                          [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
                          [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
+                         [this, FD](const RankValue &Value, FormulaRef Symbol) {
+                           if (const ValueDecl *Comm = sameAmongMembersOf(Env.resolve(Value, FD)))
+                             Members.sameOnMembers(Comm, Symbol);
+                         },
                          [this, &Function](const CFGBlock &Block, unsigned Index) {
                            return Paths->passesStatusCheck(Function, Block, Index);
                          }};
@@ -132,7 +136,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
   }
   return *Slot;
 }
-bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &Header) {
+// Whether every two ranks that reach the loop (and share \p Comm, when
+// only its members meet in the loop's collectives) run it equally often.
+bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &Header,
+                                         const ValueDecl *Comm) {
   const Stmt *Loop = Header.getTerminatorStmt();
   std::optional<FormulaRef> Trip =
       Loop ? tripCount(Loop, Shape.function().parents(), Shape.conditions(), Formulas)
@@ -143,6 +150,8 @@ bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &H
   FormulaRef Question = Formulas.conjoin(
       Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
       Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, *Trip), Formulas.inRank(2, *Trip)));
+  if (std::optional<FormulaRef> Shared = Members.shared(Comm))
+    Question = Formulas.conjoin(Question, *Shared);
   RankWitness Ignored;
   return Solver.decide({Question}, Ignored) == Answer::Never;
 }
@@ -212,7 +221,9 @@ void TranslationUnitAnalysis::findDivergences() {
       for (LoopDivergence &D :
            analysis::loopDivergences(Function, *Block, Source, *FunctionEvents, Regions))
         // A trip count the same on every member, of a loop of collectives only they make.
-        if (Keep(D.Event, D.Event.pending()) && !(Members && D.Event.CommunicatorDecl == Members))
+        if (!(Members && D.Event.CommunicatorDecl == Members) &&
+            !(D.Event.CommunicatorDecl && tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
+            Keep(D.Event, D.Event.pending()))
           LoopDivergences.push_back(std::move(D));
     }
   };

@@ -98,7 +98,8 @@ private:
   /// file take \p Settled's (the pass without pending events) unwalked.
   void summarize(CollectiveEvents &With, SequenceBuilder &Walker,
                  const CollectiveEvents *Settled = nullptr);
-  bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header);
+  bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header,
+                  const clang::ValueDecl *Comm = nullptr);
   void findDivergences();
   void findDispatchDivergences();
   void findRankArguments();

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <functional>
 #include <memory>
+#include <vector>
 
 struct Logger {
   virtual ~Logger() = default;
@@ -129,4 +130,59 @@ void sync_by_rank(double *x, int n, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'MPI_Bcast' is called here, inside the lambda on line [[@LINE-7]]
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'sync' the same on every rank, or have every function 'sync' may run call the same collectives
+}
+
+// Overrides compare by what means the same in both: the operation, the
+// constants, the call's own arguments by position; not the names of their
+// locals.
+struct Role {
+  virtual ~Role() = default;
+  virtual void round(std::vector<double> &w, MPI_Comm c) = 0;
+};
+struct Coordinator : Role {
+  void round(std::vector<double> &w, MPI_Comm c) override {
+    std::vector<double> sum(w.size());
+    MPI_Reduce(w.data(), sum.data(), (int)sum.size(), MPI_DOUBLE, MPI_SUM, 0, c);
+  }
+};
+struct Worker : Role {
+  void round(std::vector<double> &w, MPI_Comm comm) override {
+    std::vector<double> g(w.size());
+    MPI_Reduce(g.data(), nullptr, (int)g.size(), MPI_DOUBLE, MPI_SUM, 0, comm);
+  }
+};
+struct Straggler : Role {
+  void round(std::vector<double> &w, MPI_Comm c) override {
+    MPI_Reduce(w.data(), nullptr, (int)w.size(), MPI_DOUBLE, MPI_SUM, 1, c);
+  }
+};
+
+// Negative: both reduce to rank 0 on the communicator passed in.
+void roles_by_rank(std::vector<double> &w, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Role> role;
+  if (rank == 0)
+    role.reset(new Coordinator);
+  else
+    role.reset(new Worker);
+  role->round(w, comm);
+}
+
+void roles_with_another_root(std::vector<double> &w, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Role> role;
+  if (rank == 0)
+    role.reset(new Coordinator);
+  else
+    role.reset(new Straggler);
+  role->round(w, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'role->round' may run 'Coordinator::round', which calls 'MPI_Reduce', or 'Straggler::round', which runs other collectives, and 'role' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-37]]:5: note: 'MPI_Reduce' is called here, inside 'Coordinator::round', which 'role->round' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'role' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-30]]:5: note: 'MPI_Reduce' is called here, inside 'Straggler::round'
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'role' the same on every rank, or have every function 'role->round' may run call the same collectives
 }

@@ -105,3 +105,69 @@ void same_colour_everywhere(MPI_Comm world) {
   MPI_Comm all = split_by(world, 0);
   MPI_Comm_free(&all);
 }
+
+// The size of a communicator split by rank is the size of each rank's part:
+// the same on its members only.
+void sub_sizes(MPI_Comm world) {
+  int rank, half_size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm half;
+  MPI_Comm_split(world, rank < 3, rank, &half);
+  MPI_Comm_size(half, &half_size);
+  // Negative: only the members of 'half' meet in these.
+  for (int i = 0; i < half_size; ++i)
+    MPI_Barrier(half);
+  if (half_size > 2)
+    MPI_Barrier(half);
+  // The whole job does not agree on it.
+  for (int i = 0; i < half_size; ++i)
+    MPI_Barrier(world);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < half_size' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'half_size' is the size of 'half' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: a split that every rank makes with the same colour has the
+// job's size.
+void whole_split_size(MPI_Comm world) {
+  int rank, n;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm all;
+  MPI_Comm_split(world, 0, rank, &all);
+  MPI_Comm_size(all, &n);
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(world);
+}
+
+// Negative: a loop as long as the colour of the row, on the row only
+// (a triangular solve over a process grid).
+void triangular_rows(double *piece, int n, int pcol) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int myrow = rank / pcol;
+  MPI_Comm row;
+  MPI_Comm_split(MPI_COMM_WORLD, myrow, rank, &row);
+  for (int k = 0; k <= myrow; ++k)
+    MPI_Bcast(piece, n, MPI_DOUBLE, 0, row);
+  // The same loop on the job is not.
+  for (int k = 0; k <= myrow; ++k)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'k <= myrow' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: each rank takes the communicator of its own parity.
+void own_parity(double *x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm evens, odds;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2 == 0 ? 0 : MPI_UNDEFINED, rank, &evens);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2 == 1 ? 0 : MPI_UNDEFINED, rank, &odds);
+  MPI_Comm mine = rank % 2 == 0 ? evens : odds;
+  MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_SUM, mine);
+}
