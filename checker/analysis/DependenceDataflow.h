@@ -163,7 +163,7 @@ private:
   void mergeReturnedFields(const FieldValues *Fields);
   RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
                    const clang::FunctionDecl *Callee) const;
-  void publishGlobalsAtExit(const State &AtExit);
+  void publishWritesAtExit(const State &AtExit);
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);

@@ -177,6 +177,8 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
     const Expr *Index;
     if (elementKeyOf(E, Container, Index)) // an element write writes its container
       Written.insert(storageRoot(Container));
+    else if (StorageKey Key; keyOf(E, Key)) // `o.chief` is a write of `o`'s
+      Written.insert(storageRoot(Key));
     else if (const ValueDecl *D = namedStorage(E))
       Written.insert(D);
   };

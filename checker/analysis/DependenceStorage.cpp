@@ -328,10 +328,11 @@ void Dataflow::startProgram() {
     }
 }
 
-// A global that differs between ranks when the function returns, although
-// no single write made it so (`if (rank == 0) g_mode = 1;`: the arms meet
-// at the exit), is a per-rank write for the code that runs after the call.
-void Dataflow::publishGlobalsAtExit(const State &AtExit) {
+// A global, member or parameter's pointee that differs between ranks when
+// the function returns, although no single write made it so (`if (rank ==
+// 0) g_mode = 1;`: the arms meet at the exit), is a per-rank write for the
+// code that runs after the call.
+void Dataflow::publishWritesAtExit(const State &AtExit) {
   for (const auto &[Key, Value] : AtExit) {
     if (!Value.dependent())
       continue;
@@ -348,6 +349,14 @@ void Dataflow::publishGlobalsAtExit(const State &AtExit) {
       Result.SharedWrites.push_back({cast<ValueDecl>(Root), Value});
       SharedWriteKeys.push_back(Key);
     }
+    // So is what a parameter refers to (`if (rank == 0) o.chief = 1;` in
+    // `parse(Options &o)`): the caller's storage. A whole pointee that only
+    // the caller's arguments decide may keep the caller's own value.
+    // Elements stay inside: a caller knows a field's container only whole.
+    const bool Field = Key.size() > 1 && Key.back() != &DerefStep;
+    if (Blocks.count(Value.Definition) && isa<ParmVarDecl>(Root) && !isElementStep(Key.back()) &&
+        (Field || Value.Source))
+      recordParamWrite(Key, Value, /*Element=*/false);
   }
 }
 

@@ -13,11 +13,14 @@ using namespace clang;
 
 namespace {
 
-/// Whether \p Source says the value was chosen under a rank-dependent
+/// Whether \p Source says \p Holder was chosen under a rank-dependent
 /// condition: what picks a function. A value that only carries per-rank data
 /// (`std::make_unique<Trainer>(rank)`, a factory given the rank) is taken to
-/// have the same type, and run the same overrides, on every rank.
-bool chosenByRank(const Provenance *Source) {
+/// have the same type, and run the same overrides, on every rank; a plain
+/// function pointer carries nothing but the choice.
+bool chosenByRank(const Expr *Holder, const Provenance *Source) {
+  if (Source && Holder->getType()->isFunctionPointerType())
+    return true;
   for (; Source; Source = Source->Via)
     if (Source->K == Provenance::Kind::Implicit)
       return true;
@@ -34,7 +37,7 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
     for (const DispatchCall &Call : Dependence[Function.get()].Dispatches) {
       const Provenance *Source = Env.resolve(Call.Value, Function->decl());
       // Pending on another file: no summary says yet that it differs.
-      if (!Source || Source->Pending || !chosenByRank(Source))
+      if (!Source || Source->Pending || !chosenByRank(Call.Holder, Source))
         continue;
       // `post()` on a std::function begins, as written, at its holder.
       SourceLocation Site = Call.Call->getBeginLoc();

@@ -92,7 +92,23 @@ IndirectCalls::IndirectCalls(
   }
 }
 
+// `fn = rank == 0 ? bar : nop` stores either arm: each is a store of its
+// own (an explicit stack: `?:` chains run thousands of arms deep).
 void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
+  std::vector<const Expr *> Arms{Value};
+  while (!Arms.empty()) {
+    const Expr *Arm = Arms.back();
+    Arms.pop_back();
+    if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(unwrapped(Arm))) {
+      Arms.push_back(Choice->getFalseExpr());
+      Arms.push_back(Choice->getTrueExpr());
+    } else {
+      storeOne(Storage, Arm);
+    }
+  }
+}
+
+void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
   if (Storage && polymorphicPointee(Storage->getType())) {
     // A null pointer (`nullptr`, an empty smart pointer) holds no class;
     // anything else unknown, every one.

@@ -28,6 +28,7 @@ public:
 private:
   void recordStores(const clang::Stmt *Body);
   void store(const clang::ValueDecl *Storage, const clang::Expr *Value);
+  void storeOne(const clang::ValueDecl *Storage, const clang::Expr *Value);
 
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   // By the canonical declaration of the overridden method.

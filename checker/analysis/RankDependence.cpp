@@ -352,7 +352,7 @@ FunctionDependence Dataflow::run() {
       processBlock(*Block, Out, Visited);
   }
   if (Visited[Graph.getExit().getBlockID()]) {
-    publishGlobalsAtExit(Out[Graph.getExit().getBlockID()]);
+    publishWritesAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
   }

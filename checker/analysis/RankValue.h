@@ -14,6 +14,7 @@ class ValueDecl;
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace lockstep::analysis {
 
@@ -135,12 +136,18 @@ public:
       Made = make(Provenance::Kind::Split, Split->Name, Split->Loc, Color);
     return Made;
   }
+  /// One record per condition, source and communicator: every merge after
+  /// a branch asks for it again.
   const Provenance *makeImplicit(clang::SourceLocation Condition, const Provenance *Via,
                                  const clang::ValueDecl *MembersOf) {
-    Storage.push_back(Provenance{Provenance::Kind::Implicit, "", Condition, Via});
-    Storage.back().MembersOf = MembersOf;
-    Storage.back().Pending = Via && Via->Pending;
-    return &Storage.back();
+    const Provenance *&Made = Implicits[{Condition.getRawEncoding(), Via, MembersOf}];
+    if (!Made) {
+      Storage.push_back(Provenance{Provenance::Kind::Implicit, "", Condition, Via});
+      Storage.back().MembersOf = MembersOf;
+      Storage.back().Pending = Via && Via->Pending;
+      Made = &Storage.back();
+    }
+    return Made;
   }
   /// One record per part name: summaries name a part with a string, formulas
   /// by an address.
@@ -150,6 +157,8 @@ private:
   std::deque<Provenance> Storage;
   std::set<std::string> Parts;
   std::map<std::pair<const Provenance *, const Provenance *>, const Provenance *> Splits;
+  std::map<std::tuple<unsigned, const Provenance *, const clang::ValueDecl *>, const Provenance *>
+      Implicits;
 };
 
 struct RankValue {

@@ -186,3 +186,24 @@ void roles_with_another_root(std::vector<double> &w, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-30]]:5: note: 'MPI_Reduce' is called here, inside 'Straggler::round'
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'role' the same on every rank, or have every function 'role->round' may run call the same collectives
 }
+
+// A function pointer picked by a rank-dependent `?:` holds either function.
+static void skip_sync(MPI_Comm) {}
+static void barrier_sync(MPI_Comm comm) { MPI_Barrier(comm); }
+static void other_barrier_sync(MPI_Comm comm) { MPI_Barrier(comm); }
+
+void pointer_by_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  void (*sync)(MPI_Comm) = rank == 0 ? barrier_sync : skip_sync;
+  sync(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'sync' may run 'barrier_sync', which calls 'MPI_Barrier', or 'skip_sync', which calls none, and 'sync' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-9]]:43: note: 'MPI_Barrier' is called here, inside 'barrier_sync', which 'sync' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'sync' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-13]]:13: note: 'skip_sync' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: make 'sync' the same on every rank, or have every function 'sync' may run call the same collectives
+  // Negative: either function calls the same barrier.
+  void (*same)(MPI_Comm) = rank == 0 ? barrier_sync : other_barrier_sync;
+  same(comm);
+}

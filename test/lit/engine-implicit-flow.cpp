@@ -326,3 +326,60 @@ void rescale_then_reduce(Trainer &t) {
     rank0_scales(t);
   MPI_Allreduce(MPI_IN_PLACE, t.grads.data(), (int)t.grads.size(), MPI_FLOAT, MPI_SUM, t.comm);
 }
+
+// A field assigned on some ranks only differs afterwards, in the function
+// that assigns it and in the callers of a helper that does; its other
+// fields do not.
+struct Election {
+  int chief = 0;
+  int level = 1;
+};
+static void elect(Election &e, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    e.chief = 1;
+}
+
+void chief_in_place(MPI_Comm comm, int *x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Election e;
+  if (rank == 0)
+    e.chief = 1;
+  MPI_Bcast(x, 1, MPI_INT, e.chief, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:28: note: 'e.chief' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:28: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  // Negative: no rank assigns it.
+  MPI_Bcast(x, 1, MPI_INT, e.level, comm);
+}
+
+void chief_by_helper(MPI_Comm comm, int *x) {
+  Election e;
+  elect(e, comm);
+  MPI_Bcast(x, 1, MPI_INT, e.chief, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:28: note: 'e.chief' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-26]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-28]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:28: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  // Negative: no rank assigns it.
+  MPI_Bcast(x, 1, MPI_INT, e.level, comm);
+}
+
+// Negative: an element a helper writes on some ranks leaves the size of its
+// container alone.
+static void mark_first(TrainState &s, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    s.grads[0] = 1.0f;
+}
+
+void size_after_element_write(MPI_Comm comm, TrainState &st) {
+  mark_first(st, comm);
+  MPI_Allreduce(MPI_IN_PLACE, st.grads.data(), (int)st.grads.size(), MPI_FLOAT, MPI_SUM, comm);
+}
