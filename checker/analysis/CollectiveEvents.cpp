@@ -326,6 +326,8 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   CollectiveEvent Event;
   if (Inner && !Inner->Events.empty())
     Event = *Inner->Events.front();
+  else if (!Inner) // recursion: its first own collective stands for it
+    Event = firstDirectEvent(*cfgOf(Callee));
   Event = Rebase(Event);
   const std::string Name = Callee->getQualifiedNameAsString();
   Event.Key = Strings.save("call " + Name);
@@ -333,6 +335,20 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   if (Event.Collective.empty())
     Event.Collective = Strings.save(Name);
   Out.push_back(std::move(Event));
+}
+
+// The first collective \p Function calls itself, in the order its blocks
+// run (its communicator and arguments are what its callers pass); an empty
+// event when it calls none.
+CollectiveEvent CollectiveEvents::firstDirectEvent(const FunctionCFG &Function) const {
+  for (const CFGBlock *Block : Function.reversePostOrder())
+    for (const CFGElement &Element : *Block)
+      if (auto S = Element.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+          if (const FunctionDecl *Callee = resolvedCallee(Call))
+            if (const CalleeRole &Role = Classifier.classify(Callee); Role.Collective)
+              return directEvent(Call, Role, Function.context());
+  return {};
 }
 
 // A call that runs one of several functions (overrides, stored callables):

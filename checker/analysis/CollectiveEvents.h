@@ -156,6 +156,7 @@ public:
 private:
   const clang::ValueDecl *communicatorKey(const clang::Expr *Arg) const;
   const FunctionCFG *cfgOf(const clang::FunctionDecl *FD) const;
+  CollectiveEvent firstDirectEvent(const FunctionCFG &Function) const;
   void addCallEvents(const clang::FunctionDecl *Callee, clang::SourceLocation Site,
                      const clang::Stmt *SiteStmt, std::vector<CollectiveEvent> &Out);
   std::vector<const clang::FunctionDecl *>::const_iterator

@@ -216,12 +216,12 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     if (RankValue Value = eval(Color);
         Value.dependent() && (!Value.pending() || Value.onParameters())) {
       if (Recording)
-        Result.Splits.push_back({NewComm, Color, Value});
+        Result.Splits.push_back(
+            {NewComm, Color, Value, namedStorage(ruleArgument(Call, Rule.Comm))});
       // A colour only parameters make per-rank (`split(rank / 2)`) leaves
       // a split without a source of its own: each caller resolves it.
       RankValue Handle;
-      Handle.Source =
-          Env.Arena.make(Provenance::Kind::Split, Role.Name, Call->getBeginLoc(), Value.Source);
+      Handle.Source = Env.Arena.makeSplit(Role.Name, Call->getBeginLoc(), Value.Source, Color);
       Handle.Params = Value.Params;
       Handle.ElementParams = Value.ElementParams;
       writeOutArgument(NewCommArg, nullptr, Handle);
@@ -338,9 +338,25 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   }
 }
 
+// A colour that cuts the ranks into parts of one size (`rank / tp`, `rank %
+// tp`), as process grids do when the job's size is a multiple of the part's.
+static bool equalParts(const Expr *Colour) {
+  for (int Hops = 0; Colour && Hops < 2; ++Hops) {
+    Colour = Colour->IgnoreParenImpCasts();
+    if (const auto *Binary = dyn_cast<BinaryOperator>(Colour))
+      return Binary->getOpcode() == BO_Div || Binary->getOpcode() == BO_Rem;
+    // `int colour = rank / tp;`
+    const auto *Ref = dyn_cast<DeclRefExpr>(Colour);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    Colour = Var && !isa<ParmVarDecl>(Var) ? Var->getInit() : nullptr;
+  }
+  return false;
+}
+
 // What a uniform source writes to its out-argument \p Out: the same on every
 // rank, except the size of a communicator that a rank-dependent split made
-// (`MPI_Comm_size(half, &n)`), which is the same only on its members.
+// in parts of different sizes (`MPI_Comm_size(half, &n)` after a split by
+// `rank < 3`), which is the same only on its members.
 RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
                                   const std::vector<const Expr *> &Args, unsigned Out) const {
   if (!Role.UniformSource->WorldSize)
@@ -349,7 +365,9 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
       Out > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
   RankValue Handle = Communicator ? eval(Communicator) : RankValue();
   const Provenance *Split = Env.resolve(Handle, Function.decl());
-  if (!fromSplit(Split))
+  while (Split && Split->K != Provenance::Kind::Split)
+    Split = Split->Via;
+  if (!Split || equalParts(Split->Colour))
     return agreed(RankValue::worldSize());
   RankValue Size;
   Size.Source = perRankData(Call, Args[Out], Role.Name,

@@ -126,6 +126,29 @@ bool FunctionShape::sameIterations(const CFGBlock *Outer, const CFGBlock *Inner)
   return true;
 }
 
+std::vector<const CFGBlock *> FunctionShape::loopsLeftBy(const CFGBlock *Branch) const {
+  std::vector<const CFGBlock *> Headers;
+  for (const auto &[Header, Body] : LoopBodies) {
+    auto Leaves = [&Body = Body](const CFGBlock *Block) {
+      return Body.test(Block->getBlockID()) &&
+             llvm::any_of(Block->succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
+               const CFGBlock *Target = Succ.getReachableBlock();
+               return Target && !Body.test(Target->getBlockID());
+             });
+    };
+    // The exit itself, or one that runs only where the branch says so
+    // (`if (rank > 1 && epoch == 3) break;`).
+    if (Header != Branch && Body.test(Branch->getBlockID()) &&
+        (Leaves(Branch) || llvm::any_of(Function.controlled(Branch), Leaves)))
+      Headers.push_back(Header);
+  }
+  // In the CFG's order, not the map's: findings must not change between runs.
+  llvm::sort(Headers, [](const CFGBlock *A, const CFGBlock *B) {
+    return A->getBlockID() > B->getBlockID();
+  });
+  return Headers;
+}
+
 std::vector<std::pair<const CFGBlock *, unsigned>>
 FunctionShape::loopExits(const CFGBlock *Header) const {
   std::vector<std::pair<const CFGBlock *, unsigned>> Exits;

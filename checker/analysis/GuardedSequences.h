@@ -90,6 +90,9 @@ public:
   /// jumps out of its body.
   std::vector<std::pair<const clang::CFGBlock *, unsigned>>
   loopExits(const clang::CFGBlock *Header) const;
+  /// The headers of the loops whose body \p Branch decides to jump out of
+  /// (`break`, `return`, `goto`), itself or by a block it controls.
+  std::vector<const clang::CFGBlock *> loopsLeftBy(const clang::CFGBlock *Branch) const;
   const clang::CFGBlock *immediateDominator(const clang::CFGBlock *Block) const;
   bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const {
     return Function.postDominates(A, B);

@@ -21,6 +21,19 @@ SourceRange iteratedRange(const Stmt *Loop) {
   return Loop->getSourceRange();
 }
 
+/// The whole `&&`/`||` chain \p Operand is tested in: the condition of a
+/// break as written (`rank > 1 && epoch == 3`).
+const Expr *wholeChain(const Expr *Operand, const ParentMap &Parents) {
+  while (Operand) {
+    const auto *Chain = dyn_cast_or_null<BinaryOperator>(
+        Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Operand)));
+    if (!Chain || !Chain->isLogicalOp())
+      break;
+    Operand = Chain;
+  }
+  return Operand;
+}
+
 bool shadows(const JoinRegion &Region, const CollectiveEvent &Event) {
   return std::find(Event.ShadowedBy.begin(), Event.ShadowedBy.end(), Region.Protocol) !=
          Event.ShadowedBy.end();
@@ -29,7 +42,7 @@ bool shadows(const JoinRegion &Region, const CollectiveEvent &Event) {
 } // namespace
 
 std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const CFGBlock &Header,
-                                            const Provenance *Source,
+                                            const CFGBlock &Deciding, const Provenance *Source,
                                             const std::vector<CollectiveEvent> &FunctionEvents,
                                             const std::vector<JoinRegion> &Regions) {
   std::vector<LoopDivergence> Found;
@@ -59,7 +72,9 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
     D.Event = Event;
     // A range-for differs by its range: `for (x : inputs)` reads as 'inputs'.
     const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop);
-    D.Condition = RangeFor ? RangeFor->getRangeInit() : decidingCondition(Header);
+    D.Condition = &Deciding != &Header ? wholeChain(decidingCondition(Deciding), Function.parents())
+                  : RangeFor           ? RangeFor->getRangeInit()
+                                       : decidingCondition(Header);
     D.Source = Source;
     if (Join)
       D.Join = *Join;

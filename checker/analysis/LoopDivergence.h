@@ -26,10 +26,13 @@ struct LoopDivergence {
   bool AfterLoop = false;                 // Unshadowed: runs after the uneven loop
 };
 
-/// The divergences a rank-dependent loop header causes. \p FunctionEvents
-/// are the collectives of the whole function.
+/// The divergences a rank-dependent branch \p Deciding causes in the loop of
+/// \p Header: its own condition, or a branch that leaves the loop. \p
+/// FunctionEvents are the collectives of the whole function.
 std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function,
-                                            const clang::CFGBlock &Header, const Provenance *Source,
+                                            const clang::CFGBlock &Header,
+                                            const clang::CFGBlock &Deciding,
+                                            const Provenance *Source,
                                             const std::vector<CollectiveEvent> &FunctionEvents,
                                             const std::vector<JoinRegion> &Regions);
 

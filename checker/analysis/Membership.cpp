@@ -1,6 +1,8 @@
 #include "Membership.h"
 #include "CallSite.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace lockstep::analysis {
 using namespace clang;
 
@@ -44,10 +46,13 @@ const ValueDecl *sameAmongMembersOf(const Provenance *Source) {
   return Source ? Source->MembersOf : nullptr;
 }
 
-void Membership::addSplit(const ValueDecl *Comm, FormulaRef Colour) {
+void Membership::addSplit(const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Colour) {
   auto [It, Inserted] = Colours.try_emplace(Comm, Colour);
   if (!Inserted && It->second != Colour)
     It->second = std::nullopt;
+  auto [From, New] = Parents.try_emplace(Comm, Parent == Comm ? nullptr : Parent);
+  if (!New && From->second != Parent)
+    From->second = nullptr;
 }
 
 const std::optional<FormulaRef> *Membership::colourOf(const ValueDecl *Comm) {
@@ -80,12 +85,23 @@ void Membership::sameOnMembers(const ValueDecl *Comm, FormulaRef Symbol) {
     Symbols.push_back(Symbol);
 }
 
+// Two members of a part of a split were members of the same communicator
+// split, so they share that one too: walked up the chain of splits.
 std::optional<FormulaRef> Membership::shared(const ValueDecl *Comm) {
+  std::optional<FormulaRef> Both;
+  llvm::SmallPtrSet<const ValueDecl *, 4> Seen;
+  for (; Comm && Seen.insert(Comm).second; Comm = Parents.lookup(Comm))
+    if (std::optional<FormulaRef> Here = sharedItself(Comm))
+      Both = Both ? Arena.conjoin(*Both, *Here) : *Here;
+  return Both;
+}
+
+std::optional<FormulaRef> Membership::sharedItself(const ValueDecl *Comm) {
   if (!Comm)
     return std::nullopt;
   const std::optional<FormulaRef> *Colour = colourOf(Comm);
   bool Known = Colour && *Colour;
-  if (!Known && !NullTests.count(Comm) && !Colour)
+  if (!Known && !NullTests.count(Comm) && !Colour && !OnMembers.count(Comm))
     return std::nullopt;
   FormulaRef Member = Arena.negate(isNull(Comm));
   FormulaRef Both = Arena.conjoin(Arena.inRank(1, Member), Arena.inRank(2, Member));

@@ -41,8 +41,9 @@ class Membership {
 public:
   explicit Membership(FormulaArena &Arena) : Arena(Arena) {}
 
-  /// \p Comm is made by a split with colour \p Colour (over the rank).
-  void addSplit(const clang::ValueDecl *Comm, FormulaRef Colour);
+  /// \p Comm is made by a split of \p Parent (when named) with colour
+  /// \p Colour (over the rank): its members are members of \p Parent too.
+  void addSplit(const clang::ValueDecl *Comm, const clang::ValueDecl *Parent, FormulaRef Colour);
   /// Where the colour of a communicator made in another file comes from
   /// (an accessor's summary); asked once per communicator.
   void setColoursElsewhere(std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> Of) {
@@ -56,17 +57,22 @@ public:
   /// `Comm == MPI_COMM_NULL` on one rank.
   FormulaRef isNull(const clang::ValueDecl *Comm);
 
-  /// The condition for two ranks to share the communicator \p Comm holds;
-  /// nullopt for communicators every rank shares.
+  /// The condition for two ranks to share the communicator \p Comm holds
+  /// (and the communicators it was split from); nullopt for communicators
+  /// every rank shares.
   std::optional<FormulaRef> shared(const clang::ValueDecl *Comm);
 
 private:
+  std::optional<FormulaRef> sharedItself(const clang::ValueDecl *Comm);
   const std::optional<FormulaRef> *colourOf(const clang::ValueDecl *Comm);
 
   FormulaArena &Arena;
   std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> ColoursElsewhere;
   // A split's colour; nullopt when several splits write the same handle.
   llvm::DenseMap<const clang::ValueDecl *, std::optional<FormulaRef>> Colours;
+  // What a split communicator was split from; null when several splits
+  // write the handle from different ones.
+  llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> Parents;
   llvm::DenseMap<const clang::ValueDecl *, FormulaRef> NullTests; // handles of unknown origin
   // Per-rank symbols that every member of a communicator agrees on.
   llvm::DenseMap<const clang::ValueDecl *, std::vector<FormulaRef>> OnMembers;

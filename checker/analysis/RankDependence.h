@@ -143,6 +143,7 @@ struct RankSplit {
   const clang::ValueDecl *Communicator = nullptr; // where the new handle is stored
   const clang::Expr *Color = nullptr;
   RankValue Value;
+  const clang::ValueDecl *Parent = nullptr; // the communicator split, when named
 };
 
 /// A call that may run one of several functions (an override, a stored

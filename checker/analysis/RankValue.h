@@ -47,6 +47,8 @@ struct Provenance {
   // SourceCall through an out-argument: the communicator whose rank it is
   // (`MPI_Comm_rank(node, &local_rank)`), when the call names one.
   const clang::Expr *Communicator = nullptr;
+  // Split: the colour, as written.
+  const clang::Expr *Colour = nullptr;
   // External: the part of the job the rank counts in, as its summary names
   // it (ExternalFunction::RankPart); null for the job's rank.
   const std::string *Part = nullptr;
@@ -129,11 +131,17 @@ public:
     Storage.back().Part = Part.empty() ? nullptr : part(Part);
     return &Storage.back();
   }
+  const Provenance *makeSplit(std::string Name, clang::SourceLocation Call, const Provenance *Via,
+                              const clang::Expr *Colour) {
+    const Provenance *Made = make(Provenance::Kind::Split, std::move(Name), Call, Via);
+    Storage.back().Colour = Colour;
+    return Made;
+  }
   /// \p Split (splitByParameters) with the colour's source \p Color.
   const Provenance *splitBy(const Provenance *Split, const Provenance *Color) {
     const Provenance *&Made = Splits[{Split, Color}];
     if (!Made)
-      Made = make(Provenance::Kind::Split, Split->Name, Split->Loc, Color);
+      Made = makeSplit(Split->Name, Split->Loc, Color, Split->Colour);
     return Made;
   }
   /// One record per condition, source and communicator: every merge after

@@ -198,15 +198,20 @@ void TranslationUnitAnalysis::findDivergences() {
         return Event.pending() == Pending && Reported.insert(Event.Site.getRawEncoding()).second;
       };
       FunctionShape &Shape = shapeOf(Function, OnPending);
+      // The loops whose trip count the branch decides: its own, or those
+      // it leaves (`if (rank > 1 && epoch == 3) break;`).
+      std::vector<const CFGBlock *> Decided;
       if (!Loop) {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
               if (Keep(D.Event, Pending))
                 Divergences.push_back(std::move(D));
-        continue;
+        Decided = Shape.loopsLeftBy(Block);
+      } else if (!tripAgreed(Shape, *Block)) {
+        Decided.push_back(Block);
       }
-      if (tripAgreed(Shape, *Block))
+      if (Decided.empty())
         continue;
       if (!FunctionEvents) {
         FunctionEvents.emplace();
@@ -218,13 +223,15 @@ void TranslationUnitAnalysis::findDivergences() {
         Regions = joinRegions(Function, Classifier);
       }
       const ValueDecl *Members = sameAmongMembersOf(Source);
-      for (LoopDivergence &D :
-           analysis::loopDivergences(Function, *Block, Source, *FunctionEvents, Regions))
-        // A trip count the same on every member, of a loop of collectives only they make.
-        if (!(Members && D.Event.CommunicatorDecl == Members) &&
-            !(D.Event.CommunicatorDecl && tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
-            Keep(D.Event, D.Event.pending()))
-          LoopDivergences.push_back(std::move(D));
+      for (const CFGBlock *Header : Decided)
+        for (LoopDivergence &D :
+             analysis::loopDivergences(Function, *Header, *Block, Source, *FunctionEvents, Regions))
+          // A trip count the same on every member, of a loop of collectives only they make.
+          if (!(Members && D.Event.CommunicatorDecl == Members) &&
+              !(Loop && D.Event.CommunicatorDecl &&
+                tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
+              Keep(D.Event, D.Event.pending()))
+            LoopDivergences.push_back(std::move(D));
     }
   };
   for (bool OnPending : {false, true})
@@ -273,7 +280,7 @@ void TranslationUnitAnalysis::collectSplits() {
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
       if (const Provenance *Source = Env.resolve(Split.Value, Function->decl());
           Source && !Source->Pending)
-        Members.addSplit(Split.Communicator,
+        Members.addSplit(Split.Communicator, Split.Parent,
                          shapeOf(*Function).conditions().expression(Split.Color));
 }
 

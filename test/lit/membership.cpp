@@ -171,3 +171,33 @@ void own_parity(double *x) {
   MPI_Comm mine = rank % 2 == 0 ? evens : odds;
   MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_SUM, mine);
 }
+
+// Negative: the rows of a process grid are all one size (the job is a
+// multiple of a row's), so a count computed from it agrees across rows.
+void grid_rows(MPI_Comm world, int tp, float *g) {
+  int rank, row_size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm row, column;
+  MPI_Comm_split(world, rank / tp, rank, &row);
+  MPI_Comm_split(world, rank % tp, rank, &column);
+  MPI_Comm_size(row, &row_size);
+  MPI_Allreduce(MPI_IN_PLACE, g, 1024 / row_size, MPI_FLOAT, MPI_SUM, column);
+}
+
+// Negative: each half bisects itself until one rank is left; two ranks that
+// share a half shared the communicator it was split from.
+static double bisect(MPI_Comm comm, double value) {
+  int r, s;
+  MPI_Comm_rank(comm, &r);
+  MPI_Comm_size(comm, &s);
+  if (s == 1)
+    return value;
+  double sum = 0;
+  MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Comm half;
+  MPI_Comm_split(comm, r < s / 2, r, &half);
+  double result = bisect(half, value + sum / s);
+  MPI_Comm_free(&half);
+  return result;
+}
+double bisect_world(double v) { return bisect(MPI_COMM_WORLD, v); }

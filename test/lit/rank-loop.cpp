@@ -179,3 +179,48 @@ void per_rank_count(MPI_Comm comm) {
   if (shared.str() == "step1")
     MPI_Barrier(comm);
 }
+
+// A rank-dependent break ends the loop early on some ranks: the loop's
+// collectives run fewer times there, wherever they stand in the body, even
+// when a collective after the loop looks like the next one.
+void early_stopping(MPI_Comm comm, double *loss) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int epoch = 0; epoch < 50; ++epoch) {
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'rank > 1 && epoch == 3' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    if (rank > 1 && epoch == 3)
+      break;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Negative: the decision to stop is agreed first.
+void agreed_early_stopping(MPI_Comm comm, double *loss) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int epoch = 0; epoch < 50; ++epoch) {
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+    int stop = rank > 1 && *loss < 0.1, any = 0;
+    MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any)
+      break;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Negative: a rank-dependent break out of a loop without collectives.
+int find_owner(MPI_Comm comm, const int *owners, int n) {
+  int rank, mine = -1;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = 0; i < n; ++i)
+    if (owners[i] == rank) {
+      mine = i;
+      break;
+    }
+  MPI_Barrier(comm);
+  return mine;
+}
