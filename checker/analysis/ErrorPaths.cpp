@@ -1,6 +1,7 @@
 #include "ErrorPaths.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace lockstep::analysis {
@@ -95,6 +96,15 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
   for (const CFGBlock *Block : Graph) {
     if (!Options.AssertionsAsExits && failsAnAssertion(*Block))
       Result.Assertions.set(Block->getBlockID());
+    // An exception that no handler of the try takes leaves the function:
+    // uncaught, it ends the process and mpirun the job. The handlers are
+    // what the ranks that throw run.
+    if (isa_and_nonnull<CXXTryStmt>(Block->getTerminatorStmt()) && Block->succ_size() > 1) {
+      const CFGBlock *Last = std::prev(Block->succ_end())->getReachableBlock();
+      if (Last && !isa_and_nonnull<CXXCatchStmt>(Last->getLabel()))
+        Result.FailingEdge[Block->getBlockID()] = Block->succ_size() - 1;
+      continue;
+    }
     if (Options.ErrorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block))
       continue;
     const Expr *Condition = decidingCondition(*Block);

@@ -169,3 +169,31 @@ void silenced(MPI_Comm comm) {
     return;
   MPI_Barrier(comm); // NOLINT(lockstep-rank-exit)
 }
+
+// A throw that a handler of the function takes skips the rest of the try
+// block, not what follows the handler.
+void throw_skips_the_try(MPI_Comm comm) {
+  int rank = world_rank();
+  try {
+    if (rank == 2)
+      throw 1;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 2', which throw before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank == 2' throw here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank == 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-173]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  } catch (int) {
+  }
+}
+
+// Negative: every rank reaches the barrier after the handler.
+void throw_recovered(MPI_Comm comm) {
+  int rank = world_rank();
+  try {
+    if (rank == 2)
+      throw 1;
+  } catch (int) {
+  }
+  MPI_Barrier(comm);
+}
