@@ -425,9 +425,9 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     unsigned I = *Role.UniformSource->OutArg;
     writeOutArgument(Args[I], ParamFor(I), uniformOutput(Call, Role, Args, I));
   }
-  if (Role.PerRankSource && Role.PerRankSource->OutArg &&
-      *Role.PerRankSource->OutArg < Args.size()) {
-    unsigned I = *Role.PerRankSource->OutArg;
+  for (unsigned I : Role.PerRankSource ? Role.PerRankSource->OutArgs : std::vector<unsigned>()) {
+    if (I >= Args.size())
+      continue;
     RankValue Data;
     Data.Source = perRankData(Call, Args[I], Role.PerRankSource->Function, Role.PerRankSource->Why,
                               Env.Arena, Function);

@@ -64,7 +64,7 @@ struct ValueSourceRule {
 /// it differ between ranks until a collective agrees on them.
 struct PerRankSourceRule {
   std::string Function;
-  std::optional<unsigned> OutArg; // the argument it writes the data through
+  std::vector<unsigned> OutArgs;  // the arguments it writes the data through
   bool Returns = false;           // it returns the data
   std::string Why;                // what the data is, for the notes: "a clock reading"
   std::string Origin;

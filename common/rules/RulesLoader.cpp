@@ -173,12 +173,18 @@ Error readValueSource(const json &Entry, const std::string &Context, const std::
 Error readPerRankSource(const json &Entry, const std::string &Context, const std::string &File,
                         PerRankSourceRule &Rule) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"function", "out_arg", "returns", "why"}) ||
-      !R.string("function", Rule.Function) || !R.index("out_arg", Rule.OutArg) ||
-      !R.boolean("returns", Rule.Returns) || !R.string("why", Rule.Why))
+  std::optional<unsigned> OutArg;
+  if (!R.onlyKeys({"function", "out_arg", "out_args", "returns", "why"}) ||
+      !R.string("function", Rule.Function) || !R.index("out_arg", OutArg) ||
+      !R.indexList("out_args", Rule.OutArgs) || !R.boolean("returns", Rule.Returns) ||
+      !R.string("why", Rule.Why))
     return R.takeError();
-  if (!Rule.OutArg && !Rule.Returns)
-    return R.failure("", "give 'out_arg', \"returns\": true, or both");
+  if (OutArg && !Rule.OutArgs.empty())
+    return R.failure("", "give 'out_arg' or 'out_args', not both");
+  if (OutArg)
+    Rule.OutArgs.push_back(*OutArg);
+  if (Rule.OutArgs.empty() && !Rule.Returns)
+    return R.failure("", "give 'out_arg' (or 'out_args'), \"returns\": true, or both");
   Rule.Origin = File;
   return Error::success();
 }

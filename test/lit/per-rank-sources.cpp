@@ -185,3 +185,21 @@ void reduce_then_agree(MPI_Comm comm, double residual) {
     return;
   MPI_Barrier(comm);
 }
+
+// A neighbour in a process grid differs between ranks: the ranks on the
+// edge have none.
+void edge_leaves(MPI_Comm grid, double *r) {
+  int west, east;
+  MPI_Cart_shift(grid, 1, 1, &west, &east);
+  if (east == MPI_PROC_NULL)
+    return;
+  MPI_Allreduce(MPI_IN_PLACE, r, 1, MPI_DOUBLE, MPI_SUM, grid);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'east == MPI_PROC_NULL', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'east == MPI_PROC_NULL' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'east == MPI_PROC_NULL' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'east' is a neighbour in the process grid from 'MPI_Cart_shift'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  // Negative: the neighbours only address point-to-point messages.
+  MPI_Sendrecv_replace(r, 1, MPI_DOUBLE, east, 0, west, 0, grid, MPI_STATUS_IGNORE);
+  MPI_Barrier(grid);
+}

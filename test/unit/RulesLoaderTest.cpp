@@ -57,7 +57,8 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(Rules.Statuses[2].Value, 0);
   EXPECT_TRUE(Rules.Statuses[4].NullFails); // system.json: fopen, malloc, ...
   EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->Returns);
-  EXPECT_EQ(*Rules.findPerRankSource("MPI_Recv")->OutArg, 0u);
+  EXPECT_EQ(Rules.findPerRankSource("MPI_Recv")->OutArgs, std::vector<unsigned>{0});
+  EXPECT_EQ(Rules.findPerRankSource("MPI_Cart_shift")->OutArgs, (std::vector<unsigned>{3, 4}));
   EXPECT_EQ(Rules.findPerRankSource("gethostname")->Why, "the host name");
 }
 
@@ -332,15 +333,19 @@ TEST(RulesLoader, ReadsPerRankSources) {
             "");
   ASSERT_EQ(Rules.PerRankSources.size(), 2u);
   EXPECT_EQ(Rules.findPerRankSource("read_sensor")->Why, "a sensor reading");
-  EXPECT_FALSE(Rules.findPerRankSource("read_sensor")->OutArg.has_value());
+  EXPECT_TRUE(Rules.findPerRankSource("read_sensor")->OutArgs.empty());
   EXPECT_TRUE(Rules.findPerRankSource("stamp")->Returns);
-  EXPECT_EQ(*Rules.findPerRankSource("stamp")->OutArg, 0u);
+  EXPECT_EQ(Rules.findPerRankSource("stamp")->OutArgs, std::vector<unsigned>{0});
 }
 
 TEST(RulesLoader, RejectsMalformedPerRankSources) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
       {"function": "f", "why": "a reading"}]})"),
-            "user.json: per_rank_sources[0] ('f'): give 'out_arg', \"returns\": true, or both");
+            "user.json: per_rank_sources[0] ('f'): give 'out_arg' (or 'out_args'), \"returns\": "
+            "true, or both");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "out_arg": 1, "out_args": [2], "why": "a reading"}]})"),
+            "user.json: per_rank_sources[0] ('f'): give 'out_arg' or 'out_args', not both");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
       {"function": "f", "returns": true}]})"),
             "user.json: per_rank_sources[0] ('f'): key 'why': missing required field");
