@@ -367,8 +367,11 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
   const Provenance *Split = Env.resolve(Handle, Function.decl());
   while (Split && Split->K != Provenance::Kind::Split)
     Split = Split->Via;
-  if (!Split || equalParts(Split->Colour))
+  if (!Split)
     return agreed(RankValue::worldSize());
+  if (equalParts(Split->Colour))
+    return agreed(); // one size everywhere, but not the job's
+
   RankValue Size;
   Size.Source = perRankData(Call, Args[Out], Role.Name,
                             "the size of '" + sourceText(Communicator, Function.context()) + "'",

@@ -201,3 +201,18 @@ static double bisect(MPI_Comm comm, double value) {
   return result;
 }
 double bisect_world(double v) { return bisect(MPI_COMM_WORLD, v); }
+
+// A row's size is not the job's: ranks past the first row's size skip this.
+void first_rows_only(MPI_Comm world, int tp) {
+  int rank, row_size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm row;
+  MPI_Comm_split(world, rank / tp, rank, &row);
+  MPI_Comm_size(row, &row_size);
+  if (rank < row_size)
+    MPI_Barrier(world);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank < row_size'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < row_size' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
