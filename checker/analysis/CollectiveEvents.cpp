@@ -267,6 +267,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   struct PassedArgument {
     EventArgument Argument; // its role left empty
     const ValueDecl *Storage;
+    bool Self; // MPI_COMM_SELF
   };
   llvm::SmallDenseMap<const ParmVarDecl *, std::optional<PassedArgument>, 4> Passed;
   auto PassedFor = [&](const ParmVarDecl *Param) -> const PassedArgument * {
@@ -279,7 +280,8 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
         It->second = PassedArgument{{"", Strings.save(comparable(Arg, Context)),
                                      Strings.save(sourceText(Arg, Context)), namedParameter(Arg),
                                      readsLocal(Arg)},
-                                    communicatorKey(Arg)};
+                                    communicatorKey(Arg),
+                                    spelledAsMacro(Arg, "MPI_COMM_SELF", Context)};
     return It->second ? &*It->second : nullptr;
   };
   auto Rebase = [&](CollectiveEvent Event) {
@@ -288,6 +290,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
             PassedFor(dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl))) {
       Event.CommunicatorDecl = Arg->Storage;
       Event.Communicator = Arg->Argument.Written;
+      Event.SelfCommunicator = Arg->Self;
     }
     // So is an agreed argument: the ranks compare what the caller passes.
     if (llvm::any_of(Event.AgreedArguments,

@@ -239,6 +239,38 @@ RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
   uint64_t Elements = callersElements(Container, Value);
   Value.Params &= ~Elements;
   Value.ElementParams |= Elements;
+  // A container inside a struct parameter (`m.cells`, `m->cells`): the
+  // elements the caller's struct holds there.
+  const auto *Param = Container.size() > 1 && Container.front() != &ThisRoot
+                          ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Container.front()))
+                          : nullptr;
+  if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
+      It != ParamIndex.end())
+    Value.ElementParams |= uint64_t(1) << It->second;
+  return Value;
+}
+
+// Whether \p Param is, refers or points to a struct that is no container.
+bool Dataflow::recordParameter(const ParmVarDecl *Param) {
+  QualType Type = Param->getType().getNonReferenceType();
+  if (Type->isPointerType())
+    Type = Type->getPointeeType();
+  return Type->isRecordType() && !isContainer(Type);
+}
+
+// What the elements of any container inside the storage \p Key hold, at
+// any depth (`m.cells[0]`, `m.grid.rows[1]`).
+RankValue Dataflow::nestedElements(const StorageKey &Key) const {
+  RankValue Value;
+  if (!HasElementKeys)
+    return Value;
+  for (auto It = Current.upper_bound(Key); It != Current.end(); ++It) {
+    if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+      break;
+    if (It->second.dependent() &&
+        std::any_of(It->first.begin() + Key.size(), It->first.end(), isElementStep))
+      Value.combine(It->second);
+  }
   return Value;
 }
 

@@ -98,11 +98,15 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
 // its elements apart; else the argument's value as both.
 Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Param) const {
   StorageKey Key;
-  if (!Param || !isContainer(Param->getType().getNonReferenceType()) || !containerKeyOf(Arg, Key)) {
-    RankValue Value = eval(Arg);
-    return {Value, Value};
-  }
-  return {read(Key), readElement(Key, nullptr)};
+  if (Param && isContainer(Param->getType().getNonReferenceType()) && containerKeyOf(Arg, Key))
+    return {read(Key), readElement(Key, nullptr)};
+  RankValue Value = eval(Arg);
+  RankValue Elements = Value;
+  // A struct's containers: their elements, for the callee's element reads.
+  if (Param && recordParameter(Param) &&
+      (Param->getType()->isPointerType() ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
+    Elements.combine(nestedElements(Key));
+  return {Value, Elements};
 }
 
 // Writes \p Value to what \p Arg refers or points to (or to its \p Field).
@@ -175,6 +179,15 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
         keyOf(Args[I], Container))
       writeElement(Container, /*Index=*/nullptr, InCaller(Callee.OutElements[I]),
                    /*Compound=*/false, Args[I]);
+    for (const auto &[Field, Out] : Callee.OutFieldElements[I]) {
+      StorageKey Holder;
+      bool ByReference = bindsReference(Args[I], Param);
+      if (Out.dependent() &&
+          (ByReference ? keyOf(Args[I], Holder) : pointeeKeyOf(Args[I], Holder))) {
+        Holder.push_back(Field);
+        writeElement(Holder, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I]);
+      }
+    }
   }
   for (size_t I = 0; I < Args.size() && I < 64; ++I)
     if (Callee.AgreedParams >> I & 1)

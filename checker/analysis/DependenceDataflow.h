@@ -100,6 +100,8 @@ private:
   RankValue withElements(const StorageKey &Key, RankValue Value) const;
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
+  static bool recordParameter(const clang::ParmVarDecl *Param);
+  RankValue nestedElements(const StorageKey &Key) const;
   struct PassedValue {
     RankValue Own, Elements; // a container's size and its elements
   };

@@ -268,7 +268,9 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
   if (Element) {
     if (Key.size() == Pointee)
       Facts.OutElements[It->second].combine(Value);
-    return; // an element of a field's container: callers know it only as a whole
+    else if (Key.size() == Pointee + 1 && Step != &DerefStep && !isElementStep(Step))
+      Facts.OutFieldElements[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
+    return;
   }
   Facts.OutParams[It->second].combine(Value);
 }

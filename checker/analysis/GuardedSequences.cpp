@@ -126,14 +126,31 @@ bool FunctionShape::sameIterations(const CFGBlock *Outer, const CFGBlock *Inner)
   return true;
 }
 
+/// Whether every path from \p Block runs straight into a call that does not
+/// return (`{ fprintf(stderr, ...); exit(1); }`).
+static bool endsProcess(const CFGBlock *Block) {
+  llvm::SmallPtrSet<const CFGBlock *, 4> Seen;
+  while (Block && Seen.insert(Block).second) {
+    if (Block->hasNoReturnElement())
+      return true;
+    if (Block->succ_size() != 1)
+      return false;
+    Block = Block->succ_begin()->getReachableBlock();
+  }
+  return false;
+}
+
 std::vector<const CFGBlock *> FunctionShape::loopsLeftBy(const CFGBlock *Branch) const {
   std::vector<const CFGBlock *> Headers;
   for (const auto &[Header, Body] : LoopBodies) {
-    auto Leaves = [&Body = Body](const CFGBlock *Block) {
-      return Body.test(Block->getBlockID()) &&
+    // Not by ending the process (`abort()` in a check macro): that is no
+    // trip count, and lockstep-rank-exit judges it. Nor by the header's own
+    // test, which a branch controls only through such an end.
+    auto Leaves = [&Body = Body, Header = Header](const CFGBlock *Block) {
+      return Block != Header && Body.test(Block->getBlockID()) && !Block->hasNoReturnElement() &&
              llvm::any_of(Block->succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
                const CFGBlock *Target = Succ.getReachableBlock();
-               return Target && !Body.test(Target->getBlockID());
+               return Target && !Body.test(Target->getBlockID()) && !endsProcess(Target);
              });
     };
     // The exit itself, or one that runs only where the branch says so

@@ -42,7 +42,8 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
-         SameEach(OutFields, Other.OutFields, SameFields);
+         SameEach(OutFields, Other.OutFields, SameFields) &&
+         SameEach(OutFieldElements, Other.OutFieldElements, SameFields);
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {

@@ -31,10 +31,12 @@ struct FunctionFacts {
   // Written through pointer or reference parameters, by parameter: the whole
   // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
   // container a reference reaches (`v[i] = rank`: the caller's container
-  // keeps its size, only its elements differ).
+  // keeps its size, only its elements differ), or elements of a container
+  // field of the pointee (`s.v.assign(n, rank)`: the field keeps its size).
   std::vector<RankValue> OutParams;
   std::vector<FieldValues> OutFields;
   std::vector<RankValue> OutElements;
+  std::vector<FieldValues> OutFieldElements;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Bit i: it writes the whole of what parameter i points or refers to, with
   // any value (`void fill(int &x) { x = 5; }`): callers that call it on some
@@ -46,7 +48,7 @@ struct FunctionFacts {
 
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)
-      : OutParams(Params), OutFields(Params), OutElements(Params) {}
+      : OutParams(Params), OutFields(Params), OutElements(Params), OutFieldElements(Params) {}
 
   bool sameAs(const FunctionFacts &Other) const;
 };

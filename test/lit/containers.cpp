@@ -400,3 +400,67 @@ private:
   int rank_ = 0;
   std::vector<int> checkpoints_, warmup_;
 };
+
+// A helper fills a container inside a struct the caller passes: the
+// caller's container holds per-rank elements, not a per-rank size.
+struct Grid {
+  std::vector<double> field;
+  std::vector<double> halo;
+};
+
+static void init_grid(Grid &g, int rank) {
+  g.field.assign(4, 1.0 + rank);
+  g.halo.assign(4, 0.0);
+}
+
+void local_convergence(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Grid g;
+  init_grid(g, rank);
+  double delta = g.field[0], global;
+  do {
+    delta *= 0.5;
+    MPI_Allreduce(&delta, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE+3]]:12: note: 'delta > 1e-3' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  } while (delta > 1e-3);
+  // Negatives: the other container holds the same elements everywhere, and
+  // the per-rank one the same number of them.
+  double halo = g.halo[0];
+  do {
+    halo += 0.5;
+    MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, comm);
+  } while (halo < 3);
+  for (size_t i = 0; i < g.field.size(); ++i)
+    MPI_Barrier(comm);
+}
+
+// A helper reads an element of a container in the struct it is given.
+struct Mesh {
+  std::vector<double> cells = std::vector<double>(4);
+};
+
+static double first_cell(const Mesh &m) { return m.cells[0]; }
+static size_t cell_count(const Mesh *m) { return m->cells.size(); }
+
+void local_error(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Mesh m, uniform;
+  m.cells[0] = rank;
+  if (first_cell(m) > 1.5)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'first_cell(m) > 1.5'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'first_cell(m) > 1.5' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negatives: a struct whose elements are the same everywhere, and the
+  // number of elements of the per-rank one.
+  if (first_cell(uniform) > 1.5)
+    MPI_Barrier(comm);
+  if (cell_count(&m) > 2)
+    MPI_Barrier(comm);
+}

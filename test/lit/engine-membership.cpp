@@ -119,6 +119,29 @@ void self_window(double *buf, int n) {
   }
 }
 
+// Negative: a routine written for any communicator, run on one rank over
+// MPI_COMM_SELF; positive: the same routine over the world on that rank.
+static double global_sum(double x, MPI_Comm comm) {
+  double sum;
+  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return sum;
+}
+
+void self_reuse(double x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double all = global_sum(x, MPI_COMM_WORLD);
+  if (rank == 0)
+    all += global_sum(x, MPI_COMM_SELF);
+  if (rank == 0)
+    all += global_sum(x, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'global_sum' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: 'MPI_Allreduce' is called here, inside 'global_sum'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:12: note: call 'global_sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
 // Positive: the same window on MPI_COMM_WORLD needs every rank.
 void world_window_on_root(double *buf, int n) {
   int rank;

@@ -5,6 +5,7 @@
 // ranks (bound, step, per-rank input); the hard negatives stay silent under
 // every lockstep check.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -223,4 +224,45 @@ int find_owner(MPI_Comm comm, const int *owners, int n) {
     }
   MPI_Barrier(comm);
   return mine;
+}
+
+// Negative: a status check that ends the process, inside one rank's arm of a
+// loop, leaves no loop early (the arms run the same broadcast).
+#define MPI_OK(call)                                                           \
+  do {                                                                         \
+    if ((call) != MPI_SUCCESS)                                                 \
+      std::abort();                                                            \
+  } while (0)
+
+void checked_arms(MPI_Comm comm, double *params, int tensors) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int t = 0; t < tensors; ++t) {
+    if (rank == 0) {
+      params[t] = 0.5;
+      MPI_OK(MPI_Bcast(params + t, 1, MPI_DOUBLE, 0, comm));
+    } else {
+      MPI_OK(MPI_Bcast(params + t, 1, MPI_DOUBLE, 0, comm));
+    }
+  }
+}
+
+// A rank that breaks out in the same arm still leaves the loop early.
+void checked_arm_breaks(MPI_Comm comm, double *params, int tensors) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int t = 0; t < tensors; ++t) {
+    MPI_OK(MPI_Bcast(params + t, 1, MPI_DOUBLE, 0, comm));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE+6]]:9: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+    MPI_OK(MPI_Barrier(comm));
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE+1]]:9: note: 'rank == 0' differs between ranks
+    if (rank == 0)
+      break;
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  }
 }
