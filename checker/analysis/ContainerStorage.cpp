@@ -247,6 +247,12 @@ RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
   if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
       It != ParamIndex.end())
     Value.ElementParams |= uint64_t(1) << It->second;
+  // A member or global container another function filled per rank.
+  if (const ValueDecl *Holder = sharedHolder(Container)) {
+    SharedReads.insert(Holder);
+    if (auto Elements = Env.SharedElements.find(Holder); Elements != Env.SharedElements.end())
+      Value.combine(Elements->second);
+  }
   return Value;
 }
 
@@ -333,10 +339,31 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
     Any.Definition = Definition;
     Current[Key] = Any;
   }
-  // Not recorded as a write of the field or global that holds the container:
-  // other methods know such storage only as a whole, and would take per-rank
-  // elements for a per-rank size. A caller's container gets them as elements.
+  // Recorded apart from the field or global that holds the container: other
+  // functions must not take per-rank elements for a per-rank size. A
+  // caller's container gets them as elements.
   recordParamWrite(Container, Value, /*Element=*/true);
+  if (const ValueDecl *Holder =
+          Recording && Value.dependent() ? sharedHolder(Container) : nullptr) {
+    Result.SharedWrites.push_back({Holder, Value, /*Elements=*/true});
+    SharedWriteKeys.push_back(Container);
+  }
+}
+
+// The member or global whose container \p Container is, if any. A field of
+// a local or a parameter's object is not one: its elements reach callees and
+// callers as arguments.
+const ValueDecl *Dataflow::sharedHolder(const StorageKey &Container) {
+  const void *Last = Container.back();
+  if (Container.size() > 1 && Last != &DerefStep && !isElementStep(Last)) {
+    const auto *Root =
+        Container.front() == &ThisRoot ? nullptr : static_cast<const VarDecl *>(Container.front());
+    return !Root || Root->hasGlobalStorage() ? static_cast<const FieldDecl *>(Last) : nullptr;
+  }
+  const auto *Var = Container.size() == 1 && Last != &ThisRoot
+                        ? dyn_cast<VarDecl>(static_cast<const Decl *>(Last))
+                        : nullptr;
+  return Var && Var->hasGlobalStorage() ? Var : nullptr;
 }
 
 // What a library call reads of an argument: the elements it points into

@@ -101,6 +101,7 @@ private:
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
   static bool recordParameter(const clang::ParmVarDecl *Param);
+  static const clang::ValueDecl *sharedHolder(const StorageKey &Container);
   RankValue nestedElements(const StorageKey &Key) const;
   struct PassedValue {
     RankValue Own, Elements; // a container's size and its elements

@@ -285,12 +285,24 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
     const auto *Var = static_cast<const VarDecl *>(Key.front());
     return Key.back() != &DerefStep && Var->hasGlobalStorage();
   };
+  // A container's elements: agreed whole, and none written per rank since.
+  auto ElementsAgreed = [&AtExit](const StorageKey &Key) {
+    for (auto It = AtExit.upper_bound(Key); It != AtExit.end(); ++It) {
+      if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+        break;
+      if (It->second.dependent())
+        return false;
+    }
+    return true;
+  };
   std::vector<SharedWrite> Kept;
   for (size_t I = 0; I < Result.SharedWrites.size(); ++I) {
-    auto It = AtExit.find(SharedWriteKeys[I]);
+    const StorageKey &Key = SharedWriteKeys[I];
+    auto It = AtExit.find(Key);
     bool Agreed = It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
-                  !It->second.dependent();
-    if (!Agreed || !Outlives(SharedWriteKeys[I]))
+                  !It->second.dependent() &&
+                  (!Result.SharedWrites[I].Elements || ElementsAgreed(Key));
+    if (!Agreed || !Outlives(Key))
       Kept.push_back(Result.SharedWrites[I]);
   }
   Result.SharedWrites = std::move(Kept);

@@ -157,6 +157,31 @@ const Stmt *leavingStatement(const CFGBlock &Block) {
   return nullptr;
 }
 
+const CFGBlock *FunctionCFG::loopTestedBy(const CFGBlock &Block) const {
+  const auto *Logical = dyn_cast_or_null<BinaryOperator>(Block.getTerminatorStmt());
+  if (!Logical || !Logical->isLogicalOp())
+    return nullptr;
+  const Stmt *Condition = Logical;
+  const Stmt *Owner = Parents->getParent(Condition);
+  while (Owner && isa<Expr>(Owner) && !isa<ConditionalOperator>(Owner)) {
+    Condition = Owner;
+    Owner = Parents->getParent(Condition);
+  }
+  const Expr *LoopCondition = nullptr;
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(Owner))
+    LoopCondition = While->getCond();
+  else if (const auto *For = dyn_cast_or_null<ForStmt>(Owner))
+    LoopCondition = For->getCond();
+  else if (const auto *Do = dyn_cast_or_null<DoStmt>(Owner))
+    LoopCondition = Do->getCond();
+  if (!LoopCondition || LoopCondition != Condition)
+    return nullptr; // an expression statement of the body (`for (;;) f(a && b);`)
+  for (const CFGBlock *Header : *Graph)
+    if (Header->getTerminatorStmt() == Owner)
+      return Header;
+  return nullptr;
+}
+
 const Stmt *branchStatement(const CFGBlock &Block, const ParentMap &Parents) {
   const Stmt *S = Block.getTerminatorStmt();
   if (!S)

@@ -44,6 +44,10 @@ public:
     return Controlled[Branch->getBlockID()];
   }
 
+  /// The header of the loop whose condition \p Block tests an operand of
+  /// (`res > tol` of `while (res > tol && it < max)`), or null.
+  const clang::CFGBlock *loopTestedBy(const clang::CFGBlock &Block) const;
+
   /// The blocks reachable from the entry, in reverse post-order.
   const std::vector<const clang::CFGBlock *> &reversePostOrder() const { return Rpo; }
   /// \p Block's index in reversePostOrder(); ~0u when it is unreachable.

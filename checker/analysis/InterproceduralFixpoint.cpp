@@ -221,13 +221,14 @@ TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
                                              const FunctionDependence &Result) {
   llvm::SmallVector<const ValueDecl *> Published;
   for (const SharedWrite &Write : Result.SharedWrites) {
-    auto Known = Env.Shared.find(Write.Decl);
+    auto &Into = Write.Elements ? Env.SharedElements : Env.Shared;
+    auto Known = Into.find(Write.Decl);
     if (const Provenance *Source = Env.resolve(Write.Value, Function.decl());
-        saysMore(Source, Known == Env.Shared.end() ? nullptr : Known->second.Source)) {
+        saysMore(Source, Known == Into.end() ? nullptr : Known->second.Source)) {
       RankValue Value;
       Value.Source = Source;
-      Value.ExactRank = Write.Value.ExactRank;
-      Env.Shared[Write.Decl] = Value;
+      Value.ExactRank = Write.Value.ExactRank && !Write.Elements;
+      Into[Write.Decl] = Value;
       Published.push_back(Write.Decl);
     }
   }

@@ -67,6 +67,7 @@ struct CallSiteRecord {
 struct SharedWrite {
   const clang::ValueDecl *Decl = nullptr;
   RankValue Value;
+  bool Elements = false; // written: the elements of the container \p Decl holds
 };
 
 /// The interprocedural facts one function's analysis reads.
@@ -83,6 +84,9 @@ public:
   const IndirectCalls *Indirect = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
+  // The elements of the containers such storage holds, where they differ
+  // between ranks and its size need not (`diag_[i] = 1.0 / (1 + rank)`).
+  llvm::DenseMap<const clang::ValueDecl *, RankValue> SharedElements;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> Seeds;
   // Why the elements of each container parameter differ (null: they do not).
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const Provenance *>> ElementSeeds;

@@ -201,7 +201,9 @@ void TranslationUnitAnalysis::findDivergences() {
       // The loops whose trip count the branch decides: its own, or those
       // it leaves (`if (rank > 1 && epoch == 3) break;`).
       std::vector<const CFGBlock *> Decided;
-      if (!Loop) {
+      if (const CFGBlock *Header = Loop ? nullptr : Function.loopTestedBy(*Block)) {
+        Decided.push_back(Header); // an operand of its condition decides its trip count
+      } else if (!Loop) {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))

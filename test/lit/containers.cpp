@@ -464,3 +464,45 @@ void local_error(MPI_Comm comm) {
   if (cell_count(&m) > 2)
     MPI_Barrier(comm);
 }
+
+// A constructor fills member containers from the rank; a method's result
+// computed from their elements differs between ranks, their sizes do not.
+class LocalSystem {
+public:
+  LocalSystem(int n, int rank) : diag_(n), x_(n, 0.0) {
+    for (int i = 0; i < n; ++i)
+      diag_[i] = 2.0 + 4.0 / (1.0 + rank);
+  }
+  double sweep() {
+    double res = 0;
+    for (size_t i = 0; i < x_.size(); ++i) {
+      double next = 1.0 / diag_[i];
+      res += next - x_[i];
+      x_[i] = next;
+    }
+    return res;
+  }
+  size_t unknowns() const { return diag_.size(); }
+
+private:
+  std::vector<double> diag_, x_;
+};
+
+void jacobi(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  LocalSystem sys(64, rank);
+  double residual = 1.0, omega;
+  while (residual > 1e-8) {
+    MPI_Allreduce(&residual, &omega, 1, MPI_DOUBLE, MPI_MAX, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'residual > 1e-8' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-28]]:26: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    residual = sys.sweep();
+  }
+  // Negative: the number of unknowns is the same on every rank.
+  for (size_t i = 0; i < sys.unknowns(); ++i)
+    MPI_Barrier(comm);
+}

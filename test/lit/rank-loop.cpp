@@ -266,3 +266,27 @@ void checked_arm_breaks(MPI_Comm comm, double *params, int tensors) {
     // CHECK-MESSAGES: :[[@LINE-6]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
   }
 }
+
+// One operand of a loop's `&&` condition differs between ranks: the whole
+// condition decides the trip count.
+void solve_until(MPI_Comm comm, double tol, int max_iters) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double residual = 1.0, global;
+  int it = 0;
+  while (residual > tol && it < max_iters) {
+    MPI_Allreduce(&residual, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'residual > tol && it < max_iters' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    residual = residual * 0.5 / (rank + 1);
+    ++it;
+  }
+  // Negative: the same loop testing the agreed residual.
+  residual = 1.0;
+  for (it = 0; global > tol && it < max_iters; ++it) {
+    residual = residual * 0.5 / (rank + 1);
+    MPI_Allreduce(&residual, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+  }
+}
