@@ -69,7 +69,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     return Value;
   }
   if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
-    return atCall(It->second.ReturnValue, Args, Callee);
+    return chosenAtCall(It->second, atCall(It->second.ReturnValue, Args, Callee), Args, Callee);
   if (const ExternalFunction *Summary = Env.External.find(Callee);
       Summary && Summary->ReturnsRank) {
     const Provenance *Source = Env.fromSummary(*Summary, Call->getBeginLoc());
@@ -107,6 +107,26 @@ Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Par
       (Param->getType()->isPointerType() ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
     Elements.combine(nestedElements(Key));
   return {Value, Elements};
+}
+
+// What a call returns, \p Value, picked by a branch of the callee on a
+// per-rank argument: chosen under a rank-dependent condition, as if the
+// branch were the caller's (an object of another type, running other
+// overrides, on some ranks).
+RankValue Dataflow::chosenAtCall(const FunctionFacts &Callee, RankValue Value,
+                                 llvm::ArrayRef<const Expr *> Args,
+                                 const FunctionDecl *Target) const {
+  for (size_t I = 0; I < Args.size() && I < 64 && Callee.ReturnChosenBy; ++I) {
+    if (!(Callee.ReturnChosenBy >> I & 1))
+      continue;
+    RankValue Passed =
+        passedTo(Args[I], I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr).Own;
+    if (Passed.Source && !Passed.pending()) {
+      Value.Source = Env.Arena.makeImplicit(Callee.ReturnChosenAt, Passed.Source, nullptr);
+      break;
+    }
+  }
+  return Value;
 }
 
 // Writes \p Value to what \p Arg refers or points to (or to its \p Field).

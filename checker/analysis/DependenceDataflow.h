@@ -107,6 +107,9 @@ private:
     RankValue Own, Elements; // a container's size and its elements
   };
   PassedValue passedTo(const clang::Expr *Arg, const clang::ParmVarDecl *Param) const;
+  RankValue chosenAtCall(const FunctionFacts &Callee, RankValue Value,
+                         llvm::ArrayRef<const clang::Expr *> Args,
+                         const clang::FunctionDecl *Target) const;
   RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);
@@ -149,7 +152,7 @@ private:
   void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,
                             llvm::ArrayRef<const clang::Expr *> Args);
   RankValue taintOf(const clang::CFGBlock &Branch) const;
-  RankValue returnTaint(const clang::CFGBlock &Block) const;
+  RankValue returnTaint(const clang::CFGBlock &Block, clang::SourceLocation &ChosenAt) const;
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
   bool solve(std::vector<State> &Out, std::vector<bool> &Visited);
@@ -193,6 +196,7 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
   llvm::DenseMap<const clang::CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
+  clang::SourceLocation ReturnChosenAt;    // of the block being run (returnTaint)
   std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
   State Current;
   bool Recording = false; // the pass over the stable states records calls and writes

@@ -57,10 +57,17 @@ RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
 
 // A value returned on the ranks of one arm only differs from what the other
 // ranks return, even when each return is uniform.
-RankValue Dataflow::returnTaint(const CFGBlock &Block) const {
+// \p ChosenAt: the first condition on a parameter among them.
+RankValue Dataflow::returnTaint(const CFGBlock &Block, SourceLocation &ChosenAt) const {
   RankValue Value;
-  for (const CFGBlock *Branch : Function.controllers(&Block))
-    Value.combine(taintOf(*Branch));
+  ChosenAt = SourceLocation();
+  for (const CFGBlock *Branch : Function.controllers(&Block)) {
+    RankValue Taint = taintOf(*Branch);
+    if (Taint.Params && ChosenAt.isInvalid())
+      if (const Expr *Condition = decidingCondition(*Branch))
+        ChosenAt = Condition->getBeginLoc();
+    Value.combine(Taint);
+  }
   return Value;
 }
 

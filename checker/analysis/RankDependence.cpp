@@ -38,7 +38,8 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
     return true;
   };
   return Same(ReturnValue, Other.ReturnValue) && AgreedParams == Other.AgreedParams &&
-         WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
+         ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
+         WrittenGlobals == Other.WrittenGlobals &&
          SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
@@ -310,6 +311,12 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
       }
       if (ReturnTaint.dependent())
         Taint(Returned);
+      if (ReturnTaint.Params && ReturnChosenAt.isValid() &&
+          !(Result.Facts.ReturnChosenBy & ReturnTaint.Params)) {
+        if (!Result.Facts.ReturnChosenBy)
+          Result.Facts.ReturnChosenAt = ReturnChosenAt;
+        Result.Facts.ReturnChosenBy |= ReturnTaint.Params;
+      }
       mergeReturnedFields(Record ? &Fields : nullptr);
       if (ReturnSeen)
         Result.Facts.ReturnValue.merge(Returned);
@@ -402,7 +409,7 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
   mergePredecessors(Block, Out, Visited);
   if (&Block == &Function.cfg().getEntry())
     startProgram();
-  RankValue ReturnTaint = returnTaint(Block);
+  RankValue ReturnTaint = returnTaint(Block, ReturnChosenAt);
   for (const CFGElement &Element : Block)
     transfer(Element, ReturnTaint);
   RankValue &Recorded = Result.Conditions[&Block];

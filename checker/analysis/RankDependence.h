@@ -38,6 +38,11 @@ struct FunctionFacts {
   std::vector<RankValue> OutElements;
   std::vector<FieldValues> OutFieldElements;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  // Bit i: a branch on parameter i picks what it returns (a factory:
+  // `if (rank < k) return std::make_unique<Sharded>(); return ...;`), at the
+  // first such return.
+  uint64_t ReturnChosenBy = 0;
+  clang::SourceLocation ReturnChosenAt;
   // Bit i: it writes the whole of what parameter i points or refers to, with
   // any value (`void fill(int &x) { x = 5; }`): callers that call it on some
   // ranks only hold different values after it.

@@ -207,3 +207,39 @@ void pointer_by_rank(MPI_Comm comm) {
   void (*same)(MPI_Comm) = rank == 0 ? barrier_sync : other_barrier_sync;
   same(comm);
 }
+
+// A factory that picks the type by the rank it is given: its result differs
+// between ranks as if the caller had branched.
+struct Optimizer {
+  virtual ~Optimizer() = default;
+  virtual void step() = 0;
+};
+struct ShardedAdam : Optimizer {
+  void step() override { MPI_Barrier(MPI_COMM_WORLD); }
+};
+struct PlainSgd : Optimizer {
+  void step() override {}
+};
+
+static std::unique_ptr<Optimizer> make_optimizer(int rank, int sharded) {
+  if (rank < sharded)
+    return std::make_unique<ShardedAdam>();
+  return std::make_unique<PlainSgd>();
+}
+
+void factory_by_rank(int sharded) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  auto opt = make_optimizer(rank, sharded);
+  opt->step();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'opt->step' may run 'ShardedAdam::step', which calls 'MPI_Barrier', or 'PlainSgd::step', which calls none, and 'opt' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-18]]:26: note: 'MPI_Barrier' is called here, inside 'ShardedAdam::step', which 'opt->step' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'opt' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-19]]:8: note: 'PlainSgd::step' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'opt' the same on every rank, or have every function 'opt->step' may run call the same collectives
+  // Negative: the same factory given a value every rank agrees on.
+  auto same = make_optimizer(sharded - 1, sharded);
+  same->step();
+}

@@ -112,8 +112,9 @@ void checked_work(MPI_Comm comm, int *buf, int n) {
   // EXITS: :[[@LINE-82]]:7: note: expanded from macro 'CHECK'
   // EXITS: :[[@LINE-5]]:3: note: '(work(buf, n, rank)) != 0' differs between ranks
   // EXITS: :[[@LINE-85]]:9: note: expanded from macro 'CHECK'
-  // EXITS: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // EXITS: :[[@LINE-7]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  // EXITS: :[[@LINE-26]]:7: note: the value is assigned under this rank-dependent condition
+  // EXITS: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-8]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: a goto to the cleanup that returns the error.
