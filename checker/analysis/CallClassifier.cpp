@@ -1,4 +1,5 @@
 #include "CallClassifier.h"
+#include "CallSite.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -149,13 +150,39 @@ std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
   return std::nullopt;
 }
 
+// Whether the function of \p Param passes it, as the name, to an
+// environment reader (`std::getenv(name)`).
+bool CallClassifier::readsEnvironmentNamedBy(const ParmVarDecl *Param) const {
+  auto [It, Inserted] = EnvironmentNameParams.try_emplace(Param, false);
+  const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Inserted || !Function || !Function->hasBody())
+    return It->second;
+  bool Reads = false;
+  forEachStmtInOrder(Function->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (Reads || !Callee || Call->getNumArgs() < 1 || !classify(Callee).EnvironmentReader)
+      return;
+    const auto *Name = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenImpCasts());
+    Reads = Name && Name->getDecl() == Param;
+  });
+  return EnvironmentNameParams[Param] = Reads;
+}
+
 EnvironmentValue CallClassifier::environmentRead(const CallExpr *Call,
                                                  std::string &Variable) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || Call->getNumArgs() < 1 || !classify(Callee).EnvironmentReader)
+  if (!Callee)
     return EnvironmentValue::None;
-  const auto *Literal = dyn_cast<StringLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
-  if (!Literal || !Literal->isOrdinary())
+  const StringLiteral *Literal = nullptr;
+  const bool Reader = classify(Callee).EnvironmentReader;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams() && !Literal; ++I) {
+    const auto *Name = dyn_cast<StringLiteral>(Call->getArg(I)->IgnoreParenImpCasts());
+    if (Name && Name->isOrdinary() &&
+        (Reader ? I == 0 : readsEnvironmentNamedBy(Callee->getParamDecl(I))))
+      Literal = Name;
+  }
+  if (!Literal)
     return EnvironmentValue::None;
   Variable = Literal->getString().str();
   const auto &Env = Rules.Environment;

@@ -56,8 +56,9 @@ public:
 
   const CalleeRole &classify(const clang::FunctionDecl *Callee) const;
 
-  /// For a call to an environment reader with a literal name: which kind of
-  /// value it reads, and the variable's name in \p Variable.
+  /// For a call to an environment reader with a literal name, or to a
+  /// function that hands its parameter to one (`env_int("LOCAL_RANK")`): which
+  /// kind of value it reads, and the variable's name in \p Variable.
   EnvironmentValue environmentRead(const clang::CallExpr *Call, std::string &Variable) const;
 
   bool isRankName(llvm::StringRef Name) const;
@@ -65,6 +66,7 @@ public:
 
 private:
   CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
+  bool readsEnvironmentNamedBy(const clang::ParmVarDecl *Param) const;
   std::optional<int64_t> statusSuccess(const clang::FunctionDecl *Callee,
                                        const std::vector<std::string> &Names) const;
   bool nullFails(const clang::FunctionDecl *Callee, const std::vector<std::string> &Names) const;
@@ -73,6 +75,7 @@ private:
   std::regex RankName, WorldSizeName;
   std::vector<std::regex> StatusFunctions; // Rules.statuses[I].functions, compiled
   mutable llvm::DenseMap<const clang::FunctionDecl *, CalleeRole> Cache;
+  mutable llvm::DenseMap<const clang::ParmVarDecl *, bool> EnvironmentNameParams;
   mutable llvm::StringMap<bool> RankNames, WorldSizeNames; // std::regex is slow: match once
   bool matches(llvm::StringRef Name, const std::regex &Pattern, llvm::StringMap<bool> &Seen) const;
 };

@@ -113,8 +113,14 @@ bool isContainer(QualType Type) {
 bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index) const {
   Index = nullptr;
   E = E->IgnoreParenImpCasts();
-  if (isa<DeclRefExpr>(E))
-    return aliasOf(E, ElementReferences, Container);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (!aliasOf(E, ElementReferences, Container))
+      return false;
+    // The element it was bound to: `const auto &role = roles[rank]`.
+    if (auto It = ElementReferenceIndexes.find(Ref->getDecl()); It != ElementReferenceIndexes.end())
+      Index = It->second;
+    return true;
+  }
   // A field of an element is the element: `batch[b].label`, `it->label`.
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     const Expr *Base = Member->getBase();
@@ -176,6 +182,8 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
     const Expr *Index;
     if (elementKeyOf(Init, Key, Index)) {
       ElementReferences[Var] = Key;
+      if (Index)
+        ElementReferenceIndexes[Var] = Index;
       return true;
     }
     if (!aliasOf(Init->IgnoreParenImpCasts(), IntoContainer, Key))

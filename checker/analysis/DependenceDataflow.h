@@ -190,6 +190,7 @@ private:
   // its elements (`float &x = v[i]`): by the container they reach.
   llvm::DenseMap<const clang::VarDecl *, StorageKey> IntoContainer;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> ElementReferences;
+  llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> ElementReferenceIndexes;
   bool HasElementKeys = false; // some element was written: whole reads look at elements
   // Rank-dependent branches by the block where their arms meet again, and
   // loop headers by themselves: where implicit flow happens.

@@ -506,3 +506,24 @@ void jacobi(MPI_Comm comm) {
   for (size_t i = 0; i < sys.unknowns(); ++i)
     MPI_Barrier(comm);
 }
+
+// A reference bound to the element a rank picks holds a per-rank value,
+// even when every element is the same on every rank.
+void role_by_reference(MPI_Comm comm, int world) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::string> roles(world);
+  for (int r = 0; r < world; ++r)
+    roles[r] = r == world - 1 ? "server" : "worker";
+  const std::string &role = roles[rank];
+  if (role == "worker")
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'role == "worker"'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'role == "worker"' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negative: a reference to an element every rank picks.
+  const std::string &last = roles[world - 1];
+  if (last == "worker")
+    MPI_Barrier(comm);
+}

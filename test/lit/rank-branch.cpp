@@ -302,3 +302,21 @@ void wrapper_with_loop(double *buf, int n) {
   // CHECK-MESSAGES: :[[@LINE-289]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'scale_then_reduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A wrapper that takes the variable's name: the name its caller passes.
+static int env_int(const char *name, int fallback) {
+  const char *value = std::getenv(name);
+  return value ? std::atoi(value) : fallback;
+}
+
+void environment_wrapper(MPI_Comm comm) {
+  if (env_int("PMIX_RANK", 0) % 8 == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'env_int("PMIX_RANK", 0) % 8 == 0'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'env_int("PMIX_RANK", 0) % 8 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the rank comes from the environment variable 'PMIX_RANK' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negative: the same wrapper reading another variable.
+  if (env_int("NUM_EPOCHS", 1) > 1)
+    MPI_Barrier(comm);
+}
