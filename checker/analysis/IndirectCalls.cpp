@@ -67,6 +67,22 @@ const CXXRecordDecl *constructedClass(const Expr *E) {
   return polymorphicPointee(Call->getType());
 }
 
+/// The storage whose element \p E is (`table[i]`, `hooks.at(i)`,
+/// `*it`), or that \p E names.
+const ValueDecl *holderOf(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *Subscript = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    return namedStorage(Subscript->getBase());
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      Operator && Operator->getOperator() == OO_Subscript)
+    return namedStorage(Operator->getArg(0));
+  if (const auto *Access = dyn_cast_or_null<CXXMemberCallExpr>(E);
+      Access && Access->getMethodDecl() && Access->getMethodDecl()->getIdentifier() &&
+      llvm::is_contained({"at", "front", "back"}, Access->getMethodDecl()->getName()))
+    return namedStorage(Access->getImplicitObjectArgument());
+  return namedStorage(E);
+}
+
 } // namespace
 
 IndirectCalls::IndirectCalls(
@@ -90,6 +106,26 @@ IndirectCalls::IndirectCalls(
           store(Init->getMember(), Init->getInit());
     recordStores(Function->decl()->getBody());
   }
+  copyStored();
+}
+
+// Until nothing changes: a copy of a copy holds the original's callables.
+void IndirectCalls::copyStored() {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[To, From] : Copies) {
+      auto It = Stored.find(From);
+      if (It == Stored.end())
+        continue;
+      std::vector<const FunctionDecl *> Targets = It->second; // Stored may grow
+      std::vector<const FunctionDecl *> &Into = Stored[To];
+      for (const FunctionDecl *Target : Targets)
+        if (!llvm::is_contained(Into, Target)) {
+          Into.push_back(Target);
+          Changed = true;
+        }
+    }
+  }
 }
 
 // `fn = rank == 0 ? bar : nop` stores either arm: each is a store of its
@@ -99,9 +135,15 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
   while (!Arms.empty()) {
     const Expr *Arm = Arms.back();
     Arms.pop_back();
-    if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(unwrapped(Arm))) {
+    const Expr *Bare = unwrapped(Arm);
+    if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(Bare)) {
       Arms.push_back(Choice->getFalseExpr());
       Arms.push_back(Choice->getTrueExpr());
+    } else if (const auto *Table = dyn_cast_or_null<InitListExpr>(Bare)) {
+      Arms.insert(Arms.end(), Table->inits().rbegin(), Table->inits().rend()); // `{sync, skip}`
+    } else if (const ValueDecl *From = Bare && !isa<DeclRefExpr>(Bare) ? holderOf(Bare) : nullptr;
+               From && Storage && From != Storage) {
+      Copies.push_back({Storage, From}); // `actions[rank & 1]`
     } else {
       storeOne(Storage, Arm);
     }
@@ -131,15 +173,21 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
 }
 
 // `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
-// `on_step_ = [this] { ... };`, and the initializer of a global the body
-// uses (`void (*g_step)(MPI_Comm) = advance;`).
+// `on_step_ = [this] { ... };`, and the initializer of a global or a field
+// the body uses (`void (*g_step)(MPI_Comm) = advance;`, `Fn fns[2] = {a, b};`).
 void IndirectCalls::recordStores(const Stmt *Body) {
-  llvm::DenseSet<const VarDecl *> GlobalsSeen; // a global's initializer, once per body
+  llvm::DenseSet<const ValueDecl *> InitializersSeen; // once per body
   forEachStmtInOrder(Body, [&](const Stmt *S) {
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *Member = dyn_cast<MemberExpr>(S)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (Field && Field->hasInClassInitializer() && Field->getInClassInitializer() &&
+          InitializersSeen.insert(Field).second)
+        store(Field, Field->getInClassInitializer());
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (Var && Var->isFileVarDecl() && Var->getInit() && GlobalsSeen.insert(Var).second &&
-          (Var->getType()->isFunctionPointerType() || Var->getType()->isRecordType()))
+      if (Var && Var->isFileVarDecl() && Var->getInit() && InitializersSeen.insert(Var).second &&
+          (Var->getType()->isFunctionPointerType() || Var->getType()->isRecordType() ||
+           Var->getType()->isArrayType()))
         store(Var, Var->getInit());
     } else if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
       for (const auto *D : Decl->decls())
@@ -156,6 +204,15 @@ void IndirectCalls::recordStores(const Stmt *Body) {
                Reset->getMethodDecl()->getIdentifier() &&
                Reset->getMethodDecl()->getName() == "reset") {
       store(namedStorage(Reset->getImplicitObjectArgument()), Reset->getArg(0)); // `p.reset(new T)`
+    } else if (const auto *Add = dyn_cast<CXXMemberCallExpr>(S);
+               Add && Add->getNumArgs() == 1 && Add->getMethodDecl() &&
+               Add->getMethodDecl()->getIdentifier() &&
+               llvm::is_contained({"push_back", "emplace_back", "push_front"},
+                                  Add->getMethodDecl()->getName())) {
+      store(namedStorage(Add->getImplicitObjectArgument()), Add->getArg(0)); // a list of hooks
+    } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+      if (const ValueDecl *From = holderOf(Range->getRangeInit()))
+        Copies.push_back({Range->getLoopVariable(), From}); // `for (auto &h : hooks) h();`
     }
   });
 }
@@ -199,7 +256,7 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
       Operator && Operator->getOperator() == OO_Call)
     Callable = Operator->getArg(0);
-  const ValueDecl *Holder = namedStorage(Callable);
+  const ValueDecl *Holder = holderOf(Callable);
   auto It = Holder ? Stored.find(Holder) : Stored.end();
   return It == Stored.end() ? std::vector<const FunctionDecl *>() : It->second;
 }

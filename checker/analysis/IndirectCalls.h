@@ -29,12 +29,16 @@ private:
   void recordStores(const clang::Stmt *Body);
   void store(const clang::ValueDecl *Storage, const clang::Expr *Value);
   void storeOne(const clang::ValueDecl *Storage, const clang::Expr *Value);
+  void copyStored();
 
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   // By the canonical declaration of the overridden method.
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Overriders;
   // By the variable or field that holds the callable.
   llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::FunctionDecl *>> Stored;
+  // Storage that takes what other storage holds: an element of a table of
+  // callables (`auto f = actions[rank & 1]`, `for (auto &h : hooks)`).
+  std::vector<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>> Copies;
   // By the pointer (or smart pointer) to a polymorphic class: the classes of
   // the objects the translation unit stores in it, and the pointers it also
   // stores something else in (a factory's result, another pointer).

@@ -243,3 +243,63 @@ void factory_by_rank(int sharded) {
   auto same = make_optimizer(sharded - 1, sharded);
   same->step();
 }
+
+// A table of callables indexed by a per-rank value: the entry each rank
+// picks runs its own collectives.
+static void average_weights() { MPI_Barrier(MPI_COMM_WORLD); }
+static void keep_local() {}
+using EpochAction = void (*)();
+static const EpochAction kActions[2] = {average_weights, keep_local};
+
+struct StrategyTable {
+  EpochAction fns[2] = {keep_local, average_weights};
+};
+
+void action_tables(int uniform) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  EpochAction on_epoch_end = kActions[rank & 1];
+  on_epoch_end();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'on_epoch_end' may run 'average_weights', which calls 'MPI_Barrier', or 'keep_local', which calls none, and 'on_epoch_end' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-15]]:33: note: 'MPI_Barrier' is called here, inside 'average_weights', which 'on_epoch_end' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'on_epoch_end' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-17]]:13: note: 'keep_local' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: make 'on_epoch_end' the same on every rank, or have every function 'on_epoch_end' may run call the same collectives
+  StrategyTable table;
+  EpochAction reduce = table.fns[rank % 2];
+  reduce();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'reduce' may run 'average_weights', which calls 'MPI_Barrier', or 'keep_local', which calls none, and 'reduce' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-24]]:33: note: 'MPI_Barrier' is called here, inside 'average_weights', which 'reduce' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'reduce' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-26]]:13: note: 'keep_local' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: make 'reduce' the same on every rank, or have every function 'reduce' may run call the same collectives
+  // Negative: an entry every rank agrees on.
+  EpochAction agreed = kActions[uniform & 1];
+  agreed();
+}
+
+// Hooks registered on some ranks only: the loop that fires them runs their
+// collectives a different number of times.
+void hooks_on_some_ranks(int steps) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<std::function<void()>> hooks, everywhere;
+  if (rank == 0)
+    hooks.push_back([] { MPI_Barrier(MPI_COMM_WORLD); });
+  everywhere.push_back([] { MPI_Barrier(MPI_COMM_WORLD); });
+  for (int s = 0; s < steps; ++s) {
+    for (auto &h : hooks)
+      h();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'h' (which calls 'MPI_Barrier') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-6]]:26: note: 'MPI_Barrier' is called here, inside the lambda, which 'h' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:20: note: 'hooks' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'h'
+    // Negative: hooks every rank registered.
+    for (auto &h : everywhere)
+      h();
+  }
+}
