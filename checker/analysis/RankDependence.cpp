@@ -208,10 +208,19 @@ RankValue Dataflow::evaluate(const Expr *E) const {
     return evalCall(Call);
   // Like the merge after an if/else: the arms' own sources say more than the
   // condition (`rank % 2 ? odds : evens` is a split's communicator).
-  if (const auto *Choice = dyn_cast<ConditionalOperator>(E))
-    return eval(Choice->getTrueExpr())
-        .merge(eval(Choice->getFalseExpr()))
-        .combine(eval(Choice->getCond()));
+  if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
+    RankValue Arms = eval(Choice->getTrueExpr()).merge(eval(Choice->getFalseExpr()));
+    RankValue Condition = eval(Choice->getCond());
+    // An object or a callable picked by the rank (`rank < 2 ? make_sharded()
+    // : make_plain()`): chosen, as by an if/else, and may run other code.
+    const CXXRecordDecl *Pointee = E->getType()->getPointeeCXXRecordDecl();
+    bool Object = E->getType()->isRecordType() || E->getType()->isFunctionPointerType() ||
+                  (Pointee && Pointee->hasDefinition() && Pointee->isPolymorphic());
+    if (Object && !Arms.Source && Condition.Source && !Condition.pending())
+      Condition.Source =
+          Env.Arena.makeImplicit(Choice->getCond()->getBeginLoc(), Condition.Source, nullptr);
+    return Arms.combine(Condition);
+  }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     RankValue Value;
     for (const Expr *Arg : Construct->arguments())

@@ -303,3 +303,23 @@ void hooks_on_some_ranks(int steps) {
       h();
   }
 }
+
+// An object picked by a rank-dependent `?:` runs the overrides of its type.
+void optimizer_by_choice(bool sharded_everywhere) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::unique_ptr<Optimizer> opt = rank < 2 ? std::unique_ptr<Optimizer>(new ShardedAdam)
+                                            : std::unique_ptr<Optimizer>(new PlainSgd);
+  opt->step();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'opt->step' may run 'ShardedAdam::step', which calls 'MPI_Barrier', or 'PlainSgd::step', which calls none, and 'opt' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-97]]:26: note: 'MPI_Barrier' is called here, inside 'ShardedAdam::step', which 'opt->step' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'opt' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:36: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-98]]:8: note: 'PlainSgd::step' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'opt' the same on every rank, or have every function 'opt->step' may run call the same collectives
+  // Negative: the same choice made by a value every rank agrees on.
+  std::unique_ptr<Optimizer> same = sharded_everywhere ? std::unique_ptr<Optimizer>(new ShardedAdam)
+                                                       : std::unique_ptr<Optimizer>(new PlainSgd);
+  same->step();
+}
