@@ -11,6 +11,33 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+const CXXMethodDecl *methodOf(const CallExpr *Call) {
+  if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
+    return dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  return nullptr;
+}
+
+const Expr *accessedBase(const Expr *E, const Expr *&Index) {
+  Index = nullptr;
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    Index = Subscript->getIdx();
+    return Subscript->getBase();
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
+    return Unary->getSubExpr();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
+  if (!Method || Method->isStatic() || !Method->getReturnType()->isLValueReferenceType())
+    return nullptr;
+  const CXXRecordDecl *Returned = Method->getReturnType()->getPointeeCXXRecordDecl();
+  if (Returned && Returned->getCanonicalDecl() == Method->getParent()->getCanonicalDecl())
+    return nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  if (Args.size() == 1 && Args.front()->getType()->isIntegralOrEnumerationType())
+    Index = Args.front();
+  return ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
+}
+
 std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
   std::vector<const Expr *> Args(Call->arg_begin(), Call->arg_end());
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))

@@ -20,6 +20,15 @@ namespace lockstep::analysis {
 /// The explicit arguments of a call, without the implicit object.
 std::vector<const clang::Expr *> explicitArguments(const clang::CallExpr *Call);
 
+/// The method an element access or library call runs, when it is one.
+const clang::CXXMethodDecl *methodOf(const clang::CallExpr *Call);
+
+/// What an element access reads from, and its index when it has one: the
+/// pointer of `a[i]` and `*p`, the object of `v[i]`, `v.at(i)`,
+/// `v.front()` and `*it`: a method that returns a reference into its object
+/// (not to the object itself, as assignments and stream operators do).
+const clang::Expr *accessedBase(const clang::Expr *E, const clang::Expr *&Index);
+
 /// The function a call runs: the direct callee, devirtualized when the
 /// object's dynamic type is known.
 const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);

@@ -37,38 +37,6 @@ const Expr *stripCopies(const Expr *E) {
   return E;
 }
 
-/// The method an element access or library call runs, when it is one.
-const CXXMethodDecl *methodOf(const CallExpr *Call) {
-  if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
-    return dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
-  return nullptr;
-}
-
-/// What an element access reads from, and its index when it has one: the
-/// pointer of `a[i]` and `*p`, the object of `v[i]`, `v.at(i)`,
-/// `v.front()` and `*it`: a method that returns a reference into its object
-/// (not to the object itself, as assignments and stream operators do).
-const Expr *accessedBase(const Expr *E, const Expr *&Index) {
-  Index = nullptr;
-  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-    Index = Subscript->getIdx();
-    return Subscript->getBase();
-  }
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
-    return Unary->getSubExpr();
-  const auto *Call = dyn_cast<CallExpr>(E);
-  const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
-  if (!Method || Method->isStatic() || !Method->getReturnType()->isLValueReferenceType())
-    return nullptr;
-  const CXXRecordDecl *Returned = Method->getReturnType()->getPointeeCXXRecordDecl();
-  if (Returned && Returned->getCanonicalDecl() == Method->getParent()->getCanonicalDecl())
-    return nullptr;
-  std::vector<const Expr *> Args = explicitArguments(Call);
-  if (Args.size() == 1 && Args.front()->getType()->isIntegralOrEnumerationType())
-    Index = Args.front();
-  return ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
-}
-
 /// The element \p Index names when it is a small constant.
 std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
   Expr::EvalResult Result;
@@ -278,13 +246,10 @@ RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   RankValue Value;
   if (!HasElementKeys)
     return Value;
-  for (auto It = Current.upper_bound(Key); It != Current.end(); ++It) {
-    if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
-      break;
-    if (It->second.dependent() &&
-        std::any_of(It->first.begin() + Key.size(), It->first.end(), isElementStep))
-      Value.combine(It->second);
-  }
+  forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {
+    if (Held.dependent() && std::any_of(Inside.begin() + Key.size(), Inside.end(), isElementStep))
+      Value.combine(Held);
+  });
   return Value;
 }
 
@@ -293,12 +258,10 @@ RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value) const {
   Value.ElementParams |= callersElements(Key, Value);
   if (!HasElementKeys)
     return Value;
-  for (auto It = Current.upper_bound(Key); It != Current.end(); ++It) {
-    if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
-      break;
-    if (isElementStep(It->first[Key.size()]) && It->second.dependent())
-      Value.combine(It->second);
-  }
+  forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {
+    if (isElementStep(Inside[Key.size()]) && Held.dependent())
+      Value.combine(Held);
+  });
   return Value;
 }
 

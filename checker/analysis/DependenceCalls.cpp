@@ -116,7 +116,7 @@ Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Par
 RankValue Dataflow::chosenAtCall(const FunctionFacts &Callee, RankValue Value,
                                  llvm::ArrayRef<const Expr *> Args,
                                  const FunctionDecl *Target) const {
-  for (size_t I = 0; I < Args.size() && I < 64 && Callee.ReturnChosenBy; ++I) {
+  for (size_t I = 0; I < Args.size() && I < 64; ++I) {
     if (!(Callee.ReturnChosenBy >> I & 1))
       continue;
     RankValue Passed =
@@ -155,11 +155,17 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
     // Through a pointer into a container its elements, not its size; what
     // a collective agrees on replaces them all (below).
     writeElement(Key, /*Index=*/nullptr, Value, /*Compound=*/false, Value.Definition);
-  } else if (ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)) {
+  } else if (referredStorage(Arg, Param, Key)) {
     if (Field)
       Key.push_back(Field);
     write(Key, Value);
   }
+}
+
+// The storage a call lets its callee write through \p Arg: what a reference
+// names, what a pointer points to.
+bool Dataflow::referredStorage(const Expr *Arg, const ParmVarDecl *Param, StorageKey &Key) const {
+  return bindsReference(Arg, Param) ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key);
 }
 
 // A call that may write what \p Arg points or refers to with a value the
@@ -168,8 +174,7 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
 // another value).
 void Dataflow::redefine(const Expr *Arg, const ParmVarDecl *Param, const FieldDecl *Field) {
   StorageKey Key;
-  bool ByReference = bindsReference(Arg, Param);
-  if (!(ByReference ? keyOf(Arg, Key) : pointeeKeyOf(Arg, Key)))
+  if (!referredStorage(Arg, Param, Key))
     return;
   if (Field)
     Key.push_back(Field);
@@ -201,9 +206,7 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
                    /*Compound=*/false, Args[I]);
     for (const auto &[Field, Out] : Callee.OutFieldElements[I]) {
       StorageKey Holder;
-      bool ByReference = bindsReference(Args[I], Param);
-      if (Out.dependent() &&
-          (ByReference ? keyOf(Args[I], Holder) : pointeeKeyOf(Args[I], Holder))) {
+      if (Out.dependent() && referredStorage(Args[I], Param, Holder)) {
         Holder.push_back(Field);
         writeElement(Holder, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I]);
       }

@@ -12,6 +12,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <vector>
@@ -47,6 +48,17 @@ inline const void *storageRoot(const StorageKey &Key) {
 inline const char AgreedByEveryRank = 0;
 
 using State = std::map<StorageKey, RankValue>;
+
+/// Calls \p Visit(key, value) for what \p In holds inside \p Key (its
+/// fields and elements, at any depth), in key order.
+template <typename VisitFn>
+void forEachInside(const State &In, const StorageKey &Key, VisitFn Visit) {
+  for (auto It = In.upper_bound(Key); It != In.end(); ++It) {
+    if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
+      break;
+    Visit(It->first, It->second);
+  }
+}
 
 /// Whether \p Value differs between ranks for a reason known in this file
 /// (a source, or a parameter), not only pending on another file's summary:
@@ -107,6 +119,8 @@ private:
     RankValue Own, Elements; // a container's size and its elements
   };
   PassedValue passedTo(const clang::Expr *Arg, const clang::ParmVarDecl *Param) const;
+  bool referredStorage(const clang::Expr *Arg, const clang::ParmVarDecl *Param,
+                       StorageKey &Key) const;
   RankValue chosenAtCall(const FunctionFacts &Callee, RankValue Value,
                          llvm::ArrayRef<const clang::Expr *> Args,
                          const clang::FunctionDecl *Target) const;

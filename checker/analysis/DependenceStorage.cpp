@@ -287,13 +287,11 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
   };
   // A container's elements: agreed whole, and none written per rank since.
   auto ElementsAgreed = [&AtExit](const StorageKey &Key) {
-    for (auto It = AtExit.upper_bound(Key); It != AtExit.end(); ++It) {
-      if (It->first.size() <= Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
-        break;
-      if (It->second.dependent())
-        return false;
-    }
-    return true;
+    bool Agreed = true;
+    forEachInside(AtExit, Key, [&](const StorageKey &, const RankValue &Held) {
+      Agreed = Agreed && !Held.dependent();
+    });
+    return Agreed;
   };
   std::vector<SharedWrite> Kept;
   for (size_t I = 0; I < Result.SharedWrites.size(); ++I) {

@@ -161,12 +161,7 @@ const CFGBlock *FunctionCFG::loopTestedBy(const CFGBlock &Block) const {
   const auto *Logical = dyn_cast_or_null<BinaryOperator>(Block.getTerminatorStmt());
   if (!Logical || !Logical->isLogicalOp())
     return nullptr;
-  const Stmt *Condition = Logical;
-  const Stmt *Owner = Parents->getParent(Condition);
-  while (Owner && isa<Expr>(Owner) && !isa<ConditionalOperator>(Owner)) {
-    Condition = Owner;
-    Owner = Parents->getParent(Condition);
-  }
+  const Stmt *Owner = branchStatement(Block, *Parents);
   const Expr *LoopCondition = nullptr;
   if (const auto *While = dyn_cast_or_null<WhileStmt>(Owner))
     LoopCondition = While->getCond();
@@ -174,8 +169,10 @@ const CFGBlock *FunctionCFG::loopTestedBy(const CFGBlock &Block) const {
     LoopCondition = For->getCond();
   else if (const auto *Do = dyn_cast_or_null<DoStmt>(Owner))
     LoopCondition = Do->getCond();
-  if (!LoopCondition || LoopCondition != Condition)
-    return nullptr; // an expression statement of the body (`for (;;) f(a && b);`)
+  // Not an expression statement of the body (`for (;;) f(a && b);`).
+  if (!LoopCondition || !sourceContains(Context.getSourceManager(), LoopCondition->getSourceRange(),
+                                        Logical->getBeginLoc()))
+    return nullptr;
   for (const CFGBlock *Header : *Graph)
     if (Header->getTerminatorStmt() == Owner)
       return Header;

@@ -67,20 +67,12 @@ const CXXRecordDecl *constructedClass(const Expr *E) {
   return polymorphicPointee(Call->getType());
 }
 
-/// The storage whose element \p E is (`table[i]`, `hooks.at(i)`,
-/// `*it`), or that \p E names.
+/// The storage whose element \p E is (`table[i]`, `hooks.at(i)`), or that
+/// \p E names.
 const ValueDecl *holderOf(const Expr *E) {
-  E = E ? E->IgnoreParenImpCasts() : nullptr;
-  if (const auto *Subscript = dyn_cast_or_null<ArraySubscriptExpr>(E))
-    return namedStorage(Subscript->getBase());
-  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(E);
-      Operator && Operator->getOperator() == OO_Subscript)
-    return namedStorage(Operator->getArg(0));
-  if (const auto *Access = dyn_cast_or_null<CXXMemberCallExpr>(E);
-      Access && Access->getMethodDecl() && Access->getMethodDecl()->getIdentifier() &&
-      llvm::is_contained({"at", "front", "back"}, Access->getMethodDecl()->getName()))
-    return namedStorage(Access->getImplicitObjectArgument());
-  return namedStorage(E);
+  const Expr *Index;
+  const Expr *Base = E ? accessedBase(E->IgnoreParenImpCasts(), Index) : nullptr;
+  return namedStorage(Base ? Base : E);
 }
 
 } // namespace
