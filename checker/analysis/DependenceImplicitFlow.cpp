@@ -8,12 +8,35 @@ using namespace clang;
 
 namespace {
 
-void mergeInto(State &Into, const State &From) {
+// Storage that the incoming paths define differently (or only some of them
+// define) is defined by the merge itself, as a phi would be: a later merge
+// then sees the write on one arm against the phi on the other, not the same
+// write twice (`n++` in a loop body against the header's `n`). Storage a
+// collective agreed on one of them stays agreed (a chunked broadcast loop):
+// had only some ranks taken that path, the gated merge below taints it.
+void mergeInto(State &Into, const State &From, const CFGBlock &Merge) {
+  auto Redefine = [&Merge](RankValue &Value) {
+    if (Value.Definition != &AgreedByEveryRank)
+      Value.Definition = &Merge;
+  };
+  auto It = Into.begin();
   for (const auto &[Key, Value] : From) {
-    auto [It, Inserted] = Into.emplace(Key, Value);
-    if (!Inserted)
-      It->second.merge(Value);
+    for (; It != Into.end() && It->first < Key; ++It)
+      Redefine(It->second);
+    if (It == Into.end() || Key < It->first) {
+      It = std::next(Into.emplace_hint(It, Key, Value));
+      Redefine(std::prev(It)->second);
+      continue;
+    }
+    if (Value.Definition == &AgreedByEveryRank)
+      It->second.Definition = &AgreedByEveryRank;
+    else if (It->second.Definition != Value.Definition)
+      Redefine(It->second);
+    It->second.merge(Value);
+    ++It;
   }
+  for (; It != Into.end(); ++It)
+    Redefine(It->second);
 }
 
 } // namespace
@@ -101,7 +124,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   if (!Incoming.empty())
     Current = *Incoming.front();
   for (size_t I = 1; I < Incoming.size(); ++I)
-    mergeInto(Current, *Incoming[I]);
+    mergeInto(Current, *Incoming[I], Block);
   auto Gated = GatedAt.find(&Block);
   if (Incoming.size() < 2 || Gated == GatedAt.end())
     return;
@@ -120,12 +143,14 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   for (auto &[Key, Value] : Current) {
     if (!Written.count(storageRoot(Key)))
       continue;
-    bool Differs = false;
-    for (const State *In : Incoming) {
+    auto DefinitionOn = [&Key](const State *In) -> const void * {
       auto It = In->find(Key);
-      const void *Definition = It == In->end() ? nullptr : It->second.Definition;
-      Differs |= !sameDefinition(Definition, Value.Definition);
-    }
+      return It == In->end() ? nullptr : It->second.Definition;
+    };
+    const void *First = DefinitionOn(Incoming.front());
+    bool Differs = llvm::any_of(llvm::drop_begin(Incoming), [&](const State *In) {
+      return !sameDefinition(DefinitionOn(In), First);
+    });
     if (Differs && (knownHere(Taint) || !knownHere(Value))) {
       Value.combine(Taint);
       Value.Definition = &Block; // no single write: the merge itself

@@ -383,3 +383,39 @@ void size_after_element_write(MPI_Comm comm, TrainState &st) {
   mark_first(st, comm);
   MPI_Allreduce(MPI_IN_PLACE, st.grads.data(), (int)st.grads.size(), MPI_FLOAT, MPI_SUM, comm);
 }
+
+// Positive: a counter that a loop bumps only where a per-rank flag is set.
+// The flags were written in an earlier loop; the merge at the first loop's
+// header stands for both definitions of `n`, so the arm's `n++` is a
+// different value.
+void count_flags_set_in_loop(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> has(3);
+  for (int i = 0; i < 3; ++i)
+    has[i] = rank;
+  int n = 0;
+  for (int j = 0; j < 3; ++j)
+    if (has[j])
+      n++;
+  std::vector<float> buf(3);
+  MPI_Allreduce(MPI_IN_PLACE, buf.data(), n, MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:43: note: 'n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:9: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:43: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the same loops over flags every rank sets alike.
+void count_flags_set_alike(MPI_Comm comm, int step) {
+  std::vector<int> has(3);
+  for (int i = 0; i < 3; ++i)
+    has[i] = step;
+  int n = 0;
+  for (int j = 0; j < 3; ++j)
+    if (has[j])
+      n++;
+  std::vector<float> buf(3);
+  MPI_Allreduce(MPI_IN_PLACE, buf.data(), n, MPI_FLOAT, MPI_SUM, comm);
+}
