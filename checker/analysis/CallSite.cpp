@@ -83,8 +83,15 @@ const Expr *fieldInitializer(const Expr *Arg, llvm::StringRef Field) {
 
 const Expr *ruleArgument(const CallExpr *Call, const rules::ArgRef &Ref) {
   if (Ref.K == rules::ArgRef::Kind::Receiver) {
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      // Through a smart pointer (`pg->allreduce(...)`): the pointer the user
+      // named, not its `operator->`.
+      const Expr *Object = Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object);
+          Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+        return Arrow->getArg(0);
       return Member->getImplicitObjectArgument();
+    }
     if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
       return Operator->getNumArgs() ? Operator->getArg(0) : nullptr;
     return nullptr;

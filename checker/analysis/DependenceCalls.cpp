@@ -27,6 +27,17 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 
 } // namespace
 
+/// Whether a function whose body no file shows computes its result from
+/// what it is given: a number or an object (`val_loss(rank)`,
+/// `forwardLoss(rank, step)`), not a status or a count it looks up
+/// elsewhere (integers, `bool`, handles and pointers keep the rule above).
+static bool computesFromInputsUnseen(const FunctionDecl *Callee) {
+  if (Callee->hasBody())
+    return false;
+  QualType Result = Callee->getReturnType().getNonReferenceType();
+  return Result->isRealFloatingType() || (Result->isRecordType() && !Result->isPointerType());
+}
+
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
   const FunctionDecl *Callee = resolvedCallee(Call);
   std::vector<const Expr *> Args = explicitArguments(Call);
@@ -84,13 +95,17 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   // summary says (above), not whatever it is given: `CHECK(work(buf, rank))`.
   Value.Opaque = true;
   Value.Source = Env.returnedElsewhere(Call, Callee); // a rank, once its summary says so
-  if (!transfersInputs(Role))
+  const bool Unseen = !transfersInputs(Role) && computesFromInputsUnseen(Callee);
+  if (!transfersInputs(Role) && !Unseen)
     return Value;
   for (const Expr *Arg : Args)
     Value.combine(eval(Arg));
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
   Value.Opaque = true;
+  if (Unseen && Value.Source && !Value.pending())
+    Value.Source = Env.Arena.make(Provenance::Kind::UnseenCall, Callee->getQualifiedNameAsString(),
+                                  Call->getBeginLoc(), Value.Source);
   return Value;
 }
 

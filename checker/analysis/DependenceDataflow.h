@@ -172,6 +172,8 @@ private:
   bool solve(std::vector<State> &Out, std::vector<bool> &Visited);
   std::pair<bool, bool> processBlock(const clang::CFGBlock &Block, std::vector<State> &Out,
                                      std::vector<bool> &Visited);
+  static bool copiesAnObject(const clang::FunctionDecl *F);
+  void dropFieldWrites();
   void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;

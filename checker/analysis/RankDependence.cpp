@@ -373,6 +373,8 @@ FunctionDependence Dataflow::run() {
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
   }
+  if (copiesAnObject(Function.decl()))
+    dropFieldWrites();
   for (const SharedWrite &Write : Result.SharedWrites)
     if (const auto *Var = dyn_cast<VarDecl>(Write.Decl); Var && Var->isFileVarDecl())
       Result.Facts.WrittenGlobals.insert(Var);
@@ -430,6 +432,29 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
   Visited[Block.getBlockID()] = true;
   Out[Block.getBlockID()] = std::move(Current); // the next block starts afresh
   return {Changed, ConditionChanged};
+}
+
+// A copy or a move carries another object's state: what it writes into the
+// fields is that object's (the caller sees the copy hold the value of what it
+// copied), not something every object of the class holds from then on. A
+// smart pointer copied from a rank-chosen group is no reason to take every
+// group it points to as per-rank.
+bool Dataflow::copiesAnObject(const FunctionDecl *F) {
+  if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(F))
+    return Constructor->isCopyOrMoveConstructor();
+  const auto *Method = dyn_cast<CXXMethodDecl>(F);
+  return Method && (Method->isCopyAssignmentOperator() || Method->isMoveAssignmentOperator());
+}
+
+void Dataflow::dropFieldWrites() {
+  size_t Kept = 0;
+  for (size_t I = 0; I < Result.SharedWrites.size(); ++I)
+    if (!isa<FieldDecl>(Result.SharedWrites[I].Decl)) {
+      Result.SharedWrites[Kept] = Result.SharedWrites[I];
+      SharedWriteKeys[Kept++] = SharedWriteKeys[I];
+    }
+  Result.SharedWrites.resize(Kept);
+  SharedWriteKeys.resize(Kept);
 }
 
 void Dataflow::clearRecords() {

@@ -32,6 +32,7 @@ struct Provenance {
     External,    // returned by a function of another file (its summary says so)
     Split,       // a communicator split by a rank-dependent colour (each part has its own)
     PerRankData, // data each rank reads for itself: a clock, a host query (rules per_rank_sources)
+    UnseenCall,  // computed from it by a function whose body no file shows (Name)
     // A project field or global another file may write, or a project
     // function of another file whose result it may compute, per rank, which
     // no summary names yet: per-rank if one does (`lockstep check` decides

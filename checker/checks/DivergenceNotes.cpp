@@ -137,6 +137,10 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const AST
         Finding.note(Source->Loc, quoted(Source->Holder) + " is " + Source->Why + " from " + Name +
                                       "; each rank reads its own");
       break;
+    case Provenance::Kind::UnseenCall:
+      Finding.note(Source->Loc, Name + " is given a value that differs between ranks; its body is "
+                                       "not visible, so its result is taken to differ as well");
+      break;
     case Provenance::Kind::External:
       Finding.note(Source->Loc, "the rank comes from " + Name + ", defined in another file");
       if (SourceLocation There = locate(Context, {Source->File, Source->Line, Source->Column});

@@ -33,11 +33,17 @@ void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTConte
                       " or the job hangs or computes garbage",
                   A.Argument->getSourceRange());
   addCommonNotes(Finding, Direct, A.Argument, A.Source, Context);
+  // A communicator is chosen, not computed: the ranks that take each one
+  // must call it together.
   Finding.note(A.Argument->getBeginLoc(),
-               "compute the " + A.Role +
-                   " from values that are the same on every rank: a constant, "
-                   "the world size, "
-                   "or a value broadcast from one rank");
+               A.Role == std::string_view("communicator")
+                   ? "pick the communicator by a value that is the same on every rank, or "
+                     "call " +
+                         quoted(A.Collective) +
+                         " on each communicator in a branch that all of its members take"
+                   : "compute the " + std::string(A.Role) +
+                         " from values that are the same on every rank: a constant, "
+                         "the world size, or a value broadcast from one rank");
   Finding.emit();
 }
 

@@ -131,3 +131,25 @@ void orchestrate(State &st, int s) {
     step(st, s);
   sync_grads(st.comm, st.grads.data(), (int)st.grads.size());
 }
+
+// Positive: a process group picked by the rank, bound to a reference; the
+// communicator is named as written ('group', not its 'operator->').
+void group_by_rank(c10::intrusive_ptr<c10d::ProcessGroup> world,
+                   c10::intrusive_ptr<c10d::ProcessGroup> dp, std::vector<at::Tensor> &t) {
+  const int rank = world->getRank();
+  auto &group = rank < 4 ? dp : world;
+  group->allreduce(t)->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the communicator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'group' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-6]]:20: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
+}
+
+// Negative: the smart pointers copied into the ?: above are no reason to
+// take every process group as per-rank (a copy carries its source's state).
+void groups_as_given(c10::intrusive_ptr<c10d::ProcessGroup> world,
+                     c10::intrusive_ptr<c10d::ProcessGroup> dp, std::vector<at::Tensor> &t) {
+  dp->allreduce(t)->wait();
+  world->allreduce(t)->wait();
+}

@@ -5,7 +5,8 @@
 // what it writes through its arguments, differs between ranks only when the
 // rules or the callee's summary say so, or when a library function of the
 // system computes it from per-rank inputs. A function of another file given
-// the rank does not make its result per-rank.
+// the rank does not make its status, count or flag per-rank; a number or an
+// object it computes from the rank is (the end of this file).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -99,5 +100,51 @@ void uniform_name(MPI_Comm comm, int steps) {
   char name[32];
   std::snprintf(name, sizeof name, "run%d", steps);
   if (std::strlen(name) > 6 && std::min(steps, 1) == 1)
+    MPI_Barrier(comm);
+}
+
+// Not statuses: a number or an object that a function whose body no file
+// shows computes from the rank differs between ranks (a shard's validation
+// loss, a batch). Integers, flags and handles keep the rule above.
+double val_loss_of_shard(int shard); // defined in another file
+struct Batch {
+  int rows;
+};
+Batch next_batch(int rank, int step); // idem
+
+// Positive: early stopping on the local loss.
+void unseen_number(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int epoch = 0; epoch < 50; ++epoch) {
+    if (val_loss_of_shard(rank) < 0.1)
+      break;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'val_loss_of_shard(rank) < 0.1', which break out of the loop before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'val_loss_of_shard(rank) < 0.1' break out of the loop here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'val_loss_of_shard(rank) < 0.1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'val_loss_of_shard' is given a value that differs between ranks; its body is not visible, so its result is taken to differ as well
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Positive: a field of the object it returns.
+void unseen_object(MPI_Comm comm, int step) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Batch b = next_batch(rank, step);
+  if (b.rows > 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'b.rows > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'b.rows > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:13: note: 'next_batch' is given a value that differs between ranks; its body is not visible, so its result is taken to differ as well
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the same functions given values every rank shares.
+void unseen_uniform(MPI_Comm comm, int step) {
+  if (val_loss_of_shard(step) < 0.1 && next_batch(0, step).rows > 0)
     MPI_Barrier(comm);
 }
