@@ -38,6 +38,37 @@ const Expr *accessedBase(const Expr *E, const Expr *&Index) {
   return ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
 }
 
+// Each rank's own handle from a list every rank built (`tp_groups[rank /
+// tp_size]`, a local bound to one, or an accessor that returns one): the
+// ranks that pick the same element are its members, as after a split.
+bool pickedFromContainer(const Expr *Handle) {
+  for (unsigned Hop = 0; Handle && Hop < 4; ++Hop) {
+    Handle = Handle->IgnoreParenImpCasts();
+    if (const auto *Access = dyn_cast<CXXOperatorCallExpr>(Handle);
+        Access && Access->getNumArgs() == 1 &&
+        (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star)) {
+      Handle = Access->getArg(0);
+      continue;
+    }
+    const Expr *Index = nullptr;
+    if (accessedBase(Handle, Index) && Index)
+      return true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Handle)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      Handle = Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) ? Var->getInit() : nullptr;
+      continue;
+    }
+    const auto *Call = dyn_cast<CallExpr>(Handle);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    const auto *Body =
+        Callee && Callee->hasBody() ? dyn_cast<CompoundStmt>(Callee->getBody()) : nullptr;
+    const auto *Return =
+        Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+    Handle = Return ? Return->getRetValue() : nullptr;
+  }
+  return false;
+}
+
 std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
   std::vector<const Expr *> Args(Call->arg_begin(), Call->arg_end());
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))

@@ -28,6 +28,10 @@ const clang::CXXMethodDecl *methodOf(const clang::CallExpr *Call);
 /// `v.front()` and `*it`: a method that returns a reference into its object
 /// (not to the object itself, as assignments and stream operators do).
 const clang::Expr *accessedBase(const clang::Expr *E, const clang::Expr *&Index);
+/// Whether a communicator or process group is an element a rank picks from
+/// a container (`groups[rank / tp]`), directly or through a local or an
+/// accessor.
+bool pickedFromContainer(const clang::Expr *Handle);
 
 /// The function a call runs: the direct callee, devirtualized when the
 /// object's dynamic type is known.

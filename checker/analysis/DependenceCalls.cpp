@@ -436,6 +436,8 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
 void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   std::vector<const FunctionDecl *> Targets =
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
+  if (Recording)
+    recordDispatchesOnThis(Call);
   if (Targets.empty()) // most calls: nothing more to run
     return;
   if (Recording && Targets.size() > 1) {
@@ -452,6 +454,34 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
       writeGlobalsOfCall(It->second, Call);
     }
     recordCall(Target->getDefinition() ? Target->getDefinition() : Target, Args);
+  }
+}
+
+// `t->run()` where `run` calls the virtual `on_step_end()` on its own
+// object: the object `t` holds picks that override as if it were called here.
+void Dataflow::recordDispatchesOnThis(const CallExpr *Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  const FunctionDecl *Definition = Method ? Method->getDefinition() : nullptr;
+  if (!Env.Indirect || !Definition || !Definition->getBody() || Method->isVirtual() ||
+      !Method->getParent()->isPolymorphic() ||
+      isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+    return;
+  std::vector<const Stmt *> Stack{Definition->getBody()};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(S);
+        Inner && isa<CXXThisExpr>(Inner->getImplicitObjectArgument()->IgnoreParenImpCasts()) &&
+        Inner->getMethodDecl() && Inner->getMethodDecl()->isVirtual() &&
+        Env.Indirect->targets(Inner).size() > 1) {
+      const Expr *Holder = dispatchHolder(Call);
+      Result.Dispatches.push_back({Call, Holder, eval(Holder), Inner});
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
   }
 }
 

@@ -148,6 +148,7 @@ private:
   void declare(const clang::VarDecl *Var);
   void applyCallEffects(const clang::CallExpr *Call);
   void applyIndirectCallEffects(const clang::CallExpr *Call);
+  void recordDispatchesOnThis(const clang::CallExpr *Call);
   RankValue uniformOutput(const clang::CallExpr *Call, const CalleeRole &Role,
                           const std::vector<const clang::Expr *> &Args, unsigned Out) const;
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);

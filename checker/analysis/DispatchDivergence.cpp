@@ -44,8 +44,8 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       if (Function->context().getSourceManager().isBeforeInTranslationUnit(
               Call.Holder->getBeginLoc(), Site))
         Site = Call.Holder->getBeginLoc();
-      std::optional<DispatchChoice> Choice =
-          Events->dispatchChoice(Indirect->targets(Call.Call), Site, Call.Call);
+      std::optional<DispatchChoice> Choice = Events->dispatchChoice(
+          Indirect->targets(Call.Inner ? Call.Inner : Call.Call), Site, Call.Call);
       if (!Choice || !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
         continue;
       Divergence D;
@@ -56,6 +56,7 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       D.Source = Source;
       D.OtherEvent = Choice->OtherEvent;
       D.OtherTarget = Choice->Other;
+      D.Inner = Call.Inner;
       Divergences.push_back(std::move(D));
     }
 }

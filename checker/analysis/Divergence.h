@@ -50,6 +50,9 @@ struct Divergence {
   const clang::Stmt *Leaving = nullptr; // how the other ranks left, when they did
   std::optional<CollectiveEvent> OtherEvent; // what the other ranks run instead
   const clang::FunctionDecl *OtherTarget = nullptr; // Dispatch: the function they reach instead
+  // Dispatch through a method's virtual call on its own object (`run()`
+  // calling `on_step_end()`): that call.
+  const clang::CXXMemberCallExpr *Inner = nullptr;
   std::optional<RankWitness> Witness;        // two ranks that diverge, when known
 };
 

@@ -164,6 +164,10 @@ struct DispatchCall {
   const clang::CallExpr *Call = nullptr;
   const clang::Expr *Holder = nullptr; // `logger` of `logger->log()`, `f` of `f(x)`
   RankValue Value;                     // the holder's
+  // A method that is not virtual itself but makes a virtual call on `this`
+  // (`t->run()` calling `on_step_end()`): that call, which the holder's
+  // type decides.
+  const clang::CXXMemberCallExpr *Inner = nullptr;
 };
 
 struct FunctionDependence {

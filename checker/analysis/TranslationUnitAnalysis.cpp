@@ -253,8 +253,11 @@ void TranslationUnitAnalysis::findRankArguments() {
   for (const auto &Function : Functions)
     for (const AgreedArgument &Argument : Dependence[Function.get()].AgreedArguments) {
       const Provenance *Source = Env.resolve(Argument.Value, Function->decl());
-      if (std::string(Argument.Role) == "communicator" && fromSplit(Source))
-        continue; // each part of a split uses its own: membership decides
+      // Each part of a split, or each rank's own group picked from a list
+      // (`tp_groups[rank / tp_size]`), uses its own: membership decides.
+      if (std::string(Argument.Role) == "communicator" &&
+          (fromSplit(Source) || pickedFromContainer(Argument.Argument)))
+        continue;
       const Expr *Comm = communicatorArgument(Argument.Call, Classifier);
       const ValueDecl *Members = sameAmongMembersOf(Source);
       if (Members && Comm && accessedStorage(Comm) == Members)

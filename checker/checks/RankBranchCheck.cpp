@@ -79,6 +79,12 @@ void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
                       " differs between ranks: ranks that reach different functions run "
                       "different collectives and the job hangs");
   addCommonNotes(Finding, D, Context);
+  if (D.Inner)
+    Finding.note(D.Inner->getExprLoc(), Call + " calls the virtual " +
+                                            quoted(D.Inner->getMethodDecl()->getNameAsString()) +
+                                            " on its object here; the type of " +
+                                            quoted(sourceText(D.Condition, Context)) +
+                                            " picks the override");
   if (D.OtherEvent && D.OtherEvent->CollectiveSite.isValid())
     Finding.note(D.OtherEvent->CollectiveSite, Finding.name(*D.OtherEvent, Naming::Collective) +
                                                    " is called here, inside " + Other);

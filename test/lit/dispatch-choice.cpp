@@ -323,3 +323,56 @@ void optimizer_by_choice(bool sharded_everywhere) {
                                                        : std::unique_ptr<Optimizer>(new PlainSgd);
   same->step();
 }
+
+// A method that is not virtual, run on an object the rank picks, whose body
+// makes a virtual call on its own object: the object's type picks that
+// override as if it were called here.
+class Stepper {
+public:
+  virtual ~Stepper() = default;
+  void run(MPI_Comm comm, int steps) {
+    for (int s = 0; s < steps; ++s) {
+      MPI_Barrier(comm);
+      on_step_end(comm, s);
+    }
+  }
+
+protected:
+  virtual void on_step_end(MPI_Comm, int) {}
+};
+
+class ChiefStepper : public Stepper {
+protected:
+  void on_step_end(MPI_Comm comm, int step) override {
+    if (step % 10 == 0)
+      MPI_Bcast(&step, 1, MPI_INT, 0, comm);
+  }
+};
+
+static std::unique_ptr<Stepper> make_stepper(int role) {
+  if (role == 0)
+    return std::make_unique<ChiefStepper>();
+  return std::make_unique<Stepper>();
+}
+
+// Positive: only rank 0's stepper broadcasts at its step ends.
+void run_by_role(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Stepper> t = make_stepper(rank);
+  t->run(comm, 100);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 't->run' may run 'ChiefStepper::on_step_end', which calls 'MPI_Bcast', or 'Stepper::on_step_end', which calls none, and 't' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-17]]:7: note: 'MPI_Bcast' is called here, inside 'ChiefStepper::on_step_end', which 't->run' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 't' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-14]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-33]]:7: note: 't->run' calls the virtual 'on_step_end' on its object here; the type of 't' picks the override
+  // CHECK-MESSAGES: :[[@LINE-29]]:16: note: 'Stepper::on_step_end' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: make 't' the same on every rank, or have every function 't->run' may run call the same collectives
+}
+
+// Negative: every rank makes the same stepper.
+void run_same_role(MPI_Comm comm, int role) {
+  std::unique_ptr<Stepper> t = make_stepper(role);
+  t->run(comm, 100);
+}

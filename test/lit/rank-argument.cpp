@@ -153,3 +153,20 @@ void groups_as_given(c10::intrusive_ptr<c10d::ProcessGroup> world,
   dp->allreduce(t)->wait();
   world->allreduce(t)->wait();
 }
+
+// Negative: every rank built every tensor-parallel group and picks its own by
+// the rank (Megatron's layout); the ranks that pick one group are its members.
+struct ParallelGroups {
+  std::vector<c10::intrusive_ptr<c10d::ProcessGroup>> tp_groups;
+  int tp_size = 4;
+  int rank = 0;
+  const c10::intrusive_ptr<c10d::ProcessGroup> &tp() const { return tp_groups[rank / tp_size]; }
+};
+
+void own_group_from_list(c10::intrusive_ptr<c10d::ProcessGroup> world, ParallelGroups &st,
+                         std::vector<at::Tensor> &t) {
+  st.rank = world->getRank();
+  st.tp()->allreduce(t)->wait();
+  auto &mine = st.tp_groups[st.rank / st.tp_size];
+  mine->allreduce(t)->wait();
+}
