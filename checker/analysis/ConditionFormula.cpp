@@ -1,5 +1,6 @@
 #include "ConditionFormula.h"
 #include "CallSite.h"
+#include "Exceptions.h"
 #include "Limits.h"
 #include "Membership.h"
 
@@ -105,7 +106,13 @@ void ConditionFormula::collectWrites(const Stmt *Body) {
 
 FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
   auto [It, Inserted] = Conditions.try_emplace(&Block, Arena.truth());
-  if (Inserted)
+  if (Inserted && exceptionalCall(Block)) {
+    // Whether the call returns: per-rank where the ranks it throws on differ.
+    const RankValue *Throws = Facts.ConditionAt(Block);
+    It->second = Throws && Facts.Differs(*Throws)
+                     ? Arena.unknownPerRank(/*Boolean=*/true)
+                     : Arena.uniform(exceptionalCall(Block), /*Boolean=*/true);
+  } else if (Inserted)
     if (const Expr *Condition = decidingCondition(Block)) {
       Budget = 0;
       It->second = translate(Condition, /*WantBoolean=*/true);

@@ -23,6 +23,8 @@ namespace lockstep::analysis {
 struct ConditionFacts {
   /// The value an operand had where it was read; null if never evaluated.
   std::function<const RankValue *(const clang::Expr *)> ValueAt;
+  /// The value a block's condition has (RankDependence's Conditions).
+  std::function<const RankValue *(const clang::CFGBlock &)> ConditionAt;
   /// Whether a value computed in this function differs between ranks.
   std::function<bool(const RankValue &)> Differs;
   /// The formula `comm == MPI_COMM_NULL` for a communicator (Membership).

@@ -102,6 +102,9 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.combine(eval(Arg));
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
+  else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+           Operator && isa<CXXMethodDecl>(Callee) && Operator->getNumArgs() > 0)
+    Value.combine(objectValue(Operator->getArg(0), Callee)); // `!in` of a stream
   Value.Opaque = true;
   if (Unseen && Value.Source && !Value.pending())
     Value.Source = Env.Arena.make(Provenance::Kind::UnseenCall, Callee->getQualifiedNameAsString(),

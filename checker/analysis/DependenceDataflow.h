@@ -175,6 +175,10 @@ private:
                                      std::vector<bool> &Visited);
   static bool copiesAnObject(const clang::FunctionDecl *F);
   void dropFieldWrites();
+  void recordThrows(const clang::CFGBlock &Block);
+  RankValue reachingTaint(const clang::CFGBlock &Block) const;
+  const FunctionFacts *throwingCallee(const clang::CallExpr *Call) const;
+  RankValue throwsAt(const clang::CallExpr &Call, const FunctionFacts &Callee) const;
   void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;

@@ -1,6 +1,7 @@
 // Implicit flow in the rank-dependence data flow: conditions that differ
 // between ranks, and what their arms write, merged where they meet again.
 #include "DependenceDataflow.h"
+#include "Exceptions.h"
 #include "Tautology.h"
 
 namespace lockstep::analysis::dependence {
@@ -42,6 +43,11 @@ void mergeInto(State &Into, const State &From, const CFGBlock &Merge) {
 } // namespace
 
 RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
+  // Whether a call throws into this function's handlers.
+  if (const CallExpr *Call = exceptionalCall(Block)) {
+    const FunctionFacts *Callee = throwingCallee(Call);
+    return Callee ? throwsAt(*Call, *Callee) : RankValue();
+  }
   const Expr *Condition = decidingCondition(Block);
   if (!Condition)
     return {};

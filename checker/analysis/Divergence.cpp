@@ -1,4 +1,5 @@
 #include "Divergence.h"
+#include "Exceptions.h"
 #include "Limits.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,10 +13,21 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+/// Where a remark about \p Branch goes: its `if`, loop or `switch`, or the
+/// call that may throw.
+static SourceLocation branchLocation(const CFGBlock &Branch) {
+  const Stmt *Terminator = Branch.getTerminatorStmt();
+  return (Terminator ? Terminator : decidingCondition(Branch))->getBeginLoc();
+}
+
 namespace {
 
 BranchArm describeArm(const CFGBlock &Branch, unsigned Index, const CFGBlock *Target) {
   BranchArm Arm;
+  if (exceptionalCall(Branch)) {
+    Arm.K = Index == 0 ? BranchArm::Kind::Returns : BranchArm::Kind::Throws;
+    return Arm;
+  }
   if (isa<SwitchStmt>(Branch.getTerminatorStmt())) {
     const Stmt *Label = Target ? Target->getLabel() : nullptr;
     Arm.K = isa_and_nonnull<CaseStmt>(Label) ? BranchArm::Kind::Case : BranchArm::Kind::Default;
@@ -265,6 +277,8 @@ DivergenceFinder::armStarts(FunctionShape &Shape, const CFGBlock &Branch,
     GuardedSequence Start;
     Start.Arm = Arms.size();
     Start.Guard = Edge;
+    if (EdgeIndex == 1) // the ranks where the call throws leave the `try` there
+      Start.Leaving = exceptionalCall(Branch);
     Arms.push_back(describeArm(Branch, EdgeIndex, Target));
     Starts.push_back({Target, Start});
   }
@@ -313,7 +327,7 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
     return {};
   RegionSequences Region = Builder.region(Shape, Starts, Stop);
   if (Region.Overflow) {
-    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+    limit(Shape, branchLocation(Branch),
           "more than " + std::to_string(limits::MaxSequences) +
               " distinct collective sequences follow this branch");
     return {};
@@ -326,7 +340,7 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   if (Diverges == Answer::Never)
     return {};
   if (Diverges == Answer::Unknown) {
-    limit(Shape, Branch.getTerminatorStmt()->getBeginLoc(),
+    limit(Shape, branchLocation(Branch),
           "the solver could not decide whether ranks diverge at this branch");
     return {};
   }
@@ -433,7 +447,13 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
     D.K = Divergence::Kind::SkippedAfterExit;
     D.Arm = C.Arms[Other.Arm];
   }
-  if (D.Condition && D.Arm.K != BranchArm::Kind::Case && D.Arm.K != BranchArm::Kind::Default) {
+  // The ranks where the call throws leave the rest of the `try`.
+  if (Kind == Divergence::Kind::OnlySomeRanks && D.Arm.K == BranchArm::Kind::Returns &&
+      Other.Leaving) {
+    D.K = Divergence::Kind::SkippedAfterExit;
+    D.Arm = C.Arms[Other.Arm];
+  }
+  if (D.Condition && (D.Arm.K == BranchArm::Kind::True || D.Arm.K == BranchArm::Kind::False)) {
     SourceLocation Site =
         D.K == Divergence::Kind::SkippedAfterExit ? D.Leaving->getBeginLoc() : Event.Site;
     auto [Whole, Truth] =

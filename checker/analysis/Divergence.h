@@ -23,7 +23,9 @@ namespace lockstep::analysis {
 
 /// One way out of a branch: `if` true/false, a `case`, `default`.
 struct BranchArm {
-  enum class Kind { True, False, Case, Default };
+  // Returns, Throws: the arms of a call that may throw into the handlers of
+  // a `try` (exceptionalCall).
+  enum class Kind { True, False, Case, Default, Returns, Throws };
   Kind K = Kind::True;
   const clang::Stmt *Label = nullptr; // the case or default statement
 };
@@ -54,6 +56,8 @@ struct Divergence {
   // calling `on_step_end()`): that call.
   const clang::CXXMemberCallExpr *Inner = nullptr;
   std::optional<RankWitness> Witness;        // two ranks that diverge, when known
+  // Arms Returns and Throws: where the called function throws.
+  clang::SourceLocation ThrowSite;
 };
 
 /// A bound of limits.h reached while analysing a function: the claims made

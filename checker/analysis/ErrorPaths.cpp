@@ -1,4 +1,5 @@
 #include "ErrorPaths.h"
+#include "Exceptions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -105,7 +106,8 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
         Result.FailingEdge[Block->getBlockID()] = Block->succ_size() - 1;
       continue;
     }
-    if (Options.ErrorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block))
+    if (Options.ErrorPathsAsExits || Block->succ_size() != 2 || isLoopBranch(*Block) ||
+        exceptionalCall(*Block))
       continue;
     const Expr *Condition = decidingCondition(*Block);
     std::optional<unsigned> Arm = Condition ? failingArm(Condition, Function.decl()) : std::nullopt;

@@ -1,4 +1,5 @@
 #include "FunctionCFG.h"
+#include "Exceptions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -24,7 +25,30 @@ bool FunctionCFG::analysable(const FunctionDecl *FD) {
   return Body && !FD->isInvalidDecl() && !containsErrors(Body);
 }
 
-std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTContext &Context) {
+// Of the exceptional edges Clang adds to every call, keeps those of calls to
+// a function that may throw into a `try` of this function: the rest would
+// only make every call a branch no rank decides.
+static void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing) {
+  for (CFGBlock *Block : Graph) {
+    if (Block->getTerminatorStmt() || Block->succ_size() != 2 || Block->empty())
+      continue;
+    auto Last = Block->back().getAs<CFGStmt>();
+    const auto *Call = Last ? dyn_cast<CallExpr>(Last->getStmt()) : nullptr;
+    CFGBlock::AdjacentBlock &Edge = *std::next(Block->succ_begin());
+    CFGBlock *Target = Edge.getReachableBlock();
+    if (!Call || !Target ||
+        (isa_and_nonnull<CXXTryStmt>(Target->getTerminatorStmt()) &&
+         Throwing.mayThrow(Call->getDirectCallee())))
+      continue;
+    Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
+    for (CFGBlock::AdjacentBlock &Pred : Target->preds())
+      if (Pred.getPossiblyUnreachableBlock() == Block)
+        Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
+  }
+}
+
+std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTContext &Context,
+                                                const ThrowingFunctions *Throwing) {
   if (!analysable(FD))
     return nullptr;
   std::unique_ptr<FunctionCFG> Result(new FunctionCFG(FD, Context));
@@ -35,9 +59,14 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   Options.AddCXXDefaultInitExprInCtors = true;
   Options.AddLifetime = true; // locals leave the data flow's state where their scope ends
   Options.setAllAlwaysAdd();
+  // A call inside a `try` to a function that may throw can jump to the
+  // handlers: on the ranks where it throws, what follows it does not run.
+  Options.AddEHEdges = Throwing && callsIntoHandlers(FD->getBody(), *Throwing);
   Result->Graph = CFG::buildCFG(FD, FD->getBody(), &Context, Options);
   if (!Result->Graph)
     return nullptr;
+  if (Options.AddEHEdges)
+    keepHandlerEdges(*Result->Graph, *Throwing);
   Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
   Result->Parents = std::make_unique<ParentMap>(FD->getBody());
   Result->computeControlDependence();
@@ -118,7 +147,7 @@ void FunctionCFG::computeControlDependence() {
 const Expr *decidingCondition(const CFGBlock &Block) {
   const Stmt *Terminator = Block.getTerminatorStmt();
   if (!Terminator)
-    return nullptr;
+    return exceptionalCall(Block); // whether it throws into the handlers
   const Expr *Condition =
       dyn_cast_or_null<Expr>(Block.getTerminatorCondition(/*StripParens=*/true));
   if (!Condition)

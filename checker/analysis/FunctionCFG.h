@@ -12,6 +12,8 @@
 
 namespace lockstep::analysis {
 
+class ThrowingFunctions;
+
 class FunctionCFG {
 public:
   /// Whether \p FD has a body the analysis can read: not one whose
@@ -19,8 +21,11 @@ public:
   static bool analysable(const clang::FunctionDecl *FD);
 
   /// Returns null when \p FD is not analysable or Clang cannot build a CFG.
+  /// With \p Throwing, a call inside a `try` to a function that may throw
+  /// also has an edge to the try's handlers (exceptionalCall).
   static std::unique_ptr<FunctionCFG> build(const clang::FunctionDecl *FD,
-                                            clang::ASTContext &Context);
+                                            clang::ASTContext &Context,
+                                            const ThrowingFunctions *Throwing = nullptr);
 
   const clang::FunctionDecl *decl() const { return Decl; }
   const clang::CFG &cfg() const { return *Graph; }
@@ -70,8 +75,9 @@ private:
 };
 
 /// The value a branch block tests: for `if (a && b)` the block that tests `b`
-/// is decided by `b` alone. Null for blocks without a two-way or switch
-/// terminator.
+/// is decided by `b` alone; for a call that may throw into the handlers of a
+/// `try` (exceptionalCall), the call, whose first edge is taken when it
+/// returns. Null for other blocks without a two-way or switch terminator.
 const clang::Expr *decidingCondition(const clang::CFGBlock &Block);
 
 /// True for loop headers (for, while, do, range-for): their branches decide

@@ -1,4 +1,5 @@
 #include "GuardedSequences.h"
+#include "Exceptions.h"
 #include "Limits.h"
 #include "TripCount.h"
 
@@ -424,8 +425,12 @@ void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, std::vector<Gua
       continue; // an error path: the path ends without a claim
     }
     FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
+    // The ranks where the call throws leave the `try` there.
+    const Stmt *Throwing = EdgeIndex == 1 ? exceptionalCall(*Block) : nullptr;
     for (GuardedSequence S : In) {
       S.Guard = Arena.conjoin(S.Guard, Edge);
+      if (Throwing && !S.Leaving)
+        S.Leaving = Throwing;
       if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
         W.PathsLost = true;
         W.finish(S);

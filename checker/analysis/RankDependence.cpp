@@ -3,6 +3,7 @@
 // DependenceDataflow.h.
 #include "BlockWorklist.h"
 #include "DependenceDataflow.h"
+#include "Exceptions.h"
 #include "Limits.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -39,8 +40,8 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
   };
   return Same(ReturnValue, Other.ReturnValue) && AgreedParams == Other.AgreedParams &&
          ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
-         WrittenGlobals == Other.WrittenGlobals &&
-         SameFields(ReturnedFields, Other.ReturnedFields) &&
+         WrittenGlobals == Other.WrittenGlobals && Throws == Other.Throws &&
+         Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
          SameEach(OutFields, Other.OutFields, SameFields) &&
@@ -423,6 +424,7 @@ std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<
   RankValue ReturnTaint = returnTaint(Block, ReturnChosenAt);
   for (const CFGElement &Element : Block)
     transfer(Element, ReturnTaint);
+  recordThrows(Block);
   RankValue &Recorded = Result.Conditions[&Block];
   RankValue Merged = Recorded;
   Merged.merge(conditionValue(Block));
@@ -455,6 +457,67 @@ void Dataflow::dropFieldWrites() {
     }
   Result.SharedWrites.resize(Kept);
   SharedWriteKeys.resize(Kept);
+}
+
+// Exceptions that leave the function: a `throw` no handler here takes, and
+// a call outside any `try` to a function that may throw. They leave on the
+// ranks that reach the block (every condition on the way, not only the
+// nearest: `if (shard == 2 && i == 1) throw`) and, for a call, those the
+// callee's own conditions pick.
+void Dataflow::recordThrows(const CFGBlock &Block) {
+  if (!Recording || exceptionalCall(Block))
+    return; // a call that may throw into this function's handlers is caught
+  auto Leaves = [&](SourceLocation At, const RankValue &When) {
+    Result.Facts.ThrowsWhen.combine(reachingTaint(Block));
+    Result.Facts.ThrowsWhen.combine(When);
+    if (!Result.Facts.Throws)
+      Result.Facts.ThrowAt = At;
+    Result.Facts.Throws = true;
+  };
+  const CFGBlock &Exit = Function.cfg().getExit();
+  for (const CFGElement &Element : Block) {
+    auto S = Element.getAs<CFGStmt>();
+    if (!S)
+      continue;
+    if (const auto *Throw = dyn_cast<CXXThrowExpr>(S->getStmt())) {
+      if (llvm::any_of(Block.succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
+            return Succ.getReachableBlock() == &Exit;
+          }))
+        Leaves(Throw->getThrowLoc(), RankValue());
+    } else if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
+      if (const FunctionFacts *Callee = throwingCallee(Call))
+        Leaves(Callee->ThrowAt, throwsAt(*Call, *Callee));
+    }
+  }
+}
+
+RankValue Dataflow::reachingTaint(const CFGBlock &Block) const {
+  RankValue Taint;
+  llvm::DenseSet<const CFGBlock *> Seen;
+  std::vector<const CFGBlock *> Worklist{&Block};
+  while (!Worklist.empty()) {
+    const CFGBlock *Next = Worklist.back();
+    Worklist.pop_back();
+    for (const CFGBlock *Branch : Function.controllers(Next))
+      if (Seen.insert(Branch).second) {
+        Taint.combine(taintOf(*Branch));
+        Worklist.push_back(Branch);
+      }
+  }
+  return Taint;
+}
+
+const FunctionFacts *Dataflow::throwingCallee(const CallExpr *Call) const {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+  return It != Env.Facts.end() && It->second.Throws ? &It->second : nullptr;
+}
+
+// On which ranks \p Call throws, in this function's terms.
+RankValue Dataflow::throwsAt(const CallExpr &Call, const FunctionFacts &Callee) const {
+  RankValue When = atCall(Callee.ThrowsWhen, explicitArguments(&Call), resolvedCallee(&Call));
+  When.ExactRank = When.ExactSize = false;
+  return When;
 }
 
 void Dataflow::clearRecords() {

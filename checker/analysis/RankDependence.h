@@ -50,6 +50,11 @@ struct FunctionFacts {
   // Globals it, or a function it calls, writes with a value that may differ
   // between ranks: they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
+  // An exception may leave it (a `throw` or a throwing call outside any
+  // `try`), on the ranks ThrowsWhen picks; ThrowAt: the first such throw.
+  bool Throws = false;
+  RankValue ThrowsWhen;
+  clang::SourceLocation ThrowAt;
 
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)

@@ -1,4 +1,5 @@
 #include "TranslationUnitAnalysis.h"
+#include "Exceptions.h"
 #include "Limits.h"
 #include "SourceText.h"
 #include "TripCount.h"
@@ -97,11 +98,12 @@ TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
   FunctionCollector Collector(Context);
   Collector.TraverseDecl(Context.getTranslationUnitDecl());
+  ThrowingFunctions Throwing(Collector.Found);
   for (const FunctionDecl *FD : Collector.Found) {
     const FunctionDecl *Key = FD->getCanonicalDecl();
     if (ByDecl.count(Key))
       continue;
-    if (std::unique_ptr<FunctionCFG> Function = FunctionCFG::build(FD, Context)) {
+    if (std::unique_ptr<FunctionCFG> Function = FunctionCFG::build(FD, Context, &Throwing)) {
       ByDecl[Key] = Function.get();
       Functions.push_back(std::move(Function));
     }
@@ -118,6 +120,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
     ConditionFacts Facts{[&Result](const Expr *E) -> const RankValue * {
                            auto It = Result.Values.find(E);
                            return It == Result.Values.end() ? nullptr : &It->second;
+                         },
+                         [&Result](const CFGBlock &Block) -> const RankValue * {
+                           auto It = Result.Conditions.find(&Block);
+                           return It == Result.Conditions.end() ? nullptr : &It->second;
                          },
                          [this, FD, WithPending](const RankValue &Value) {
                            const Provenance *Source = Env.resolve(Value, FD);
@@ -207,8 +213,10 @@ void TranslationUnitAnalysis::findDivergences() {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
-              if (Keep(D.Event, Pending))
+              if (Keep(D.Event, Pending)) {
+                D.ThrowSite = throwSite(*Block);
                 Divergences.push_back(std::move(D));
+              }
         Decided = Shape.loopsLeftBy(Block);
       } else if (!tripAgreed(Shape, *Block)) {
         Decided.push_back(Block);
@@ -246,6 +254,14 @@ void TranslationUnitAnalysis::findDivergences() {
                         "an expression with more than " +
                             std::to_string(limits::MaxExpressionNodes) +
                             " operands was taken as an unknown per-rank value"});
+}
+
+// Where the function a call inside a `try` calls throws, for the note.
+SourceLocation TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
+  const CallExpr *Call = exceptionalCall(Block);
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+  return It != Env.Facts.end() ? It->second.ThrowAt : SourceLocation();
 }
 
 void TranslationUnitAnalysis::findRankArguments() {

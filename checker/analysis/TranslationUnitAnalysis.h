@@ -103,6 +103,7 @@ private:
   void findDivergences();
   void findDispatchDivergences();
   void findRankArguments();
+  clang::SourceLocation throwSite(const clang::CFGBlock &Block) const;
   void findGroupImbalances();
   void collectSplits();
 

@@ -54,6 +54,10 @@ std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context)
            sourceText(cast<CaseStmt>(D.Arm.Label)->getLHS(), Context);
   case BranchArm::Kind::Default:
     return "ranks where " + Condition + " matches no case";
+  case BranchArm::Kind::Returns:
+    return "ranks where " + Condition + " returns";
+  case BranchArm::Kind::Throws:
+    return "ranks where " + Condition + " throws";
   }
   return "";
 }
@@ -69,14 +73,19 @@ std::string leavingKeyword(const Stmt *Leaving) {
     return "throw";
   if (isa_and_nonnull<GotoStmt, IndirectGotoStmt>(Leaving))
     return "goto";
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving))
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      return Callee->getName().str();
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    // A call that returns leaves only by what it throws (exceptionalCall).
+    return Callee && !Callee->isNoReturn() ? "throw" : Callee ? Callee->getName().str() : "exit";
+  }
   return "exit";
 }
 
 std::string leavingVerb(const Stmt *Leaving) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving); Call && Call->getDirectCallee())
+  const auto *Call = dyn_cast_or_null<CallExpr>(Leaving);
+  if (Call && Call->getDirectCallee() && !Call->getDirectCallee()->isNoReturn())
+    return "leave the 'try'";
+  if (Call && Call->getDirectCallee())
     return "call " + quoted(leavingKeyword(Leaving));
   const std::string Keyword = leavingKeyword(Leaving);
   if (Keyword == "break")
@@ -169,7 +178,8 @@ std::string quotedList(const std::vector<std::string> &Names) {
 }
 
 void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Event,
-                    const Expr *Differing, const Provenance *Source, const ASTContext &Context) {
+                    const Expr *Differing, const Provenance *Source, const ASTContext &Context,
+                    const std::string &Subject) {
   if (Event.Guard)
     Finding.note(Event.DestroyedAt, quoted(Event.Guard->getName().str()) +
                                         " is destroyed here; its destructor calls " +
@@ -189,14 +199,26 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Ev
   }
   if (Differing)
     Finding.note(Differing->getBeginLoc(),
-                 quoted(sourceText(Differing, Context)) + " differs between ranks",
+                 (Subject.empty() ? quoted(sourceText(Differing, Context)) : Subject) +
+                     " differs between ranks",
                  Differing->getSourceRange());
   addSourceNotes(Finding, Source, Context);
 }
 
 void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const ASTContext &Context) {
-  addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
+  const auto *Call = dyn_cast_or_null<CallExpr>(D.Condition);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || (D.Arm.K != BranchArm::Kind::Returns && D.Arm.K != BranchArm::Kind::Throws)) {
+    addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
+    return;
+  }
+  const std::string Name = quoted(Callee->getQualifiedNameAsString());
+  addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context,
+                 "whether " + quoted(sourceText(D.Condition, Context)) + " throws");
+  if (D.ThrowSite.isValid())
+    Finding.note(D.ThrowSite, Name + " lets out the exception thrown here; the handlers of the "
+                                     "'try' around the call catch it");
 }
 
 } // namespace lockstep::checks

@@ -38,10 +38,11 @@ std::string functionName(const clang::FunctionDecl *FD, const clang::ASTContext 
 std::string quotedList(const std::vector<std::string> &Names);
 
 /// Notes every finding carries: the collective inside the called function,
-/// the expression that differs between ranks, and where its value comes from.
+/// the expression that differs between ranks (\p Subject, when it is not the
+/// expression's value), and where its value comes from.
 void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Event,
                     const clang::Expr *Differing, const analysis::Provenance *Source,
-                    const clang::ASTContext &Context);
+                    const clang::ASTContext &Context, const std::string &Subject = "");
 void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const clang::ASTContext &Context);
 

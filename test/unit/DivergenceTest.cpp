@@ -2,6 +2,8 @@
 // balanced ones it must leave alone.
 #include "AnalysisFixture.h"
 
+#include <tuple>
+
 using lockstep::analysis::Divergence;
 using lockstep::testing::AnalysisTest;
 
@@ -60,4 +62,32 @@ TEST_F(AnalysisTest, SummariesAreTransitiveAndHandleRecursion) {
   ASSERT_EQ(Result->divergences().size(), 1u);
   EXPECT_EQ(Result->divergences()[0].Event.Via->getName(), "b");
   EXPECT_EQ(Result->divergences()[0].Event.Collective, "MPI_Barrier");
+}
+
+// A call inside a `try` to a function that throws on some ranks is a branch
+// whose arms are "returns" and "throws"; one that throws on a uniform
+// condition, or not at all, is none.
+TEST_F(AnalysisTest, ThrowingCallsBranchByWhereTheyThrow) {
+  analyze(R"(
+    static void check(int shard) { if (shard == 2) throw 1; }
+    static void deeper(int shard) { check(shard); }
+    static void uniform(int n) { if (n == 0) throw 1; }
+    static void quiet(int) {}
+    void skipped(int rank) {
+      try { deeper(rank); MPI_Barrier(MPI_COMM_WORLD); } catch (int) {}
+    }
+    void handled(int rank) {
+      try { check(rank); } catch (int) { MPI_Barrier(MPI_COMM_WORLD); }
+    }
+    void silent(int rank, int n) {
+      try { uniform(n); quiet(rank); MPI_Barrier(MPI_COMM_WORLD); } catch (int) { return; }
+    })");
+  std::vector<std::tuple<K, std::string, lockstep::analysis::BranchArm::Kind>> Found;
+  for (const Divergence &D : Result->divergences())
+    Found.emplace_back(D.K, D.Function->getNameAsString(), D.Arm.K);
+  std::sort(Found.begin(), Found.end());
+  using Arm = lockstep::analysis::BranchArm::Kind;
+  EXPECT_EQ(Found, (std::vector<std::tuple<K, std::string, Arm>>{
+                       {K::OnlySomeRanks, "handled", Arm::Throws},
+                       {K::SkippedAfterExit, "skipped", Arm::Throws}}));
 }

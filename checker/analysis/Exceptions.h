@@ -1,0 +1,38 @@
+// Exceptions that cross a call: which functions of the translation unit may
+// throw out of their body, and the CFG blocks where a call inside a `try`
+// may jump to its handlers instead of returning.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <vector>
+
+namespace lockstep::analysis {
+
+/// The functions whose body may let an exception out: a `throw` outside any
+/// `try` of the same function, or a call there to such a function. Found
+/// from the syntax, before any other analysis, with a worklist over the
+/// calls (no recursion along call chains).
+class ThrowingFunctions {
+public:
+  explicit ThrowingFunctions(const std::vector<const clang::FunctionDecl *> &Functions);
+  bool mayThrow(const clang::FunctionDecl *FD) const {
+    return FD && Throwing.count(FD->getCanonicalDecl());
+  }
+
+private:
+  llvm::DenseSet<const clang::FunctionDecl *> Throwing;
+};
+
+/// Whether \p Body has a `try` whose block calls a function \p Throwing says
+/// may throw: its CFG needs the exceptional edges of those calls.
+bool callsIntoHandlers(const clang::Stmt *Body, const ThrowingFunctions &Throwing);
+
+/// The call that ends \p Block when the block's second edge is the jump to
+/// the handlers of a `try` should the call throw; null for other blocks.
+const clang::CallExpr *exceptionalCall(const clang::CFGBlock &Block);
+
+} // namespace lockstep::analysis

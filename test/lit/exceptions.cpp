@@ -1,0 +1,95 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Exceptions across calls: a function that throws on some ranks, called
+// inside a `try`, makes those ranks skip the rest of the try block and run
+// the handlers. What they skip, what the handlers run, and where the
+// handlers go next (`continue`, `return`) are what the ranks disagree on.
+#include <mpi.h>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+static void validate(int shard, int step) {
+  if (shard == 2 && step == 1)
+    throw std::runtime_error("corrupt record");
+}
+
+// Positive: only rank 2 skips the step's allreduce.
+void skip_corrupt_steps(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int step = 0; step < 3; ++step) {
+    try {
+      validate(rank, step);
+    } catch (const std::exception &) {
+      continue;
+    }
+    double g = 1;
+    MPI_Allreduce(MPI_IN_PLACE, &g, 1, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'validate(rank, step)' throws, which leave the 'try' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: ranks where 'validate(rank, step)' throws leave the 'try' here
+    // CHECK-MESSAGES: :[[@LINE-8]]:7: note: whether 'validate(rank, step)' throws differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-19]]:5: note: 'validate' lets out the exception thrown here; the handlers of the 'try' around the call catch it
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Positive: a collective in the handler, for a throw two calls down.
+static std::vector<float> load_shard(int rank) {
+  std::ifstream in("shard_" + std::to_string(rank) + ".bin", std::ios::binary);
+  if (!in)
+    throw std::runtime_error("missing shard");
+  return std::vector<float>(1024);
+}
+
+static std::vector<float> load_checked(int rank) { return load_shard(rank); }
+
+void resync_missing_shards(MPI_Comm comm, float *w) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    std::vector<float> d = load_checked(rank);
+  } catch (const std::exception &) {
+    MPI_Bcast(w, 1, MPI_FLOAT, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'load_checked(rank)' throws; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-4]]:28: note: whether 'load_checked(rank)' throws differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-16]]:5: note: 'load_checked' lets out the exception thrown here; the handlers of the 'try' around the call catch it
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+  MPI_Allreduce(MPI_IN_PLACE, w, 1, MPI_FLOAT, MPI_SUM, comm);
+}
+
+// Negative: the callee throws on a condition every rank shares.
+static int samples(int n_val) {
+  if (n_val == 0)
+    throw std::out_of_range("no validation samples");
+  return n_val;
+}
+
+double validate_all(MPI_Comm comm, int n_val) {
+  double loss = 0, total = 0;
+  try {
+    loss = 0.5 * samples(n_val);
+    MPI_Allreduce(&loss, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+  } catch (const std::out_of_range &) {
+    return 0;
+  }
+  return total;
+}
+
+// Negative: rank 2 recovers in the handler and every rank goes on to the
+// same barrier.
+void recover_and_go_on(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    validate(rank, 1);
+  } catch (const std::exception &) {
+    rank = -1;
+  }
+  MPI_Barrier(comm);
+}
