@@ -189,10 +189,18 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
                       "more than " + std::to_string(limits::MaxCorrelatedConditions) +
                           " conditions tested twice; group balance correlates the first ones"});
 
+  // What an exception out of a call takes out of the function: the groups
+  // open at the call (one into a handler here follows its exceptional edge).
+  DepthState Thrown;
   auto Transfer = [&](const CFGBlock &Block) {
     DepthState State = joinPredecessors(Function, Block, Out, Visited, Correlated, Paths);
+    const bool Caught = exceptionalCall(Block);
     forEachCall(Block, Function.context(),
-                [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *) {
+                [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *Call) {
+                  if (!Caught && Throwing.mayThrow(Callee))
+                    for (const auto &[Key, Info] : State)
+                      if (Key.Depth > 0 && Thrown.emplace(Key, Info).second && !Info.LeftBy)
+                        Thrown[Key].LeftBy = Call;
                   const CalleeRole &Role = Classifier.classify(Callee);
                   int Delta = Role.GroupMarker
                                   ? (Role.GroupMarker->Role == rules::GroupRole::Begin ? 1 : -1)
@@ -238,10 +246,13 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   }
 
   Outcome Result;
-  if (AnyMarker)
+  if (AnyMarker) {
+    DepthState AtExit = Transfer(Graph.getExit());
+    AtExit.insert(Thrown.begin(), Thrown.end());
     judgeExit(
-        Transfer(Graph.getExit()), Function.decl(), [&] { return isGroupHelper(Function); },
-        Result.Problems, Result.Delta);
+        AtExit, Function.decl(), [&] { return isGroupHelper(Function); }, Result.Problems,
+        Result.Delta);
+  }
   return Result;
 }
 

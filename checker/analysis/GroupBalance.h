@@ -8,6 +8,7 @@
 #include "CallClassifier.h"
 #include "CollectiveEvents.h"
 #include "ErrorPaths.h"
+#include "Exceptions.h"
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -36,9 +37,10 @@ class GroupBalance {
 public:
   GroupBalance(const CallClassifier &Classifier,
                const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-               CollectiveEvents &Events, ErrorPaths &Paths, std::vector<AnalysisLimit> &Limits)
-      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths), Limits(Limits) {
-  }
+               CollectiveEvents &Events, ErrorPaths &Paths, const ThrowingFunctions &Throwing,
+               std::vector<AnalysisLimit> &Limits)
+      : Classifier(Classifier), Functions(Functions), Events(Events), Paths(Paths),
+        Throwing(Throwing), Limits(Limits) {}
 
   std::vector<GroupImbalance> check(const FunctionCFG &Function);
 
@@ -55,6 +57,7 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   CollectiveEvents &Events;
   ErrorPaths &Paths;
+  const ThrowingFunctions &Throwing;
   std::vector<AnalysisLimit> &Limits;
   llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;

@@ -98,12 +98,12 @@ TranslationUnitAnalysis::~TranslationUnitAnalysis() = default;
 void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
   FunctionCollector Collector(Context);
   Collector.TraverseDecl(Context.getTranslationUnitDecl());
-  ThrowingFunctions Throwing(Collector.Found);
+  Throwing = std::make_unique<ThrowingFunctions>(Collector.Found);
   for (const FunctionDecl *FD : Collector.Found) {
     const FunctionDecl *Key = FD->getCanonicalDecl();
     if (ByDecl.count(Key))
       continue;
-    if (std::unique_ptr<FunctionCFG> Function = FunctionCFG::build(FD, Context, &Throwing)) {
+    if (std::unique_ptr<FunctionCFG> Function = FunctionCFG::build(FD, Context, Throwing.get())) {
       ByDecl[Key] = Function.get();
       Functions.push_back(std::move(Function));
     }
@@ -287,7 +287,7 @@ void TranslationUnitAnalysis::findRankArguments() {
 }
 
 void TranslationUnitAnalysis::findGroupImbalances() {
-  GroupBalance Balance(Classifier, ByDecl, *Events, *Paths, Limits);
+  GroupBalance Balance(Classifier, ByDecl, *Events, *Paths, *Throwing, Limits);
   std::set<unsigned> Reported;
   for (const auto &Function : Functions)
     for (GroupImbalance &Problem : Balance.check(*Function))

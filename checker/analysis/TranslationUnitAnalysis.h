@@ -112,6 +112,7 @@ private:
   ExternalIndex External;
   DependenceEnvironment Env;
   std::vector<std::unique_ptr<FunctionCFG>> Functions;
+  std::unique_ptr<ThrowingFunctions> Throwing; // which functions may let an exception out
   llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> ByDecl;
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<ErrorPaths> Paths;

@@ -19,7 +19,13 @@ void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &Con
                                 Function +
                                 "; the operations queued in it are never launched and the other "
                                 "ranks hang");
-    if (P.Leaving)
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(P.Leaving);
+        Call && Call->getDirectCallee() && !Call->getDirectCallee()->isNoReturn())
+      Finding.note(Call->getBeginLoc(),
+                   "the group is still open if " +
+                       quoted(Call->getDirectCallee()->getQualifiedNameAsString()) +
+                       " throws here");
+    else if (P.Leaving)
       Finding.note(P.Leaving->getBeginLoc(),
                    "the group is still open at this " + quoted(leavingKeyword(P.Leaving)));
     Finding.note(P.Site, "end the group on every path, or hold it in an RAII guard whose "

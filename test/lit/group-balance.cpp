@@ -119,3 +119,27 @@ void batched(float *buf, ncclComm_t comm, cudaStream_t s) {
   ncclAllReduce(buf, buf, 16, ncclFloat, ncclSum, comm, s);
   end_batch();
 }
+
+// Positive: a callee that may throw while the group is open leaves it open.
+static void enqueue(float *buf, size_t n, size_t cap, ncclComm_t comm, cudaStream_t s) {
+  if (n > cap)
+    throw n;
+  ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+}
+
+void reduce_bucket(float *buf, size_t n, size_t cap, ncclComm_t comm, cudaStream_t s) {
+  ncclGroupStart();
+  enqueue(buf, n, cap, comm, s);
+  ncclGroupEnd();
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'reduce_bucket'; the operations queued in it are never launched and the other ranks hang [lockstep-group-balance]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: the group is still open if 'enqueue' throws here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
+}
+
+// Negative: the same callee called before the group opens.
+void reduce_bucket_checked(float *buf, size_t n, size_t cap, ncclComm_t comm, cudaStream_t s) {
+  enqueue(buf, n, cap, comm, s);
+  ncclGroupStart();
+  ncclAllReduce(buf, buf, n, ncclFloat, ncclSum, comm, s);
+  ncclGroupEnd();
+}
