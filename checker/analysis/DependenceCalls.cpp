@@ -98,8 +98,15 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   const bool Unseen = !transfersInputs(Role) && computesFromInputsUnseen(Callee);
   if (!transfersInputs(Role) && !Unseen)
     return Value;
-  for (const Expr *Arg : Args)
+  // An iterator or a pointer into a container hands a library algorithm its
+  // elements too (`std::min_element(losses.begin(), losses.end())`); an
+  // operator on iterators (`it != end`) reads none.
+  const bool Algorithm = !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call);
+  for (const Expr *Arg : Args) {
     Value.combine(eval(Arg));
+    if (StorageKey Container; Algorithm && intoContainer(Arg, Container))
+      Value.combine(readElement(Container, nullptr));
+  }
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));
   else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);

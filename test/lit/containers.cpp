@@ -527,3 +527,29 @@ void role_by_reference(MPI_Comm comm, int world) {
   if (last == "worker")
     MPI_Barrier(comm);
 }
+
+// Positive: a library algorithm over a table only this rank filled: its
+// result follows the elements it is handed through the iterators.
+void winner_of_local_table(MPI_Comm comm, int world) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> losses(world);
+  losses[rank] = 1.0;
+  if (std::min_element(losses.begin(), losses.end()) - losses.begin() == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'std::min_element(losses.begin(), losses.end()) - losses.begin() == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'std::min_element(losses.begin(), losses.end()) - losses.begin() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the same table after every rank agreed on it.
+void winner_of_agreed_table(MPI_Comm comm, int world) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> losses(world);
+  losses[rank] = 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, losses.data(), world, MPI_DOUBLE, MPI_MAX, comm);
+  if (std::min_element(losses.begin(), losses.end()) - losses.begin() == 0)
+    MPI_Barrier(comm);
+}
