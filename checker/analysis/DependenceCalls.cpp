@@ -35,7 +35,7 @@ static bool computesFromInputsUnseen(const FunctionDecl *Callee) {
   if (Callee->hasBody())
     return false;
   QualType Result = Callee->getReturnType().getNonReferenceType();
-  return Result->isRealFloatingType() || (Result->isRecordType() && !Result->isPointerType());
+  return Result->isRealFloatingType() || Result->isRecordType();
 }
 
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
