@@ -95,8 +95,9 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   // summary says (above), not whatever it is given: `CHECK(work(buf, rank))`.
   Value.Opaque = true;
   Value.Source = Env.returnedElsewhere(Call, Callee); // a rank, once its summary says so
-  const bool Unseen = !transfersInputs(Role) && computesFromInputsUnseen(Callee);
-  if (!transfersInputs(Role) && !Unseen)
+  const bool Transfers = transfersInputs(Role);
+  const bool Unseen = !Transfers && computesFromInputsUnseen(Callee);
+  if (!Transfers && !Unseen)
     return Value;
   // An iterator or a pointer into a container hands a library algorithm its
   // elements too (`std::min_element(losses.begin(), losses.end())`); an

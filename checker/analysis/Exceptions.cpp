@@ -64,14 +64,40 @@ bool callsIntoHandlers(const Stmt *Body, const ThrowingFunctions &Throwing) {
   return Found;
 }
 
-const CallExpr *exceptionalCall(const CFGBlock &Block) {
+/// The call that ends \p Block when Clang gave it an exceptional edge (its
+/// second one, to a try's dispatch or the exit, reachable or not).
+static const CallExpr *callWithExceptionalEdge(const CFGBlock &Block) {
   if (Block.getTerminatorStmt() || Block.succ_size() != 2 || Block.empty())
     return nullptr;
-  const CFGBlock *Handlers = std::next(Block.succ_begin())->getReachableBlock();
   auto Last = Block.back().getAs<CFGStmt>();
-  if (!Handlers || !Last || !isa_and_nonnull<CXXTryStmt>(Handlers->getTerminatorStmt()))
-    return nullptr;
-  return dyn_cast<CallExpr>(Last->getStmt());
+  return Last ? dyn_cast<CallExpr>(Last->getStmt()) : nullptr;
+}
+
+/// The `try` dispatch block \p Block's exceptional edge reaches, if any.
+static const CFGBlock *handlersOf(const CFGBlock &Block) {
+  const CFGBlock *Target = std::next(Block.succ_begin())->getReachableBlock();
+  return Target && isa_and_nonnull<CXXTryStmt>(Target->getTerminatorStmt()) ? Target : nullptr;
+}
+
+void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing) {
+  for (CFGBlock *Block : Graph) {
+    const CallExpr *Call = callWithExceptionalEdge(*Block);
+    if (!Call || (handlersOf(*Block) && Throwing.mayThrow(Call->getDirectCallee())))
+      continue;
+    CFGBlock::AdjacentBlock &Edge = *std::next(Block->succ_begin());
+    CFGBlock *Target = Edge.getReachableBlock();
+    if (!Target)
+      continue;
+    Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
+    for (CFGBlock::AdjacentBlock &Pred : Target->preds())
+      if (Pred.getPossiblyUnreachableBlock() == Block)
+        Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
+  }
+}
+
+const CallExpr *exceptionalCall(const CFGBlock &Block) {
+  const CallExpr *Call = callWithExceptionalEdge(Block);
+  return Call && handlersOf(Block) ? Call : nullptr;
 }
 
 } // namespace lockstep::analysis

@@ -25,28 +25,6 @@ bool FunctionCFG::analysable(const FunctionDecl *FD) {
   return Body && !FD->isInvalidDecl() && !containsErrors(Body);
 }
 
-// Of the exceptional edges Clang adds to every call, keeps those of calls to
-// a function that may throw into a `try` of this function: the rest would
-// only make every call a branch no rank decides.
-static void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing) {
-  for (CFGBlock *Block : Graph) {
-    if (Block->getTerminatorStmt() || Block->succ_size() != 2 || Block->empty())
-      continue;
-    auto Last = Block->back().getAs<CFGStmt>();
-    const auto *Call = Last ? dyn_cast<CallExpr>(Last->getStmt()) : nullptr;
-    CFGBlock::AdjacentBlock &Edge = *std::next(Block->succ_begin());
-    CFGBlock *Target = Edge.getReachableBlock();
-    if (!Call || !Target ||
-        (isa_and_nonnull<CXXTryStmt>(Target->getTerminatorStmt()) &&
-         Throwing.mayThrow(Call->getDirectCallee())))
-      continue;
-    Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
-    for (CFGBlock::AdjacentBlock &Pred : Target->preds())
-      if (Pred.getPossiblyUnreachableBlock() == Block)
-        Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
-  }
-}
-
 std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTContext &Context,
                                                 const ThrowingFunctions *Throwing) {
   if (!analysable(FD))

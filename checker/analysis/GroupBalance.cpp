@@ -199,8 +199,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *Call) {
                   if (!Caught && Throwing.mayThrow(Callee))
                     for (const auto &[Key, Info] : State)
-                      if (Key.Depth > 0 && Thrown.emplace(Key, Info).second && !Info.LeftBy)
-                        Thrown[Key].LeftBy = Call;
+                      if (Key.Depth > 0)
+                        if (auto [It, New] = Thrown.emplace(Key, Info); New && !Info.LeftBy)
+                          It->second.LeftBy = Call;
                   const CalleeRole &Role = Classifier.classify(Callee);
                   int Delta = Role.GroupMarker
                                   ? (Role.GroupMarker->Role == rules::GroupRole::Begin ? 1 : -1)
