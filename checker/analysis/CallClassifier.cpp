@@ -61,6 +61,21 @@ CallClassifier::CallClassifier(const rules::RuleSet &Rules)
       WorldSizeName(Rules.Naming.WorldSizePattern, std::regex::ECMAScript | std::regex::icase) {
   for (const rules::StatusRule &Status : Rules.Statuses)
     StatusFunctions.emplace_back(Status.Functions, std::regex::ECMAScript);
+  for (const rules::CollectiveRule &Collective : Rules.Collectives)
+    if (Collective.Comm.K == rules::ArgRef::Kind::Receiver)
+      if (size_t Scope = Collective.Name.rfind("::"); Scope != std::string::npos)
+        ReceiverClasses.insert(Collective.Name.substr(0, Scope));
+}
+
+bool CallClassifier::isCollectiveReceiver(const CXXRecordDecl *Class) const {
+  Class = Class ? Class->getDefinition() : nullptr;
+  if (!Class || ReceiverClasses.empty())
+    return false;
+  if (ReceiverClasses.contains(Class->getQualifiedNameAsString()))
+    return true;
+  return !Class->forallBases([this](const CXXRecordDecl *Base) {
+    return !ReceiverClasses.contains(Base->getQualifiedNameAsString());
+  });
 }
 
 const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {

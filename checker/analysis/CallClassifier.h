@@ -8,9 +8,11 @@
 #include "RuleSet.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 #include <regex>
@@ -61,6 +63,10 @@ public:
   /// kind of value it reads, and the variable's name in \p Variable.
   EnvironmentValue environmentRead(const clang::CallExpr *Call, std::string &Variable) const;
 
+  /// Whether the rules' collectives are methods of \p Class or of a base
+  /// of it (`c10d::ProcessGroup`): an object the ranks run collectives on.
+  bool isCollectiveReceiver(const clang::CXXRecordDecl *Class) const;
+
   bool isRankName(llvm::StringRef Name) const;
   bool isWorldSizeName(llvm::StringRef Name) const;
 
@@ -74,6 +80,7 @@ private:
   const rules::RuleSet &Rules;
   std::regex RankName, WorldSizeName;
   std::vector<std::regex> StatusFunctions; // Rules.statuses[I].functions, compiled
+  llvm::StringSet<> ReceiverClasses;       // qualified names (isCollectiveReceiver)
   mutable llvm::DenseMap<const clang::FunctionDecl *, CalleeRole> Cache;
   mutable llvm::DenseMap<const clang::ParmVarDecl *, bool> EnvironmentNameParams;
   mutable llvm::StringMap<bool> RankNames, WorldSizeNames; // std::regex is slow: match once

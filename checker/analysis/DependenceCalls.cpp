@@ -30,12 +30,21 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 /// Whether a function whose body no file shows computes its result from
 /// what it is given: a number or an object (`val_loss(rank)`,
 /// `forwardLoss(rank, step)`), not a status or a count it looks up
-/// elsewhere (integers, `bool`, handles and pointers keep the rule above).
-static bool computesFromInputsUnseen(const FunctionDecl *Callee) {
+/// elsewhere (integers, `bool`, handles and pointers keep the rule above),
+/// nor the process group every rank joins (`createGloo(rank, world)`, held
+/// directly or by a smart pointer).
+static bool computesFromInputsUnseen(const FunctionDecl *Callee, const CallClassifier &Classifier) {
   if (Callee->hasBody())
     return false;
   QualType Result = Callee->getReturnType().getNonReferenceType();
-  return Result->isRealFloatingType() || Result->isRecordType();
+  if (!Result->isRecordType())
+    return Result->isRealFloatingType();
+  const auto *Held =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(Result->getAsCXXRecordDecl());
+  const TemplateArgumentList *Args = Held ? &Held->getTemplateArgs() : nullptr;
+  return !Classifier.isCollectiveReceiver(Result->getAsCXXRecordDecl()) &&
+         !(Args && Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type &&
+           Classifier.isCollectiveReceiver(Args->get(0).getAsType()->getAsCXXRecordDecl()));
 }
 
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
@@ -96,7 +105,7 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   Value.Opaque = true;
   Value.Source = Env.returnedElsewhere(Call, Callee); // a rank, once its summary says so
   const bool Transfers = transfersInputs(Role);
-  const bool Unseen = !Transfers && computesFromInputsUnseen(Callee);
+  const bool Unseen = !Transfers && computesFromInputsUnseen(Callee, Classifier);
   if (!Transfers && !Unseen)
     return Value;
   // An iterator or a pointer into a container hands a library algorithm its

@@ -193,6 +193,7 @@ private:
   void publishWritesAtExit(const State &AtExit);
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
+  bool ownPart(const RankValue &Value, const void *Definition) const;
   const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
   void markCallWrites(const clang::CallExpr *Call,
                       llvm::function_ref<void(const clang::Expr *)> Mark) const;

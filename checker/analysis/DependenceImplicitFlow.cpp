@@ -1,5 +1,6 @@
 // Implicit flow in the rank-dependence data flow: conditions that differ
 // between ranks, and what their arms write, merged where they meet again.
+#include "CallSite.h"
 #include "DependenceDataflow.h"
 #include "Exceptions.h"
 #include "Tautology.h"
@@ -114,6 +115,18 @@ bool Dataflow::sameDefinition(const void *A, const void *B) const {
          VX.Val.getInt() == VY.Val.getInt();
 }
 
+// Whether a communicator handle is this rank's own part of the job: a split
+// made it (each part has its own), or it is written `MPI_COMM_SELF`.
+// \p Definition: the expression that wrote it, when one did.
+bool Dataflow::ownPart(const RankValue &Value, const void *Definition) const {
+  if (fromSplit(Value.Source))
+    return true;
+  if (!Definition || Definition == &AgreedByEveryRank || Blocks.count(Definition))
+    return false;
+  const auto *Written = dyn_cast<Expr>(static_cast<const Stmt *>(Definition));
+  return Written && spelledAsMacro(Written, "MPI_COMM_SELF", Context);
+}
+
 // Gated implicit flow: where the arms of a rank-dependent branch meet again
 // (and at a loop header whose exit depends on the rank), storage that the
 // incoming paths wrote differently differs between ranks. An assignment that
@@ -146,18 +159,33 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   }
   if (!Taint.dependent())
     return;
-  for (auto &[Key, Value] : Current) {
+  for (auto &Entry : Current) {
+    const StorageKey &Key = Entry.first; // lambdas capture no structured binding in C++17
+    RankValue &Value = Entry.second;
     if (!Written.count(storageRoot(Key)))
       continue;
-    auto DefinitionOn = [&Key](const State *In) -> const void * {
+    auto ValueOn = [&Key](const State *In) -> const RankValue * {
       auto It = In->find(Key);
-      return It == In->end() ? nullptr : It->second.Definition;
+      return It == In->end() ? nullptr : &It->second;
+    };
+    auto DefinitionOn = [&ValueOn](const State *In) -> const void * {
+      const RankValue *On = ValueOn(In);
+      return On ? On->Definition : nullptr;
     };
     const void *First = DefinitionOn(Incoming.front());
     bool Differs = llvm::any_of(llvm::drop_begin(Incoming), [&](const State *In) {
       return !sameDefinition(DefinitionOn(In), First);
     });
     if (Differs && (knownHere(Taint) || !knownHere(Value))) {
+      // Its own part on some paths, a communicator others share on the
+      // rest (`c = n > 1 ? sub : world` as an if/else): the condition
+      // chose it, and the split no longer explains it.
+      auto IsPart = [&](const State *In) {
+        const RankValue *On = ValueOn(In);
+        return On && ownPart(*On, On->Definition);
+      };
+      if (llvm::any_of(Incoming, IsPart) && !llvm::all_of(Incoming, IsPart))
+        Value.Source = nullptr;
       Value.combine(Taint);
       Value.Definition = &Block; // no single write: the merge itself
     }

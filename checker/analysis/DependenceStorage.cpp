@@ -142,23 +142,27 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
   if (Key.size() > 1 && Last) {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
-    SharedReads.insert(Field);
-    Value = sharedOrElsewhere(Field);
-    // A field of a parameter's object is also what the caller passes: that
-    // field alone when every call passes the struct field by field.
     const auto *Param = Key.front() == &ThisRoot
                             ? nullptr
                             : dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key.front()));
     auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
-    if (It == ParamIndex.end())
-      return Value;
+    // A field of a parameter's object that every call passes field by
+    // field is what the callers pass, and nothing else: that some other
+    // object of the type holds it per-rank (a local a planner filled on
+    // one rank) says nothing of this one.
     if (const DependenceEnvironment::FieldSeedMap *Seeds =
-            Key.size() == 2 ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr) {
+            It != ParamIndex.end() && Key.size() == 2
+                ? Env.fieldSeedsOf(Function.decl(), It->second)
+                : nullptr) {
       if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
-        Value.takeSource(Seed->second);
+        Value.Source = Seed->second;
       return Value;
     }
-    Value.Params |= uint64_t(1) << It->second;
+    SharedReads.insert(Field);
+    Value = sharedOrElsewhere(Field);
+    // Otherwise also what the caller passes for the whole object.
+    if (It != ParamIndex.end())
+      Value.Params |= uint64_t(1) << It->second;
     return Value;
   }
   if (Key.front() == &ThisRoot)

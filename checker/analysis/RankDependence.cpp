@@ -210,16 +210,23 @@ RankValue Dataflow::evaluate(const Expr *E) const {
   // Like the merge after an if/else: the arms' own sources say more than the
   // condition (`rank % 2 ? odds : evens` is a split's communicator).
   if (const auto *Choice = dyn_cast<ConditionalOperator>(E)) {
-    RankValue Arms = eval(Choice->getTrueExpr()).merge(eval(Choice->getFalseExpr()));
+    RankValue True = eval(Choice->getTrueExpr()), False = eval(Choice->getFalseExpr());
+    RankValue Arms = RankValue(True).merge(False);
     RankValue Condition = eval(Choice->getCond());
-    // An object or a callable picked by the rank (`rank < 2 ? make_sharded()
-    // : make_plain()`): chosen, as by an if/else, and may run other code.
+    // Chosen, as by an if/else: an object or a callable picked by the rank
+    // (`rank < 2 ? make_sharded() : make_plain()`), which may run other
+    // code, and a rank's own part against a communicator others share
+    // (`n > 1 ? sub : world`), which the split no longer explains.
     const CXXRecordDecl *Pointee = E->getType()->getPointeeCXXRecordDecl();
     bool Object = E->getType()->isRecordType() || E->getType()->isFunctionPointerType() ||
                   (Pointee && Pointee->hasDefinition() && Pointee->isPolymorphic());
-    if (Object && !Arms.Source && Condition.Source && !Condition.pending())
+    bool MixesParts =
+        ownPart(True, Choice->getTrueExpr()) != ownPart(False, Choice->getFalseExpr());
+    if ((MixesParts || (Object && !Arms.Source)) && Condition.Source && !Condition.pending()) {
+      Arms.Source = nullptr;
       Condition.Source =
           Env.Arena.makeImplicit(Choice->getCond()->getBeginLoc(), Condition.Source, nullptr);
+    }
     return Arms.combine(Condition);
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {

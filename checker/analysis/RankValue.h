@@ -84,11 +84,16 @@ inline bool saysMore(const Provenance *Found, const Provenance *Known) {
 }
 
 /// Whether a value is a communicator handle that a rank-dependent split made
-/// (each part has its own): not an argument that must agree.
+/// (each part has its own), itself or passed on as a parameter: not an
+/// argument that must agree. One a condition chose (`n > 1 ? sub : world`,
+/// with `n` the size of `sub`) or one computed from it is not that handle.
 inline bool fromSplit(const Provenance *Source) {
-  for (; Source; Source = Source->Via)
+  for (; Source; Source = Source->Via) {
     if (Source->K == Provenance::Kind::Split)
       return true;
+    if (Source->K != Provenance::Kind::Parameter)
+      return false;
+  }
   return false;
 }
 

@@ -216,3 +216,58 @@ void first_rows_only(MPI_Comm world, int tp) {
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A rank's own part, chosen by a value the parts differ in, against a
+// communicator every rank shares: singletons of an uneven split reduce on
+// the world while the others reduce on their part.
+void part_or_world(MPI_Comm world, double v) {
+  int rank, n;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub;
+  MPI_Comm_split(world, rank < 3 ? 0 : rank, rank, &sub);
+  MPI_Comm_size(sub, &n);
+  double out;
+  MPI_Comm c = n > 1 ? sub : world;
+  MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, c);
+  // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: the communicator of 'MPI_Allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:51: note: 'c' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:16: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:51: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Allreduce' on each communicator in a branch that all of its members take
+  MPI_Comm d;
+  if (n > 1)
+    d = sub;
+  else
+    d = world;
+  MPI_Barrier(d);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: the communicator of 'MPI_Barrier' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:15: note: 'd' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-22]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-25]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:15: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Barrier' on each communicator in a branch that all of its members take
+}
+
+// Negative: each rank's own part either way, a split's or its own alone.
+void part_or_self(MPI_Comm world, double v) {
+  int rank, n;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm sub, odds, evens;
+  MPI_Comm_split(world, rank < 3 ? 0 : rank, rank, &sub);
+  MPI_Comm_size(sub, &n);
+  double out;
+  MPI_Comm c = n > 1 ? sub : MPI_COMM_SELF;
+  MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, c);
+  MPI_Comm d;
+  if (n > 1)
+    d = sub;
+  else
+    d = MPI_COMM_SELF;
+  MPI_Barrier(d);
+  MPI_Comm_split(world, rank % 2, rank, &odds);
+  MPI_Comm_split(world, rank % 2, rank, &evens);
+  MPI_Barrier(rank % 2 ? odds : evens);
+}

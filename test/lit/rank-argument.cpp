@@ -170,3 +170,20 @@ void own_group_from_list(c10::intrusive_ptr<c10d::ProcessGroup> world, ParallelG
   auto &mine = st.tp_groups[st.rank / st.tp_size];
   mine->allreduce(t)->wait();
 }
+
+// A process group a function of another file makes from the rank is the one
+// group every rank joins (negative); options it computes from the rank are
+// per-rank (positive).
+c10::intrusive_ptr<c10d::ProcessGroup> create_group(int rank, int world); // defined elsewhere
+c10d::BroadcastOptions options_for(int rank);                              // idem
+void joined_group(int rank, int world, std::vector<at::Tensor> &weights) {
+  auto pg = create_group(rank, world);
+  pg->allreduce(weights)->wait();
+  pg->barrier()->wait();
+  c10d::BroadcastOptions opts = options_for(rank);
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:33: note: 'options_for(rank)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:23: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:33: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  pg->broadcast(weights, opts)->wait();
+}
