@@ -264,6 +264,17 @@ bool handsOutAccess(const CXXMethodDecl *Method) {
          });
 }
 
+bool insertsElement(const CXXMethodDecl *Method) {
+  if (!Method)
+    return false;
+  if (Method->getOverloadedOperator() == OO_Subscript) {
+    const CXXRecordDecl *Container = Method->getParent();
+    return !Container->lookup(&Method->getASTContext().Idents.get("mapped_type")).empty();
+  }
+  const IdentifierInfo *Name = Method->getIdentifier();
+  return Name && (Name->isStr("emplace_back") || Name->isStr("emplace_front"));
+}
+
 void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Written) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)

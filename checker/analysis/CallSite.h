@@ -115,6 +115,10 @@ bool isIterator(clang::QualType Type);
 /// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
 bool handsOutAccess(const clang::CXXMethodDecl *Method);
 
+/// Whether \p Method hands out an element it may first insert: a map's
+/// `operator[]`, `emplace_back`, `emplace_front` (C++17 returns the element).
+bool insertsElement(const clang::CXXMethodDecl *Method);
+
 /// What \p Call may write: the arguments bound to non-const references and
 /// the object of a non-const method (`fill(n)`, `in >> n`, `v.push_back(x)`).
 void forEachWrittenOperand(const clang::CallExpr *Call,

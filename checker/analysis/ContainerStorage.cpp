@@ -413,7 +413,7 @@ bool Dataflow::constructContainer(const VarDecl *Var) {
 // which receives the other arguments and the elements they point into.
 void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *Callee) {
   const Expr *Index;
-  if (!inLibrary(Callee) || accessedBase(Call, Index))
+  if (!inLibrary(Callee) || (accessedBase(Call, Index) && !insertsElement(methodOf(Call))))
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);
   std::vector<StorageKey> Into(Args.size());

@@ -4,6 +4,7 @@
 #include "TripCount.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/StmtCXX.h"
 
 #include <queue>
 
@@ -366,7 +367,7 @@ SequenceBuilder::walk(FunctionShape &Shape,
       if (!S.Leaving)
         S.Leaving = Leaving;
     }
-    leaveBlock(W, Block, In, Loop);
+    leaveBlock(W, Block, Stop, In, Loop);
   }
   return std::move(W.Result);
 }
@@ -407,8 +408,8 @@ std::optional<uint32_t> SequenceBuilder::run(FunctionShape &Shape, const CFGBloc
 }
 
 // Sends \p In along the edges out of \p Block that the walk follows.
-void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, std::vector<GuardedSequence> &In,
-                                 const CFGBlock *Loop) {
+void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, const CFGBlock *Stop,
+                                 std::vector<GuardedSequence> &In, const CFGBlock *Loop) {
   FunctionShape &Shape = W.Shape;
   unsigned Index = 0;
   bool AnySuccessor = false;
@@ -425,13 +426,31 @@ void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, std::vector<Gua
       continue; // an error path: the path ends without a claim
     }
     FormulaRef Edge = Shape.conditions().edge(*Block, EdgeIndex);
+    // The back edge of a loop without collectives that the region reaches
+    // past (a branch in it that returns): the remaining iterations run
+    // nothing, so the ranks that stay go on to what follows the loop (`for
+    // (...) if (rank == 3) return; MPI_Barrier(comm);`). A loop with
+    // collectives is judged by its trip count instead.
+    const bool PastLoop = Shape.isBackEdge(Block, Target) && Target != Loop && Stop &&
+                          !Shape.inLoop(Target, Stop) && !loopEvent(Shape, Target);
     // The ranks where the call throws leave the `try` there.
     const Stmt *Throwing = EdgeIndex == 1 ? exceptionalCall(*Block) : nullptr;
     for (GuardedSequence S : In) {
       S.Guard = Arena.conjoin(S.Guard, Edge);
       if (Throwing && !S.Leaving)
         S.Leaving = Throwing;
-      if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
+      if (PastLoop) {
+        // Out of the loop where it ends (its test, a `break`); a later
+        // iteration's return is another condition than this one's.
+        for (auto [From, Index] : Shape.loopExits(Target)) {
+          const Stmt *Ends = From->getTerminatorStmt();
+          if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, BreakStmt>(Ends) &&
+              Paths.follows(Shape.function(), *From, Index))
+            W.send(std::next(From->succ_begin(), Index)->getReachableBlock(), S);
+          else
+            W.PathsLost = true;
+        }
+      } else if (Shape.isBackEdge(Block, Target)) { // one iteration ends here
         W.PathsLost = true;
         W.finish(S);
       } else

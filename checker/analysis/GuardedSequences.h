@@ -147,8 +147,8 @@ private:
   walk(FunctionShape &Shape,
        const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
        const clang::CFGBlock *Stop, const clang::CFGBlock *Loop);
-  void leaveBlock(Walk &W, const clang::CFGBlock *Block, std::vector<GuardedSequence> &In,
-                  const clang::CFGBlock *Loop);
+  void leaveBlock(Walk &W, const clang::CFGBlock *Block, const clang::CFGBlock *Stop,
+                  std::vector<GuardedSequence> &In, const clang::CFGBlock *Loop);
   const CollectiveEvent *loopEvent(FunctionShape &Shape, const clang::CFGBlock *Header);
   std::string tripText(std::optional<FormulaRef> Count) const;
 

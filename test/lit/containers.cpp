@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -552,4 +553,48 @@ void winner_of_agreed_table(MPI_Comm comm, int world) {
   MPI_Allreduce(MPI_IN_PLACE, losses.data(), world, MPI_DOUBLE, MPI_MAX, comm);
   if (std::min_element(losses.begin(), losses.end()) - losses.begin() == 0)
     MPI_Barrier(comm);
+}
+
+// A map's operator[] and emplace_back insert before they hand out the
+// element: a map filled on some ranks only, and a vector grown by a
+// per-rank count, have per-rank sizes.
+void inserted_on_some_ranks(MPI_Comm comm, int local_batches) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::map<int, double> table;
+  if (rank % 2 == 0)
+    table[1] += 1.0;
+  for (const auto &entry : table)
+    MPI_Allreduce(&entry.second, nullptr, 1, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:28: note: 'table' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  std::vector<std::pair<int, double>> preds;
+  for (int b = 0; b < local_batches + rank; ++b)
+    preds.emplace_back(b, 0.5);
+  if (preds.empty())
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'preds.empty()', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'preds.empty()' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'preds.empty()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:19: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-21]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: the same insertions on every rank alike.
+void inserted_everywhere(MPI_Comm comm, int batches) {
+  std::map<int, double> table;
+  table[1] += 1.0;
+  for (const auto &entry : table)
+    MPI_Allreduce(&entry.second, nullptr, 1, MPI_DOUBLE, MPI_SUM, comm);
+  std::vector<std::pair<int, double>> preds;
+  for (int b = 0; b < batches; ++b)
+    preds.emplace_back(b, 0.5);
+  if (preds.empty())
+    return;
+  MPI_Barrier(comm);
 }

@@ -197,3 +197,38 @@ void throw_recovered(MPI_Comm comm) {
   }
   MPI_Barrier(comm);
 }
+
+// A return from inside a loop without collectives skips what follows the
+// loop: the ranks that stay finish the loop and go on to the barrier.
+void return_from_scan(MPI_Comm comm, const int *cells, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = 0; i < n; ++i)
+    if (rank == 3 && cells[i] < 0)
+      return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 3 && cells[i] < 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank == 3 && cells[i] < 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank == 3 && cells[i] < 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: leaving such a loop early, or skipping iterations, on some
+// ranks leaves the barrier after it to every rank; so does a return every
+// rank takes alike.
+void leave_scan_early(MPI_Comm comm, const int *cells, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = 0; i < n; ++i) {
+    if (rank == 3)
+      continue;
+    if (rank == 2 && cells[i] < 0)
+      break;
+  }
+  MPI_Barrier(comm);
+  for (int i = 0; i < n; ++i)
+    if (cells[i] < 0)
+      return;
+  MPI_Barrier(comm);
+}
