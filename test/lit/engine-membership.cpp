@@ -386,3 +386,28 @@ void root_fences(double *buf, int n) {
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_fence' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Win_free(&win);
 }
+
+// Collective file I/O runs on the file's communicator: a write every rank
+// makes with its own count is fine, one only the ranks with data make hangs;
+// on a file the root opened alone, the root writes alone.
+void collective_writes(const char *path, const double *v, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  MPI_File_set_view(fh, 0, MPI_DOUBLE, MPI_DOUBLE, "native", MPI_INFO_NULL);
+  MPI_File_write_at_all(fh, rank * n, v, rank == 0 ? 0 : n, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  if (n > rank)
+    MPI_File_write_at_all(fh, rank * n, v, n, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_File_write_at_all' runs only on ranks where 'n > rank'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n > rank' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_File_write_at_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_File_close(&fh);
+  if (rank == 0) {
+    MPI_File own;
+    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &own);
+    MPI_File_write_at_all(own, 0, v, n, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    MPI_File_close(&own);
+  }
+}
