@@ -248,7 +248,15 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
     else if (const ValueDecl *D = namedStorage(E))
       Written.insert(D);
   };
-  for (const CFGBlock *Block : Function.controlled(&Branch))
+  // What the branch decides, directly or through the branches it decides
+  // (`if (rank == 1 && verbosity < 2) verbosity = 2;` writes under both).
+  std::vector<const CFGBlock *> Decided(Function.controlled(&Branch));
+  llvm::DenseSet<const CFGBlock *> Seen(Decided.begin(), Decided.end());
+  for (size_t I = 0; I < Decided.size(); ++I)
+    for (const CFGBlock *Inner : Function.controlled(Decided[I]))
+      if (Inner != &Branch && Seen.insert(Inner).second)
+        Decided.push_back(Inner);
+  for (const CFGBlock *Block : Decided)
     for (const CFGElement &Element : *Block) {
       auto S = Element.getAs<CFGStmt>();
       if (!S)

@@ -369,10 +369,20 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
     // `parse(Options &o)`): the caller's storage. A whole pointee that only
     // the caller's arguments decide may keep the caller's own value.
     // Elements stay inside: a caller knows a field's container only whole.
+    // Decided by the caller's arguments alone (`*nloc = 4; if (rank == last)
+    // *nloc = 0;`), it is per-rank where they are, and otherwise the
+    // caller's own value on the paths that leave it alone.
     const bool Field = Key.size() > 1 && Key.back() != &DerefStep;
-    if (Blocks.count(Value.Definition) && isa<ParmVarDecl>(Root) && !isElementStep(Key.back()) &&
-        (Field || Value.Source))
+    if (!Blocks.count(Value.Definition) || !isa<ParmVarDecl>(Root) || isElementStep(Key.back()))
+      continue;
+    if (Field || Value.Source) {
       recordParamWrite(Key, Value, /*Element=*/false);
+    } else if (auto It = ParamIndex.find(cast<ParmVarDecl>(Root));
+               Value.Params && It != ParamIndex.end() && It->second < 64) {
+      RankValue Kept = Value;
+      Kept.Params |= uint64_t(1) << It->second;
+      recordParamWrite(Key, Kept, /*Element=*/false);
+    }
   }
 }
 

@@ -364,6 +364,13 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   return Found;
 }
 
+static bool agreedArgumentsDiffer(const CollectiveEvent &A, const CollectiveEvent &B) {
+  for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
+    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
+      return true;
+  return false;
+}
+
 // Where two sequences of a pair first differ, and how.
 void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
                                   std::vector<Divergence> &Found) {
@@ -413,9 +420,17 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
         Report(Divergence::Kind::OnlySomeRanks, nullptr);
     } else if (!Swapped && Permuted)
       Report(Divergence::Kind::Order, B[K]);
-    else if (!Swapped && A[K]->Collective == B[K]->Collective)
-      Report(Divergence::Kind::Arguments, B[K]);
-    else if (A[K]->Collective != B[K]->Collective && !Permuted)
+    else if (!Swapped && A[K]->Collective == B[K]->Collective) {
+      // The same collective: different trip counts of it (`vCycle<1>`
+      // against `vCycle<2>`), an agreed argument that differs, or else
+      // different calls that run it (other communicators, other sequences).
+      if (A[K]->Loop && B[K]->Loop)
+        Report(Divergence::Kind::TripCount, B[K]);
+      else if (agreedArgumentsDiffer(*A[K], *B[K]))
+        Report(Divergence::Kind::Arguments, B[K]);
+      else
+        Report(Divergence::Kind::OnlySomeRanks, B[K]);
+    } else if (A[K]->Collective != B[K]->Collective && !Permuted)
       Report(Divergence::Kind::OnlySomeRanks, B[K]);
   } else if (MineLonger) {
     Report(Divergence::Kind::OnlySomeRanks, nullptr);

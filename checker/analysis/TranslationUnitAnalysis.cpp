@@ -182,9 +182,18 @@ void TranslationUnitAnalysis::findDivergences() {
         if (const Provenance *Source = Env.resolve(It->second, Function.decl());
             Source && Source->Pending == OnPending)
           Branching.push_back({Block, Source});
-    std::sort(Branching.begin(), Branching.end(), [](const auto &A, const auto &B) {
-      return A.first->getBlockID() < B.first->getBlockID();
-    });
+    // A loop whose condition's operand differs already (`residual > tol &&
+    // it < max`) is reported there, in the words of the whole condition, not
+    // at its last operand that the trip count made per-rank in turn.
+    llvm::DenseMap<const CFGBlock *, unsigned> Order;
+    for (const auto &Entry : Branching)
+      Order[Entry.first] = 2 * Entry.first->getBlockID();
+    for (const auto &Entry : Branching)
+      if (const CFGBlock *Loop = Function.loopTestedBy(*Entry.first))
+        if (auto It = Order.find(Loop); It != Order.end())
+          It->second = std::max(It->second, 2 * Entry.first->getBlockID() + 1);
+    std::sort(Branching.begin(), Branching.end(),
+              [&](const auto &A, const auto &B) { return Order[A.first] < Order[B.first]; });
     // The pending-call pass matters only where calls still wait for a summary.
     bool HasPending = false;
     if (PendingFinder && !Branching.empty() && PendingEvents->waits(Function.decl()))

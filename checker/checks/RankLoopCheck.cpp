@@ -28,7 +28,9 @@ void RankLoopCheck::reportLoop(const LoopDivergence &D, ASTContext &Context) {
 // Arms that run the same loop a different number of times.
 void RankLoopCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   auto Times = [](llvm::StringRef Trip) {
-    return llvm::all_of(Trip, ::isdigit) && !Trip.empty() ? (Trip + " times").str() : std::string();
+    if (Trip.empty() || !llvm::all_of(Trip, ::isdigit))
+      return std::string();
+    return Trip == "1" ? std::string("once") : (Trip + " times").str();
   };
   std::string Mine = Times(D.Event.LoopTrip), Theirs = Times(D.OtherEvent->LoopTrip);
   FindingBuilder Finding = finding(Context);

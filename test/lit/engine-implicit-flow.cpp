@@ -419,3 +419,90 @@ void count_flags_set_alike(MPI_Comm comm, int step) {
   std::vector<float> buf(3);
   MPI_Allreduce(MPI_IN_PLACE, buf.data(), n, MPI_FLOAT, MPI_SUM, comm);
 }
+
+// A write under a rank test and a test after it (`rank == 1 && level < 2`)
+// runs on some ranks only, like one under the rank test alone; so does a
+// count a loop of two tests (`&&`) keeps.
+void raised_by_one_rank(MPI_Comm comm, int level) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 1 && level < 2)
+    level = 2;
+  for (int i = 0; i < level; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < level' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+template <int Levels> void v_cycle(MPI_Comm comm) {
+  for (int l = 0; l < Levels; ++l)
+    MPI_Barrier(comm);
+}
+
+void levels_by_grid(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int n = rank == 0 ? 64 : 16, levels = 1;
+  while (n % 2 == 0 && n / 2 >= 16) {
+    n /= 2;
+    ++levels;
+  }
+  if (levels == 1)
+    v_cycle<1>(comm);
+  else
+    v_cycle<2>(comm);
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'v_cycle' (which calls 'MPI_Barrier') runs once on ranks where 'levels == 1' but 2 times on the other ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-16]]:5: note: 'MPI_Barrier' is called here, inside 'v_cycle'
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'levels == 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:24: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: the other ranks run their loop of 'MPI_Barrier' here
+  // CHECK-MESSAGES: :[[@LINE-9]]:5: note: run the same number of iterations on every rank
+}
+
+// Negative: the same on a level and a grid every rank shares.
+void same_levels(MPI_Comm comm, int level, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (level < 2 && n > 0)
+    level = 2;
+  for (int i = 0; i < level; ++i)
+    MPI_Barrier(comm);
+  int levels = 1;
+  while (n % 2 == 0 && n / 2 >= 16) {
+    n /= 2;
+    ++levels;
+  }
+  if (levels == 1)
+    v_cycle<1>(comm);
+  else
+    v_cycle<2>(comm);
+}
+
+// A value a callee writes through a pointer under a test of its parameter:
+// per-rank where the caller passes the rank, the same where it passes a
+// value every rank shares.
+static void rows_of(int part, int parts, int *rows) {
+  *rows = 4;
+  if (part == parts - 1)
+    *rows = 2;
+}
+
+void rows_by_rank(MPI_Comm comm, int parts) {
+  int rank, rows, first_rows;
+  MPI_Comm_rank(comm, &rank);
+  rows_of(rank, parts, &rows);
+  for (int i = 0; i < rows; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < rows' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // Negative: every rank asks for the first part's rows.
+  rows_of(0, parts, &first_rows);
+  for (int i = 0; i < first_rows; ++i)
+    MPI_Barrier(comm);
+}

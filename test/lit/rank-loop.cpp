@@ -283,9 +283,16 @@ void solve_until(MPI_Comm comm, double tol, int max_iters) {
     residual = residual * 0.5 / (rank + 1);
     ++it;
   }
-  // Negative: the same loop testing the agreed residual.
-  residual = 1.0;
-  for (it = 0; global > tol && it < max_iters; ++it) {
+}
+
+// Negative: the same loop testing the agreed residual (in a function of its
+// own: after the loop above, even the agreed value is the one of a per-rank
+// iteration).
+void solve_until_agreed(MPI_Comm comm, double tol, int max_iters) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double residual = 1.0, global = 1.0;
+  for (int it = 0; global > tol && it < max_iters; ++it) {
     residual = residual * 0.5 / (rank + 1);
     MPI_Allreduce(&residual, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
   }
