@@ -264,6 +264,11 @@ bool handsOutAccess(const CXXMethodDecl *Method) {
          });
 }
 
+bool isStdPair(const CXXRecordDecl *Class) {
+  return Class && Class->isInStdNamespace() && Class->getIdentifier() &&
+         Class->getIdentifier()->isStr("pair");
+}
+
 bool insertsElement(const CXXMethodDecl *Method) {
   if (!Method)
     return false;

@@ -115,6 +115,9 @@ bool isIterator(clang::QualType Type);
 /// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
 bool handsOutAccess(const clang::CXXMethodDecl *Method);
 
+/// Whether \p Class is `std::pair` (its fields `first` and `second`).
+bool isStdPair(const clang::CXXRecordDecl *Class);
+
 /// Whether \p Method hands out an element it may first insert: a map's
 /// `operator[]`, `emplace_back`, `emplace_front` (C++17 returns the element).
 bool insertsElement(const clang::CXXMethodDecl *Method);

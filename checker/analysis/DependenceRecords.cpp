@@ -24,18 +24,34 @@ const Expr *wholeValue(const Expr *E) {
   }
 }
 
-/// A plain struct: its fields are all there is to its value.
+/// A plain struct, or a `std::pair`: its fields are all there is to its value.
 const RecordDecl *plainRecord(QualType Type) {
   const RecordDecl *Record = Type->getAsRecordDecl();
   if (!Record || Record->isUnion() || !Record->getDefinition())
     return nullptr;
   if (const auto *Class = dyn_cast<CXXRecordDecl>(Record->getDefinition()))
-    if (!Class->isAggregate() || Class->getNumBases() != 0)
+    if (!isStdPair(Class) && (!Class->isAggregate() || Class->getNumBases() != 0))
       return nullptr;
   return Record->getDefinition();
 }
 
 } // namespace
+
+/// The two values a `std::pair` is made of (`{count, offset}`,
+/// `std::make_pair(count, offset)`), or null.
+static const Expr *const *pairParts(const Expr *E) {
+  if (!isStdPair(E->getType()->getAsCXXRecordDecl()))
+    return nullptr;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      Construct && Construct->getNumArgs() == 2)
+    return Construct->getArgs();
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (Callee && Callee->isInStdNamespace() && Callee->getName() == "make_pair" &&
+      Call->getNumArgs() == 2)
+    return Call->getArgs();
+  return nullptr;
+}
 
 // A summary's value in the caller's terms: parameters stand for arguments
 // (a container's own state or its elements).
@@ -72,6 +88,12 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
   const RecordDecl *Record = plainRecord(E->getType());
   if (!Record)
     return false;
+  if (const Expr *const *Parts = pairParts(E)) {
+    auto Field = Record->field_begin();
+    Fields[*Field] = eval(Parts[0]);
+    Fields[*std::next(Field)] = eval(Parts[1]);
+    return true;
+  }
   if (const auto *List = dyn_cast<InitListExpr>(E)) {
     unsigned I = 0;
     for (const FieldDecl *Field : Record->fields())

@@ -77,11 +77,23 @@ bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
   E = E->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     // `auto [first, last] = shard_of(...)`: a field of the struct it
-    // decomposes. A tuple's elements (`std::get<0>`) are not told apart:
-    // the whole pair would make `count` of `{count, rank * count}` per-rank.
+    // decomposes, or of the `std::pair` (`std::get<1>(e)` is `e.second`).
+    // A tuple's elements are not told apart: the whole tuple would make
+    // `count` of `{count, rank * count}` per-rank.
     if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl())) {
       const Expr *Bound = Binding->getBinding();
-      return Bound && isa<MemberExpr>(Bound->IgnoreParenImpCasts()) && keyOf(Bound, Key);
+      if (Bound && isa<MemberExpr>(Bound->IgnoreParenImpCasts()))
+        return keyOf(Bound, Key);
+      const auto *Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
+      const CXXRecordDecl *Pair = Whole ? Whole->getType()->getAsCXXRecordDecl() : nullptr;
+      if (!isStdPair(Pair) || !Pair->hasDefinition())
+        return false;
+      auto Index = llvm::find(Whole->bindings(), Binding) - Whole->bindings().begin();
+      if (Index > 1)
+        return false;
+      Key = StorageKey{Whole};
+      Key.push_back(*std::next(Pair->getDefinition()->field_begin(), Index));
+      return true;
     }
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var)

@@ -301,6 +301,13 @@ void bound_shard(long n, MPI_Comm comm) {
   auto [count, offset] = count_offset(n, world, rank);
   for (long i = 0; i < count; ++i)
     MPI_Barrier(comm);
+  // The offset of a pair's is this rank's own.
+  for (long i = 0; i < offset; ++i)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: 'i < offset' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-22]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
 
 // Negative: a helper on rank 0 that rescales the elements of a field's
