@@ -124,6 +124,13 @@ CollectiveEvents::performingCallees(const FunctionDecl *FD) const {
   return It == Callees.end() ? None : It->second;
 }
 
+std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B) {
+  for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
+    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
+      return I;
+  return std::nullopt;
+}
+
 const FunctionSummary *CollectiveEvents::functionSummary(const FunctionDecl *FD) const {
   auto It = Summaries.find(FD->getCanonicalDecl());
   return It == Summaries.end() ? nullptr : &It->second;

@@ -93,6 +93,10 @@ struct CollectiveEvent {
   bool pending() const { return !PendingUsr.empty(); }
 };
 
+/// The index of the first agreed argument (root, count, ...) that two calls
+/// of the same collective pass differently, if any.
+std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B);
+
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.
 struct FunctionSummary {

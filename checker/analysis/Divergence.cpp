@@ -364,13 +364,6 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
   return Found;
 }
 
-static bool agreedArgumentsDiffer(const CollectiveEvent &A, const CollectiveEvent &B) {
-  for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
-    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
-      return true;
-  return false;
-}
-
 // Where two sequences of a pair first differ, and how.
 void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
                                   std::vector<Divergence> &Found) {
@@ -426,7 +419,7 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
       // different calls that run it (other communicators, other sequences).
       if (A[K]->Loop && B[K]->Loop)
         Report(Divergence::Kind::TripCount, B[K]);
-      else if (agreedArgumentsDiffer(*A[K], *B[K]))
+      else if (firstDifferingArgument(*A[K], *B[K]))
         Report(Divergence::Kind::Arguments, B[K]);
       else
         Report(Divergence::Kind::OnlySomeRanks, B[K]);

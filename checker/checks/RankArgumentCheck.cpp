@@ -7,19 +7,16 @@ namespace lockstep::checks {
 using namespace clang;
 using analysis::Divergence;
 
-namespace {
-
-/// The first agreed argument (root, count, ...) that differs.
-std::pair<std::string, std::pair<std::string, std::string>>
+/// The first agreed argument (root, count, ...) that differs: its role and
+/// the two spellings.
+static std::pair<std::string, std::pair<std::string, std::string>>
 firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B) {
-  for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
-    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
-      return {A.AgreedArguments[I].Role.str(),
-              {A.AgreedArguments[I].Written.str(), B.AgreedArguments[I].Written.str()}};
-  return {"arguments", {"", ""}};
+  std::optional<size_t> I = analysis::firstDifferingArgument(A, B);
+  if (!I)
+    return {"arguments", {"", ""}};
+  return {A.AgreedArguments[*I].Role.str(),
+          {A.AgreedArguments[*I].Written.str(), B.AgreedArguments[*I].Written.str()}};
 }
-
-} // namespace
 
 void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTContext &Context) {
   analysis::CollectiveEvent Direct; // the collective called right here, not in a callee
