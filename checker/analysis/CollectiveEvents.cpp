@@ -86,10 +86,13 @@ CollectiveEvents::CollectiveEvents(
             if (waitsOn(Callee))
               Waiting.insert(Decl);
             const CalleeRole &Role = Classifier.classify(Callee);
-            if (Role.isCollective() || Role.GroupMarker || externallyPerforming(Callee))
+            if (Role.isCollective() || Role.GroupMarker || externallyPerforming(Callee)) {
               Performing.insert(Decl);
-            else
-              Calls[Decl].push_back(Callee->getCanonicalDecl());
+              return;
+            }
+            Calls[Decl].push_back(Callee->getCanonicalDecl());
+            std::vector<const FunctionDecl *> Passed = Indirect.passedCallables(Site);
+            Calls[Decl].insert(Calls[Decl].end(), Passed.begin(), Passed.end());
           },
           /*Unnamed=*/true);
   }
@@ -478,8 +481,15 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
         if (Role.isCollective() || Role.GroupMarker) {
           if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
             Events.push_back(directEvent(Call, Role, Function.context()));
-        } else if (performsCollectives(Callee)) {
-          addCallEvents(Callee, Site, SiteStmt, Events);
+        } else {
+          if (performsCollectives(Callee))
+            addCallEvents(Callee, Site, SiteStmt, Events);
+          // What the call hands the callee to run, after the callee's own
+          // collectives: `std::for_each(b, e, [&](auto &g) { allreduce(g); })`,
+          // `run([&] { MPI_Barrier(comm); })`.
+          for (const FunctionDecl *Passed : Indirect.passedCallables(SiteStmt))
+            if (performsCollectives(Passed))
+              addCallEvents(Passed, Site, SiteStmt, Events);
         }
       },
       /*Unnamed=*/true);

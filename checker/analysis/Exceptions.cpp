@@ -28,6 +28,11 @@ template <typename Visit> static void walkBody(const Stmt *Body, Visit &&Fn) {
   }
 }
 
+/// The type a thrown value has, as handlers match it.
+static QualType caughtAs(QualType Type) {
+  return Type.getNonReferenceType().getUnqualifiedType().getCanonicalType();
+}
+
 ThrowingFunctions::ThrowingFunctions(const std::vector<const FunctionDecl *> &Functions) {
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callers;
   std::vector<const FunctionDecl *> Worklist;
@@ -37,22 +42,76 @@ ThrowingFunctions::ThrowingFunctions(const std::vector<const FunctionDecl *> &Fu
     walkBody(FD->getBody(), [&](const Stmt *S, bool InTry) {
       if (InTry)
         return;
-      if (isa<CXXThrowExpr>(S))
+      if (const auto *Throw = dyn_cast<CXXThrowExpr>(S)) {
         Throws = true;
-      else if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (!Throw->getSubExpr())
+          ThrowsAnything.insert(Key);
+        else if (QualType Type = caughtAs(Throw->getSubExpr()->getType());
+                 !llvm::is_contained(Thrown[Key], Type))
+          Thrown[Key].push_back(Type);
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
         if (const FunctionDecl *Callee = Call->getDirectCallee())
           Callers[Callee->getCanonicalDecl()].push_back(Key);
+      }
     });
     if (Throws && Throwing.insert(Key).second)
       Worklist.push_back(Key);
   }
+  // A caller lets out what its callees throw: revisit it whenever it gains.
   while (!Worklist.empty()) {
     const FunctionDecl *Callee = Worklist.back();
     Worklist.pop_back();
-    for (const FunctionDecl *Caller : Callers.lookup(Callee))
-      if (Throwing.insert(Caller).second)
+    for (const FunctionDecl *Caller : Callers.lookup(Callee)) {
+      bool Gained = Throwing.insert(Caller).second;
+      if (ThrowsAnything.count(Callee))
+        Gained |= ThrowsAnything.insert(Caller).second;
+      for (QualType Type : Thrown.lookup(Callee))
+        if (!llvm::is_contained(Thrown[Caller], Type)) {
+          Thrown[Caller].push_back(Type);
+          Gained = true;
+        }
+      if (Gained)
         Worklist.push_back(Caller);
+    }
   }
+}
+
+std::optional<std::vector<QualType>> ThrowingFunctions::thrownTypes(const FunctionDecl *FD) const {
+  if (!FD || ThrowsAnything.count(FD->getCanonicalDecl()))
+    return std::nullopt;
+  return Thrown.lookup(FD->getCanonicalDecl());
+}
+
+/// Whether a handler of \p Try catches a value of \p Type: the same class
+/// or a base of it, or a catch-all.
+static bool caught(const CXXTryStmt &Try, QualType Type) {
+  const CXXRecordDecl *Thrown = Type->getAsCXXRecordDecl();
+  for (unsigned I = 0; I < Try.getNumHandlers(); ++I) {
+    QualType Handler = Try.getHandler(I)->getCaughtType();
+    if (Handler.isNull())
+      return true; // catch (...)
+    Handler = caughtAs(Handler);
+    if (Handler == Type)
+      return true;
+    const CXXRecordDecl *Base = Handler->getAsCXXRecordDecl();
+    if (Thrown && Base && Thrown->hasDefinition() && Thrown->isDerivedFrom(Base))
+      return true;
+  }
+  return false;
+}
+
+/// Whether the handlers of \p Try catch everything the calls of its block
+/// may throw.
+static bool catchesAllThrown(const CXXTryStmt &Try, const ThrowingFunctions &Throwing) {
+  bool All = true;
+  walkBody(Try.getTryBlock(), [&](const Stmt *S, bool InTry) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!All || InTry || !Call || !Throwing.mayThrow(Call->getDirectCallee()))
+      return;
+    std::optional<std::vector<QualType>> Types = Throwing.thrownTypes(Call->getDirectCallee());
+    All = Types && llvm::all_of(*Types, [&](QualType Type) { return caught(Try, Type); });
+  });
+  return All;
 }
 
 bool callsIntoHandlers(const Stmt *Body, const ThrowingFunctions &Throwing) {
@@ -79,19 +138,28 @@ static const CFGBlock *handlersOf(const CFGBlock &Block) {
   return Target && isa_and_nonnull<CXXTryStmt>(Target->getTerminatorStmt()) ? Target : nullptr;
 }
 
+/// Marks \p Block's edge \p Edge unreachable, on both of its ends.
+static void dropEdge(CFGBlock *Block, CFGBlock::AdjacentBlock &Edge) {
+  CFGBlock *Target = Edge.getReachableBlock();
+  if (!Target)
+    return;
+  Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
+  for (CFGBlock::AdjacentBlock &Pred : Target->preds())
+    if (Pred.getPossiblyUnreachableBlock() == Block)
+      Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
+}
+
 void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing) {
   for (CFGBlock *Block : Graph) {
+    // A try's dispatch ends in its handlers, then (without a catch-all) the
+    // edge for what none of them catches.
+    if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(Block->getTerminatorStmt());
+        Try && Block->succ_size() == Try->getNumHandlers() + 1 && catchesAllThrown(*Try, Throwing))
+      dropEdge(Block, *std::prev(Block->succ_end()));
     const CallExpr *Call = callWithExceptionalEdge(*Block);
     if (!Call || (handlersOf(*Block) && Throwing.mayThrow(Call->getDirectCallee())))
       continue;
-    CFGBlock::AdjacentBlock &Edge = *std::next(Block->succ_begin());
-    CFGBlock *Target = Edge.getReachableBlock();
-    if (!Target)
-      continue;
-    Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
-    for (CFGBlock::AdjacentBlock &Pred : Target->preds())
-      if (Pred.getPossiblyUnreachableBlock() == Block)
-        Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
+    dropEdge(Block, *std::next(Block->succ_begin()));
   }
 }
 

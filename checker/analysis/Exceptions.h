@@ -6,7 +6,10 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <optional>
 
 #include <vector>
 
@@ -22,9 +25,14 @@ public:
   bool mayThrow(const clang::FunctionDecl *FD) const {
     return FD && Throwing.count(FD->getCanonicalDecl());
   }
+  /// The types of what \p FD may throw; none for a rethrow (`throw;`), which
+  /// may be anything.
+  std::optional<std::vector<clang::QualType>> thrownTypes(const clang::FunctionDecl *FD) const;
 
 private:
   llvm::DenseSet<const clang::FunctionDecl *> Throwing;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<clang::QualType>> Thrown;
+  llvm::DenseSet<const clang::FunctionDecl *> ThrowsAnything;
 };
 
 /// Whether \p Body has a `try` whose block calls a function \p Throwing says
@@ -34,7 +42,8 @@ bool callsIntoHandlers(const clang::Stmt *Body, const ThrowingFunctions &Throwin
 /// Of the exceptional edges Clang adds to every call (CFG::BuildOptions::
 /// AddEHEdges), keeps those of calls to a function that may throw into a
 /// `try` of the function: the rest would only make every call a branch no
-/// rank decides.
+/// rank decides. A `try` whose handlers catch every type its calls may
+/// throw loses its edge onwards to the caller.
 void keepHandlerEdges(clang::CFG &Graph, const ThrowingFunctions &Throwing);
 
 /// The call that ends \p Block when the block's second edge is the jump to

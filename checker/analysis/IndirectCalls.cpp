@@ -8,15 +8,22 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-namespace {
+/// Whether \p Call is `std::move(x)` or `std::forward<T>(x)`: `x` itself.
+static bool passesThrough(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Call->getNumArgs() == 1 && Callee && Callee->isInStdNamespace() &&
+         Callee->getIdentifier() && (Callee->getName() == "move" || Callee->getName() == "forward");
+}
 
 /// \p E without the conversions that wrap a value into a std::function or a
-/// smart pointer of a base class.
-const Expr *unwrapped(const Expr *E) {
+/// smart pointer of a base class, nor `std::move`.
+static const Expr *unwrapped(const Expr *E) {
   for (const Expr *Previous = nullptr; E && E != Previous;) {
     Previous = E;
     E = E->IgnoreImplicit()->IgnoreParenCasts();
-    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && passesThrough(Call))
+      E = Call->getArg(0);
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
       E = Temp->getSubExpr();
     else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
       E = Bind->getSubExpr();
@@ -31,7 +38,7 @@ const Expr *unwrapped(const Expr *E) {
 }
 
 /// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`.
-const FunctionDecl *storedFunction(const Expr *E) {
+static const FunctionDecl *storedFunction(const Expr *E) {
   E = unwrapped(E);
   if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
     return Lambda->getCallOperator();
@@ -40,9 +47,21 @@ const FunctionDecl *storedFunction(const Expr *E) {
   return nullptr;
 }
 
+/// Whether storage of type \p Type holds a callable that a call through it
+/// runs: a function pointer or reference, or a `std::function`.
+static bool holdsCallable(QualType Type) {
+  Type = Type.getNonReferenceType();
+  if (Type->isFunctionPointerType() || Type->isFunctionType())
+    return true;
+  const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
+  return Class && Class->isInStdNamespace() && Class->getIdentifier() &&
+         llvm::is_contained({"function", "move_only_function", "copyable_function"},
+                            Class->getName());
+}
+
 /// The polymorphic class a pointer, a reference or a smart pointer of type
 /// \p Type refers to; null for any other type.
-const CXXRecordDecl *polymorphicPointee(QualType Type) {
+static const CXXRecordDecl *polymorphicPointee(QualType Type) {
   Type = Type.getNonReferenceType();
   QualType Pointee = Type->getPointeeType();
   if (const auto *Smart = Type->getAs<TemplateSpecializationType>();
@@ -55,7 +74,7 @@ const CXXRecordDecl *polymorphicPointee(QualType Type) {
 
 /// The class of the object a new pointer holds: `new Global(...)`,
 /// `std::make_unique<Global>(...)`, `std::make_shared<Global>(...)`.
-const CXXRecordDecl *constructedClass(const Expr *E) {
+static const CXXRecordDecl *constructedClass(const Expr *E) {
   E = unwrapped(E);
   if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
     return New->getAllocatedType()->getAsCXXRecordDecl();
@@ -69,13 +88,32 @@ const CXXRecordDecl *constructedClass(const Expr *E) {
 
 /// The storage whose element \p E is (`table[i]`, `hooks.at(i)`), or that
 /// \p E names.
-const ValueDecl *holderOf(const Expr *E) {
+static const ValueDecl *holderOf(const Expr *E) {
   const Expr *Index;
   const Expr *Base = E ? accessedBase(E->IgnoreParenImpCasts(), Index) : nullptr;
   return namedStorage(Base ? Base : E);
 }
 
-} // namespace
+/// Whether \p Callee, a function not analysed here, runs the callables it
+/// is passed: algorithms do (`std::for_each`, `std::call_once`,
+/// `std::visit`); methods keep them (`hooks.push_back(f)`, `post = f`), and
+/// so do the functions that wrap one into a value.
+static bool runsPassedCallables(const FunctionDecl *Callee) {
+  if (isa<CXXMethodDecl>(Callee))
+    return false;
+  const IdentifierInfo *Name = Callee->getIdentifier();
+  return !Callee->isInStdNamespace() || !Name ||
+         !llvm::is_contained({"bind", "bind_front", "bind_back", "move", "forward", "ref", "cref",
+                              "make_pair", "make_tuple", "forward_as_tuple", "make_optional",
+                              "make_shared", "make_unique", "swap", "exchange"},
+                             Name->getName());
+}
+
+/// The callable parameter \p E names, if it names one.
+static const ParmVarDecl *callableParameter(const Expr *E) {
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(holderOf(unwrapped(E)));
+  return Param && holdsCallable(Param->getType()) ? Param : nullptr;
+}
 
 IndirectCalls::IndirectCalls(
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions)
@@ -99,6 +137,44 @@ IndirectCalls::IndirectCalls(
     recordStores(Function->decl()->getBody());
   }
   copyStored();
+  closeInvoked();
+}
+
+// `f()`, `fn(comm)`, `std::for_each(b, e, f)` run the parameter `f`,
+// `hooks_.push_back(f)` keeps it to run; `run(f)` runs it where `run` runs
+// its own parameter.
+void IndirectCalls::recordInvocations(const CallExpr *Call) {
+  const Expr *Callable = Call->getCallee();
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+      Operator && Operator->getOperator() == OO_Call)
+    Callable = Operator->getArg(0);
+  if (const ParmVarDecl *Param = callableParameter(Callable))
+    Invoked.insert(Param);
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  if (!Callee)
+    return;
+  const bool Analysed = Functions.count(Callee->getCanonicalDecl());
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const ParmVarDecl *Param = callableParameter(Args[I]);
+    if (!Param)
+      continue;
+    // A library method keeps it to run later (`hooks_.push_back(std::move(f))`,
+    // `on_step_ = f`): on the ranks that made this call only.
+    if (!Analysed && (isa<CXXMethodDecl>(Callee) || runsPassedCallables(Callee)))
+      Invoked.insert(Param);
+    else if (I < Callee->getNumParams())
+      PassedOn.push_back({Param, Callee->getParamDecl(I)});
+  }
+}
+
+void IndirectCalls::closeInvoked() {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[Outer, Inner] : PassedOn)
+      if (Invoked.count(Inner) && Invoked.insert(Outer).second)
+        Changed = true;
+  }
 }
 
 // Until nothing changes: a copy of a copy holds the original's callables.
@@ -136,6 +212,10 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
     } else if (const ValueDecl *From = Bare && !isa<DeclRefExpr>(Bare) ? holderOf(Bare) : nullptr;
                From && Storage && From != Storage) {
       Copies.push_back({Storage, From}); // `actions[rank & 1]`
+    } else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Bare);
+               Ref && Storage && isa<VarDecl>(Ref->getDecl()) && Ref->getDecl() != Storage &&
+               holdsCallable(Ref->getDecl()->getType())) {
+      Copies.push_back({Storage, Ref->getDecl()}); // `on_step_(std::move(callback))`
     } else {
       storeOne(Storage, Arm);
     }
@@ -156,12 +236,8 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
     else if (!Null)
       UnknownClasses.insert(Storage);
   }
-  const FunctionDecl *Target = storedFunction(Value);
-  if (!Storage || !Target || !Functions.count(Target->getCanonicalDecl()))
-    return;
-  std::vector<const FunctionDecl *> &List = Stored[Storage];
-  if (!llvm::is_contained(List, Target->getCanonicalDecl()))
-    List.push_back(Target->getCanonicalDecl());
+  if (const FunctionDecl *Target = storedFunction(Value); Storage && Target)
+    addTarget(Stored[Storage], Target);
 }
 
 // `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
@@ -170,6 +246,8 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
 void IndirectCalls::recordStores(const Stmt *Body) {
   llvm::DenseSet<const ValueDecl *> InitializersSeen; // once per body
   forEachStmtInOrder(Body, [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      recordInvocations(Call);
     if (const auto *Member = dyn_cast<MemberExpr>(S)) {
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
       if (Field && Field->hasInClassInitializer() && Field->getInClassInitializer() &&
@@ -202,11 +280,63 @@ void IndirectCalls::recordStores(const Stmt *Body) {
                llvm::is_contained({"push_back", "emplace_back", "push_front"},
                                   Add->getMethodDecl()->getName())) {
       store(namedStorage(Add->getImplicitObjectArgument()), Add->getArg(0)); // a list of hooks
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      storeArguments(resolvedCallee(Call), explicitArguments(Call));
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      storeArguments(Construct->getConstructor(),
+                     llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
     } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
       if (const ValueDecl *From = holderOf(Range->getRangeInit()))
         Copies.push_back({Range->getLoopVariable(), From}); // `for (auto &h : hooks) h();`
     }
   });
+}
+
+// `run([&] { MPI_Barrier(comm); })` where `run(const std::function<void()> &f)`
+// calls `f()`: the parameter holds what the callers pass.
+void IndirectCalls::storeArguments(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+  if (!Callee || !Functions.count(Callee->getCanonicalDecl()))
+    return;
+  for (size_t I = 0; I < Args.size() && I < Callee->getNumParams(); ++I)
+    if (const ParmVarDecl *Param = Callee->getParamDecl(I); holdsCallable(Param->getType()))
+      store(Param, Args[I]);
+}
+
+// A generic lambda runs as the instances the translation unit made of it.
+void IndirectCalls::addTarget(std::vector<const FunctionDecl *> &Targets,
+                              const FunctionDecl *Target) const {
+  std::vector<const FunctionDecl *> Instances{Target};
+  if (const FunctionTemplateDecl *Template = Target->getDescribedFunctionTemplate())
+    Instances.assign(Template->spec_begin(), Template->spec_end());
+  for (const FunctionDecl *Instance : Instances)
+    if (Functions.count(Instance->getCanonicalDecl()) &&
+        !llvm::is_contained(Targets, Instance->getCanonicalDecl()))
+      Targets.push_back(Instance->getCanonicalDecl());
+}
+
+std::vector<const FunctionDecl *> IndirectCalls::passedCallables(const Stmt *Site) const {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Site);
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  std::vector<const FunctionDecl *> Targets;
+  if (!Callee)
+    return Targets;
+  const bool Analysed = Functions.count(Callee->getCanonicalDecl());
+  if (!Analysed && !runsPassedCallables(Callee))
+    return Targets;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Analysed && (I >= Callee->getNumParams() || !Invoked.count(Callee->getParamDecl(I))))
+      continue;
+    if (const FunctionDecl *Target = storedFunction(Args[I])) {
+      addTarget(Targets, Target);
+    } else if (const ValueDecl *Holder = holderOf(Args[I]); Holder && !isa<ParmVarDecl>(Holder)) {
+      // A parameter's callables are its callers' to pass.
+      if (auto It = Stored.find(Holder); It != Stored.end())
+        for (const FunctionDecl *Target : It->second)
+          addTarget(Targets, Target);
+    }
+  }
+  return Targets;
 }
 
 std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const {
@@ -249,6 +379,8 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
       Operator && Operator->getOperator() == OO_Call)
     Callable = Operator->getArg(0);
   const ValueDecl *Holder = holderOf(Callable);
+  if (callableParameter(Callable))
+    return {}; // what the callers pass: their calls run it (passedCallables)
   auto It = Holder ? Stored.find(Holder) : Stored.end();
   return It == Stored.end() ? std::vector<const FunctionDecl *>() : It->second;
 }

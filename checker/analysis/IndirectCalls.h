@@ -2,7 +2,8 @@
 // none directly: every override of a virtual method (and the method itself)
 // for a call through a pointer, a reference or a smart pointer, and the
 // lambdas and functions stored in a std::function or a function pointer
-// (a variable or a field, wherever the translation unit assigns it).
+// (a variable, a field or a parameter, wherever the translation unit
+// assigns or passes it).
 #pragma once
 
 #include "FunctionCFG.h"
@@ -25,8 +26,20 @@ public:
   /// are not known here.
   std::vector<const clang::FunctionDecl *> targets(const clang::Stmt *Call) const;
 
+  /// The analysed functions \p Call hands as arguments to a callee that is
+  /// not analysed here (a library algorithm: `std::for_each`,
+  /// `std::call_once`, `std::visit`), which runs them during the call: a
+  /// lambda (every instance of a generic one), a function, or a callable
+  /// held in storage.
+  std::vector<const clang::FunctionDecl *> passedCallables(const clang::Stmt *Call) const;
+
 private:
   void recordStores(const clang::Stmt *Body);
+  void storeArguments(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
+  void recordInvocations(const clang::CallExpr *Call);
+  void closeInvoked();
+  void addTarget(std::vector<const clang::FunctionDecl *> &Targets,
+                 const clang::FunctionDecl *Target) const;
   void store(const clang::ValueDecl *Storage, const clang::Expr *Value);
   void storeOne(const clang::ValueDecl *Storage, const clang::Expr *Value);
   void copyStored();
@@ -44,6 +57,12 @@ private:
   // stores something else in (a factory's result, another pointer).
   llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::CXXRecordDecl *>> StoredClasses;
   llvm::DenseSet<const clang::ValueDecl *> UnknownClasses;
+  // Callable parameters their function runs or keeps to run later (calls,
+  // hands to a library algorithm or method, or to such a parameter): a call
+  // of the function runs what it passes there, on the ranks that make it.
+  // A parameter passed on to another's, until closed.
+  llvm::DenseSet<const clang::ParmVarDecl *> Invoked;
+  std::vector<std::pair<const clang::ParmVarDecl *, const clang::ParmVarDecl *>> PassedOn;
 };
 
 } // namespace lockstep::analysis

@@ -26,9 +26,13 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
   // (a std::function member) -> 'on_step_'.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);
       Method && Method->getParent()->isLambda()) {
-    if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.SiteStmt))
+    if (const auto *Call = dyn_cast_or_null<CXXOperatorCallExpr>(Event.SiteStmt)) {
       if (const ValueDecl *Holder = analysis::namedStorage(Call->getArg(0)))
         return Holder->getNameAsString();
+    } else if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.SiteStmt)) {
+      // Handed to a call: named by the call (`std::for_each`, `run`).
+      return sourceText(Call->getCallee(), Event.Via->getASTContext());
+    }
     return "lambda";
   }
   return Event.Via->getQualifiedNameAsString();

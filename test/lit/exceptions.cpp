@@ -1,4 +1,4 @@
-// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit' %s -- %cxx_flags 2>&1 \
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit,lockstep-rank-loop' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
 // Exceptions across calls: a function that throws on some ranks, called
@@ -92,4 +92,52 @@ void recover_and_go_on(MPI_Comm comm) {
     rank = -1;
   }
   MPI_Barrier(comm);
+}
+
+struct ShardError {
+  int code;
+};
+
+static void load_shard(int shard, int epoch) {
+  if (shard == 1 && epoch == 2)
+    throw ShardError{3};
+  validate(shard, epoch);
+}
+
+// Negative: every exception the loader throws is a std::exception or a
+// ShardError, and the handlers catch both: every rank stays in the loop.
+void agree_on_errors(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    int failed = 0, any_failed = 0;
+    try {
+      load_shard(rank, epoch);
+    } catch (const std::exception &) {
+      failed = 1;
+    } catch (const ShardError &) {
+      failed = 2;
+    }
+    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
+    if (any_failed)
+      break;
+  }
+}
+
+// Positive: a ShardError passes the handler for std::exception and leaves
+// the loop on rank 1 only.
+void miss_shard_errors(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    try {
+      load_shard(rank, epoch);
+    } catch (const std::exception &) {
+    }
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'load_shard(rank, epoch)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  }
 }

@@ -1,0 +1,148 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Callables handed to a call that runs them: a library algorithm
+// (`std::for_each`, `std::call_once`, `std::visit`) or a function of the
+// translation unit that calls its callable parameter, or keeps it to run
+// later (a hook registry's `add`). The collectives of what the call is
+// passed are the call's, so a call made on some ranks only is reported
+// there. A library call that keeps a callable (`push_back`, assignment) is
+// judged where the callable runs.
+#include <mpi.h>
+#include <algorithm>
+#include <functional>
+#include <mutex>
+#include <variant>
+#include <vector>
+
+// Positive: only rank 0 runs the lambda's barrier, once per element.
+void sync_each_on_root(std::vector<int> &buckets, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    std::for_each(buckets.begin(), buckets.end(), [&](int) { MPI_Barrier(comm); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'std::for_each' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:62: note: 'MPI_Barrier' is called here, inside 'std::for_each'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'std::for_each' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: every rank runs the algorithm; the root's own pass has no
+// collective.
+void sync_each_everywhere(std::vector<int> &buckets, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::for_each(buckets.begin(), buckets.end(), [&](int) { MPI_Barrier(comm); });
+  if (rank == 0)
+    std::for_each(buckets.begin(), buckets.end(), [](int &b) { b = 0; });
+  std::sort(buckets.begin(), buckets.end(), [](int a, int b) { return a < b; });
+}
+
+static std::once_flag warmed_up;
+
+// Positive: the one-time warm-up broadcast runs on rank 0 only.
+void warm_up_on_root(double *w, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    std::call_once(warmed_up, [&] { MPI_Bcast(w, n, MPI_DOUBLE, 0, comm); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'std::call_once' (which calls 'MPI_Bcast') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:37: note: 'MPI_Bcast' is called here, inside 'std::call_once'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'std::call_once' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+struct Dense { int rows; };
+struct Sparse { int nnz; };
+
+// Positive: a generic visitor's allreduce, on the ranks whose rank is odd.
+void reduce_visited(std::variant<Dense, Sparse> &m, double *x, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2)
+    std::visit([&](auto &) { MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, comm); }, m);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'std::visit' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:30: note: 'MPI_Allreduce' is called here, inside 'std::visit'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'std::visit' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+static void with_retries(const std::function<void()> &step) { step(); }
+
+// Positive: a function that runs its parameter, called on rank 0 with a
+// barrier.
+void retry_on_root(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    with_retries([&] { MPI_Barrier(comm); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'with_retries' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:24: note: 'MPI_Barrier' is called here, inside 'with_retries'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'with_retries' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the same function runs a local update on rank 0 and the
+// barrier on every rank; what each call passes is what it runs.
+void retry_everywhere(std::vector<int> &log, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  with_retries([&] { MPI_Barrier(comm); });
+  if (rank == 0)
+    with_retries([&] { log.push_back(1); });
+}
+
+// Negative: rank 0 only keeps the callable; every rank runs the same one.
+void keep_for_later(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> sync = [&] { MPI_Barrier(comm); };
+  std::vector<std::function<void()>> kept;
+  if (rank == 0) {
+    kept.push_back([&] { MPI_Barrier(comm); });
+    sync = [&] { MPI_Barrier(comm); };
+  }
+  sync();
+}
+
+class HookRegistry {
+public:
+  using Hook = std::function<void(int)>;
+  void add(Hook hook) { hooks_.emplace_back(std::move(hook)); }
+  void fire(int step) const {
+    for (const Hook &hook : hooks_)
+      hook(step);
+  }
+
+private:
+  std::vector<Hook> hooks_;
+};
+
+// Positive: a hook that keeps a collective is registered on rank 0 only;
+// the registry runs it there alone.
+void register_on_root(HookRegistry &hooks, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    hooks.add([comm](int) { MPI_Barrier(comm); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'MPI_Barrier' is called here, inside 'hooks.add'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'hooks.add' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: every rank registers the collective hook; rank 0 adds a
+// logging hook of its own.
+void register_everywhere(HookRegistry &hooks, MPI_Comm comm, std::vector<int> &log) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  hooks.add([comm](int) { MPI_Barrier(comm); });
+  if (rank == 0)
+    hooks.add([&log](int step) { log.push_back(step); });
+  hooks.fire(1);
+}
