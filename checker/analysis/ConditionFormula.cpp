@@ -125,6 +125,16 @@ FormulaRef ConditionFormula::expression(const Expr *E) {
   return translate(E, /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
 }
 
+FormulaRef ConditionFormula::expression(const Expr *E, const Stmt *Scope,
+                                        const llvm::DenseSet<const VarDecl *> &Stable) {
+  StableScope = Scope;
+  StableVars = &Stable;
+  FormulaRef F = expression(E);
+  StableScope = nullptr;
+  StableVars = nullptr;
+  return F;
+}
+
 FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
   auto [Known, Inserted] = Edges.try_emplace({&Block, Index}, Arena.truth());
   if (Inserted)
@@ -270,19 +280,24 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   // `cfg.n`, `this->n_`: one symbol per object and field the function does
   // not write, so two reads of it are the same value.
   const void *FieldKey = nullptr;
+  auto KeyOf = [&](const void *Owner, const void *Part) {
+    auto [It, Inserted] = FieldKeys.try_emplace({Owner, Part}, nullptr);
+    if (Inserted) {
+      KeyStorage.emplace_back();
+      It->second = &KeyStorage.back();
+    }
+    return It->second;
+  };
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E);
+      Ref && !Named && StableVars && StableVars->count(dyn_cast<VarDecl>(Ref->getDecl())))
+    FieldKey = KeyOf(StableScope, Ref->getDecl()); // `for (s = start; s < start + 10; ++s)`
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
     const auto *BaseVar = dyn_cast_or_null<VarDecl>(
         isa<DeclRefExpr>(Base) ? cast<DeclRefExpr>(Base)->getDecl() : nullptr);
     if ((isa<CXXThisExpr>(Base) || (BaseVar && !Written.count(BaseVar))) &&
-        !WrittenFields.count(Member->getMemberDecl())) {
-      auto [It, Inserted] = FieldKeys.try_emplace({BaseVar, Member->getMemberDecl()}, nullptr);
-      if (Inserted) {
-        KeyStorage.emplace_back();
-        It->second = &KeyStorage.back();
-      }
-      FieldKey = It->second;
-    }
+        !WrittenFields.count(Member->getMemberDecl()))
+      FieldKey = KeyOf(BaseVar, Member->getMemberDecl());
   }
   const bool PerRank = Value && Facts.Differs(*Value);
   const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();

@@ -50,6 +50,11 @@ public:
   /// The formula of an arbitrary expression of the function (boolean or
   /// integer, as its type says).
   FormulaRef expression(const clang::Expr *E);
+  /// The same, where \p Stable are variables whose reads in \p Scope (a loop
+  /// that does not write them) all see one value: one symbol per variable
+  /// there, though the function writes them elsewhere.
+  FormulaRef expression(const clang::Expr *E, const clang::Stmt *Scope,
+                        const llvm::DenseSet<const clang::VarDecl *> &Stable);
   /// The guard of the edge from \p Block to its \p Index'th successor.
   FormulaRef edge(const clang::CFGBlock &Block, unsigned Index);
   /// Whether some expression was too large to follow (limits::MaxExpressionNodes).
@@ -78,6 +83,8 @@ private:
   // edge() per (block, successor): a switch's default edge negates every case.
   llvm::DenseMap<std::pair<const clang::CFGBlock *, unsigned>, FormulaRef> Edges;
   llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
+  const clang::Stmt *StableScope = nullptr;         // while expression(E, Scope, Stable) runs
+  const llvm::DenseSet<const clang::VarDecl *> *StableVars = nullptr;
   unsigned Budget = 0;
   bool Truncated = false;
 };

@@ -8,9 +8,7 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-namespace {
-
-const VarDecl *variableOf(const Expr *E) {
+static const VarDecl *variableOf(const Expr *E) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(Ref->getDecl());
   return nullptr;
@@ -18,7 +16,7 @@ const VarDecl *variableOf(const Expr *E) {
 
 /// The step a statement adds to \p Var: `++i` (1), `i -= 2` (-2); nullopt
 /// when it is not a constant step of Var.
-std::optional<int64_t> stepOf(const Stmt *S, const VarDecl *Var, const ASTContext &Context) {
+static std::optional<int64_t> stepOf(const Stmt *S, const VarDecl *Var, const ASTContext &Context) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)
     return std::nullopt;
@@ -39,7 +37,7 @@ std::optional<int64_t> stepOf(const Stmt *S, const VarDecl *Var, const ASTContex
 }
 
 /// Every statement below \p Root that writes \p Var (explicit stack).
-std::vector<const Stmt *> writesOf(const Stmt *Root, const VarDecl *Var) {
+static std::vector<const Stmt *> writesOf(const Stmt *Root, const VarDecl *Var) {
   std::vector<const Stmt *> Writes, Stack{Root};
   while (!Stack.empty()) {
     const Stmt *S = Stack.back();
@@ -59,10 +57,28 @@ std::vector<const Stmt *> writesOf(const Stmt *Root, const VarDecl *Var) {
   return Writes;
 }
 
+/// The variables \p Root reads (explicit stack).
+static std::vector<const VarDecl *> variablesIn(const Stmt *Root) {
+  std::vector<const VarDecl *> Found;
+  std::vector<const Stmt *> Stack{Root};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && !llvm::is_contained(Found, Var))
+        Found.push_back(Var);
+    if (S)
+      for (const Stmt *Child : S->children())
+        Stack.push_back(Child);
+  }
+  return Found;
+}
+
 /// The value \p Var holds when the loop starts: the for's init, or the
 /// initialization or assignment just before the loop in its block.
-const Expr *startOf(const Stmt *Loop, const Stmt *Init, const VarDecl *Var,
-                    const ParentMap &Parents) {
+static const Expr *startOf(const Stmt *Loop, const Stmt *Init, const VarDecl *Var,
+                           const ParentMap &Parents) {
   auto FromStatement = [&](const Stmt *S) -> const Expr * {
     if (const auto *Decl = dyn_cast_or_null<DeclStmt>(S)) {
       for (const auto *D : Decl->decls())
@@ -91,8 +107,6 @@ const Expr *startOf(const Stmt *Loop, const Stmt *Init, const VarDecl *Var,
   }
   return nullptr;
 }
-
-} // namespace
 
 std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
                                     ConditionFormula &Conditions, FormulaArena &Arena) {
@@ -135,7 +149,17 @@ std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
     return std::nullopt;
   // Counting up towards `< b`, `<= b` or `!= b` (step 1), or down towards
   // `> b`, `>= b` or `!= b` (step -1): the distance over the step, at least 0.
-  FormulaRef A = Conditions.expression(Start), B = Conditions.expression(Bound);
+  // A for's init reads its variables right before the loop: those the loop
+  // leaves alone keep that value in every test (`s < start + 10`).
+  llvm::DenseSet<const VarDecl *> Stable;
+  if (Init)
+    for (const Expr *Read : {Start, Bound})
+      for (const VarDecl *Used : variablesIn(Read))
+        if (writesOf(Body, Used).empty() && writesOf(Increment, Used).empty() &&
+            writesOf(Condition, Used).empty())
+          Stable.insert(Used);
+  FormulaRef A = Conditions.expression(Start, Loop, Stable),
+             B = Conditions.expression(Bound, Loop, Stable);
   int64_t C = *Step;
   bool Up = C > 0;
   if (Op == BO_NE) {

@@ -159,3 +159,51 @@ void n_plus_one(MPI_Comm comm, int n) {
       MPI_Barrier(comm);
   }
 }
+
+// Negative: rank 0 may resume at a later step, but every rank then runs ten
+// steps from where it starts: the loop leaves 'start' alone.
+void ten_from_resume_point(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int start = 0;
+  if (rank == 0)
+    start = 5;
+  for (int step = start; step < start + 10; ++step)
+    MPI_Barrier(comm);
+}
+
+// Positive: the same resume point, with a fixed end: rank 0 runs five steps
+// fewer.
+void to_fixed_end_from_resume_point(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int start = 0;
+  if (rank == 0)
+    start = 5;
+  for (int step = start; step < 10; ++step)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:26: note: 'step < 10' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Positive: the loop moves its own end: the bound read in each test is not
+// the start read before the loop.
+void moving_end_from_resume_point(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int start = 0;
+  if (rank == 0)
+    start = 5;
+  for (int step = start; step < start + 10; ++step) {
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:26: note: 'step < start + 10' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    start = step;
+  }
+}
