@@ -141,6 +141,10 @@ Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Par
   if (Param && recordParameter(Param) &&
       (Param->getType()->isPointerType() ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
     Elements.combine(nestedElements(Key));
+  // What a pointer to numbers points to: `local_dot(r, r, n)` reads `r[i]`.
+  else if (Param && Param->getType()->isPointerType() &&
+           Param->getType()->getPointeeType()->isArithmeticType() && pointeeKeyOf(Arg, Key))
+    Elements.combine(readElement(Key, nullptr));
   return {Value, Elements};
 }
 

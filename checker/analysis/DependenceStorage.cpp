@@ -182,6 +182,12 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   const auto *Var = static_cast<const VarDecl *>(Key.front());
   if (const auto *Param = dyn_cast<ParmVarDecl>(Var)) {
     if (auto It = ParamIndex.find(Param); It != ParamIndex.end()) {
+      // What a pointer to numbers points to is the caller's elements there.
+      if (Key.size() == 2 && Key.back() == &DerefStep && Param->getType()->isPointerType() &&
+          Param->getType()->getPointeeType()->isArithmeticType()) {
+        Value.ElementParams = uint64_t(1) << It->second;
+        return Value;
+      }
       Value.Params = uint64_t(1) << It->second;
       Value.ExactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
       return Value;
