@@ -422,9 +422,12 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     Values.push_back(libraryArgument(Args[I], Into[I]));
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
-  // A mutator of the container, not an accessor (`v.data()`, `v.begin()`).
+  const Expr *Receiver = ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""});
+  // A mutator of the container, not an accessor (`v.data()`, `v.begin()`),
+  // nor a method of an iterator or a view into it (`++it`).
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
-      containerKeyOf(ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""}), Object)) {
+      !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
+      containerKeyOf(Receiver, Object)) {
     fillContainer(Object, Callee, Values, Call, /*Constructed=*/false);
     return;
   }

@@ -581,6 +581,33 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     writeGlobalsOfCall(It->second, Call);
   }
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
+  recordPassedCallables(Call, Callee);
+}
+
+// `std::for_each(layers.begin(), layers.end(), [&](LayerGrad &l) { ... })`:
+// a library function runs the callables it is passed on what else it is
+// passed, the elements of a range included. Which argument lands in which
+// parameter is the library's own business: each parameter receives them all.
+void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *Callee) {
+  if (!Recording || !Env.Indirect || Env.Facts.count(Callee->getCanonicalDecl()))
+    return;
+  std::vector<const FunctionDecl *> Targets = Env.Indirect->passedCallables(Call);
+  if (Targets.empty())
+    return;
+  RankValue Passed;
+  for (const Expr *Arg : explicitArguments(Call)) {
+    Passed.combine(eval(Arg));
+    if (StorageKey Container; intoContainer(Arg, Container))
+      Passed.combine(readElement(Container, nullptr));
+  }
+  for (const FunctionDecl *Target : Targets) {
+    CallSiteRecord Record;
+    Record.Callee = Target->getCanonicalDecl();
+    Record.Args.assign(Target->getNumParams(), Passed);
+    Record.ArgElements = Record.Args;
+    Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
+    Result.Calls.push_back(std::move(Record));
+  }
 }
 
 } // namespace lockstep::analysis::dependence

@@ -97,6 +97,7 @@ private:
   bool pointeeKeyOf(const clang::Expr *E, StorageKey &Key) const;
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
+  RankValue parameterOnEntry(const StorageKey &Key) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   void write(const StorageKey &Key, RankValue Value);
@@ -152,6 +153,7 @@ private:
   RankValue uniformOutput(const clang::CallExpr *Call, const CalleeRole &Role,
                           const std::vector<const clang::Expr *> &Args, unsigned Out) const;
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
+  void recordPassedCallables(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;

@@ -8,26 +8,45 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
-namespace {
-
 // Storage that the incoming paths define differently (or only some of them
 // define) is defined by the merge itself, as a phi would be: a later merge
 // then sees the write on one arm against the phi on the other, not the same
 // write twice (`n++` in a loop body against the header's `n`). Storage a
 // collective agreed on one of them stays agreed (a chunked broadcast loop):
 // had only some ranks taken that path, the gated merge below taints it.
-void mergeInto(State &Into, const State &From, const CFGBlock &Merge) {
+//
+// Storage one path wrote and the other did not holds, on the other, what it
+// held on entry (`Unwritten`): a parameter's value from the callers
+// (`if (warm) n = 0;`), when no shorter key of that path says otherwise.
+static bool writtenWhole(const State &In, const StorageKey &Key) {
+  for (size_t Length = 1; Length < Key.size(); ++Length)
+    if (In.count(StorageKey(Key.begin(), Key.begin() + Length)))
+      return true;
+  return false;
+}
+
+static void mergeInto(State &Into, const State &From, const CFGBlock &Merge,
+                      llvm::function_ref<RankValue(const StorageKey &)> Unwritten) {
   auto Redefine = [&Merge](RankValue &Value) {
     if (Value.Definition != &AgreedByEveryRank)
       Value.Definition = &Merge;
   };
+  auto OnEntry = [&](RankValue &Value, const StorageKey &Key, const State &Other) {
+    if (Value.Definition == &AgreedByEveryRank)
+      return; // agreed on this path: kept, as above
+    if (RankValue Held = Unwritten(Key); Held.dependent() && !writtenWhole(Other, Key))
+      Value.merge(Held);
+  };
   auto It = Into.begin();
   for (const auto &[Key, Value] : From) {
-    for (; It != Into.end() && It->first < Key; ++It)
+    for (; It != Into.end() && It->first < Key; ++It) {
       Redefine(It->second);
+      OnEntry(It->second, It->first, From);
+    }
     if (It == Into.end() || Key < It->first) {
       It = std::next(Into.emplace_hint(It, Key, Value));
       Redefine(std::prev(It)->second);
+      OnEntry(std::prev(It)->second, Key, Into);
       continue;
     }
     if (Value.Definition == &AgreedByEveryRank)
@@ -37,11 +56,27 @@ void mergeInto(State &Into, const State &From, const CFGBlock &Merge) {
     It->second.merge(Value);
     ++It;
   }
-  for (; It != Into.end(); ++It)
+  for (; It != Into.end(); ++It) {
     Redefine(It->second);
+    OnEntry(It->second, It->first, From);
+  }
 }
 
-} // namespace
+// What a parameter's storage holds where the function has not written it:
+// the callers' values (of its elements, for an element key). Only keys of
+// parameters: other storage falls back to no value a merge must keep.
+RankValue Dataflow::parameterOnEntry(const StorageKey &Key) const {
+  const auto *Param = Key.front() == &ThisRoot
+                          ? nullptr
+                          : dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key.front()));
+  if (!Param || !ParamIndex.count(Param))
+    return {};
+  if (isElementStep(Key.back()))
+    return elementsFallback(StorageKey(Key.begin(), Key.end() - 1));
+  if (Key.size() == 1 || (Key.size() == 2 && Key.back() == &DerefStep))
+    return fallback(Key);
+  return {};
+}
 
 RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   // Whether a call throws into this function's handlers.
@@ -143,7 +178,8 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   if (!Incoming.empty())
     Current = *Incoming.front();
   for (size_t I = 1; I < Incoming.size(); ++I)
-    mergeInto(Current, *Incoming[I], Block);
+    mergeInto(Current, *Incoming[I], Block,
+              [this](const StorageKey &Key) { return parameterOnEntry(Key); });
   auto Gated = GatedAt.find(&Block);
   if (Incoming.size() < 2 || Gated == GatedAt.end())
     return;

@@ -513,3 +513,26 @@ void rows_by_rank(MPI_Comm comm, int parts) {
   for (int i = 0; i < first_rows; ++i)
     MPI_Barrier(comm);
 }
+
+static void run_steps(MPI_Comm comm, int n, bool warm) {
+  if (warm)
+    n = 0;
+  for (int i = 0; i < n; ++i)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:42: note: parameter 'n' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Positive: a parameter reset on one path keeps the callers' per-rank value
+// on the other, where the loop reads it.
+void steps_per_rank(MPI_Comm comm, bool warm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  run_steps(comm, rank + 1, warm);
+}
+
+// Negative: the callers pass the same count everywhere.
+void steps_everywhere(MPI_Comm comm, bool warm, int size) { run_steps(comm, size, warm); }
