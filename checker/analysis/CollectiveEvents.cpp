@@ -91,8 +91,8 @@ CollectiveEvents::CollectiveEvents(
               return;
             }
             Calls[Decl].push_back(Callee->getCanonicalDecl());
-            std::vector<const FunctionDecl *> Passed = Indirect.passedCallables(Site);
-            Calls[Decl].insert(Calls[Decl].end(), Passed.begin(), Passed.end());
+            for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(Site))
+              Calls[Decl].insert(Calls[Decl].end(), Passed.Targets.begin(), Passed.Targets.end());
           },
           /*Unnamed=*/true);
   }
@@ -487,9 +487,11 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           // What the call hands the callee to run, after the callee's own
           // collectives: `std::for_each(b, e, [&](auto &g) { allreduce(g); })`,
           // `run([&] { MPI_Barrier(comm); })`.
-          for (const FunctionDecl *Passed : Indirect.passedCallables(SiteStmt))
-            if (performsCollectives(Passed))
-              addCallEvents(Passed, Site, SiteStmt, Events);
+          for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(SiteStmt))
+            if (Passed.Targets.size() > 1)
+              addDispatchEvents(Passed.Targets, Site, SiteStmt, Events); // one of them runs
+            else if (performsCollectives(Passed.Targets.front()))
+              addCallEvents(Passed.Targets.front(), Site, SiteStmt, Events);
         }
       },
       /*Unnamed=*/true);

@@ -588,25 +588,45 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
 // a library function runs the callables it is passed on what else it is
 // passed, the elements of a range included. Which argument lands in which
 // parameter is the library's own business: each parameter receives them all.
+//
+// A choice among several (`std::visit(Overloaded{...}, source)`) is made by
+// the last argument the callables do not come from: the variant.
 void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *Callee) {
   if (!Recording || !Env.Indirect || Env.Facts.count(Callee->getCanonicalDecl()))
     return;
-  std::vector<const FunctionDecl *> Targets = Env.Indirect->passedCallables(Call);
-  if (Targets.empty())
+  std::vector<IndirectCalls::Runnable> Runnables = Env.Indirect->passedCallables(Call);
+  if (Runnables.empty())
     return;
-  RankValue Passed;
-  for (const Expr *Arg : explicitArguments(Call)) {
-    Passed.combine(eval(Arg));
+  const Expr *Chooser = nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (const Expr *Arg : Args)
+    if (llvm::none_of(Runnables,
+                      [&](const IndirectCalls::Runnable &R) { return R.Argument == Arg; }))
+      Chooser = Arg;
+  // Which alternative a variant holds picks the function; what that one
+  // receives is the alternative's contents, not which it is (taken as the
+  // same on every rank that runs it).
+  RankValue Passed, Chosen;
+  for (const Expr *Arg : Args) {
+    RankValue Value = eval(Arg);
     if (StorageKey Container; intoContainer(Arg, Container))
-      Passed.combine(readElement(Container, nullptr));
+      Value.combine(readElement(Container, nullptr));
+    Passed.combine(Value);
+    if (Arg != Chooser)
+      Chosen.combine(Value);
   }
-  for (const FunctionDecl *Target : Targets) {
-    CallSiteRecord Record;
-    Record.Callee = Target->getCanonicalDecl();
-    Record.Args.assign(Target->getNumParams(), Passed);
-    Record.ArgElements = Record.Args;
-    Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
-    Result.Calls.push_back(std::move(Record));
+  for (const IndirectCalls::Runnable &Runnable : Runnables) {
+    const bool Choice = Runnable.Targets.size() > 1;
+    if (Choice && Chooser)
+      Result.Dispatches.push_back({Call, Chooser, eval(Chooser), nullptr, Runnable.Targets});
+    for (const FunctionDecl *Target : Runnable.Targets) {
+      CallSiteRecord Record;
+      Record.Callee = Target->getCanonicalDecl();
+      Record.Args.assign(Target->getNumParams(), Choice ? Chosen : Passed);
+      Record.ArgElements = Record.Args;
+      Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
+      Result.Calls.push_back(std::move(Record));
+    }
   }
 }
 

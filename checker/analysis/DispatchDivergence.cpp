@@ -45,7 +45,9 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
               Call.Holder->getBeginLoc(), Site))
         Site = Call.Holder->getBeginLoc();
       std::optional<DispatchChoice> Choice = Events->dispatchChoice(
-          Indirect->targets(Call.Inner ? Call.Inner : Call.Call), Site, Call.Call);
+          Call.Choices.empty() ? Indirect->targets(Call.Inner ? Call.Inner : Call.Call)
+                               : Call.Choices,
+          Site, Call.Call);
       if (!Choice || !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
         continue;
       Divergence D;

@@ -314,29 +314,41 @@ void IndirectCalls::addTarget(std::vector<const FunctionDecl *> &Targets,
       Targets.push_back(Instance->getCanonicalDecl());
 }
 
-std::vector<const FunctionDecl *> IndirectCalls::passedCallables(const Stmt *Site) const {
+std::vector<IndirectCalls::Runnable> IndirectCalls::passedCallables(const Stmt *Site) const {
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
   const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
-  std::vector<const FunctionDecl *> Targets;
+  std::vector<Runnable> Passed;
   if (!Callee)
-    return Targets;
+    return Passed;
   const bool Analysed = Functions.count(Callee->getCanonicalDecl());
   if (!Analysed && !runsPassedCallables(Callee))
-    return Targets;
+    return Passed;
   std::vector<const Expr *> Args = explicitArguments(Call);
   for (size_t I = 0; I < Args.size(); ++I) {
     if (Analysed && (I >= Callee->getNumParams() || !Invoked.count(Callee->getParamDecl(I))))
       continue;
-    if (const FunctionDecl *Target = storedFunction(Args[I])) {
+    std::vector<const FunctionDecl *> Targets;
+    const Expr *Bare = unwrapped(Args[I]);
+    if (const FunctionDecl *Target = storedFunction(Bare)) {
       addTarget(Targets, Target);
+    } else if (const auto *Set = dyn_cast_or_null<CXXConstructExpr>(Bare)) {
+      for (const Expr *Part : Set->arguments()) // `Overloaded{[&](A &) {...}, [&](B &) {...}}`
+        if (const FunctionDecl *Target = storedFunction(Part))
+          addTarget(Targets, Target);
+    } else if (const auto *List = dyn_cast_or_null<InitListExpr>(Bare)) {
+      for (const Expr *Part : List->inits())
+        if (const FunctionDecl *Target = storedFunction(Part))
+          addTarget(Targets, Target);
     } else if (const ValueDecl *Holder = holderOf(Args[I]); Holder && !isa<ParmVarDecl>(Holder)) {
       // A parameter's callables are its callers' to pass.
       if (auto It = Stored.find(Holder); It != Stored.end())
         for (const FunctionDecl *Target : It->second)
           addTarget(Targets, Target);
     }
+    if (!Targets.empty())
+      Passed.push_back({Args[I], std::move(Targets)});
   }
-  return Targets;
+  return Passed;
 }
 
 std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const {

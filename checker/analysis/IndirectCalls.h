@@ -26,12 +26,20 @@ public:
   /// are not known here.
   std::vector<const clang::FunctionDecl *> targets(const clang::Stmt *Call) const;
 
-  /// The analysed functions \p Call hands as arguments to a callee that is
-  /// not analysed here (a library algorithm: `std::for_each`,
-  /// `std::call_once`, `std::visit`), which runs them during the call: a
-  /// lambda (every instance of a generic one), a function, or a callable
-  /// held in storage.
-  std::vector<const clang::FunctionDecl *> passedCallables(const clang::Stmt *Call) const;
+  /// What one argument hands a call to run: one function, or a choice
+  /// among several (an overload set of lambdas for `std::visit`, a
+  /// std::function that may hold several).
+  struct Runnable {
+    const clang::Expr *Argument = nullptr;
+    std::vector<const clang::FunctionDecl *> Targets;
+  };
+
+  /// The analysed functions \p Call hands as arguments to a callee that
+  /// runs them during the call (a library algorithm: `std::for_each`,
+  /// `std::call_once`, `std::visit`; a parameter the callee runs or keeps):
+  /// a lambda (every instance of a generic one), a function, an overload set
+  /// of lambdas, or a callable held in storage. One entry per argument.
+  std::vector<Runnable> passedCallables(const clang::Stmt *Call) const;
 
 private:
   void recordStores(const clang::Stmt *Body);

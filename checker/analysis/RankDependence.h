@@ -173,6 +173,9 @@ struct DispatchCall {
   // (`t->run()` calling `on_step_end()`): that call, which the holder's
   // type decides.
   const clang::CXXMemberCallExpr *Inner = nullptr;
+  // The functions a library call chooses among (`std::visit`), when the
+  // call has no targets of its own.
+  std::vector<const clang::FunctionDecl *> Choices;
 };
 
 struct FunctionDependence {

@@ -64,7 +64,7 @@ void reduce_visited(std::variant<Dense, Sparse> &m, double *x, MPI_Comm comm) {
   if (rank % 2)
     std::visit([&](auto &) { MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, comm); }, m);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'std::visit' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-    // CHECK-MESSAGES: :[[@LINE-2]]:30: note: 'MPI_Allreduce' is called here, inside 'std::visit'
+    // CHECK-MESSAGES: :[[@LINE-2]]:30: note: 'MPI_Allreduce' is called here, inside the lambda, which 'std::visit' may run
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 2' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'std::visit' on every rank: move it out of the branch and keep only the rank-specific work under the condition
@@ -146,3 +146,51 @@ void register_everywhere(HookRegistry &hooks, MPI_Comm comm, std::vector<int> &l
     hooks.add([&log](int step) { log.push_back(step); });
   hooks.fire(1);
 }
+
+template <class... Ts> struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
+
+struct CacheHit {
+  int records;
+};
+struct CacheMiss {
+  int expected;
+};
+using ShardSource = std::variant<CacheHit, CacheMiss>;
+
+static ShardSource probe_cache(int rank) {
+  if (rank % 2)
+    return CacheHit{3};
+  return CacheMiss{4};
+}
+
+static void materialize(const ShardSource &source, MPI_Comm comm) {
+  std::visit(Overloaded{[&](const CacheHit &) {},
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'std::visit' may run the lambda on line [[@LINE+8]], which calls 'MPI_Bcast', or the lambda on line [[@LINE-1]], which calls none, and 'source' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE+9]]:27: note: 'MPI_Bcast' is called here, inside the lambda, which 'std::visit' may run
+  // CHECK-MESSAGES: :[[@LINE+10]]:14: note: 'source' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:44: note: parameter 'source' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-11]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE+14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:25: note: the lambda on line [[@LINE-7]] calls no collective
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: make 'source' the same on every rank, or have every function 'std::visit' may run call the same collectives
+                        [&](const CacheMiss &miss) {
+                          int n = miss.expected;
+                          MPI_Bcast(&n, 1, MPI_INT, 0, comm);
+                        }},
+             source);
+}
+
+// Positive: which alternative the variant holds differs between ranks, and
+// only one of the visitor's lambdas broadcasts.
+void materialize_probed(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  materialize(probe_cache(rank), comm);
+}
+
+// Negative: every rank visits the same alternative.
+void materialize_missing(MPI_Comm comm) { materialize(ShardSource{CacheMiss{4}}, comm); }
+
