@@ -59,6 +59,25 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 } // namespace
 
+/// The destructor of the object \p Site makes on the heap (`new Session(comm)`,
+/// `std::make_unique<Session>(comm)`), which runs wherever it is destroyed
+/// later; null for any other call.
+static const CXXDestructorDecl *heapDestructor(const FunctionDecl *Callee, const Stmt *Site,
+                                               const ParentMap &Parents) {
+  const CXXRecordDecl *Class = nullptr;
+  if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Callee);
+      Constructor &&
+      isa_and_nonnull<CXXNewExpr>(Parents.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Site))))
+    Class = Constructor->getParent();
+  else if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
+           (Callee->getName() == "make_unique" || Callee->getName() == "make_shared"))
+    if (const auto *Made = Callee->getReturnType()->getAs<TemplateSpecializationType>();
+        Made && !Made->template_arguments().empty() &&
+        Made->template_arguments()[0].getKind() == TemplateArgument::Type)
+      Class = Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
+  return Class && Class->hasDefinition() ? Class->getDestructor() : nullptr;
+}
+
 CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
@@ -72,7 +91,8 @@ CollectiveEvents::CollectiveEvents(
     for (const CFGBlock *Block : Function->cfg())
       forEachCall(
           *Block, Function->context(),
-          [&, Decl = Decl](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+          [&, Decl = Decl, Parents = &Function->parents()](const FunctionDecl *Callee,
+                                                           SourceLocation, const Stmt *Site) {
             std::vector<const FunctionDecl *> Targets = Indirect.targets(Site);
             for (const FunctionDecl *Target : Targets)
               if (waitsOn(Target))
@@ -91,6 +111,8 @@ CollectiveEvents::CollectiveEvents(
               return;
             }
             Calls[Decl].push_back(Callee->getCanonicalDecl());
+            if (const CXXDestructorDecl *Dtor = heapDestructor(Callee, Site, *Parents))
+              Calls[Decl].push_back(Dtor->getCanonicalDecl());
             for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(Site))
               Calls[Decl].insert(Calls[Decl].end(), Passed.Targets.begin(), Passed.Targets.end());
           },
@@ -484,6 +506,11 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
         } else {
           if (performsCollectives(Callee))
             addCallEvents(Callee, Site, SiteStmt, Events);
+          // Its destructor runs later, on the ranks that made the object:
+          // `if (rank == 0) session = std::make_unique<Session>(comm);`.
+          if (const CXXDestructorDecl *Dtor = heapDestructor(Callee, SiteStmt, Function.parents());
+              Dtor && performsCollectives(Dtor))
+            addCallEvents(Dtor, Site, SiteStmt, Events);
           // What the call hands the callee to run, after the callee's own
           // collectives: `std::for_each(b, e, [&](auto &g) { allreduce(g); })`,
           // `run([&] { MPI_Barrier(comm); })`.

@@ -10,6 +10,17 @@ namespace lockstep::checks {
 using namespace clang;
 using analysis::Divergence;
 
+// What the remedy moves out of the branch: a guard's declaration, the
+// making of a heap object whose destructor runs collectives later, or the
+// call.
+static std::string remedySubject(const analysis::CollectiveEvent &Event) {
+  if (Event.Guard)
+    return "declare " + quoted(Event.Guard->getName().str());
+  if (const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Event.Via); Dtor && Event.SiteStmt)
+    return "make the " + quoted(Dtor->getParent()->getName().str());
+  return "call " + quoted(calledName(Event));
+}
+
 void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   const std::string Ranks = ranksWhere(D, Context);
   const analysis::CollectiveEvent &Event = D.Event;
@@ -32,8 +43,7 @@ void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context)
     if (!Event.Guard ||
         (D.Branch && analysis::sourceContains(Context.getSourceManager(),
                                               D.Branch->getSourceRange(), Event.Site)))
-      Finding.note(Event.Site, (Event.Guard ? "declare " + quoted(Event.Guard->getName().str())
-                                            : "call " + quoted(calledName(Event))) +
+      Finding.note(Event.Site, remedySubject(Event) +
                                    " on every rank: move it out of the branch and keep only the "
                                    "rank-specific work under the condition");
     Finding.emit();

@@ -3,8 +3,12 @@
 //
 // RAII guards: a collective in the destructor of a local object runs where
 // the object goes out of scope. The finding is reported at the guard's
-// declaration, with a note where the destructor runs.
+// declaration, with a note where the destructor runs. An object made on the
+// heap (`new`, `std::make_unique`) runs its destructor's collectives
+// wherever it is destroyed later, on the ranks that made it: those are
+// compared where it is made.
 #include <mpi.h>
+#include <memory>
 
 class BarrierGuard {
 public:
@@ -63,3 +67,41 @@ void timed_on_root(MPI_Comm comm, int n) {
   }
   MPI_Barrier(comm);
 }
+
+class ProfilerSession {
+public:
+  explicit ProfilerSession(MPI_Comm comm) : comm_(comm) {}
+  ~ProfilerSession() { MPI_Barrier(comm_); }
+
+private:
+  MPI_Comm comm_;
+};
+
+// Positive: only rank 0 makes the session; resetting it runs the barrier
+// there alone.
+void profile_on_root(MPI_Comm comm, int steps) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<ProfilerSession> profiler;
+  if (rank == 0)
+    profiler = std::make_unique<ProfilerSession>(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'ProfilerSession::~ProfilerSession' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-15]]:24: note: 'MPI_Barrier' is called here, inside 'ProfilerSession::~ProfilerSession'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:16: note: make the 'ProfilerSession' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  for (int s = 0; s < steps; ++s)
+    if (s == 3)
+      profiler.reset();
+}
+
+// Negative: every rank makes the session, and deletes one made with new.
+void profile_everywhere(MPI_Comm comm, int steps) {
+  auto profiler = std::make_unique<ProfilerSession>(comm);
+  ProfilerSession *raw = new ProfilerSession(comm);
+  for (int s = 0; s < steps; ++s)
+    if (s == 3)
+      profiler.reset();
+  delete raw;
+}
+
