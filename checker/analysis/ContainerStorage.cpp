@@ -368,6 +368,8 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   if (Constructed) {
     Size.Definition = Definition;
     write(Object, Size);
+  } else if (keepsOwnSize(Definition, Object)) {
+    // The same state as before, on every rank.
   } else if (Size.dependent()) { // the container's own state, its elements kept
     RankValue State = read(Object);
     State.combine(Size);
@@ -384,6 +386,21 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   }
   if (Elements.dependent())
     writeElement(Object, nullptr, Elements, /*Compound=*/false, Definition);
+}
+
+// `v.assign(v.size(), x)`, `v.resize(v.size())`: the count is the
+// container's own size, so its state is what it was on every rank.
+bool Dataflow::keepsOwnSize(const Stmt *Call, const StorageKey &Object) const {
+  const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier() || Member->getNumArgs() == 0 ||
+      (Method->getName() != "assign" && Method->getName() != "resize"))
+    return false;
+  const auto *Size = dyn_cast<CXXMemberCallExpr>(Member->getArg(0)->IgnoreParenImpCasts());
+  const CXXMethodDecl *Asked = Size ? Size->getMethodDecl() : nullptr;
+  StorageKey Counted;
+  return Asked && Asked->getIdentifier() && Asked->getName() == "size" &&
+         containerKeyOf(Size->getImplicitObjectArgument(), Counted) && Counted == Object;
 }
 
 // A library container built from counts and elements (`std::vector<double>

@@ -98,6 +98,7 @@ private:
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
   RankValue parameterOnEntry(const StorageKey &Key) const;
+  bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   void write(const StorageKey &Key, RankValue Value);
