@@ -252,6 +252,21 @@ bool isIterator(QualType Type) {
   return false;
 }
 
+const CXXRecordDecl *heapClass(const Expr *E) {
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
+    return New->getAllocatedType()->getAsCXXRecordDecl();
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
+      (Callee->getName() != "make_unique" && Callee->getName() != "make_shared"))
+    return nullptr;
+  const auto *Made = Callee->getReturnType()->getAs<TemplateSpecializationType>();
+  if (!Made || Made->template_arguments().empty() ||
+      Made->template_arguments()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
+}
+
 bool handsOutAccess(const CXXMethodDecl *Method) {
   QualType Returned = Method->getReturnType();
   const CXXRecordDecl *Pointee = Returned->getPointeeCXXRecordDecl();

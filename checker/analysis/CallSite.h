@@ -115,6 +115,11 @@ bool isIterator(clang::QualType Type);
 /// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
 bool handsOutAccess(const clang::CXXMethodDecl *Method);
 
+/// The class of the object \p E makes on the heap: `new Session(...)`,
+/// `std::make_unique<Session>(...)`, `std::make_shared<Session>(...)`; null
+/// for any other expression.
+const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
+
 /// Whether \p Class is `std::pair` (its fields `first` and `second`).
 bool isStdPair(const clang::CXXRecordDecl *Class);
 

@@ -59,22 +59,16 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 } // namespace
 
-/// The destructor of the object \p Site makes on the heap (`new Session(comm)`,
-/// `std::make_unique<Session>(comm)`), which runs wherever it is destroyed
-/// later; null for any other call.
+/// The destructor of the object a call makes on the heap (\p Site: the
+/// constructor call of a `new`, or `std::make_unique`), which runs wherever
+/// it is destroyed later; null for any other call.
 static const CXXDestructorDecl *heapDestructor(const FunctionDecl *Callee, const Stmt *Site,
                                                const ParentMap &Parents) {
-  const CXXRecordDecl *Class = nullptr;
-  if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Callee);
-      Constructor &&
-      isa_and_nonnull<CXXNewExpr>(Parents.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Site))))
-    Class = Constructor->getParent();
-  else if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
-           (Callee->getName() == "make_unique" || Callee->getName() == "make_shared"))
-    if (const auto *Made = Callee->getReturnType()->getAs<TemplateSpecializationType>();
-        Made && !Made->template_arguments().empty() &&
-        Made->template_arguments()[0].getKind() == TemplateArgument::Type)
-      Class = Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
+  const Stmt *Made = Site;
+  if (isa<CXXConstructorDecl>(Callee)) // a `new`'s, not an argument's of make_unique
+    Made = dyn_cast_or_null<CXXNewExpr>(
+        Parents.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Site)));
+  const CXXRecordDecl *Class = heapClass(dyn_cast_or_null<Expr>(Made));
   return Class && Class->hasDefinition() ? Class->getDestructor() : nullptr;
 }
 

@@ -1,7 +1,8 @@
 // The rank-dependence data flow of one function (see RankDependence.h),
 // shared by the files that implement it: DependenceStorage.cpp (storage paths,
 // aliases, reads and writes), DependenceCalls.cpp (what calls return and
-// write), DependenceImplicitFlow.cpp (rank-dependent branches and their
+// write), DependenceIndirectCalls.cpp (virtual calls, stored and passed
+// callables), DependenceImplicitFlow.cpp (rank-dependent branches and their
 // merges) and RankDependence.cpp (values, transfer and the worklist). Internal
 // to the analysis library.
 #pragma once

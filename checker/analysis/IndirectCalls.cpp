@@ -72,20 +72,6 @@ static const CXXRecordDecl *polymorphicPointee(QualType Type) {
   return Class && Class->hasDefinition() && Class->isPolymorphic() ? Class : nullptr;
 }
 
-/// The class of the object a new pointer holds: `new Global(...)`,
-/// `std::make_unique<Global>(...)`, `std::make_shared<Global>(...)`.
-static const CXXRecordDecl *constructedClass(const Expr *E) {
-  E = unwrapped(E);
-  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
-    return New->getAllocatedType()->getAsCXXRecordDecl();
-  const auto *Call = dyn_cast_or_null<CallExpr>(E);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
-      (Callee->getName() != "make_unique" && Callee->getName() != "make_shared"))
-    return nullptr;
-  return polymorphicPointee(Call->getType());
-}
-
 /// The storage whose element \p E is (`table[i]`, `hooks.at(i)`), or that
 /// \p E names.
 static const ValueDecl *holderOf(const Expr *E) {
@@ -231,7 +217,7 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
     bool Null = (Construct && Construct->getNumArgs() == 0) ||
                 (Bare && Bare->isNullPointerConstant(Storage->getASTContext(),
                                                      Expr::NPC_ValueDependentIsNotNull));
-    if (const CXXRecordDecl *Class = constructedClass(Value))
+    if (const CXXRecordDecl *Class = heapClass(unwrapped(Value)))
       StoredClasses[Storage].push_back(Class);
     else if (!Null)
       UnknownClasses.insert(Storage);
@@ -391,7 +377,7 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
       Operator && Operator->getOperator() == OO_Call)
     Callable = Operator->getArg(0);
   const ValueDecl *Holder = holderOf(Callable);
-  if (callableParameter(Callable))
+  if (isa_and_nonnull<ParmVarDecl>(Holder) && holdsCallable(Holder->getType()))
     return {}; // what the callers pass: their calls run it (passedCallables)
   auto It = Holder ? Stored.find(Holder) : Stored.end();
   return It == Stored.end() ? std::vector<const FunctionDecl *>() : It->second;

@@ -1,0 +1,113 @@
+// Calls that name no single function in the rank-dependence data flow:
+// virtual calls, stored callables, and the callables a call hands its
+// callee to run (IndirectCalls finds the targets).
+#include "DependenceDataflow.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+// A call through a pointer, a std::function or a virtual call may run any
+// of its targets: the globals they write hold what they wrote afterwards
+// (`fp()` where `fp = run`), and their parameters receive the arguments.
+void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
+  std::vector<const FunctionDecl *> Targets =
+      Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
+  if (Recording)
+    recordDispatchesOnThis(Call);
+  if (Targets.empty()) // most calls: nothing more to run
+    return;
+  if (Recording && Targets.size() > 1) {
+    const Expr *Holder = dispatchHolder(Call);
+    Result.Dispatches.push_back({Call, Holder, eval(Holder)});
+  }
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  const FunctionDecl *Direct = resolvedCallee(Call);
+  for (const FunctionDecl *Target : Targets) {
+    if (Direct && Target->getCanonicalDecl() == Direct->getCanonicalDecl())
+      continue; // a virtual call's own method: applyCallEffects runs it
+    if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end()) {
+      writeOutParamsOfCall(It->second, Target, Args);
+      writeGlobalsOfCall(It->second, Call);
+    }
+    recordCall(Target->getDefinition() ? Target->getDefinition() : Target, Args);
+  }
+}
+
+// `t->run()` where `run` calls the virtual `on_step_end()` on its own
+// object: the object `t` holds picks that override as if it were called here.
+void Dataflow::recordDispatchesOnThis(const CallExpr *Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  const FunctionDecl *Definition = Method ? Method->getDefinition() : nullptr;
+  if (!Env.Indirect || !Definition || !Definition->getBody() || Method->isVirtual() ||
+      !Method->getParent()->isPolymorphic() ||
+      isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+    return;
+  std::vector<const Stmt *> Stack{Definition->getBody()};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Inner = dyn_cast<CXXMemberCallExpr>(S);
+        Inner && isa<CXXThisExpr>(Inner->getImplicitObjectArgument()->IgnoreParenImpCasts()) &&
+        Inner->getMethodDecl() && Inner->getMethodDecl()->isVirtual() &&
+        Env.Indirect->targets(Inner).size() > 1) {
+      const Expr *Holder = dispatchHolder(Call);
+      Result.Dispatches.push_back({Call, Holder, eval(Holder), Inner});
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
+// `std::for_each(layers.begin(), layers.end(), [&](LayerGrad &l) { ... })`:
+// a library function runs the callables it is passed on what else it is
+// passed, the elements of a range included. Which argument lands in which
+// parameter is the library's own business: each parameter receives them all.
+//
+// A choice among several (`std::visit(Overloaded{...}, source)`) is made by
+// the last argument the callables do not come from: the variant.
+void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *Callee) {
+  if (!Recording || !Env.Indirect || Env.Facts.count(Callee->getCanonicalDecl()))
+    return;
+  std::vector<IndirectCalls::Runnable> Runnables = Env.Indirect->passedCallables(Call);
+  if (Runnables.empty())
+    return;
+  const Expr *Chooser = nullptr;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  for (const Expr *Arg : Args)
+    if (llvm::none_of(Runnables,
+                      [&](const IndirectCalls::Runnable &R) { return R.Argument == Arg; }))
+      Chooser = Arg;
+  // Which alternative a variant holds picks the function; what that one
+  // receives is the alternative's contents, not which it is (taken as the
+  // same on every rank that runs it).
+  RankValue Passed, Chosen;
+  for (const Expr *Arg : Args) {
+    RankValue Value = eval(Arg);
+    if (StorageKey Container; intoContainer(Arg, Container))
+      Value.combine(readElement(Container, nullptr));
+    Passed.combine(Value);
+    if (Arg != Chooser)
+      Chosen.combine(Value);
+  }
+  for (const IndirectCalls::Runnable &Runnable : Runnables) {
+    const bool Choice = Runnable.Targets.size() > 1;
+    if (Choice && Chooser)
+      Result.Dispatches.push_back({Call, Chooser, eval(Chooser), nullptr, Runnable.Targets});
+    for (const FunctionDecl *Target : Runnable.Targets) {
+      CallSiteRecord Record;
+      Record.Callee = Target->getCanonicalDecl();
+      Record.Args.assign(Target->getNumParams(), Choice ? Chosen : Passed);
+      Record.ArgElements = Record.Args;
+      Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
+      Result.Calls.push_back(std::move(Record));
+    }
+  }
+}
+
+} // namespace lockstep::analysis::dependence
