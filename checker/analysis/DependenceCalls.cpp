@@ -238,11 +238,17 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
         writeOutArgument(Args[I], Param, InCaller(Out), Field);
       else
         redefine(Args[I], Param, Field);
+    // The elements of the container a reference names, or what the pointer
+    // it points or refers to points to (`Track **out`, `Track *&out`).
     StorageKey Container;
-    if (Callee.OutElements[I].dependent() && Param && Param->getType()->isReferenceType() &&
-        keyOf(Args[I], Container))
+    if (Callee.OutElements[I].dependent() && Param && referredStorage(Args[I], Param, Container) &&
+        (Param->getType()->getPointeeType()->isPointerType() ||
+         Param->getType()->isReferenceType())) {
+      if (Param->getType()->getPointeeType()->isPointerType())
+        Container.push_back(&DerefStep);
       writeElement(Container, /*Index=*/nullptr, InCaller(Callee.OutElements[I]),
                    /*Compound=*/false, Args[I]);
+    }
     for (const auto &[Field, Out] : Callee.OutFieldElements[I]) {
       StorageKey Holder;
       if (Out.dependent() && referredStorage(Args[I], Param, Holder)) {

@@ -103,6 +103,7 @@ private:
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   void write(const StorageKey &Key, RankValue Value);
+  void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);
   void collectAliases(const clang::Stmt *S);

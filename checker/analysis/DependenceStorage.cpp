@@ -234,6 +234,23 @@ void Dataflow::write(const StorageKey &Key, RankValue Value) {
   recordWrite(Key, Value);
 }
 
+// A pointer \p Key is set to \p Source points where it points: to elements
+// that differ between ranks (`*out = tracks;` after `tracks[i].px = rank`)
+// when those differ. Only their dependence is copied: what the pointer
+// itself holds (tested against null) stays the same on every rank.
+void Dataflow::copyPointee(const StorageKey &Key, const Expr *Source) {
+  StorageKey From;
+  if (!Source->getType()->isPointerType() || !pointeeKeyOf(Source, From))
+    return;
+  RankValue Pointee = read(From);
+  if (!Pointee.dependent())
+    return;
+  StorageKey Into = Key;
+  Into.push_back(&DerefStep);
+  Pointee.Definition = Source;
+  write(Into, Pointee);
+}
+
 // Writes that outlive the function: per-rank ones to a field, a global, or
 // through a pointer or reference parameter. \p Key names no element.
 void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
@@ -287,6 +304,12 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
   }
   if (!Value.dependent())
     return;
+  // What a pointer the caller passes by address or reference points to
+  // (`*out = t`, `Track **out`): the elements the caller's pointer reaches.
+  if (!Element && Key.size() == Pointee + 1 && Step == &DerefStep) {
+    Facts.OutElements[It->second].combine(Value);
+    return;
+  }
   if (Element) {
     if (Key.size() == Pointee)
       Facts.OutElements[It->second].combine(Value);

@@ -257,8 +257,10 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   const auto *Source = dyn_cast<Expr>(Definition);
   if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source))
     Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
-  if (Source)
+  if (Source) {
+    copyPointee(Key, Source);
     assignFields(Key, Source);
+  }
 }
 
 void Dataflow::declare(const VarDecl *Var) {
@@ -273,6 +275,7 @@ void Dataflow::declare(const VarDecl *Var) {
   Value.Definition = Var->getInit();
   if (Var->getInit()) {
     write(StorageKey{Var}, Value);
+    copyPointee(StorageKey{Var}, Var->getInit());
     assignFields(StorageKey{Var}, Var->getInit());
   }
 }

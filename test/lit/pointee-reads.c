@@ -70,3 +70,69 @@ void cg_same_start(int n, double tol) {
   }
   free(r);
 }
+
+// A generator that fills a buffer and hands it over through a pointer to
+// the caller's pointer: the caller's buffer holds what the generator wrote.
+typedef struct {
+  double px, m;
+} Track;
+
+static int generate_tracks(int rank, Track **out) {
+  Track *t = malloc(16 * sizeof(Track));
+  for (int i = 0; i < 16; ++i) {
+    t[i].px = 1.0 + 3.0 * rank; // later ranks see a harder spectrum
+    t[i].m = 0.139;
+  }
+  *out = t;
+  return 16;
+}
+
+static int generate_calibration(int n, Track **out) {
+  Track *t = malloc(n * sizeof(Track));
+  for (int i = 0; i < n; ++i) {
+    t[i].px = 1.0 + 0.5 * i;
+    t[i].m = 0.139;
+  }
+  *out = t;
+  return n;
+}
+
+// Positive: the bin count comes from this rank's own tracks.
+void histogram_local_bins(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Track *tracks = NULL;
+  int n = generate_tracks(rank, &tracks);
+  if (!tracks)
+    return;
+  double emax = 0.0;
+  for (int i = 0; i < n; ++i)
+    emax = fmax(emax, tracks[i].px);
+  int nbins = (int)ceil(emax / 0.05) + 1;
+  long *hist = calloc(nbins, sizeof(long));
+  MPI_Allreduce(MPI_IN_PLACE, hist, nbins, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:37: note: 'nbins' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:37: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  free(hist);
+  free(tracks);
+}
+
+// Negative: the same tracks on every rank; the null test on the pointer
+// the generator set is the same everywhere too.
+void histogram_shared_bins(void) {
+  Track *tracks = NULL;
+  int n = generate_calibration(16, &tracks);
+  if (!tracks)
+    return;
+  Track *view = tracks;
+  double emax = 0.0;
+  for (int i = 0; i < n; ++i)
+    emax = fmax(emax, view[i].px);
+  int nbins = (int)ceil(emax / 0.05) + 1;
+  long *hist = calloc(nbins, sizeof(long));
+  MPI_Allreduce(MPI_IN_PLACE, hist, nbins, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  free(hist);
+  free(tracks);
+}
