@@ -255,6 +255,17 @@ bool isIterator(QualType Type) {
 const CXXRecordDecl *heapClass(const Expr *E) {
   if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
     return New->getAllocatedType()->getAsCXXRecordDecl();
+  if (const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
+    const auto *Optional =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(Member->getRecordDecl());
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (!Optional || !Optional->isInStdNamespace() || !Optional->getIdentifier() ||
+        !Optional->getIdentifier()->isStr("optional") || !Method || !Method->getIdentifier() ||
+        !Method->getIdentifier()->isStr("emplace") || Optional->getTemplateArgs().size() != 1 ||
+        Optional->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+      return nullptr;
+    return Optional->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  }
   const auto *Call = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||

@@ -115,9 +115,10 @@ bool isIterator(clang::QualType Type);
 /// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
 bool handsOutAccess(const clang::CXXMethodDecl *Method);
 
-/// The class of the object \p E makes on the heap: `new Session(...)`,
-/// `std::make_unique<Session>(...)`, `std::make_shared<Session>(...)`; null
-/// for any other expression.
+/// The class of the object \p E makes to outlive the statement (on the heap
+/// or in an optional): `new Session(...)`, `std::make_unique<Session>(...)`,
+/// `std::make_shared<Session>(...)`, `scope.emplace(...)` on a
+/// `std::optional<Session>`; null for any other expression.
 const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 
 /// Whether \p Class is `std::pair` (its fields `first` and `second`).

@@ -115,8 +115,20 @@ bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
     return false;
   Object = stripCopies(Object);
   const Expr *Index;
-  return aliasOf(Object, IntoContainer, Container) || // a view or an iterator
-         elementKeyOf(Object, Container, Index) || keyOf(Object, Container);
+  if (aliasOf(Object, IntoContainer, Container)) // a view or an iterator
+    return true;
+  if (!elementKeyOf(Object, Container, Index))
+    return keyOf(Object, Container);
+  // A container field of any element (`layer.grad` of `for (auto &layer :
+  // layers)`) holds elements of its own below the element's, so that the
+  // element's other parts and its size stay apart from them.
+  const auto *Member = dyn_cast<MemberExpr>(Object->IgnoreParenImpCasts());
+  if (Member && !Member->isArrow() && isa<FieldDecl>(Member->getMemberDecl()) &&
+      isContainer(Member->getType())) {
+    Container.push_back(&AnyElement);
+    Container.push_back(Member->getMemberDecl());
+  }
+  return true;
 }
 
 bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
@@ -178,7 +190,26 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
   return Viewed;
 }
 
-RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index) const {
+/// Whether the elements of the container type \p Type are structs with
+/// containers inside (`std::vector<Bucket>` of `struct Bucket { std::vector<
+/// float> flat; }`).
+static bool holdsContainers(QualType Type) {
+  Type = Type.getNonReferenceType();
+  QualType Element;
+  if (const auto *Array = Type->getAsArrayTypeUnsafe())
+    Element = Array->getElementType();
+  else if (const auto *Spec =
+               dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
+           Spec && Spec->getTemplateArgs().size() > 0 &&
+           Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    Element = Spec->getTemplateArgs()[0].getAsType();
+  const RecordDecl *Record = Element.isNull() ? nullptr : Element->getAsRecordDecl();
+  return Record && Record->getDefinition() &&
+         llvm::any_of(Record->getDefinition()->fields(),
+                      [](const FieldDecl *Field) { return isContainer(Field->getType()); });
+}
+
+RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index, bool Nested) const {
   if (Container.back() == &DerefStep) // behind a pointer: one storage
     return read(Container);
   StorageKey Key = Container;
@@ -191,7 +222,19 @@ RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index) 
   Key.push_back(&AnyElement);
   auto Any = Current.find(Key);
   RankValue Value = Any != Current.end() ? Any->second : elementsFallback(Container);
-  return constantIndex(Index, Context) ? Value : withElements(Container, Value);
+  if (!constantIndex(Index, Context))
+    Value = withElements(Container, Value, Nested);
+  // A caller's structs with containers inside: the callers' elements are
+  // told apart only as a whole, and what differs between ranks in such a
+  // struct is taken to be its containers' elements (a bucket's gradients),
+  // not its own parts (their sizes).
+  if (const auto *Param = !Nested && Container.size() == 1
+                              ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Container[0]))
+                              : nullptr;
+      Param && holdsContainers(Param->getType()))
+    if (auto It = ParamIndex.find(Param); It != ParamIndex.end())
+      Value.ElementParams &= ~(uint64_t(1) << It->second);
+  return Value;
 }
 
 // The container parameters whose elements \p Value, read from \p Key,
@@ -253,13 +296,15 @@ RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   return Value;
 }
 
-// A whole container's value holds its elements' (`w = v`, `f(v)`).
-RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value) const {
+// A whole container's value holds its elements' (`w = v`, `f(v)`); without
+// \p Nested, not those of the containers inside its elements.
+RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value, bool Nested) const {
   Value.ElementParams |= callersElements(Key, Value);
   if (!HasElementKeys)
     return Value;
   forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {
-    if (isElementStep(Inside[Key.size()]) && Held.dependent())
+    if (isElementStep(Inside[Key.size()]) && Held.dependent() &&
+        (Nested || std::none_of(Inside.begin() + Key.size() + 1, Inside.end(), isElementStep)))
       Value.combine(Held);
   });
   return Value;
@@ -423,6 +468,60 @@ bool Dataflow::constructContainer(const VarDecl *Var) {
   return true;
 }
 
+// A callable a library call runs hands it what it returns
+// (`std::generate(g.begin(), g.end(), [&v] { return v *= 1.001f; })`):
+// what differs between ranks there, apart from what the call passes it,
+// which the other arguments already hold.
+void Dataflow::addCallableResults(const CallExpr *Call, llvm::ArrayRef<const Expr *> Args,
+                                  std::vector<RankValue> &Values) const {
+  if (!Env.Indirect)
+    return;
+  for (const IndirectCalls::Runnable &Runnable : Env.Indirect->passedCallables(Call)) {
+    const auto *Arg = llvm::find(Args, Runnable.Argument);
+    if (Arg == Args.end())
+      continue;
+    for (const FunctionDecl *Target : Runnable.Targets)
+      if (auto Facts = Env.Facts.find(Target->getCanonicalDecl()); Facts != Env.Facts.end()) {
+        RankValue Returned;
+        Returned.Source = Facts->second.ReturnValue.Source;
+        Returned.Opaque = Facts->second.ReturnValue.Opaque;
+        Values[Arg - Args.begin()].combine(Returned);
+      }
+  }
+}
+
+// What a function returns of a container it holds (`return layers;`): its
+// own state (its size), apart from its elements. \p Whole for anything else.
+RankValue Dataflow::returnedOwnState(const Expr *Returned, const RankValue &Whole) const {
+  StorageKey Key;
+  if (!isContainer(Returned->getType()) || !keyOf(stripCopies(Returned), Key))
+    return Whole;
+  RankValue Own = read(Key);
+  Own.ElementParams &= ~callersElements(Key, Own);
+  return Own;
+}
+
+// `auto layers = make_layers(rank);`: the container a function of the file
+// returns keeps its size apart from its elements, which may differ between
+// ranks while the size does not. False for any other declaration.
+bool Dataflow::takeReturnedContainer(const VarDecl *Var) {
+  const auto *Call = Var->getInit() && isContainer(Var->getType())
+                         ? dyn_cast<CallExpr>(stripCopies(Var->getInit()))
+                         : nullptr;
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  auto Facts = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+  if (Facts == Env.Facts.end())
+    return false;
+  RankValue Whole = eval(Var->getInit());
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  RankValue Own =
+      chosenAtCall(Facts->second, atCall(Facts->second.ReturnedOwn, Args, Callee), Args, Callee);
+  Own.Definition = Var->getInit();
+  write(StorageKey{Var}, Own);
+  writeElement(StorageKey{Var}, /*Index=*/nullptr, Whole, /*Compound=*/false, Var->getInit());
+  return true;
+}
+
 // A library call that fills a container: a method of the container (its
 // element arguments go into the elements, its counts into the container:
 // `v.push_back(x)`, `v.resize(n)`), or an algorithm handed a mutable pointer
@@ -437,6 +536,7 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   std::vector<RankValue> Values;
   for (size_t I = 0; I < Args.size(); ++I)
     Values.push_back(libraryArgument(Args[I], Into[I]));
+  addCallableResults(Call, Args, Values);
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
   const Expr *Receiver = ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""});

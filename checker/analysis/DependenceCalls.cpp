@@ -137,9 +137,19 @@ Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Par
     return {read(Key), readElement(Key, nullptr)};
   RankValue Value = eval(Arg);
   RankValue Elements = Value;
+  // An element of a container, as a struct: its own parts, and apart the
+  // elements of the containers inside it (`sync(layer)` of `layers`).
+  const Expr *Index;
+  if (Param && recordParameter(Param) && !Param->getType()->isPointerType() &&
+      elementKeyOf(Arg, Key, Index)) {
+    Value = readElement(Key, Index, /*Nested=*/false);
+    if (RankValue At = Index ? eval(Index) : RankValue(); At.dependent())
+      Value.combine(At);
+    Elements.combine(readElement(Key, Index));
+  }
   // A struct's containers: their elements, for the callee's element reads.
-  if (Param && recordParameter(Param) &&
-      (Param->getType()->isPointerType() ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
+  else if (Param && recordParameter(Param) &&
+           (Param->getType()->isPointerType() ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
     Elements.combine(nestedElements(Key));
   // What a pointer to numbers points to: `local_dot(r, r, n)` reads `r[i]`.
   else if (Param && Param->getType()->isPointerType() &&
@@ -248,6 +258,14 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
         Container.push_back(&DerefStep);
       writeElement(Container, /*Index=*/nullptr, InCaller(Callee.OutElements[I]),
                    /*Compound=*/false, Args[I]);
+    }
+    for (const auto &[Field, Out] : Callee.OutNestedElements[I]) {
+      StorageKey Outer;
+      if (Out.dependent() && referredStorage(Args[I], Param, Outer)) {
+        Outer.push_back(&AnyElement);
+        Outer.push_back(Field);
+        writeElement(Outer, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I]);
+      }
     }
     for (const auto &[Field, Out] : Callee.OutFieldElements[I]) {
       StorageKey Holder;

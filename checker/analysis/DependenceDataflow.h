@@ -112,8 +112,9 @@ private:
   bool elementKeyOf(const clang::Expr *E, StorageKey &Container, const clang::Expr *&Index) const;
   bool containerKeyOf(const clang::Expr *Object, StorageKey &Container) const;
   bool intoContainer(const clang::Expr *E, StorageKey &Container) const;
-  RankValue readElement(const StorageKey &Container, const clang::Expr *Index) const;
-  RankValue withElements(const StorageKey &Key, RankValue Value) const;
+  RankValue readElement(const StorageKey &Container, const clang::Expr *Index,
+                        bool Nested = true) const;
+  RankValue withElements(const StorageKey &Key, RankValue Value, bool Nested = true) const;
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
   static bool recordParameter(const clang::ParmVarDecl *Param);
@@ -133,10 +134,14 @@ private:
                     bool Compound, const void *Definition);
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into) const;
+  void addCallableResults(const clang::CallExpr *Call, llvm::ArrayRef<const clang::Expr *> Args,
+                          std::vector<RankValue> &Values) const;
   void fillContainer(const StorageKey &Object, const clang::FunctionDecl *Callee,
                      llvm::ArrayRef<RankValue> Values, const clang::Stmt *Definition,
                      bool Constructed);
   bool constructContainer(const clang::VarDecl *Var);
+  RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
+  bool takeReturnedContainer(const clang::VarDecl *Var);
   bool collectContainerAlias(const clang::VarDecl *Var);
 
   // --- values ----------------------------------------------------------

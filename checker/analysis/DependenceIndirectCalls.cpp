@@ -86,14 +86,21 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
   // Which alternative a variant holds picks the function; what that one
   // receives is the alternative's contents, not which it is (taken as the
   // same on every rank that runs it).
-  RankValue Passed, Chosen;
+  // An element's own parts and the elements of the containers inside it
+  // (`b.flat` of a bucket) are handed apart, as to a function's parameter.
+  RankValue Passed, Chosen, PassedElements;
   for (const Expr *Arg : Args) {
-    RankValue Value = eval(Arg);
-    if (StorageKey Container; intoContainer(Arg, Container))
-      Value.combine(readElement(Container, nullptr));
+    RankValue Value, Elements;
+    if (StorageKey Container; intoContainer(Arg, Container)) {
+      Value = read(Container).combine(readElement(Container, nullptr, /*Nested=*/false));
+      Elements = RankValue(Value).combine(readElement(Container, nullptr));
+    } else {
+      Value = Elements = eval(Arg);
+    }
     Passed.combine(Value);
+    PassedElements.combine(Elements);
     if (Arg != Chooser)
-      Chosen.combine(Value);
+      Chosen.combine(Elements);
   }
   for (const IndirectCalls::Runnable &Runnable : Runnables) {
     const bool Choice = Runnable.Targets.size() > 1;
@@ -103,7 +110,7 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
       CallSiteRecord Record;
       Record.Callee = Target->getCanonicalDecl();
       Record.Args.assign(Target->getNumParams(), Choice ? Chosen : Passed);
-      Record.ArgElements = Record.Args;
+      Record.ArgElements.assign(Target->getNumParams(), Choice ? Chosen : PassedElements);
       Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
       Result.Calls.push_back(std::move(Record));
     }

@@ -315,6 +315,10 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
       Facts.OutElements[It->second].combine(Value);
     else if (Key.size() == Pointee + 1 && Step != &DerefStep && !isElementStep(Step))
       Facts.OutFieldElements[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
+    else if (Key.size() == Pointee + 2 && isElementStep(Step) && Key.back() != &DerefStep &&
+             !isElementStep(Key.back()))
+      Facts.OutNestedElements[It->second][static_cast<const FieldDecl *>(Key.back())].combine(
+          Value);
     return;
   }
   Facts.OutParams[It->second].combine(Value);

@@ -38,14 +38,16 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
         return false;
     return true;
   };
-  return Same(ReturnValue, Other.ReturnValue) && AgreedParams == Other.AgreedParams &&
-         ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
-         WrittenGlobals == Other.WrittenGlobals && Throws == Other.Throws &&
-         Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&
+  return Same(ReturnValue, Other.ReturnValue) && Same(ReturnedOwn, Other.ReturnedOwn) &&
+         AgreedParams == Other.AgreedParams && ReturnChosenBy == Other.ReturnChosenBy &&
+         WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
+         Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
+         SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
          SameEach(OutFields, Other.OutFields, SameFields) &&
-         SameEach(OutFieldElements, Other.OutFieldElements, SameFields);
+         SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
+         SameEach(OutNestedElements, Other.OutNestedElements, SameFields);
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
@@ -201,7 +203,7 @@ RankValue Dataflow::evaluate(const Expr *E) const {
     return Value;
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
-    if (Binary->isAssignmentOp() || Binary->getOpcode() == BO_Comma)
+    if (Binary->getOpcode() == BO_Assign || Binary->getOpcode() == BO_Comma)
       return eval(Binary->getRHS());
     return eval(Binary->getLHS()).combine(eval(Binary->getRHS()));
   }
@@ -266,7 +268,7 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
 void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
-  if (constructContainer(Var))
+  if (constructContainer(Var) || takeReturnedContainer(Var))
     return;
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
   if ((!Value.dependent() || Value.pending()) && Value.Opaque &&
@@ -318,6 +320,7 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   } else if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
     if (Return->getRetValue()) {
       RankValue Returned = eval(Return->getRetValue());
+      RankValue Own = returnedOwnState(Return->getRetValue(), Returned);
       FieldValues Fields;
       bool Record = fieldsOf(Return->getRetValue(), Fields);
       // A taint pending on another file leaves what is known here as it is.
@@ -329,8 +332,10 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         Taint(Value);
         Returned.combine(Value);
       }
-      if (ReturnTaint.dependent())
+      if (ReturnTaint.dependent()) {
         Taint(Returned);
+        Taint(Own);
+      }
       if (ReturnTaint.Params && ReturnChosenAt.isValid() &&
           !(Result.Facts.ReturnChosenBy & ReturnTaint.Params)) {
         if (!Result.Facts.ReturnChosenBy)
@@ -338,10 +343,13 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         Result.Facts.ReturnChosenBy |= ReturnTaint.Params;
       }
       mergeReturnedFields(Record ? &Fields : nullptr);
-      if (ReturnSeen)
+      if (ReturnSeen) {
         Result.Facts.ReturnValue.merge(Returned);
-      else
-        Result.Facts.ReturnValue = Returned; // the first return: nothing to merge with
+        Result.Facts.ReturnedOwn.merge(Own);
+      } else { // the first return: nothing to merge with
+        Result.Facts.ReturnValue = Returned;
+        Result.Facts.ReturnedOwn = Own;
+      }
       ReturnSeen = true;
     }
   } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);

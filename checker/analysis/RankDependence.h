@@ -27,6 +27,9 @@ using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
 /// What callers need to know about a function.
 struct FunctionFacts {
   RankValue ReturnValue;            // params bits refer to the callee's parameters
+  // A returned container's own state (its size), without its elements,
+  // which ReturnValue holds as well; else ReturnValue.
+  RankValue ReturnedOwn;
   FieldValues ReturnedFields;       // a returned record, field by field
   // Written through pointer or reference parameters, by parameter: the whole
   // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
@@ -37,6 +40,9 @@ struct FunctionFacts {
   std::vector<FieldValues> OutFields;
   std::vector<RankValue> OutElements;
   std::vector<FieldValues> OutFieldElements;
+  // Elements of a container field of the elements of the container a
+  // reference reaches (`for (auto &b : buckets) std::fill(b.flat...)`).
+  std::vector<FieldValues> OutNestedElements;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Bit i: a branch on parameter i picks what it returns (a factory:
   // `if (rank < k) return std::make_unique<Sharded>(); return ...;`), at the
@@ -58,7 +64,8 @@ struct FunctionFacts {
 
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)
-      : OutParams(Params), OutFields(Params), OutElements(Params), OutFieldElements(Params) {}
+      : OutParams(Params), OutFields(Params), OutElements(Params), OutFieldElements(Params),
+        OutNestedElements(Params) {}
 
   bool sameAs(const FunctionFacts &Other) const;
 };

@@ -4,11 +4,12 @@
 // RAII guards: a collective in the destructor of a local object runs where
 // the object goes out of scope. The finding is reported at the guard's
 // declaration, with a note where the destructor runs. An object made on the
-// heap (`new`, `std::make_unique`) runs its destructor's collectives
-// wherever it is destroyed later, on the ranks that made it: those are
-// compared where it is made.
+// heap (`new`, `std::make_unique`) or in a `std::optional` (`emplace`) runs
+// its destructor's collectives wherever it is destroyed later, on the ranks
+// that made it: those are compared where it is made.
 #include <mpi.h>
 #include <memory>
+#include <optional>
 
 class BarrierGuard {
 public:
@@ -105,3 +106,32 @@ void profile_everywhere(MPI_Comm comm, int steps) {
   delete raw;
 }
 
+
+// Positive: the optional scope is filled on the profiled ranks only; its
+// destructor reduces the timings at the end of the epoch there alone.
+void epoch_profiled_on_root(MPI_Comm comm, int steps) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::optional<ProfilerSession> scope;
+  if (rank == 0)
+    scope.emplace(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ProfilerSession::~ProfilerSession' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-44]]:24: note: 'MPI_Barrier' is called here, inside 'ProfilerSession::~ProfilerSession'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: make the 'ProfilerSession' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  for (int s = 0; s < steps; ++s)
+    MPI_Barrier(comm);
+}
+
+// Negative: every rank fills the optional scope.
+void epoch_profiled_everywhere(MPI_Comm comm, int steps) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::optional<ProfilerSession> scope;
+  scope.emplace(comm);
+  for (int s = 0; s < steps; ++s)
+    MPI_Barrier(comm);
+  if (rank == 0)
+    MPI_Comm_rank(comm, &rank);
+}

@@ -1,0 +1,176 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Containers inside the elements of a container (a bucket's gradient
+// buffer): their elements differ between ranks while their sizes, and the
+// outer container's, do not. Filling them per rank (`std::generate` with a
+// per-rank generator, `std::fill`) makes only their elements per-rank, also
+// for the function the elements are handed to, and for the caller of a
+// function that returns the outer container.
+#include <mpi.h>
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+struct Bucket {
+  int id;
+  std::vector<float> flat;
+};
+
+static std::vector<Bucket> plan_buckets(int count, int width) {
+  std::vector<Bucket> buckets;
+  for (int b = 0; b < count; ++b)
+    buckets.push_back({b, std::vector<float>(width)});
+  return buckets;
+}
+
+static void fill_local_grads(std::vector<Bucket> &buckets, int rank) {
+  for (auto &b : buckets) {
+    float v = 0.5f * static_cast<float>(rank + 1);
+    std::generate(b.flat.begin(), b.flat.end(), [&v] { return v += 0.001f; });
+  }
+}
+
+static void reduce_bucket(Bucket &b, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT, MPI_SUM,
+                comm);
+}
+
+// Negative: every bucket has the same size on every rank; only the
+// gradients in it differ.
+void reduce_all(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = plan_buckets(4, 256);
+  for (auto &b : buckets) {
+    float v = 0.5f * static_cast<float>(rank + 1);
+    std::generate(b.flat.begin(), b.flat.end(), [&v] { return v += 0.001f; });
+  }
+  for (auto &b : buckets)
+    reduce_bucket(b, comm);
+  std::for_each(buckets.begin(), buckets.end(), [comm](Bucket &b) {
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+                  MPI_SUM, comm);
+  });
+  reduce_bucket(buckets[0], comm);
+}
+
+// Negative: the same, with the gradients filled by a callee.
+void reduce_filled(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = plan_buckets(4, 256);
+  fill_local_grads(buckets, rank);
+  for (auto &b : buckets)
+    reduce_bucket(b, comm);
+  std::for_each(buckets.begin(), buckets.end(), [comm](Bucket &b) {
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+                  MPI_SUM, comm);
+  });
+}
+
+// Positive: a bucket whose gradients are all zero on this rank is skipped
+// here only.
+void reduce_nonzero(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = plan_buckets(4, 256);
+  for (auto &b : buckets) {
+    float v = 0.5f * static_cast<float>(rank % 2);
+    std::generate(b.flat.begin(), b.flat.end(), [&v] { return v *= 1.001f; });
+  }
+  std::for_each(buckets.begin(), buckets.end(), [comm](Bucket &b) {
+    double sq = std::accumulate(b.flat.begin(), b.flat.end(), 0.0);
+    if (sq == 0.0)
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'sq == 0.0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'sq == 0.0' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'sq == 0.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:64: note: parameter 'b' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+                  MPI_SUM, comm);
+  });
+}
+
+// Negative: the buckets a function returns keep their sizes apart from
+// their per-rank gradients.
+static std::vector<Bucket> local_grads(int rank) {
+  auto buckets = plan_buckets(4, 256);
+  for (auto &b : buckets)
+    std::fill(b.flat.begin(), b.flat.end(), rank * 1.0f);
+  return buckets;
+}
+
+void reduce_returned(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = local_grads(rank);
+  // Positive: a test on this rank's gradients themselves.
+  if (buckets[0].flat[0] == 0.0f)
+    return;
+  for (auto &b : buckets)
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'buckets[0].flat[0] == 0.0f', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where 'buckets[0].flat[0] == 0.0f' return here
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'buckets[0].flat[0] == 0.0f' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+                  MPI_SUM, comm);
+}
+
+// Positive: the same test after a callee filled the gradients.
+void reduce_filled_nonzero(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = plan_buckets(4, 256);
+  fill_local_grads(buckets, rank);
+  if (buckets[0].flat[0] == 0.0f)
+    return;
+  for (auto &b : buckets)
+    reduce_bucket(b, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'reduce_bucket' (which calls 'MPI_Allreduce') is never reached on ranks where 'buckets[0].flat[0] == 0.0f', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where 'buckets[0].flat[0] == 0.0f' return here
+    // CHECK-MESSAGES: :[[@LINE-100]]:3: note: 'MPI_Allreduce' is called here, inside 'reduce_bucket'
+    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'buckets[0].flat[0] == 0.0f' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-110]]:64: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-77]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: let every rank reach 'reduce_bucket' before leaving, or make the decision to leave the same on every rank
+}
+
+// A function handed the whole container runs its callable on each bucket.
+static void reduce_each(std::vector<Bucket> &buckets, MPI_Comm comm) {
+  std::for_each(buckets.begin(), buckets.end(), [comm](Bucket &b) {
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+                  MPI_SUM, comm);
+  });
+}
+
+static void reduce_each_nonzero(std::vector<Bucket> &buckets, MPI_Comm comm) {
+  std::for_each(buckets.begin(), buckets.end(), [comm](Bucket &b) {
+    if (std::accumulate(b.flat.begin(), b.flat.end(), 0.0) == 0.0)
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, b.flat.data(), static_cast<int>(b.flat.size()), MPI_FLOAT,
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'std::accumulate(b.flat.begin(), b.flat.end(), 0.0) == 0.0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'std::accumulate(b.flat.begin(), b.flat.end(), 0.0) == 0.0' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'std::accumulate(b.flat.begin(), b.flat.end(), 0.0) == 0.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:64: note: parameter 'b' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-9]]:54: note: parameter 'buckets' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-133]]:64: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-100]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-8]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+                  MPI_SUM, comm);
+  });
+}
+
+void reduce_through_callees(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto buckets = plan_buckets(4, 256);
+  fill_local_grads(buckets, rank);
+  // Negative: the bucket sizes are the same on every rank.
+  reduce_each(buckets, comm);
+  // Positive: the test reads this rank's gradients.
+  reduce_each_nonzero(buckets, comm);
+}
