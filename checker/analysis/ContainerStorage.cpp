@@ -287,6 +287,14 @@ bool Dataflow::recordParameter(const ParmVarDecl *Param) {
 // any depth (`m.cells[0]`, `m.grid.rows[1]`).
 RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   RankValue Value;
+  // Inside a struct parameter, the containers this function has not
+  // written hold what the callers' structs hold there.
+  const auto *Param = Key.front() == &ThisRoot
+                          ? nullptr
+                          : dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Key.front()));
+  if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
+      It != ParamIndex.end())
+    Value.ElementParams |= uint64_t(1) << It->second;
   if (!HasElementKeys)
     return Value;
   forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {

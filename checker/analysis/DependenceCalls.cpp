@@ -246,6 +246,9 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     for (const auto &[Field, Out] : Callee.OutFields[I])
       if (Out.dependent())
         writeOutArgument(Args[I], Param, InCaller(Out), Field);
+      else if (I < Callee.AssignedFields.size() &&
+               llvm::is_contained(Callee.AssignedFields[I], Field))
+        writeOutArgument(Args[I], Param, RankValue(), Field);
       else
         redefine(Args[I], Param, Field);
     // The elements of the container a reference names, or what the pointer
@@ -528,6 +531,8 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     }
   }
   recordCollective(Call, Role);
+  // What the callee receives: the arguments before it writes through them.
+  recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   std::string Variable;
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
@@ -549,7 +554,6 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     writeOutParamsOfCall(It->second, Callee, Args);
     writeGlobalsOfCall(It->second, Call);
   }
-  recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
   recordPassedCallables(Call, Callee);
 }
 

@@ -192,6 +192,7 @@ private:
   void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;
+  std::vector<std::vector<const clang::FieldDecl *>> assignedFields(const State &AtExit) const;
   void startProgram();
   // --- records, field by field (DependenceRecords.cpp) ------------------
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;

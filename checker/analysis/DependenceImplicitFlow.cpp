@@ -75,6 +75,11 @@ RankValue Dataflow::parameterOnEntry(const StorageKey &Key) const {
     return elementsFallback(StorageKey(Key.begin(), Key.end() - 1));
   if (Key.size() == 1 || (Key.size() == 2 && Key.back() == &DerefStep))
     return fallback(Key);
+  // A field of what it refers or points to (`if (ok) p.status = s;`).
+  const bool Reference = Param->getType()->isReferenceType();
+  if (Key.size() == (Reference ? 2u : 3u) && (Reference || Key[1] == &DerefStep) &&
+      Key.back() != &DerefStep)
+    return fallback(Key);
   return {};
 }
 

@@ -373,6 +373,35 @@ uint64_t Dataflow::agreedParameters(const State &AtExit) const {
   return Agreed;
 }
 
+// The fields of each parameter's object that hold, on every path to the
+// exit, a value this function assigned and that is the same on every rank:
+// the callers' objects hold it after the call, whatever they held before.
+std::vector<std::vector<const FieldDecl *>> Dataflow::assignedFields(const State &AtExit) const {
+  std::vector<std::vector<const FieldDecl *>> Assigned(Function.decl()->getNumParams());
+  for (const auto &[Param, Index] : ParamIndex) {
+    QualType Type = Param->getType();
+    StorageKey Key{Param};
+    if (Type->isPointerType()) {
+      Key.push_back(&DerefStep);
+      Type = Type->getPointeeType();
+    } else if (!Type->isReferenceType()) {
+      continue;
+    }
+    const RecordDecl *Record = Type.getNonReferenceType()->getAsRecordDecl();
+    if (!Record || !Record->getDefinition() || isContainer(Type.getNonReferenceType()) ||
+        Index >= Assigned.size())
+      continue;
+    for (const FieldDecl *Field : Record->getDefinition()->fields()) {
+      Key.push_back(Field);
+      if (auto It = AtExit.find(Key);
+          It != AtExit.end() && It->second.Definition && !It->second.dependent())
+        Assigned[Index].push_back(Field);
+      Key.pop_back();
+    }
+  }
+  return Assigned;
+}
+
 // Globals in call order: the program starts in main, where a global that a
 // function writes with a per-rank value still holds its initial value until
 // main calls that function (`if (g_verbose) ...; run();` reads the initial

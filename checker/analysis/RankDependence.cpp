@@ -47,7 +47,8 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameEach(OutElements, Other.OutElements, Same) &&
          SameEach(OutFields, Other.OutFields, SameFields) &&
          SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
-         SameEach(OutNestedElements, Other.OutNestedElements, SameFields);
+         SameEach(OutNestedElements, Other.OutNestedElements, SameFields) &&
+         AssignedFields == Other.AssignedFields;
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
@@ -405,6 +406,7 @@ FunctionDependence Dataflow::run() {
     publishWritesAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
+    Result.Facts.AssignedFields = assignedFields(Out[Graph.getExit().getBlockID()]);
   }
   if (copiesAnObject(Function.decl()))
     dropFieldWrites();

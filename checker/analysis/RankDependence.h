@@ -43,6 +43,10 @@ struct FunctionFacts {
   // Elements of a container field of the elements of the container a
   // reference reaches (`for (auto &b : buckets) std::fill(b.flat...)`).
   std::vector<FieldValues> OutNestedElements;
+  // The fields of what parameter i points or refers to that every path to
+  // the exit assigns with a value the same on every rank (`p.n = ints[0];`
+  // after broadcasting `ints`), in declaration order.
+  std::vector<std::vector<const clang::FieldDecl *>> AssignedFields;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Bit i: a branch on parameter i picks what it returns (a factory:
   // `if (rank < k) return std::make_unique<Sharded>(); return ...;`), at the
@@ -65,7 +69,7 @@ struct FunctionFacts {
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)
       : OutParams(Params), OutFields(Params), OutElements(Params), OutFieldElements(Params),
-        OutNestedElements(Params) {}
+        OutNestedElements(Params), AssignedFields(Params) {}
 
   bool sameAs(const FunctionFacts &Other) const;
 };
