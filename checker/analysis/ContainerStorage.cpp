@@ -294,7 +294,8 @@ bool Dataflow::recordParameter(const ParmVarDecl *Param) {
 }
 
 // What the elements of any container inside the storage \p Key hold, at
-// any depth (`m.cells[0]`, `m.grid.rows[1]`).
+// any depth (`m.cells[0]`, `m.grid.rows[1]`), and what its pointers point
+// to (`p.q[i]` of `double *q`).
 RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   RankValue Value;
   // Inside a struct parameter, the containers this function has not
@@ -305,10 +306,9 @@ RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
       It != ParamIndex.end())
     Value.ElementParams |= uint64_t(1) << It->second;
-  if (!HasElementKeys)
-    return Value;
+  auto Behind = [](const void *Step) { return isElementStep(Step) || Step == &DerefStep; };
   forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {
-    if (Held.dependent() && std::any_of(Inside.begin() + Key.size(), Inside.end(), isElementStep))
+    if (Held.dependent() && std::any_of(Inside.begin() + Key.size(), Inside.end(), Behind))
       Value.combine(Held);
   });
   return Value;

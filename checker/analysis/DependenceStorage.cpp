@@ -190,6 +190,12 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       }
       Value.Params = uint64_t(1) << It->second;
       Value.ExactRank = Key.size() == 1 && Classifier.isRankName(Param->getName());
+      // What a pointer inside its struct points to (`p->q[i]`): the
+      // callers' elements there.
+      const size_t Inside = Param->getType()->isPointerType() ? 2 : 1;
+      if (recordParameter(Param) && Key.size() > Inside &&
+          std::find(Key.begin() + Inside, Key.end(), &DerefStep) != Key.end())
+        Value.ElementParams = Value.Params;
       return Value;
     }
   }

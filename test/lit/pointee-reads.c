@@ -136,3 +136,48 @@ void histogram_shared_bins(void) {
   free(hist);
   free(tracks);
 }
+
+// A struct holding a pointer to its buffer: a callee reads what the
+// caller's buffer holds through it.
+typedef struct {
+  int rank;
+  double *q;
+} Patch;
+
+static double source_sum(const Patch *p) {
+  double acc = 0.0;
+  for (int i = 0; i < 8; ++i)
+    acc += p->q[i];
+  return acc;
+}
+
+// Positive: only rank 0 holds the heater, and the sweep count follows the
+// local sum.
+void sweep_heated_patch(void) {
+  Patch p;
+  MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
+  p.q = calloc(8, sizeof(double));
+  if (p.rank == 0)
+    for (int i = 2; i < 6; ++i)
+      p.q[i] = 5.0;
+  for (double s = source_sum(&p); s > 0.0; s -= 1.0)
+    MPI_Barrier(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:35: note: 's > 0.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  free(p.q);
+}
+
+// Negative: every rank holds the same source.
+void sweep_uniform_patch(void) {
+  Patch p;
+  MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
+  p.q = calloc(8, sizeof(double));
+  for (int i = 2; i < 6; ++i)
+    p.q[i] = 5.0;
+  for (double s = source_sum(&p); s > 0.0; s -= 1.0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  free(p.q);
+}
