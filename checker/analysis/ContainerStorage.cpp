@@ -259,23 +259,13 @@ RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
   Value.Params &= ~Elements;
   Value.ElementParams |= Elements;
   // A container inside a struct parameter (`m.cells`, `m->cells`): the
-  // elements the caller's struct holds there, unless no call passes a
-  // struct whose elements in that very field differ (`g.dims` beside a
-  // per-rank `g.coords`).
+  // elements the caller's struct holds there.
   const auto *Param = Container.size() > 1 && Container.front() != &ThisRoot
                           ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Container.front()))
                           : nullptr;
   if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
-      It != ParamIndex.end()) {
-    const DependenceEnvironment::FieldSeedMap *Seeds =
-        Container.size() == 2 && !isElementStep(Container.back()) && Container.back() != &DerefStep
-            ? Env.fieldSeedsOf(Function.decl(), It->second, /*Elements=*/true)
-            : nullptr;
-    auto Seed = Seeds ? Seeds->find(static_cast<const FieldDecl *>(Container.back()))
-                      : DependenceEnvironment::FieldSeedMap::const_iterator();
-    if (!Seeds || Seed == Seeds->end() || Seed->second)
-      Value.ElementParams |= uint64_t(1) << It->second;
-  }
+      It != ParamIndex.end())
+    Value.ElementParams |= uint64_t(1) << It->second;
   // A member or global container another function filled per rank.
   if (const ValueDecl *Holder = sharedHolder(Container)) {
     SharedReads.insert(Holder);

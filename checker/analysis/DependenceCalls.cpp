@@ -295,11 +295,9 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
     PassedValue Passed = passedTo(Arg, Param);
     Record.Args.push_back(Passed.Own);
     Record.ArgElements.push_back(Passed.Elements);
-    FieldValues Fields, Elements;
+    FieldValues Fields;
     Record.ArgFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
                                                      : std::nullopt);
-    Record.ArgFieldElements.push_back(
-        fieldElementsOf(Arg, Elements) ? std::optional(std::move(Elements)) : std::nullopt);
   }
   Result.Calls.push_back(std::move(Record));
 }

@@ -196,7 +196,6 @@ private:
   void startProgram();
   // --- records, field by field (DependenceRecords.cpp) ------------------
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
-  bool fieldElementsOf(const clang::Expr *E, FieldValues &Fields) const;
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   void mergeReturnedFields(const FieldValues *Fields);

@@ -112,7 +112,6 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
       Record.Args.assign(Target->getNumParams(), Choice ? Chosen : Passed);
       Record.ArgElements.assign(Target->getNumParams(), Choice ? Chosen : PassedElements);
       Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
-      Record.ArgFieldElements = Record.ArgFields;
       Result.Calls.push_back(std::move(Record));
     }
   }

@@ -121,24 +121,6 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
   return true;
 }
 
-// The elements of each container field of the struct \p E names
-// (`g.coords`, `g.dims` of a grid), for a callee that reads them.
-bool Dataflow::fieldElementsOf(const Expr *E, FieldValues &Fields) const {
-  E = wholeValue(E);
-  const RecordDecl *Record = plainRecord(E->getType());
-  StorageKey Key;
-  if (!Record || !keyOf(E, Key))
-    return false;
-  for (const FieldDecl *Field : Record->fields()) {
-    if (!isContainer(Field->getType()) && !Field->getType()->isArrayType())
-      continue;
-    Key.push_back(Field);
-    Fields[Field] = readElement(Key, /*Index=*/nullptr);
-    Key.pop_back();
-  }
-  return true;
-}
-
 // `partition(rank, n).size`: the field of a record that is no storage.
 std::optional<RankValue> Dataflow::fieldOfValue(const MemberExpr *Member) const {
   const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());

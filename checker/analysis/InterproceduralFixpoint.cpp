@@ -32,12 +32,11 @@ void TranslationUnitAnalysis::computeDependence() {
         for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
           Present[I] += (Map == &Env.Seeds ? 1 : 3) * certainty(It->second[I]);
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
-      for (bool Elements : {false, true})
-        if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I, Elements)) {
-          Present.push_back(Elements ? 4 : 3); // field by field, then each field
-          for (const auto &[Field, Seed] : *Fields)
-            Present.push_back(certainty(Seed));
-        }
+      if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I)) {
+        Present.push_back(3); // field by field, then each field
+        for (const auto &[Field, Seed] : *Fields)
+          Present.push_back(certainty(Seed));
+      }
     return Present;
   };
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
@@ -183,44 +182,38 @@ void TranslationUnitAnalysis::computeSeeds() {
 // by field (after the whole parameters, whose seeds resolve the callers'
 // values).
 void TranslationUnitAnalysis::computeFieldSeeds() {
-  auto Compute = [&](DependenceEnvironment::FieldSeedTable &Table,
-                     std::vector<std::optional<FieldValues>> CallSiteRecord::*Passed) {
-    Table.clear();
-    // Parameters some call passes as a whole (or leaves to a default argument).
-    llvm::DenseMap<const FunctionDecl *, std::vector<bool>> Whole;
-    for (const auto &Function : Functions)
-      for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
-        std::vector<bool> &Flags = Whole[Call.Callee];
-        Flags.resize(Call.Callee->getNumParams(), false);
-        const auto &Fields = Call.*Passed;
-        for (size_t I = 0; I < Flags.size(); ++I)
-          Flags[I] = Flags[I] || I >= Fields.size() || !Fields[I];
-      }
-    // In source order: the first caller that passes a per-rank field names it.
-    for (const auto &Function : Functions)
-      for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
-        const std::vector<bool> &Flags = Whole[Call.Callee];
-        auto &Slots = Table[Call.Callee];
-        Slots.resize(Flags.size());
-        for (size_t I = 0; I < Flags.size(); ++I) {
-          if (Flags[I])
-            continue;
-          DependenceEnvironment::FieldSeedMap &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
-          for (const auto &[Field, Value] : *(Call.*Passed)[I]) {
-            const Provenance *&Seed = Seeds[Field];
-            if (const Provenance *Source = Env.resolve(Value, Function->decl());
-                saysMore(Source, Seed)) {
-              const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
-              Seed = Arena.make(Provenance::Kind::Parameter,
-                                Param->getNameAsString() + "." + Field->getNameAsString(),
-                                Param->getLocation(), Source);
-            }
+  Env.FieldSeeds.clear();
+  // Parameters some call passes as a whole (or leaves to a default argument).
+  llvm::DenseMap<const FunctionDecl *, std::vector<bool>> Whole;
+  for (const auto &Function : Functions)
+    for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+      std::vector<bool> &Flags = Whole[Call.Callee];
+      Flags.resize(Call.Callee->getNumParams(), false);
+      for (size_t I = 0; I < Flags.size(); ++I)
+        Flags[I] = Flags[I] || I >= Call.ArgFields.size() || !Call.ArgFields[I];
+    }
+  // In source order: the first caller that passes a per-rank field names it.
+  for (const auto &Function : Functions)
+    for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+      const std::vector<bool> &Flags = Whole[Call.Callee];
+      auto &Slots = Env.FieldSeeds[Call.Callee];
+      Slots.resize(Flags.size());
+      for (size_t I = 0; I < Flags.size(); ++I) {
+        if (Flags[I])
+          continue;
+        DependenceEnvironment::FieldSeedMap &Seeds = Slots[I] ? *Slots[I] : Slots[I].emplace();
+        for (const auto &[Field, Value] : *Call.ArgFields[I]) {
+          const Provenance *&Seed = Seeds[Field];
+          if (const Provenance *Source = Env.resolve(Value, Function->decl());
+              saysMore(Source, Seed)) {
+            const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
+            Seed = Arena.make(Provenance::Kind::Parameter,
+                              Param->getNameAsString() + "." + Field->getNameAsString(),
+                              Param->getLocation(), Source);
           }
         }
       }
-  };
-  Compute(Env.FieldSeeds, &CallSiteRecord::ArgFields);
-  Compute(Env.FieldElementSeeds, &CallSiteRecord::ArgFieldElements);
+    }
 }
 
 llvm::SmallVector<const ValueDecl *>

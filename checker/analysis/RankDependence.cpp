@@ -128,11 +128,9 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
 }
 
 const DependenceEnvironment::FieldSeedMap *
-DependenceEnvironment::fieldSeedsOf(const FunctionDecl *Function, unsigned Index,
-                                    bool Elements) const {
-  const FieldSeedTable &Table = Elements ? FieldElementSeeds : FieldSeeds;
-  auto It = Table.find(Function->getCanonicalDecl());
-  if (It == Table.end() || Index >= It->second.size() || !It->second[Index])
+DependenceEnvironment::fieldSeedsOf(const FunctionDecl *Function, unsigned Index) const {
+  auto It = FieldSeeds.find(Function->getCanonicalDecl());
+  if (It == FieldSeeds.end() || Index >= It->second.size() || !It->second[Index])
     return nullptr;
   return &*It->second[Index];
 }

@@ -82,9 +82,6 @@ struct CallSiteRecord {
   std::vector<RankValue> ArgElements;
   // Each argument that is a plain struct, field by field (none otherwise).
   std::vector<std::optional<FieldValues>> ArgFields;
-  // Of such an argument held in storage, the elements of each of its
-  // container fields (`g.coords` per-rank, `g.dims` not).
-  std::vector<std::optional<FieldValues>> ArgFieldElements;
 };
 
 /// A write to storage that outlives the function: a field or a global.
@@ -119,17 +116,11 @@ public:
   /// does not). A context object with the rank and the communicator in it
   /// hands over a per-rank rank and a communicator every rank shares.
   using FieldSeedMap = std::map<const clang::FieldDecl *, const Provenance *>;
-  using FieldSeedTable =
-      llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::optional<FieldSeedMap>>>;
-  FieldSeedTable FieldSeeds;
-  // The same for the elements of its container fields.
-  FieldSeedTable FieldElementSeeds;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::optional<FieldSeedMap>>> FieldSeeds;
 
-  /// The field seeds of parameter \p Index of \p Function (with \p Elements,
-  /// of its container fields' elements); null when some call passes it as a
-  /// whole value, or nothing in the file calls it.
-  const FieldSeedMap *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index,
-                                   bool Elements = false) const;
+  /// The field seeds of parameter \p Index of \p Function; null when some
+  /// call passes it as a whole value, or nothing in the file calls it.
+  const FieldSeedMap *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
 
   /// Why a value of another file differs between ranks, as its summary says.
   const Provenance *fromSummary(const ExternalFunction &Summary, clang::SourceLocation Loc);

@@ -174,38 +174,3 @@ void reduce_through_callees(MPI_Comm comm) {
   // Positive: the test reads this rank's gradients.
   reduce_each_nonzero(buckets, comm);
 }
-
-// The containers of a struct parameter are told apart when every call
-// passes the struct field by field: a grid's dimensions are the same on
-// every rank, its coordinates are not.
-struct Grid2D {
-  int dims[2] = {0, 0};
-  int coords[2] = {0, 0};
-  MPI_Comm row;
-};
-
-static void summa_step(const Grid2D &g, double *panel, int n, int k) {
-  const int owner = k / (n / g.dims[1]);
-  // Negative: every rank of the row names the same owner.
-  MPI_Bcast(panel, n, MPI_DOUBLE, owner, g.row);
-  // Positive: each rank names itself.
-  MPI_Bcast(panel, n, MPI_DOUBLE, g.coords[1], g.row);
-  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
-  // CHECK-MESSAGES: :[[@LINE-2]]:35: note: 'g.coords[1]' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-8]]:38: note: parameter 'g' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:35: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
-}
-
-void summa(MPI_Comm world, double *panel, int n) {
-  Grid2D g;
-  int size, rank;
-  MPI_Comm_size(world, &size);
-  MPI_Comm_rank(world, &rank);
-  MPI_Dims_create(size, 2, g.dims);
-  g.coords[0] = rank / g.dims[1];
-  g.coords[1] = rank % g.dims[1];
-  MPI_Comm_split(world, g.coords[0], rank, &g.row);
-  for (int k = 0; k < n; ++k)
-    summa_step(g, panel, n, k);
-}
