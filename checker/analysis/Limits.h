@@ -68,8 +68,11 @@ constexpr unsigned DependenceVisitsPerBlock = 64;
 constexpr unsigned TrackedElements = 8;
 
 /// Rounds of the interprocedural fixed point (what callees return, what
-/// callers pass, fields and globals) before it stops.
-constexpr unsigned DependenceRounds = 6;
+/// callers pass, fields and globals) before it stops. A round analyses only
+/// the functions whose inputs changed; each link of a chain (a lambda's
+/// capture, the function that runs it, that function's callers, the
+/// callees they seed, a member another method reads) can take one.
+constexpr unsigned DependenceRounds = 12;
 
 /// Visits per CFG block of the group-balance data flow before it stops (its
 /// depths only grow, so this is hit only by loops that open groups forever).
