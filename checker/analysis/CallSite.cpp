@@ -290,6 +290,13 @@ bool handsOutAccess(const CXXMethodDecl *Method) {
          });
 }
 
+bool isOwningHolder(const CXXRecordDecl *Class) {
+  if (!Class || !Class->isInStdNamespace() || !Class->getIdentifier())
+    return false;
+  llvm::StringRef Name = Class->getName();
+  return Name == "unique_ptr" || Name == "shared_ptr" || Name == "optional";
+}
+
 bool isStdPair(const CXXRecordDecl *Class) {
   return Class && Class->isInStdNamespace() && Class->getIdentifier() &&
          Class->getIdentifier()->isStr("pair");

@@ -124,6 +124,10 @@ const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 /// Whether \p Class is `std::pair` (its fields `first` and `second`).
 bool isStdPair(const clang::CXXRecordDecl *Class);
 
+/// Whether \p Class holds one object it owns and hands out through `->` and
+/// `*`: `std::unique_ptr`, `std::shared_ptr`, `std::optional`.
+bool isOwningHolder(const clang::CXXRecordDecl *Class);
+
 /// Whether \p Method hands out an element it may first insert: a map's
 /// `operator[]`, `emplace_back`, `emplace_front` (C++17 returns the element).
 bool insertsElement(const clang::CXXMethodDecl *Method);

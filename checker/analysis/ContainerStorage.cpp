@@ -399,10 +399,21 @@ RankValue Dataflow::libraryArgument(const Expr *Arg, StorageKey &Into) const {
 // A library function's arguments \p Values given to the container \p Object:
 // the counts go into its own state (its size), the rest into its elements.
 // A container \p Constructed from them has no other state or elements.
+/// Whether \p Callee, a method of a container, sets its size from its
+/// arguments alone rather than growing it.
+static bool setsSize(const FunctionDecl *Callee) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Method || !Method->getIdentifier())
+    return false;
+  llvm::StringRef Name = Method->getName();
+  return Name == "resize" || Name == "assign" || Name == "clear";
+}
+
 void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
                              llvm::ArrayRef<RankValue> Values, const Stmt *Definition,
                              bool Constructed) {
   RankValue Elements, Size;
+  const bool Sets = !Constructed && setsSize(Callee);
   for (size_t I = 0; I < Values.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : QualType();
@@ -413,7 +424,7 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
     const CXXRecordDecl *Record = Param ? Type->getAsCXXRecordDecl() : nullptr;
     bool Fill = Param && (Type->isReferenceType() || (Record && Record->isInStdNamespace() &&
                                                       Record->getName() == "initializer_list"));
-    if (Count || (Constructed && !Fill))
+    if (Count || ((Constructed || Sets) && !Fill))
       Size.combine(Values[I]);
     if (!Count)
       Elements.combine(Values[I]);
@@ -423,6 +434,12 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
     write(Object, Size);
   } else if (keepsOwnSize(Definition, Object)) {
     // The same state as before, on every rank.
+  } else if (Sets) {
+    // `v.resize(len)`, `v.assign(n, x)`, `v.assign(first, last)`,
+    // `v.clear()`: the size is the arguments' alone, whatever it was.
+    Size.Definition = Definition;
+    Current[Object] = Size;
+    recordWrite(Object, Size);
   } else if (Size.dependent()) { // the container's own state, its elements kept
     RankValue State = read(Object);
     State.combine(Size);
