@@ -44,10 +44,8 @@ const Expr *accessedBase(const Expr *E, const Expr *&Index) {
 bool pickedFromContainer(const Expr *Handle) {
   for (unsigned Hop = 0; Handle && Hop < 4; ++Hop) {
     Handle = Handle->IgnoreParenImpCasts();
-    if (const auto *Access = dyn_cast<CXXOperatorCallExpr>(Handle);
-        Access && Access->getNumArgs() == 1 &&
-        (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star)) {
-      Handle = Access->getArg(0);
+    if (const Expr *Holder = accessedThrough(Handle)) {
+      Handle = Holder;
       continue;
     }
     const Expr *Index = nullptr;
@@ -256,15 +254,14 @@ const CXXRecordDecl *heapClass(const Expr *E) {
   if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
     return New->getAllocatedType()->getAsCXXRecordDecl();
   if (const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    const auto *Optional =
-        dyn_cast_or_null<ClassTemplateSpecializationDecl>(Member->getRecordDecl());
+    // `emplace` of the holders: only `std::optional` has one.
+    const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Member->getRecordDecl());
     const CXXMethodDecl *Method = Member->getMethodDecl();
-    if (!Optional || !Optional->isInStdNamespace() || !Optional->getIdentifier() ||
-        !Optional->getIdentifier()->isStr("optional") || !Method || !Method->getIdentifier() ||
-        !Method->getIdentifier()->isStr("emplace") || Optional->getTemplateArgs().size() != 1 ||
-        Optional->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    if (!isOwningHolder(Holder) || !Method || !Method->getIdentifier() ||
+        !Method->getIdentifier()->isStr("emplace") || Holder->getTemplateArgs().size() != 1 ||
+        Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
       return nullptr;
-    return Optional->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+    return Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
   }
   const auto *Call = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
@@ -295,6 +292,14 @@ bool isOwningHolder(const CXXRecordDecl *Class) {
     return false;
   llvm::StringRef Name = Class->getName();
   return Name == "unique_ptr" || Name == "shared_ptr" || Name == "optional";
+}
+
+const Expr *accessedThrough(const Expr *E) {
+  const auto *Access = dyn_cast<CXXOperatorCallExpr>(E);
+  return Access && Access->getNumArgs() == 1 &&
+                 (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star)
+             ? Access->getArg(0)
+             : nullptr;
 }
 
 bool isStdPair(const CXXRecordDecl *Class) {
@@ -362,10 +367,8 @@ const Expr *dispatchHolder(const CallExpr *Call) {
   else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
     Holder = Operator->getArg(0);
   // A smart pointer's `->` and `*` reach what it holds: the pointer decides.
-  if (const auto *Access = dyn_cast<CXXOperatorCallExpr>(Holder->IgnoreParenImpCasts());
-      Access && Access->getNumArgs() == 1 &&
-      (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star))
-    Holder = Access->getArg(0);
+  if (const Expr *Pointer = accessedThrough(Holder->IgnoreParenImpCasts()))
+    Holder = Pointer;
   return Holder;
 }
 

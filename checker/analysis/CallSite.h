@@ -128,6 +128,10 @@ bool isStdPair(const clang::CXXRecordDecl *Class);
 /// `*`: `std::unique_ptr`, `std::shared_ptr`, `std::optional`.
 bool isOwningHolder(const clang::CXXRecordDecl *Class);
 
+/// `p` of `p->` or `*p` through an overloaded operator (a smart pointer, an
+/// optional, an iterator); null for any other expression.
+const clang::Expr *accessedThrough(const clang::Expr *E);
+
 /// Whether \p Method hands out an element it may first insert: a map's
 /// `operator[]`, `emplace_back`, `emplace_front` (C++17 returns the element).
 bool insertsElement(const clang::CXXMethodDecl *Method);

@@ -85,9 +85,9 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
       Chooser = Arg;
   // Which alternative a variant holds picks the function; what that one
   // receives is the alternative's contents, not which it is (taken as the
-  // same on every rank that runs it).
-  // An element's own parts and the elements of the containers inside it
-  // (`b.flat` of a bucket) are handed apart, as to a function's parameter.
+  // same on every rank that runs it). An element's own parts and the
+  // elements of the containers inside it (`b.flat` of a bucket) are handed
+  // apart, as to a function's parameter.
   RankValue Passed, Chosen, PassedElements;
   for (const Expr *Arg : Args) {
     RankValue Value, Elements;

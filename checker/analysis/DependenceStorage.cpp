@@ -135,10 +135,9 @@ bool Dataflow::pointeeKeyOf(const Expr *E, StorageKey &Key) const {
       }
   // `c->w` of a `std::unique_ptr<Ctx> c` (or a shared pointer, an optional):
   // the object it holds, as behind a plain pointer.
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E);
-      Operator && Operator->getOperator() == OO_Arrow && Operator->getNumArgs() == 1 &&
-      isOwningHolder(Operator->getArg(0)->getType()->getAsCXXRecordDecl()))
-    E = Operator->getArg(0);
+  if (const Expr *Holder = E->getType()->isPointerType() ? accessedThrough(E) : nullptr;
+      Holder && isOwningHolder(Holder->getType()->getAsCXXRecordDecl()))
+    E = Holder; // its `->`
   if (!keyOf(E, Key))
     return false;
   Key.push_back(&DerefStep);
