@@ -98,6 +98,8 @@ private:
   bool pointeeKeyOf(const clang::Expr *E, StorageKey &Key) const;
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
+  RankValue nestedParameterField(const StorageKey &Key,
+                                 const DependenceEnvironment::FieldSeedMap &Seeds) const;
   RankValue parameterOnEntry(const StorageKey &Key) const;
   bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;

@@ -142,6 +142,22 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
     write(FieldKey, Value);
     FieldKey.pop_back();
   }
+  // A struct inside a braced list (`Solver s{make_grid(comm), 0.5};`) keeps
+  // its own fields apart too: `s.grid.comm` is not per-rank for `s.grid.rank`.
+  const auto *List = dyn_cast<InitListExpr>(wholeValue(Source));
+  if (!List)
+    return;
+  unsigned I = 0;
+  for (const FieldDecl *Field : plainRecord(List->getType())->fields()) {
+    if (I >= List->getNumInits())
+      break;
+    const Expr *Init = List->getInit(I++);
+    if (!plainRecord(Field->getType()))
+      continue;
+    FieldKey.push_back(Field);
+    assignFields(FieldKey, Init);
+    FieldKey.pop_back();
+  }
 }
 
 // A function returns its record field by field only while every return

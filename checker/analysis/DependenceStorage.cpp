@@ -167,14 +167,19 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     // field is what the callers pass, and nothing else: that some other
     // object of the type holds it per-rank (a local a planner filled on
     // one rank) says nothing of this one.
-    if (const DependenceEnvironment::FieldSeedMap *Seeds =
-            It != ParamIndex.end() && Key.size() == 2
-                ? Env.fieldSeedsOf(Function.decl(), It->second)
-                : nullptr) {
+    const DependenceEnvironment::FieldSeedMap *Seeds =
+        It != ParamIndex.end() && !Param->getType()->isPointerType()
+            ? Env.fieldSeedsOf(Function.decl(), It->second)
+            : nullptr;
+    if (Seeds && Key.size() == 2) {
       if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
         Value.Source = Seed->second;
       return Value;
     }
+    if (Seeds && std::none_of(Key.begin() + 1, Key.end(), [](const void *Step) {
+          return Step == &DerefStep || isElementStep(Step);
+        }))
+      return nestedParameterField(Key, *Seeds);
     SharedReads.insert(Field);
     Value = sharedOrElsewhere(Field);
     // Otherwise also what the caller passes for the whole object.
@@ -206,6 +211,30 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
   }
   SharedReads.insert(Var);
   return sharedOrElsewhere(Var);
+}
+
+// `s.grid.comm` of a struct parameter every call passes field by field: a
+// field of a struct inside it. The callers' seeds say whether `s.grid` as a
+// whole differs between ranks; which of its fields do is what this file
+// writes into them (`g.rank` from MPI_Comm_rank, not `g.comm`), as behind a
+// pointer. Where no field of the inner struct is written per-rank here, the
+// whole inner struct's seed stands.
+RankValue Dataflow::nestedParameterField(const StorageKey &Key,
+                                         const DependenceEnvironment::FieldSeedMap &Seeds) const {
+  RankValue Value;
+  auto Seed = Seeds.find(static_cast<const FieldDecl *>(Key[1]));
+  if (Seed == Seeds.end() || !Seed->second)
+    return Value;
+  const auto *Leaf = static_cast<const FieldDecl *>(Key.back());
+  SharedReads.insert(Leaf);
+  Value = sharedOrElsewhere(Leaf);
+  const bool Explained = llvm::any_of(Leaf->getParent()->fields(), [&](const FieldDecl *Sibling) {
+    auto Written = Env.Shared.find(Sibling);
+    return Written != Env.Shared.end() && Written->second.dependent();
+  });
+  if (!Value.dependent() && !Explained)
+    Value.Source = Seed->second;
+  return Value;
 }
 
 // What this file's functions write into a field or global, else what

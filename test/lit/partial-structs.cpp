@@ -106,3 +106,50 @@ void step(MPI_Comm comm) {
   sync_by_value(c);
   root_only(c);
 }
+
+// A struct inside a struct (set 7 d02): the communicator of the inner
+// `Grid` stays the same on every rank although its `rank` differs, whether
+// the caller builds the outer struct with a braced list or the callee reaches
+// the inner one through a reference.
+struct Grid {
+  MPI_Comm comm;
+  int rank, size, rows;
+};
+struct Solver {
+  Grid grid;
+  double shift;
+};
+
+Grid make_grid(MPI_Comm comm) {
+  Grid g;
+  g.comm = comm;
+  MPI_Comm_rank(comm, &g.rank);
+  MPI_Comm_size(comm, &g.size);
+  g.rows = 8 + g.rank;
+  return g;
+}
+
+// Negative: the inner communicator and size, directly and through an alias.
+void reduce_rows(const Solver &s, double *v) {
+  const Grid &g = s.grid;
+  MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, s.grid.comm);
+  for (int i = 0; i < g.size; ++i)
+    MPI_Barrier(g.comm);
+}
+
+// Positive beside it: the inner per-rank row count bounds the loop.
+void sweep_rows(const Solver &s) {
+  for (int i = 0; i < s.grid.rows; ++i)
+    MPI_Barrier(s.grid.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < s.grid.rows' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+void solve(MPI_Comm comm, double *v) {
+  Solver s{make_grid(comm), 0.5};
+  MPI_Barrier(s.grid.comm);
+  reduce_rows(s, v);
+  sweep_rows(s);
+}
