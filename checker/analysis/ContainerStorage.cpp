@@ -160,6 +160,13 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
   StorageKey Key;
   if (Type->isReferenceType()) {
     const Expr *Index;
+    // `auto &&__range = layer.grad` of a range-for over the container field
+    // of an element: that inner container, below the element.
+    if (isContainer(Init->getType()) && isa<MemberExpr>(Init->IgnoreParenImpCasts()) &&
+        containerKeyOf(Init, Key)) {
+      IntoContainer[Var] = Key;
+      return true;
+    }
     if (elementKeyOf(Init, Key, Index)) {
       ElementReferences[Var] = Key;
       if (Index)

@@ -174,3 +174,32 @@ void reduce_through_callees(MPI_Comm comm) {
   // Positive: the test reads this rank's gradients.
   reduce_each_nonzero(buckets, comm);
 }
+
+// A range-for over an element's container field (`for (auto &g : b.flat)`)
+// writes the elements of that field, not the bucket: the field's size stays
+// the same on every rank.
+static void reduce_flat(std::vector<float> &flat, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, flat.data(), static_cast<int>(flat.size()), MPI_FLOAT, MPI_SUM,
+                comm);
+}
+
+void range_for_fill(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Bucket> buckets = plan_buckets(2, 64);
+  for (Bucket &b : buckets)
+    for (float &g : b.flat)
+      g = static_cast<float>(rank);
+  // Negative: the count is the field's size.
+  for (Bucket &b : buckets)
+    reduce_flat(b.flat, comm);
+  // Positive beside it: the test reads a gradient this rank wrote.
+  for (Bucket &b : buckets)
+    for (float g : b.flat)
+      if (g > 0)
+        MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'MPI_Barrier' runs only on ranks where 'g > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:11: note: 'g > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:9: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
