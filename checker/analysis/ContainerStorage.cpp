@@ -20,23 +20,6 @@ using namespace clang;
 
 namespace {
 
-/// A copy of an object is the object: iterators and pointers passed by value.
-const Expr *stripCopies(const Expr *E) {
-  for (const Expr *Previous = nullptr; E && E != Previous;) {
-    Previous = E;
-    E = E->IgnoreParenCasts();
-    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = Temp->getSubExpr();
-    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = Bind->getSubExpr();
-    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-             Construct && Construct->getNumArgs() == 1 &&
-             Construct->getConstructor()->isCopyOrMoveConstructor())
-      E = Construct->getArg(0);
-  }
-  return E;
-}
-
 /// The element \p Index names when it is a small constant.
 std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
   Expr::EvalResult Result;
@@ -60,12 +43,29 @@ bool aliasOf(const Expr *E, const llvm::DenseMap<const VarDecl *, StorageKey> &A
   return true;
 }
 
+} // namespace
+
+// A copy of an object is the object: iterators and pointers passed by value.
+const Expr *stripCopies(const Expr *E) {
+  for (const Expr *Previous = nullptr; E && E != Previous;) {
+    Previous = E;
+    E = E->IgnoreParenCasts();
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() == 1 &&
+             Construct->getConstructor()->isCopyOrMoveConstructor())
+      E = Construct->getArg(0);
+  }
+  return E;
+}
+
 bool inLibrary(const FunctionDecl *Callee) {
   const SourceManager &SM = Callee->getASTContext().getSourceManager();
   return SM.isInSystemHeader(Callee->getLocation());
 }
-
-} // namespace
 
 bool isContainer(QualType Type) {
   const auto *Record = Type->getAsCXXRecordDecl();
@@ -483,23 +483,6 @@ bool Dataflow::keepsOwnSize(const Stmt *Call, const StorageKey &Object) const {
 // A library container built from counts and elements (`std::vector<double>
 // v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`): its size is
 // the counts', its elements the rest's. False for any other declaration.
-bool Dataflow::constructContainer(const VarDecl *Var) {
-  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
-      Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
-  if (!Construct || Construct->getNumArgs() == 0 ||
-      Construct->getConstructor()->isCopyOrMoveConstructor() ||
-      !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
-    return false;
-  std::vector<RankValue> Values;
-  for (const Expr *Arg : Construct->arguments()) {
-    StorageKey Into;
-    Values.push_back(libraryArgument(Arg, Into));
-  }
-  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Construct,
-                /*Constructed=*/true);
-  return true;
-}
-
 // A callable a library call runs hands it what it returns
 // (`std::generate(g.begin(), g.end(), [&v] { return v *= 1.001f; })`):
 // what differs between ranks there, apart from what the call passes it,
@@ -520,38 +503,6 @@ void Dataflow::addCallableResults(const CallExpr *Call, llvm::ArrayRef<const Exp
         Values[Arg - Args.begin()].combine(Returned);
       }
   }
-}
-
-// What a function returns of a container it holds (`return layers;`): its
-// own state (its size), apart from its elements. \p Whole for anything else.
-RankValue Dataflow::returnedOwnState(const Expr *Returned, const RankValue &Whole) const {
-  StorageKey Key;
-  if (!isContainer(Returned->getType()) || !keyOf(stripCopies(Returned), Key))
-    return Whole;
-  RankValue Own = read(Key);
-  Own.ElementParams &= ~callersElements(Key, Own);
-  return Own;
-}
-
-// `auto layers = make_layers(rank);`: the container a function of the file
-// returns keeps its size apart from its elements, which may differ between
-// ranks while the size does not. False for any other declaration.
-bool Dataflow::takeReturnedContainer(const VarDecl *Var) {
-  const auto *Call = Var->getInit() && isContainer(Var->getType())
-                         ? dyn_cast<CallExpr>(stripCopies(Var->getInit()))
-                         : nullptr;
-  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
-  auto Facts = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
-  if (Facts == Env.Facts.end())
-    return false;
-  RankValue Whole = eval(Var->getInit());
-  std::vector<const Expr *> Args = explicitArguments(Call);
-  RankValue Own =
-      chosenAtCall(Facts->second, atCall(Facts->second.ReturnedOwn, Args, Callee), Args, Callee);
-  Own.Definition = Var->getInit();
-  write(StorageKey{Var}, Own);
-  writeElement(StorageKey{Var}, /*Index=*/nullptr, Whole, /*Compound=*/false, Var->getInit());
-  return true;
 }
 
 // A library call that fills a container: a method of the container (its

@@ -88,6 +88,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.Opaque = false;
     return Value;
   }
+  if (std::optional<RankValue> Returned = returnedByTargets(Call, Args))
+    return *Returned;
   if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
     return chosenAtCall(It->second, atCall(It->second.ReturnValue, Args, Callee), Args, Callee);
   if (const ExternalFunction *Summary = Env.External.find(Callee);

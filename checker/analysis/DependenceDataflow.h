@@ -74,6 +74,10 @@ const clang::Expr *bufferOf(const clang::Expr *Arg);
 
 /// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
 bool isContainer(clang::QualType Type);
+/// A copy of an object is the object: iterators and pointers passed by value.
+const clang::Expr *stripCopies(const clang::Expr *E);
+/// Whether \p Callee is the system's (a standard library function).
+bool inLibrary(const clang::FunctionDecl *Callee);
 
 /// The forward data flow of one function: construct, then run() once.
 class Dataflow {
@@ -143,7 +147,10 @@ private:
                      bool Constructed);
   bool constructContainer(const clang::VarDecl *Var);
   RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
-  bool takeReturnedContainer(const clang::VarDecl *Var);
+  bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);
+  bool copyContainer(const StorageKey &Into, const clang::Expr *From,
+                     const clang::Stmt *Definition);
+  std::optional<RankValue> ownStateReturnedBy(const clang::Expr *E) const;
   bool collectContainerAlias(const clang::VarDecl *Var);
 
   // --- values ----------------------------------------------------------
@@ -159,6 +166,9 @@ private:
   void declare(const clang::VarDecl *Var);
   void applyCallEffects(const clang::CallExpr *Call);
   void applyIndirectCallEffects(const clang::CallExpr *Call);
+  std::optional<RankValue> returnedByTargets(const clang::CallExpr *Call,
+                                             llvm::ArrayRef<const clang::Expr *> Args,
+                                             bool Own = false) const;
   void recordDispatchesOnThis(const clang::CallExpr *Call);
   RankValue uniformOutput(const clang::CallExpr *Call, const CalleeRole &Role,
                           const std::vector<const clang::Expr *> &Args, unsigned Out) const;

@@ -92,6 +92,13 @@ RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   const Expr *Condition = decidingCondition(Block);
   if (!Condition)
     return {};
+  // `for (double x : local)` over a C array runs as many times as the array
+  // has elements, whatever they hold.
+  if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Block.getTerminatorStmt());
+      Range && Range->getRangeInit() &&
+      isa_and_nonnull<ConstantArrayType>(
+          Range->getRangeInit()->getType().getNonReferenceType()->getAsArrayTypeUnsafe()))
+    return {};
   TautologyOperands Operands{[this](const Expr *E) { return eval(E); },
                              [this](const Expr *E) {
                                if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
@@ -228,6 +235,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
       if (llvm::any_of(Incoming, IsPart) && !llvm::all_of(Incoming, IsPart))
         Value.Source = nullptr;
       Value.combine(Taint);
+      Value.Chosen = true;
       Value.Definition = &Block; // no single write: the merge itself
     }
   }

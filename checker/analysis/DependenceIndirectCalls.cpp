@@ -36,6 +36,38 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   }
 }
 
+// What a virtual call or a stored callable returns: what its targets
+// return, in the caller's terms (`dy = (*it)->backward(dy)` of a pure
+// virtual method, by the overrides' bodies). Where several may run, which
+// one does is the holder's to pick (`rank == 0 ? loud : quiet`). With
+// \p Own, of a returned container its own state (its size) only. None when
+// a target that may run has no summary here.
+std::optional<RankValue> Dataflow::returnedByTargets(const CallExpr *Call,
+                                                     llvm::ArrayRef<const Expr *> Args,
+                                                     bool Own) const {
+  std::vector<const FunctionDecl *> Targets =
+      Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
+  std::optional<RankValue> Returned;
+  for (const FunctionDecl *Target : Targets) {
+    const FunctionDecl *Definition = Target->getDefinition();
+    if (!Definition || !Definition->hasBody())
+      continue; // a pure virtual method runs no body
+    auto It = Env.Facts.find(Target->getCanonicalDecl());
+    if (It == Env.Facts.end())
+      return std::nullopt;
+    const RankValue &Summary = Own ? It->second.ReturnedOwn : It->second.ReturnValue;
+    RankValue Value = chosenAtCall(It->second, atCall(Summary, Args, Definition), Args, Definition);
+    Returned = Returned ? Returned->merge(Value) : Value;
+  }
+  // An object picked under a rank-dependent condition (here, or by the
+  // callers for a parameter) may be of another type on other ranks; one
+  // whose constructor took per-rank values is not.
+  if (const Expr *Holder = Returned && Targets.size() > 1 ? dispatchHolder(Call) : nullptr)
+    if (RankValue Picked = eval(Holder); Picked.dependent() && Picked.Chosen)
+      Returned->combine(Picked);
+  return Returned;
+}
+
 // `t->run()` where `run` calls the virtual `on_step_end()` on its own
 // object: the object `t` holds picks that override as if it were called here.
 void Dataflow::recordDispatchesOnThis(const CallExpr *Call) {

@@ -230,7 +230,9 @@ RankValue Dataflow::evaluate(const Expr *E) const {
       Condition.Source =
           Env.Arena.makeImplicit(Choice->getCond()->getBeginLoc(), Condition.Source, nullptr);
     }
-    return Arms.combine(Condition);
+    Arms.combine(Condition);
+    Arms.Chosen = Arms.Chosen || Condition.dependent();
+    return Arms;
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     RankValue Value;
@@ -251,15 +253,17 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   }
   if (!keyOf(Target, Key))
     return;
+  const auto *Source = dyn_cast<Expr>(Definition);
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source))
+    Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
+  if (!Compound && (takeReturnedContainer(Key, Source) || copyContainer(Key, Source, Definition)))
+    return;
   if (Compound)
     Value.combine(read(Key));
   Value.Definition = Definition;
   write(Key, Value);
   if (Compound)
     return;
-  const auto *Source = dyn_cast<Expr>(Definition);
-  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source))
-    Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
   if (Source) {
     copyPointee(Key, Source);
     assignFields(Key, Source);
@@ -269,7 +273,8 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
 void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
-  if (constructContainer(Var) || takeReturnedContainer(Var))
+  if (constructContainer(Var) || takeReturnedContainer(StorageKey{Var}, Var->getInit()) ||
+      copyContainer(StorageKey{Var}, Var->getInit(), Var->getInit()))
     return;
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();
   if ((!Value.dependent() || Value.pending()) && Value.Opaque &&

@@ -185,6 +185,10 @@ struct RankValue {
   bool ExactRank = false;             // is the rank itself (for tautologies)
   bool ExactSize = false;             // is the world size itself
   bool Opaque = false;                // came from a function lockstep knows nothing about
+  // Picked at a merge by a rank-dependent condition (`if (rank == 0) s =
+  // a; else s = b;`), not computed from per-rank data: an object of
+  // another type, perhaps, on other ranks.
+  bool Chosen = false;
   const void *Definition = nullptr;   // the write (or merge block) that produced it
 
   static RankValue rank(const Provenance *Source) {
@@ -211,6 +215,7 @@ struct RankValue {
     Params |= Other.Params;
     ElementParams |= Other.ElementParams;
     Opaque = Opaque || Other.Opaque;
+    Chosen = Chosen || Other.Chosen;
     ExactRank = ExactSize = false;
     return *this;
   }
@@ -221,6 +226,7 @@ struct RankValue {
     Params |= Other.Params;
     ElementParams |= Other.ElementParams;
     Opaque = Opaque || Other.Opaque;
+    Chosen = Chosen || Other.Chosen;
     ExactRank = ExactRank && Other.ExactRank;
     ExactSize = ExactSize && Other.ExactSize;
     return *this;
@@ -240,7 +246,7 @@ struct RankValue {
     return (Source != nullptr) == (O.Source != nullptr) && Guessed(Source) == Guessed(O.Source) &&
            pending() == O.pending() && Params == O.Params && ElementParams == O.ElementParams &&
            ExactRank == O.ExactRank && ExactSize == O.ExactSize && Opaque == O.Opaque &&
-           Definition == O.Definition;
+           Chosen == O.Chosen && Definition == O.Definition;
   }
 };
 

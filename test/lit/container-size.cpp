@@ -69,3 +69,59 @@ void load_weights_unagreed(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:35: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A copy of a container, or one a function returns through a virtual call,
+// keeps its size apart from its elements (set 8 g14): the activations are
+// per-rank, their count is not.
+static void sum_into(std::vector<double> &buf, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM,
+                comm);
+}
+
+struct Stage {
+  virtual ~Stage() = default;
+  virtual std::vector<double> backward(const std::vector<double> &dy) = 0;
+};
+struct Scale : Stage {
+  std::vector<double> backward(const std::vector<double> &dy) override {
+    std::vector<double> dx(dy.size());
+    for (std::size_t i = 0; i < dy.size(); ++i)
+      dx[i] = 0.5 * dy[i];
+    return dx;
+  }
+};
+struct Reduce : Stage {
+  std::vector<double> backward(const std::vector<double> &dy) override {
+    std::vector<double> dx = dy;
+    sum_into(dx, MPI_COMM_WORLD);
+    return dx;
+  }
+};
+
+void run_stages(MPI_Comm comm) {
+  std::vector<std::unique_ptr<Stage>> stages;
+  stages.push_back(std::make_unique<Scale>());
+  stages.push_back(std::make_unique<Reduce>());
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> act(16);
+  for (double &a : act)
+    a = rank + 0.5;
+  // Negative: copies and returned gradients have 16 elements everywhere.
+  std::vector<double> grad(act);
+  for (auto it = stages.rbegin(); it != stages.rend(); ++it)
+    grad = (*it)->backward(grad);
+  sum_into(grad, comm);
+  // Positive beside it: a copy of a buffer grown on some ranks only.
+  std::vector<double> extra = act;
+  if (rank == 0)
+    extra.push_back(1.0);
+  std::vector<double> sent(extra);
+  MPI_Allreduce(MPI_IN_PLACE, sent.data(), static_cast<int>(sent.size()), MPI_DOUBLE, MPI_SUM,
+                comm);
+  // CHECK-MESSAGES: :[[@LINE-2]]:44: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:44: note: 'static_cast<int>(sent.size())' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}

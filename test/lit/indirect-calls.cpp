@@ -134,3 +134,44 @@ void through_pointers(MPI_Comm comm) {
   if (rank == 0)
     note(); // Negative: the function it holds performs no collective.
 }
+
+// What a virtual call returns is what its overrides return: an object
+// picked by the rank returns another value there; objects every rank
+// builds alike, one of them from per-rank data, return the same.
+struct Schedule {
+  virtual ~Schedule() = default;
+  virtual int stages() const = 0;
+};
+struct Short : Schedule {
+  int stages() const override { return 3; }
+};
+struct Long : Schedule {
+  int stages() const override { return 5; }
+};
+struct Seeded : Schedule {
+  explicit Seeded(int s) : seed(s) {}
+  int seed;
+  int stages() const override { return 4; }
+};
+
+void by_schedule(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Schedule> picked;
+  if (rank == 0)
+    picked = std::make_unique<Short>();
+  else
+    picked = std::make_unique<Long>();
+  if (picked->stages() > 3)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'picked->stages() > 3'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'picked->stages() > 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negative: every rank holds a Seeded and a Short.
+  std::unique_ptr<Schedule> alike[] = {std::make_unique<Seeded>(rank), std::make_unique<Short>()};
+  for (auto &s : alike)
+    if (s->stages() > 3)
+      MPI_Barrier(comm);
+}

@@ -297,3 +297,13 @@ void solve_until_agreed(MPI_Comm comm, double tol, int max_iters) {
     MPI_Allreduce(&residual, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
   }
 }
+
+// Negative (hard): a range-for over a C array runs as many times as the
+// array has elements, whatever they hold on this rank.
+void over_array(MPI_Comm comm, int rank) {
+  double shares[4];
+  for (double &s : shares)
+    s = rank * 0.25;
+  for (double s : shares)
+    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm);
+}

@@ -1,0 +1,102 @@
+// Whole containers in the rank-dependence data flow: made by a library
+// constructor, copied from another container, or returned by a function of
+// the file. Each keeps its own state (its size) apart from its elements, so
+// that `std::vector<double> dy(x);` after filling `x` per rank has per-rank
+// elements and a size every rank agrees on.
+#include "CallSite.h"
+#include "DependenceDataflow.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <optional>
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+bool Dataflow::constructContainer(const VarDecl *Var) {
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+      Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+  if (!Construct || Construct->getNumArgs() == 0 ||
+      Construct->getConstructor()->isCopyOrMoveConstructor() ||
+      !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
+    return false;
+  std::vector<RankValue> Values;
+  for (const Expr *Arg : Construct->arguments()) {
+    StorageKey Into;
+    Values.push_back(libraryArgument(Arg, Into));
+  }
+  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Construct,
+                /*Constructed=*/true);
+  return true;
+}
+
+// `std::vector<double> dy(x);`, `auto y = x;`, `dy = x;`: a copy of a
+// container holds its size and its elements apart, as the one it copies.
+// False for anything else \p Into is set to.
+bool Dataflow::copyContainer(const StorageKey &Into, const Expr *From, const Stmt *Definition) {
+  From = From ? stripCopies(From) : nullptr;
+  StorageKey Source;
+  if (!From || !isContainer(From->getType().getNonReferenceType()) ||
+      !isa<DeclRefExpr, MemberExpr>(From->IgnoreParenImpCasts()) || !containerKeyOf(From, Source) ||
+      Source == Into)
+    return false;
+  RankValue Own = read(Source);
+  Own.ElementParams &= ~callersElements(Source, Own);
+  RankValue Elements = readElement(Source, nullptr);
+  Own.Definition = Definition;
+  write(Into, Own);
+  writeElement(Into, /*Index=*/nullptr, Elements, /*Compound=*/false, Definition);
+  return true;
+}
+
+// What a function returns of a container it holds (`return layers;`) or
+// another function of the file returns (`return scale(x);`): its own state
+// (its size), apart from its elements. \p Whole for anything else.
+RankValue Dataflow::returnedOwnState(const Expr *Returned, const RankValue &Whole) const {
+  if (!isContainer(Returned->getType()))
+    return Whole;
+  if (std::optional<RankValue> Own = ownStateReturnedBy(Returned))
+    return *Own;
+  StorageKey Key;
+  if (!keyOf(stripCopies(Returned), Key))
+    return Whole;
+  RankValue Own = read(Key);
+  Own.ElementParams &= ~callersElements(Key, Own);
+  return Own;
+}
+
+// The own state (the size) of the container the call \p E returns, when
+// the functions it may run are the file's; none otherwise.
+std::optional<RankValue> Dataflow::ownStateReturnedBy(const Expr *E) const {
+  const auto *Call = dyn_cast<CallExpr>(stripCopies(E));
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  if (!Callee)
+    return std::nullopt;
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  if (std::optional<RankValue> Own = returnedByTargets(Call, Args, /*Own=*/true))
+    return Own;
+  auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
+  if (Facts == Env.Facts.end())
+    return std::nullopt;
+  return chosenAtCall(Facts->second, atCall(Facts->second.ReturnedOwn, Args, Callee), Args, Callee);
+}
+
+// `auto layers = make_layers(rank);`, `dy = layer->backward(dy);`: the
+// container a function of the file returns keeps its size apart from its
+// elements, which may differ between ranks while the size does not. False
+// for anything else \p Key is set to.
+bool Dataflow::takeReturnedContainer(const StorageKey &Key, const Expr *Init) {
+  std::optional<RankValue> Own = Init && isContainer(Init->getType().getNonReferenceType())
+                                     ? ownStateReturnedBy(Init)
+                                     : std::nullopt;
+  if (!Own)
+    return false;
+  RankValue Whole = eval(Init);
+  Own->Definition = Init;
+  write(Key, *Own);
+  writeElement(Key, /*Index=*/nullptr, Whole, /*Compound=*/false, Init);
+  return true;
+}
+
+} // namespace lockstep::analysis::dependence
