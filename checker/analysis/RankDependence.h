@@ -7,6 +7,7 @@
 
 #include "CallClassifier.h"
 #include "CallSite.h"
+#include "ErrorPaths.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
 #include "IndirectCalls.h"
@@ -103,6 +104,8 @@ public:
   const ExternalIndex &External; // functions defined in other files
   // What calls through pointers and virtual calls may run (null: nothing known).
   const IndirectCalls *Indirect = nullptr;
+  // The failing arms of status checks, cut from the walks (null: none cut).
+  ErrorPaths *Paths = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
   // The elements of the containers such storage holds, where they differ

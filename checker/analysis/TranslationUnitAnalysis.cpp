@@ -72,8 +72,9 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   });
   Indirect = std::make_unique<IndirectCalls>(ByDecl);
   Env.Indirect = Indirect.get();
-  computeDependence();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
+  Env.Paths = Paths.get();
+  computeDependence();
   Handles = std::make_unique<HandleCommunicators>(Classifier, ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               *Handles, Strings, /*KeepPending=*/false);

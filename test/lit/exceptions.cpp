@@ -141,3 +141,35 @@ void miss_shard_errors(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
   }
 }
+
+// Negative: a status check that throws when an MPI call fails reports the
+// failure, as a returned error code would; that rank 0 makes more checked
+// calls than the others does not make it leave on rank 0 alone.
+#define CHECK_MPI(call)                                                                        \
+  do {                                                                                         \
+    if (int rc_ = (call); rc_ != MPI_SUCCESS)                                                  \
+      throw std::runtime_error(#call);                                                         \
+  } while (0)
+
+static void write_header_and_data(MPI_Comm comm, MPI_File fh, const double *data, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    CHECK_MPI(MPI_File_write_at_all(fh, 0, data, 1, MPI_DOUBLE, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_write_at_all(fh, 8, data, n, MPI_DOUBLE, MPI_STATUS_IGNORE));
+  } else {
+    CHECK_MPI(MPI_File_write_at_all(fh, 0, nullptr, 0, MPI_DOUBLE, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_write_at_all(fh, 8, data, n, MPI_DOUBLE, MPI_STATUS_IGNORE));
+  }
+}
+
+void checkpoint_steps(MPI_Comm comm, MPI_File fh, const double *data, int n) {
+  try {
+    for (int step = 0; step < 3; ++step) {
+      write_header_and_data(comm, fh, data, n);
+      MPI_Barrier(comm);
+    }
+  } catch (const std::exception &) {
+    MPI_Abort(comm, 2);
+  }
+}
