@@ -301,6 +301,9 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   const bool PerRank = Value && Facts.Differs(*Value);
   const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  if (const auto *Member = dyn_cast<MemberExpr>(E);
+      Member && PerRank && Facts.IsColourField && Facts.IsColourField(Member->getMemberDecl()))
+    FieldKey = Member->getMemberDecl(); // the field, whatever object and function read it
   FormulaRef Symbol =
       FieldKey ? (PerRank ? Arena.perRank(FieldKey, Boolean) : Arena.uniform(FieldKey, Boolean))
                : symbolFor(E, Named, PerRank, Boolean);

@@ -39,6 +39,10 @@ struct ConditionFacts {
   /// status is the same on every rank, so this only drops conjuncts that
   /// long functions of `NCCLCHECK`s would add to every question.
   std::function<bool(const clang::CFGBlock &Block, unsigned Index)> PassesStatusCheck;
+  /// Whether a field holds the colour of a split (`d.color` of
+  /// `MPI_Comm_split(w, d.color, k, &d.group)`): its per-rank reads, in any
+  /// function, are one symbol, so that tests of it line up with the split.
+  std::function<bool(const clang::ValueDecl *Field)> IsColourField;
 };
 
 class ConditionFormula {

@@ -43,6 +43,10 @@ std::string rankPartName(const Provenance *Source) {
 }
 
 const ValueDecl *sameAmongMembersOf(const Provenance *Source) {
+  // A parameter handed such a value holds it (`d.gsize` of a struct whose
+  // `d.group` the caller split).
+  while (Source && !Source->MembersOf && Source->K == Provenance::Kind::Parameter)
+    Source = Source->Via;
   return Source ? Source->MembersOf : nullptr;
 }
 

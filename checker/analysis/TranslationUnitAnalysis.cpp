@@ -138,7 +138,8 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                          },
                          [this, &Function](const CFGBlock &Block, unsigned Index) {
                            return Paths->passesStatusCheck(Function, Block, Index);
-                         }};
+                         },
+                         [this](const ValueDecl *Field) { return ColourFields.count(Field); }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -307,6 +308,12 @@ void TranslationUnitAnalysis::findGroupImbalances() {
 
 // A split's colour, as a formula over the rank: who shares each part.
 void TranslationUnitAnalysis::collectSplits() {
+  // The communicator and its colour kept side by side in a struct (`d.group`
+  // split by `d.color`): functions handed the struct test the colour field.
+  for (const auto &Function : Functions)
+    for (const RankSplit &Split : Dependence[Function.get()].Splits)
+      if (const auto *Member = dyn_cast<MemberExpr>(Split.Color->IgnoreParenImpCasts()))
+        ColourFields.insert(Member->getMemberDecl());
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
       if (const Provenance *Source = Env.resolve(Split.Value, Function->decl());

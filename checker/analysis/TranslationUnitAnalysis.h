@@ -130,6 +130,7 @@ private:
   FormulaArena Formulas;
   RankSolver Solver;
   Membership Members;
+  llvm::DenseSet<const clang::ValueDecl *> ColourFields; // fields that hold a split's colour
   SequenceTable Table;
   std::unique_ptr<SequenceBuilder> Builder, PendingBuilder;
   llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes, PendingShapes;

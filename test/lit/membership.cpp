@@ -271,3 +271,41 @@ void part_or_self(MPI_Comm world, double v) {
   MPI_Comm_split(world, rank % 2, rank, &evens);
   MPI_Barrier(rank % 2 ? odds : evens);
 }
+
+// A communicator kept in a struct beside its colour (set 8 f04): a function
+// handed the struct that branches on the colour field runs each arm on
+// whole groups, so the arms' orders and roots are compared within a group
+// only.
+struct Decomp {
+  MPI_Comm group;
+  int wrank, grank, gsize, color;
+};
+
+static void distribute(const Decomp &d, double *dt, int *n) {
+  // Negative: every member of a group takes the same arm.
+  if (d.color == 0) {
+    MPI_Bcast(dt, 1, MPI_DOUBLE, 0, d.group);
+    MPI_Bcast(n, 1, MPI_INT, 0, d.group);
+  } else {
+    MPI_Bcast(n, 1, MPI_INT, d.gsize - 1, d.group);
+    MPI_Bcast(dt, 1, MPI_DOUBLE, d.gsize - 1, d.group);
+  }
+  // Positive beside it: the rank in the group splits the group's members.
+  if (d.grank == 0)
+    MPI_Barrier(d.group);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'd.grank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'd.grank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-14]]:38: note: parameter 'd.grank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+void split_in_struct(MPI_Comm world, double *dt, int *n) {
+  Decomp d;
+  MPI_Comm_rank(world, &d.wrank);
+  d.color = d.wrank % 2;
+  MPI_Comm_split(world, d.color, d.wrank, &d.group);
+  MPI_Comm_rank(d.group, &d.grank);
+  MPI_Comm_size(d.group, &d.gsize);
+  distribute(d, dt, n);
+}
