@@ -77,7 +77,11 @@ std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
 
 const FunctionDecl *resolvedCallee(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+  // `Base::gather(full)` names the method it runs, even on an object of a
+  // final class that overrides it.
+  const auto *Named = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      Member && !(Named && Named->hasQualifier()))
     if (const CXXMethodDecl *Method = Member->getMethodDecl(); Method && Method->isVirtual())
       if (const CXXMethodDecl *Final = Method->getDevirtualizedMethod(
               Member->getImplicitObjectArgument(), /*IsAppleKext=*/false))

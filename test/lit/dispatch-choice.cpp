@@ -376,3 +376,30 @@ void run_same_role(MPI_Comm comm, int role) {
   std::unique_ptr<Stepper> t = make_stepper(role);
   t->run(comm, 100);
 }
+
+// Negative: an override in a final class that calls the base method by its
+// qualified name (`PlacedOptimizer::gather()`) runs the base's collective, as the
+// class that does not override it does.
+struct PlacedOptimizer {
+  virtual ~PlacedOptimizer() = default;
+  void step() { gather(); }
+
+protected:
+  virtual void gather() { MPI_Barrier(MPI_COMM_WORLD); }
+};
+struct DevicePlaced final : PlacedOptimizer {};
+struct HostPlaced final : PlacedOptimizer {
+protected:
+  void gather() override { PlacedOptimizer::gather(); }
+};
+
+void step_by_placement() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::unique_ptr<PlacedOptimizer> opt;
+  if (rank % 2 == 0)
+    opt = std::make_unique<DevicePlaced>();
+  else
+    opt = std::make_unique<HostPlaced>();
+  opt->step();
+}
