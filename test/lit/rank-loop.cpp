@@ -307,3 +307,31 @@ void over_array(MPI_Comm comm, int rank) {
   for (double s : shares)
     MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm);
 }
+
+// A loop whose test is a `&&` chain and whose exit by `break` reads a clock
+// (set 8 f12): each rank leaves when its own time is up.
+static double reduced_error(MPI_Comm comm, double local) {
+  double global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return global;
+}
+
+void refine_within_budget(MPI_Comm comm, double budget) {
+  const double t0 = MPI_Wtime();
+  double err = 1.0;
+  int pass = 0;
+  while (err > 1e-6 && pass < 200) {
+    err = reduced_error(comm, err * 0.5);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'reduced_error' (which calls 'MPI_Allreduce') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'MPI_Allreduce' is called here, inside 'reduced_error'
+    // CHECK-MESSAGES: :[[@LINE+4]]:9: note: 'MPI_Wtime() - t0 > budget' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'MPI_Wtime' returns a clock reading here; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-5]]:11: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'reduced_error'
+    ++pass;
+    if (MPI_Wtime() - t0 > budget)
+      break;
+  }
+  // Negative beside it: the agreed error alone ends the loop.
+  for (int level = 0; err > 1e-9 && level < 40; ++level)
+    err = reduced_error(comm, err * 0.5);
+}
