@@ -56,13 +56,13 @@ std::string entryContext(const std::string &File, const char *Section, size_t In
 /// would silently never match.
 const std::set<std::string> &knownOperations() {
   static const std::set<std::string> Known = {
-      "allgather",   "allreduce",      "alltoall",          "barrier",
-      "broadcast",   "comm_create",    "comm_dup",          "comm_free",
-      "comm_init",   "comm_shrink",    "comm_split",        "file_access",
-      "file_close",  "file_control",   "file_open",         "finalize",
-      "gather",      "reduce",         "reduce_scatter",    "scan",
-      "scatter",     "window_create",  "window_deregister", "window_fence",
-      "window_free", "window_register"};
+      "allgather",    "allreduce",         "alltoall",       "barrier",
+      "broadcast",    "comm_create",       "comm_dup",       "comm_free",
+      "comm_init",    "comm_shrink",       "comm_split",     "file_access",
+      "file_close",   "file_control",      "file_open",      "finalize",
+      "gather",       "neighbor_exchange", "reduce",         "reduce_scatter",
+      "scan",         "scatter",           "window_create",  "window_deregister",
+      "window_fence", "window_free",       "window_register"};
   return Known;
 }
 

@@ -232,3 +232,41 @@ void leave_scan_early(MPI_Comm comm, const int *cells, int n) {
       return;
   MPI_Barrier(comm);
 }
+
+// Neighbourhood collectives (set 8 f10): every member of the topology calls
+// them, so a rank that skips one leaves its neighbours waiting.
+void smooth_halo(MPI_Comm ring, double *u, int n, double tol) {
+  for (int it = 0; it < 50; ++it) {
+    double change = u[0] - u[n - 1];
+    if (change < tol)
+      continue;
+    double send[2] = {u[0], u[n - 1]}, recv[2];
+    MPI_Neighbor_alltoall(send, 1, MPI_DOUBLE, recv, 1, MPI_DOUBLE, ring);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Neighbor_alltoall' is never reached on ranks where 'change < tol', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where 'change < tol' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'change < tol' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:41: note: parameter 'u' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Neighbor_alltoall' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Negative beside it: the change is agreed before anyone leaves.
+void smooth_halo_agreed(MPI_Comm ring, double *u, int n, double tol) {
+  for (int it = 0; it < 50; ++it) {
+    double change = u[0] - u[n - 1];
+    MPI_Allreduce(MPI_IN_PLACE, &change, 1, MPI_DOUBLE, MPI_MAX, ring);
+    if (change < tol)
+      continue;
+    double send[2] = {u[0], u[n - 1]}, recv[2];
+    MPI_Neighbor_alltoall(send, 1, MPI_DOUBLE, recv, 1, MPI_DOUBLE, ring);
+  }
+}
+
+void smooth(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  double u[4] = {1.0 * rank, 0, 0, 0};
+  smooth_halo(world, u, 4, 1e-3);
+  smooth_halo_agreed(world, u, 4, 1e-3);
+}
