@@ -228,10 +228,12 @@ RankValue Dataflow::nestedParameterField(const StorageKey &Key,
   const auto *Leaf = static_cast<const FieldDecl *>(Key.back());
   SharedReads.insert(Leaf);
   Value = sharedOrElsewhere(Leaf);
-  const bool Explained = llvm::any_of(Leaf->getParent()->fields(), [&](const FieldDecl *Sibling) {
+  bool Explained = false;
+  for (const FieldDecl *Sibling : Leaf->getParent()->fields()) {
+    SharedReads.insert(Sibling); // read again when what the file writes there changes
     auto Written = Env.Shared.find(Sibling);
-    return Written != Env.Shared.end() && Written->second.dependent();
-  });
+    Explained = Explained || (Written != Env.Shared.end() && Written->second.dependent());
+  }
   if (!Value.dependent() && !Explained)
     Value.Source = Seed->second;
   return Value;
