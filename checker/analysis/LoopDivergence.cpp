@@ -41,25 +41,14 @@ bool shadows(const JoinRegion &Region, const CollectiveEvent &Event) {
 
 } // namespace
 
-/// The loop statement whose back edge enters \p Header: its terminator, or
-/// the loop around it when the header tests the first operand of a `&&`
-/// chain (`while (err > tol && pass < max)`).
-static const Stmt *loopStatement(const CFGBlock &Header, const ParentMap &Parents) {
-  const Stmt *S = Header.getTerminatorStmt();
-  for (const Stmt *Up = S; isa_and_nonnull<Expr>(Up);) {
-    Up = Parents.getParent(const_cast<Stmt *>(Up));
-    if (isa_and_nonnull<ForStmt, WhileStmt, DoStmt>(Up))
-      return Up;
-  }
-  return S;
-}
-
 std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const CFGBlock &Header,
                                             const CFGBlock &Deciding, const Provenance *Source,
                                             const std::vector<CollectiveEvent> &FunctionEvents,
                                             const std::vector<JoinRegion> &Regions) {
   std::vector<LoopDivergence> Found;
-  const Stmt *Loop = loopStatement(Header, Function.parents());
+  // The statement that owns the header's test: the loop around the first
+  // operand of a `&&` chain (`while (err > tol && pass < max)`), too.
+  const Stmt *Loop = branchStatement(Header, Function.parents());
   if (!Loop)
     return Found;
   const SourceManager &SM = Function.context().getSourceManager();

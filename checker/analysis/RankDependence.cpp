@@ -506,9 +506,9 @@ void Dataflow::dropFieldWrites() {
 void Dataflow::recordThrows(const CFGBlock &Block) {
   if (!Recording || exceptionalCall(Block))
     return; // a call that may throw into this function's handlers is caught
-  if (Env.Paths && Env.Paths->onErrorPath(Function, Block))
-    return; // `if (rc != MPI_SUCCESS) throw ...;`: reports a failure, as a return would
   auto Leaves = [&](SourceLocation At, const RankValue &When) {
+    if (Env.Paths && Env.Paths->onErrorPath(Function, Block))
+      return; // `if (rc != MPI_SUCCESS) throw ...;`: reports a failure, as a return would
     Result.Facts.ThrowsWhen.combine(reachingTaint(Block));
     Result.Facts.ThrowsWhen.combine(When);
     if (!Result.Facts.Throws)
