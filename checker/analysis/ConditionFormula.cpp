@@ -50,6 +50,25 @@ FormulaOp comparison(BinaryOperatorKind Op, bool &Swap) {
 
 } // namespace
 
+/// The expression a call of \p Callee stands for, when its whole body is
+/// `return E;` over integers (an accessor such as `bool is_first() const
+/// { return stage == 0; }`) and the call runs that body: not a virtual
+/// call, not a library's.
+static const Expr *returnedExpression(const FunctionDecl *Callee) {
+  const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+  if (!Definition || Definition->isVariadic() ||
+      Definition->getASTContext().getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return nullptr;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+      Method && (Method->isVirtual() || Method->getParent()->isLambda()))
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  const auto *Return =
+      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const Expr *Value = Return ? Return->getRetValue() : nullptr;
+  return Value && !Value->isValueDependent() && isInteger(Value) ? Value : nullptr;
+}
+
 ConditionFormula::ConditionFormula(const FunctionCFG &Function, FormulaArena &Arena,
                                    ConditionFacts Facts)
     : Function(Function), Arena(Arena), Facts(std::move(Facts)) {
@@ -183,6 +202,9 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     return Arena.unknownPerRank(WantBoolean);
   }
   E = E->IgnoreParenImpCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (std::optional<FormulaRef> Body = inlinedCall(Call, WantBoolean))
+      return *Body;
   if (isUndefinedColour(E, Function.context()))
     return Sorted(Arena.constant(UndefinedColour));
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E); Cast && isInteger(Cast->getSubExpr()))
@@ -207,7 +229,7 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     FormulaRef Else = translate(Choice->getFalseExpr(), Boolean);
     return Sorted(Arena.choose(Cond, Then, Else));
   }
-  if (WantBoolean && E->getType()->isPointerType())
+  if (WantBoolean && E->getType()->isPointerType() && Inlined.empty())
     if (const ValueDecl *Handle = namedStorage(E); Handle && Facts.IsSplit(Handle))
       return Arena.negate(Facts.IsNull(Handle)); // `if (comm)`
   return leaf(E, WantBoolean);
@@ -247,12 +269,13 @@ FormulaRef ConditionFormula::translateBinary(const BinaryOperator *Binary, bool 
 
 FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   auto Sorted = [&](FormulaRef F) { return WantBoolean ? Arena.asBoolean(F) : Arena.asInteger(F); };
-  ASTContext &Context = Function.context();
   if (!E->isValueDependent() && isInteger(E) && !isa<CallExpr>(E)) {
     Expr::EvalResult Result;
-    if (E->EvaluateAsInt(Result, Context))
+    if (E->EvaluateAsInt(Result, Function.context()))
       return Sorted(Arena.constant(Result.Val.getInt().getExtValue()));
   }
+  if (!Inlined.empty())
+    return Sorted(inlinedLeaf(E, WantBoolean));
   const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
   if (Value && Value->ExactRank) {
     if (const void *Part = rankPart(Value->Source))
@@ -280,24 +303,16 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   // `cfg.n`, `this->n_`: one symbol per object and field the function does
   // not write, so two reads of it are the same value.
   const void *FieldKey = nullptr;
-  auto KeyOf = [&](const void *Owner, const void *Part) {
-    auto [It, Inserted] = FieldKeys.try_emplace({Owner, Part}, nullptr);
-    if (Inserted) {
-      KeyStorage.emplace_back();
-      It->second = &KeyStorage.back();
-    }
-    return It->second;
-  };
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E);
       Ref && !Named && StableVars && StableVars->count(dyn_cast<VarDecl>(Ref->getDecl())))
-    FieldKey = KeyOf(StableScope, Ref->getDecl()); // `for (s = start; s < start + 10; ++s)`
+    FieldKey = fieldKey(StableScope, Ref->getDecl()); // `for (s = start; s < start + 10; ++s)`
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
     const auto *BaseVar = dyn_cast_or_null<VarDecl>(
         isa<DeclRefExpr>(Base) ? cast<DeclRefExpr>(Base)->getDecl() : nullptr);
     if ((isa<CXXThisExpr>(Base) || (BaseVar && !Written.count(BaseVar))) &&
         !WrittenFields.count(Member->getMemberDecl()))
-      FieldKey = KeyOf(BaseVar, Member->getMemberDecl());
+      FieldKey = fieldKey(BaseVar, Member->getMemberDecl());
   }
   const bool PerRank = Value && Facts.Differs(*Value);
   const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
@@ -310,6 +325,103 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   if (PerRank)
     Facts.PerRankSymbol(*Value, Symbol);
   return Sorted(Symbol);
+}
+
+const void *ConditionFormula::fieldKey(const void *Owner, const void *Part) {
+  auto [It, Inserted] = FieldKeys.try_emplace({Owner, Part}, nullptr);
+  if (Inserted) {
+    KeyStorage.emplace_back();
+    It->second = &KeyStorage.back();
+  }
+  return It->second;
+}
+
+// An accessor's body in place of its call, so that two tests of the same
+// accessor line up (`if (t.is_first()) ...; if (!t.is_first()) ...`) and
+// with tests of what it returns (`is_root(r)` and `r != 0`). Only calls
+// whose value differs between ranks and is not the rank itself: a shared
+// one is one symbol anyway, and a rank (`local_rank()`) is known as the
+// rank of its part of the job, which a split's colour may name too.
+std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bool WantBoolean) {
+  if (isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const Expr *Body = returnedExpression(Callee);
+  if (!Body || Callee->getCanonicalDecl() == Function.decl()->getCanonicalDecl() ||
+      llvm::any_of(Inlined, [&](const InlinedCall &Outer) { return Outer.Callee == Callee; }))
+    return std::nullopt;
+  if (Inlined.empty()) {
+    const RankValue *Value = Facts.ValueAt(Call);
+    if (!Value || !Facts.Differs(*Value) || Value->ExactRank || Value->ExactSize)
+      return std::nullopt;
+  }
+  std::optional<const void *> Owner = Inlined.empty() ? nullptr : Inlined.back().Owner;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Owner = objectKey(Member->getImplicitObjectArgument());
+  if (!Owner)
+    return std::nullopt;
+  Inlined.push_back({Call, Callee, *Owner});
+  FormulaRef F = translate(Body, WantBoolean);
+  bool Failed = Inlined.back().Failed;
+  Inlined.pop_back();
+  if (Failed)
+    return std::nullopt;
+  return F;
+}
+
+// The object a method is called on, as the owner of field keys: a variable
+// the function never writes, or `this`. Anything else has no stable identity.
+std::optional<const void *> ConditionFormula::objectKey(const Expr *Object) const {
+  if (!Object)
+    return std::nullopt;
+  Object = Object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Object))
+    return Inlined.empty() ? nullptr : Inlined.back().Owner;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Inlined.empty() || !Var || Written.count(Var))
+    return std::nullopt;
+  return Var;
+}
+
+// A leaf of an inlined body: a parameter is what the call passes, a field of
+// `this` that of the object it is called on, a global its one symbol. Each
+// may differ between ranks (the call's value does); anything else gives up
+// the inlining.
+FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
+  const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl())) {
+      const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
+      auto Frame = llvm::find_if(Inlined, [&](const InlinedCall &Call) {
+        return Owner && Call.Callee->getCanonicalDecl() == Owner->getCanonicalDecl();
+      });
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (Frame == Inlined.end() || Index >= Frame->Call->getNumArgs() ||
+          isa<CXXDefaultArgExpr>(Frame->Call->getArg(Index)))
+        return notInlined(WantBoolean);
+      // The argument is an expression of the frame around the call.
+      const Expr *Argument = Frame->Call->getArg(Index);
+      std::vector<InlinedCall> Inner(Frame, Inlined.end());
+      Inlined.erase(Frame, Inlined.end());
+      FormulaRef F = translate(Argument, WantBoolean);
+      Inlined.insert(Inlined.end(), Inner.begin(), Inner.end());
+      return F;
+    }
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->hasGlobalStorage() && !Written.count(Var))
+      return Arena.perRank(Var, Boolean);
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E);
+      Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) &&
+      isa<FieldDecl>(Member->getMemberDecl()) && !WrittenFields.count(Member->getMemberDecl()))
+    return Arena.perRank(fieldKey(Inlined.back().Owner, Member->getMemberDecl()), Boolean);
+  return notInlined(WantBoolean);
+}
+
+FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
+  Inlined.back().Failed = true;
+  return Arena.unknownPerRank(WantBoolean);
 }
 
 FormulaRef ConditionFormula::symbolFor(const Expr *E, const ValueDecl *Named, bool PerRank,
@@ -336,6 +448,10 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
   const ValueDecl *Handle = namedStorage(L);
   if (!Handle)
     return std::nullopt;
+  // Inside an accessor, the handle is one object's (`comm_ != MPI_COMM_NULL`
+  // of a process-group class): membership is known per handle only.
+  if (!Inlined.empty())
+    return notInlined(/*WantBoolean=*/true);
   FormulaRef Test = Facts.IsNull(Handle);
   return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
 }

@@ -16,6 +16,8 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
+#include <vector>
 
 namespace lockstep::analysis {
 
@@ -69,6 +71,11 @@ private:
   FormulaRef translate(const clang::Expr *E, bool WantBoolean);
   FormulaRef translateBinary(const clang::BinaryOperator *Binary, bool WantBoolean);
   FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
+  std::optional<FormulaRef> inlinedCall(const clang::CallExpr *Call, bool WantBoolean);
+  std::optional<const void *> objectKey(const clang::Expr *Object) const;
+  FormulaRef inlinedLeaf(const clang::Expr *E, bool WantBoolean);
+  FormulaRef notInlined(bool WantBoolean);
+  const void *fieldKey(const void *Owner, const void *Part);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);
   std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);
@@ -87,6 +94,15 @@ private:
   // edge() per (block, successor): a switch's default edge negates every case.
   llvm::DenseMap<std::pair<const clang::CFGBlock *, unsigned>, FormulaRef> Edges;
   llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
+  // Calls of one-expression accessors being translated in place
+  // (`t.is_first()` is `t.stage == 0`), innermost last.
+  struct InlinedCall {
+    const clang::CallExpr *Call;
+    const clang::FunctionDecl *Callee;
+    const void *Owner; // what `this` is there: a variable, or null for the function's own
+    bool Failed = false;
+  };
+  std::vector<InlinedCall> Inlined;
   const clang::Stmt *StableScope = nullptr;         // while expression(E, Scope, Stable) runs
   const llvm::DenseSet<const clang::VarDecl *> *StableVars = nullptr;
   unsigned Budget = 0;

@@ -307,3 +307,67 @@ void halves_under_two_uniform_tests(MPI_Comm comm, int n) {
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Accessors: a call whose body is one `return` over its parameters and its
+// object's fields is that expression, so two tests through it line up.
+struct Topology {
+  int world_rank;
+  int stages;
+  bool first() const { return stage() == 0; }
+  bool last() const { return stage() == stages - 1; }
+  int stage() const { return world_rank % stages; }
+};
+Topology make_topology(MPI_Comm comm);
+static bool is_root(int r) { return r == 0; }
+
+// Negative: 'topo.first()' and '!topo.first()' split the ranks in two, and
+// 'is_root(rank)' is 'rank == 0'.
+void accessor_halves(MPI_Comm comm) {
+  const Topology topo = make_topology(comm);
+  if (topo.first())
+    MPI_Barrier(comm);
+  if (!topo.first())
+    MPI_Barrier(comm);
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (is_root(rank))
+    MPI_Barrier(comm);
+  if (rank != 0)
+    MPI_Barrier(comm);
+}
+
+// Positive: the first and the last stage are not every rank.
+void accessor_ends(MPI_Comm comm) {
+  const Topology topo = make_topology(comm);
+  if (topo.first())
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'topo.first()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-32]]:7: note: 'world_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (topo.last())
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'topo.last()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-38]]:7: note: 'world_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: the object changes between the two tests, so they are two
+// different splits of the ranks.
+void accessor_of_changed_object(MPI_Comm comm) {
+  Topology topo = make_topology(comm);
+  if (topo.first())
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'topo.first()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-50]]:7: note: 'world_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  topo = make_topology(MPI_COMM_SELF);
+  if (!topo.first())
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!topo.first()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-57]]:7: note: 'world_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
