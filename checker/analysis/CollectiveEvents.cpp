@@ -76,9 +76,10 @@ CollectiveEvents::CollectiveEvents(
     const CallClassifier &Classifier,
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
     const ExternalIndex &External, const IndirectCalls &Indirect,
-    const HandleCommunicators &Handles, EventStrings &Strings, bool KeepPending)
+    const HandleCommunicators &Handles, const WrapperObjects &Wrappers, EventStrings &Strings,
+    bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
-      Handles(Handles), Strings(Strings), KeepPending(KeepPending) {
+      Handles(Handles), Wrappers(Wrappers), Strings(Strings), KeepPending(KeepPending) {
   // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
@@ -314,9 +315,26 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     // A communicator the callee receives is the caller's argument.
     if (const PassedArgument *Arg =
             PassedFor(dyn_cast_or_null<ParmVarDecl>(Event.CommunicatorDecl))) {
-      Event.CommunicatorDecl = Arg->Storage;
-      Event.Communicator = Arg->Argument.Written;
-      Event.SelfCommunicator = Arg->Self;
+      if (Event.WrapperField) { // an object: the caller's, if it stands for its communicator
+        const VarDecl *Object =
+            Wrappers.objectFor(dyn_cast_or_null<VarDecl>(Arg->Storage), Event.WrapperField);
+        Event.CommunicatorDecl =
+            Object ? static_cast<const ValueDecl *>(Object) : Event.WrapperField;
+        if (!Object)
+          Event.WrapperField = nullptr;
+      } else {
+        Event.CommunicatorDecl = Arg->Storage;
+        Event.Communicator = Arg->Argument.Written;
+        Event.SelfCommunicator = Arg->Self;
+      }
+    } else if (const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl)) {
+      // The communicator field of the object the method is called on.
+      const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(SiteStmt);
+      if (const VarDecl *Object =
+              Member ? Wrappers.objectFor(Member->getImplicitObjectArgument(), Field) : nullptr) {
+        Event.CommunicatorDecl = Object;
+        Event.WrapperField = Field;
+      }
     }
     // So is an agreed argument: the ranks compare what the caller passes.
     if (llvm::any_of(Event.AgreedArguments,

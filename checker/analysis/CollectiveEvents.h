@@ -9,6 +9,7 @@
 #include "FunctionCFG.h"
 #include "HandleCommunicators.h"
 #include "IndirectCalls.h"
+#include "WrapperObjects.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -66,6 +67,9 @@ struct CollectiveEvent {
   llvm::StringRef Collective;   // "MPI_Barrier", "c10d::ProcessGroup::allreduce", ...
   llvm::StringRef Communicator; // the communicator as written, when the rules name it
   const clang::ValueDecl *CommunicatorDecl = nullptr; // the variable or field holding it
+  // Set where CommunicatorDecl is an object standing for this field of it
+  // (WrapperObjects): its callers name the object instead.
+  const clang::FieldDecl *WrapperField = nullptr;
   llvm::ArrayRef<EventArgument> AgreedArguments;
   clang::SourceLocation Site;               // in the analysed function
   const clang::Stmt *SiteStmt = nullptr;    // the call there (null for destructors)
@@ -124,7 +128,8 @@ public:
       const CallClassifier &Classifier,
       const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
       const ExternalIndex &External, const IndirectCalls &Indirect,
-      const HandleCommunicators &Handles, EventStrings &Strings, bool KeepPending);
+      const HandleCommunicators &Handles, const WrapperObjects &Wrappers, EventStrings &Strings,
+      bool KeepPending);
 
   EventStrings &strings() const { return Strings; }
 
@@ -184,6 +189,7 @@ private:
   const ExternalIndex &External;
   const IndirectCalls &Indirect;
   const HandleCommunicators &Handles;
+  const WrapperObjects &Wrappers;
   EventStrings &Strings;
   bool KeepPending;
   llvm::DenseSet<const clang::FunctionDecl *> Performing, Waiting;

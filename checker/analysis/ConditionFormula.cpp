@@ -3,6 +3,7 @@
 #include "Exceptions.h"
 #include "Limits.h"
 #include "Membership.h"
+#include "WrapperObjects.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -92,15 +93,11 @@ bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
   return false;
 }
 
-void ConditionFormula::collectWrites(const Stmt *Body) {
-  auto Mark = [&](const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-        Written.insert(Var);
-    if (const auto *Member = dyn_cast<MemberExpr>(E))
-      WrittenFields.insert(Member->getMemberDecl());
-  };
+/// Calls \p Visit for each operand \p Body writes, saying whether a
+/// non-const method call does (on its object); an address taken is a write
+/// unless \p ReadOnly says it is only read through.
+static void forEachWrite(const Stmt *Body, llvm::function_ref<bool(const UnaryOperator *)> ReadOnly,
+                         llvm::function_ref<void(const Expr *, bool ByMethod)> Visit) {
   std::vector<const Stmt *> Stack{Body};
   while (!Stack.empty()) {
     const Stmt *S = Stack.back();
@@ -108,19 +105,59 @@ void ConditionFormula::collectWrites(const Stmt *Body) {
     if (!S)
       continue;
     if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
-      Mark(Binary->getLHS());
+      Visit(Binary->getLHS(), false);
     else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
              Unary && (Unary->isIncrementDecrementOp() ||
-                       (Unary->getOpcode() == UO_AddrOf && !readOnlyArgument(Unary))))
-      Mark(Unary->getSubExpr());
+                       (Unary->getOpcode() == UO_AddrOf && !ReadOnly(Unary))))
+      Visit(Unary->getSubExpr(), false);
     else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
              Operator && Operator->isAssignmentOp())
-      Mark(Operator->getArg(0));
-    else if (const auto *Call = dyn_cast<CallExpr>(S))
-      forEachWrittenOperand(Call, Mark);
+      Visit(Operator->getArg(0), false);
+    else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+      forEachWrittenOperand(Call, [&](const Expr *E) { Visit(E, E == Object); });
+    }
     for (const Stmt *Child : S->children())
       Stack.push_back(Child);
   }
+}
+
+void ConditionFormula::collectWrites(const Stmt *Body) {
+  forEachWrite(
+      Body, [this](const UnaryOperator *AddressOf) { return readOnlyArgument(AddressOf); },
+      [this](const Expr *E, bool ByMethod) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+          if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+            (ByMethod ? Mutated : Written).insert(Var);
+        if (const auto *Member = dyn_cast<MemberExpr>(E))
+          WrittenFields.insert(Member->getMemberDecl());
+      });
+}
+
+// A field only its class's constructors write (`stage_` of a pipeline
+// stage): calls of the other methods leave it as constructed.
+bool ConditionFormula::setOnlyByConstructors(const FieldDecl *Field) {
+  auto [It, Inserted] = SetOnce.try_emplace(Field, true);
+  if (!Inserted)
+    return It->second;
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!Class)
+    return It->second = false;
+  bool Once = true;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Definition = Method->getDefinition();
+    if (!Definition || isa<CXXConstructorDecl>(Method) || isa<CXXDestructorDecl>(Method))
+      continue;
+    forEachWrite(
+        Definition->getBody(), [](const UnaryOperator *) { return false; },
+        [&](const Expr *E, bool) {
+          const auto *Member = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+          Once &= !Member || Member->getMemberDecl() != Field;
+        });
+  }
+  return SetOnce[Field] = Once;
 }
 
 FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
@@ -287,7 +324,7 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   const ValueDecl *Named = nullptr;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (Var && !Written.count(Var)) {
+    if (Var && !Written.count(Var) && !Mutated.count(Var)) {
       Named = Var;
       // A local computed once from other values is that computation:
       // `int color = rank % 2;`.
@@ -310,7 +347,8 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
     const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
     const auto *BaseVar = dyn_cast_or_null<VarDecl>(
         isa<DeclRefExpr>(Base) ? cast<DeclRefExpr>(Base)->getDecl() : nullptr);
-    if ((isa<CXXThisExpr>(Base) || (BaseVar && !Written.count(BaseVar))) &&
+    if ((isa<CXXThisExpr>(Base) ||
+         (BaseVar && !Written.count(BaseVar) && !Mutated.count(BaseVar))) &&
         !WrittenFields.count(Member->getMemberDecl()))
       FieldKey = fieldKey(BaseVar, Member->getMemberDecl());
   }
@@ -412,11 +450,28 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
         Var && Var->hasGlobalStorage() && !Written.count(Var))
       return Arena.perRank(Var, Boolean);
   }
-  if (const auto *Member = dyn_cast<MemberExpr>(E);
-      Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) &&
-      isa<FieldDecl>(Member->getMemberDecl()) && !WrittenFields.count(Member->getMemberDecl()))
-    return Arena.perRank(fieldKey(Inlined.back().Owner, Member->getMemberDecl()), Boolean);
-  return notInlined(WantBoolean);
+  const auto *Member = dyn_cast<MemberExpr>(E);
+  const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+      WrittenFields.count(Field))
+    return notInlined(WantBoolean);
+  // An object the function calls non-const methods of keeps only the fields
+  // those methods never write.
+  const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
+  if (Object && Mutated.count(Object) && !setOnlyByConstructors(Field))
+    return notInlined(WantBoolean);
+  // A field the object's constructor set from its argument (`stage_(stage)`)
+  // is that argument, read where the object was declared.
+  if (const Expr *Argument = Object && Object->getDeclContext() == Function.decl()
+                                 ? WrapperObjects::fieldArgument(Object, Field)
+                                 : nullptr) {
+    std::vector<InlinedCall> Inner;
+    Inner.swap(Inlined);
+    FormulaRef F = translate(Argument, WantBoolean);
+    Inlined.swap(Inner);
+    return F;
+  }
+  return Arena.perRank(fieldKey(Inlined.back().Owner, Field), Boolean);
 }
 
 FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
@@ -449,9 +504,19 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
   if (!Handle)
     return std::nullopt;
   // Inside an accessor, the handle is one object's (`comm_ != MPI_COMM_NULL`
-  // of a process-group class): membership is known per handle only.
-  if (!Inlined.empty())
-    return notInlined(/*WantBoolean=*/true);
+  // of a process-group class): known where that object stands for it.
+  if (!Inlined.empty()) {
+    const auto *Member = dyn_cast<MemberExpr>(L);
+    const auto *Field = dyn_cast<FieldDecl>(Handle);
+    const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
+    Handle = Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) && Field &&
+                     Object && Facts.ObjectCommunicator &&
+                     (!Mutated.count(Object) || setOnlyByConstructors(Field))
+                 ? Facts.ObjectCommunicator(Object, Field)
+                 : nullptr;
+    if (!Handle)
+      return notInlined(/*WantBoolean=*/true);
+  }
   FormulaRef Test = Facts.IsNull(Handle);
   return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
 }

@@ -45,6 +45,11 @@ struct ConditionFacts {
   /// `MPI_Comm_split(w, d.color, k, &d.group)`): its per-rank reads, in any
   /// function, are one symbol, so that tests of it line up with the split.
   std::function<bool(const clang::ValueDecl *Field)> IsColourField;
+  /// The object standing for the communicator in \p Field of \p Object
+  /// (WrapperObjects), or null.
+  std::function<const clang::ValueDecl *(const clang::VarDecl *Object,
+                                         const clang::FieldDecl *Field)>
+      ObjectCommunicator;
 };
 
 class ConditionFormula {
@@ -80,12 +85,15 @@ private:
                        bool Boolean);
   std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);
   void collectWrites(const clang::Stmt *Body);
+  bool setOnlyByConstructors(const clang::FieldDecl *Field);
   bool readOnlyArgument(const clang::Expr *AddressOf) const;
 
   const FunctionCFG &Function;
   FormulaArena &Arena;
   ConditionFacts Facts;
   llvm::DenseSet<const clang::VarDecl *> Written; // assigned after initialization
+  llvm::DenseSet<const clang::VarDecl *> Mutated; // objects of non-const method calls
+  llvm::DenseMap<const clang::FieldDecl *, bool> SetOnce;
   llvm::DenseSet<const clang::ValueDecl *> WrittenFields;
   // One key per (object, field) read: `cfg.n` twice is one symbol.
   llvm::DenseMap<std::pair<const void *, const void *>, const void *> FieldKeys;

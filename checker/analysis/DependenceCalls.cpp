@@ -51,7 +51,10 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   const FunctionDecl *Callee = resolvedCallee(Call);
   std::vector<const Expr *> Args = explicitArguments(Call);
   RankValue Value;
-  if (!Callee) { // a call through a pointer: its result depends on what goes in
+  if (!Callee) { // a call through a pointer: what the functions it may run return,
+    if (std::optional<RankValue> Returned = returnedByTargets(Call, Args))
+      return *Returned;
+    // else its result depends on what goes in
     for (const Expr *Arg : Args)
       Value.combine(eval(Arg));
     Value.Opaque = true;

@@ -183,27 +183,39 @@ void IndirectCalls::copyStored() {
 }
 
 // `fn = rank == 0 ? bar : nop` stores either arm: each is a store of its
-// own (an explicit stack: `?:` chains run thousands of arms deep).
+// own (an explicit stack: `?:` chains run thousands of arms deep). A braced
+// struct stores its function pointers in their fields too (`const Ops kOps
+// = {dot_allreduce, norm_l2};` for `ops.dot(...)`).
 void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
-  std::vector<const Expr *> Arms{Value};
+  std::vector<std::pair<const ValueDecl *, const Expr *>> Arms{{Storage, Value}};
   while (!Arms.empty()) {
-    const Expr *Arm = Arms.back();
+    auto [Into, Arm] = Arms.back();
     Arms.pop_back();
     const Expr *Bare = unwrapped(Arm);
     if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(Bare)) {
-      Arms.push_back(Choice->getFalseExpr());
-      Arms.push_back(Choice->getTrueExpr());
+      Arms.push_back({Into, Choice->getFalseExpr()});
+      Arms.push_back({Into, Choice->getTrueExpr()});
     } else if (const auto *Table = dyn_cast_or_null<InitListExpr>(Bare)) {
-      Arms.insert(Arms.end(), Table->inits().rbegin(), Table->inits().rend()); // `{sync, skip}`
+      for (const Expr *Part : llvm::reverse(Table->inits())) // `{sync, skip}`
+        Arms.push_back({Into, Part});
+      if (const RecordDecl *Record = Table->getType()->getAsRecordDecl();
+          Record && !Record->isUnion()) {
+        unsigned I = 0;
+        for (const FieldDecl *Field : Record->fields())
+          if (I < Table->getNumInits() && Field->getType()->isFunctionPointerType())
+            Arms.push_back({Field, Table->getInit(I++)});
+          else
+            ++I;
+      }
     } else if (const ValueDecl *From = Bare && !isa<DeclRefExpr>(Bare) ? holderOf(Bare) : nullptr;
-               From && Storage && From != Storage) {
-      Copies.push_back({Storage, From}); // `actions[rank & 1]`
+               From && Into && From != Into) {
+      Copies.push_back({Into, From}); // `actions[rank & 1]`
     } else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Bare);
-               Ref && Storage && isa<VarDecl>(Ref->getDecl()) && Ref->getDecl() != Storage &&
+               Ref && Into && isa<VarDecl>(Ref->getDecl()) && Ref->getDecl() != Into &&
                holdsCallable(Ref->getDecl()->getType())) {
-      Copies.push_back({Storage, Ref->getDecl()}); // `on_step_(std::move(callback))`
+      Copies.push_back({Into, Ref->getDecl()}); // `on_step_(std::move(callback))`
     } else {
-      storeOne(Storage, Arm);
+      storeOne(Into, Arm);
     }
   }
 }

@@ -75,13 +75,17 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Env.Paths = Paths.get();
   computeDependence();
+  for (const auto &Function : Functions)
+    for (const RankSplit &Split : Dependence[Function.get()].Splits)
+      Wrappers.addSplit(Function->decl(), Split);
   Handles = std::make_unique<HandleCommunicators>(Classifier, ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
-                                              *Handles, Strings, /*KeepPending=*/false);
+                                              *Handles, Wrappers, Strings, /*KeepPending=*/false);
   Builder = std::make_unique<SequenceBuilder>(Formulas, Table, *Events, *Paths);
   if (Pending.Enabled) {
-    PendingEvents = std::make_unique<CollectiveEvents>(
-        Classifier, ByDecl, this->External, *Indirect, *Handles, Strings, /*KeepPending=*/true);
+    PendingEvents = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External,
+                                                       *Indirect, *Handles, Wrappers, Strings,
+                                                       /*KeepPending=*/true);
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();
@@ -139,7 +143,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                          [this, &Function](const CFGBlock &Block, unsigned Index) {
                            return Paths->passesStatusCheck(Function, Block, Index);
                          },
-                         [this](const ValueDecl *Field) { return ColourFields.count(Field); }};
+                         [this](const ValueDecl *Field) { return ColourFields.count(Field); },
+                         [this](const VarDecl *Object, const FieldDecl *Field) {
+                           return Wrappers.objectFor(Object, Field);
+                         }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -320,6 +327,31 @@ void TranslationUnitAnalysis::collectSplits() {
           Source && !Source->Pending)
         Members.addSplit(Split.Communicator, Split.Parent,
                          shapeOf(*Function).conditions().expression(Split.Color));
+  // Each object of a class whose constructor splits its communicator is one
+  // part of its own split: the one its construction's colour says.
+  for (const auto &Function : Functions)
+    Wrappers.forEachConstruction(Function->decl(), [&](const WrapperObjects::Construction &Made) {
+      auto Passed = [&](const Expr *InConstructor) -> const Expr * {
+        const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+            InConstructor ? InConstructor->IgnoreParenImpCasts() : nullptr);
+        const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+        return Param ? WrapperObjects::constructorArgument(Made.Object, Param) : nullptr;
+      };
+      const FunctionCFG *Constructor =
+          ByDecl.lookup(Made.Construct->getConstructor()->getCanonicalDecl());
+      std::optional<FormulaRef> Colour;
+      if (const Expr *Argument = Passed(Made.Split->Color))
+        Colour = shapeOf(*Function).conditions().expression(Argument);
+      else if (Constructor)
+        Colour = shapeOf(*Constructor).conditions().expression(Made.Split->Color);
+      const ValueDecl *Parent = Made.Split->Parent;
+      if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(Parent)) {
+        const Expr *Argument = WrapperObjects::constructorArgument(Made.Object, Param);
+        Parent = Argument ? namedStorage(Argument) : nullptr;
+      }
+      if (Colour)
+        Members.addSplit(Made.Object, Parent, *Colour);
+    });
 }
 
 namespace {

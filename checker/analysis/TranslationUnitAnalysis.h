@@ -17,6 +17,7 @@
 #include "Membership.h"
 #include "RankDependence.h"
 #include "RankSolver.h"
+#include "WrapperObjects.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -118,6 +119,7 @@ private:
   std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
   std::unique_ptr<HandleCommunicators> Handles;
+  WrapperObjects Wrappers;
   EventStrings Strings; // the text of every event below
   std::unique_ptr<CollectiveEvents> Events;
   std::unique_ptr<CollectiveEvents> PendingEvents; // with calls to not yet summarised functions

@@ -175,3 +175,48 @@ void by_schedule(MPI_Comm comm) {
     if (s->stages() > 3)
       MPI_Barrier(comm);
 }
+
+// A call through a function pointer kept in a struct returns what the
+// functions stored there return.
+struct Layout {
+  MPI_Comm comm;
+  int shard;
+};
+struct VectorOps {
+  double (*dot)(const Layout &, double);
+  double (*norm)(const Layout &, double);
+};
+static double agreed_dot(const Layout &l, double x) {
+  double sum = 0;
+  MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, l.comm);
+  return sum;
+}
+static double local_norm(const Layout &l, double x) { return x * l.shard; }
+const VectorOps kAgreed = {agreed_dot, agreed_dot};
+const VectorOps kLocal = {agreed_dot, local_norm};
+
+// Negative: the residual is an allreduce's result, the same on every rank,
+// though what each rank adds in differs.
+void check_agreed(const Layout &l, const VectorOps &ops) {
+  int rank;
+  MPI_Comm_rank(l.comm, &rank);
+  if (ops.dot(l, 0.5 * rank) < 1e-6)
+    MPI_Barrier(l.comm);
+}
+
+// Positive: 'local_norm' may run, and returns each rank's own value.
+void check_local(const Layout &l, const VectorOps &ops) {
+  int rank;
+  MPI_Comm_rank(l.comm, &rank);
+  if (ops.norm(l, 0.5 * rank) < 1e-6)
+    MPI_Barrier(l.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'ops.norm(l, 0.5 * rank) < 1e-6'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'ops.norm(l, 0.5 * rank) < 1e-6' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+void check_both(const Layout &l) {
+  check_agreed(l, kAgreed);
+  check_local(l, kLocal);
+}

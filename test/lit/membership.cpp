@@ -309,3 +309,94 @@ void split_in_struct(MPI_Comm world, double *dt, int *n) {
   MPI_Comm_size(d.group, &d.gsize);
   distribute(d, dt, n);
 }
+
+// Process-group objects: a class whose constructor splits its one
+// communicator field gives each object its own communicator, shared by the
+// ranks its construction's colour says (`loss` only by the last stage).
+class Group {
+public:
+  Group(MPI_Comm parent, int color, int key) { MPI_Comm_split(parent, color, key, &comm_); }
+  bool member() const { return comm_ != MPI_COMM_NULL; }
+  void sum(double *v) const { MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, comm_); }
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+class Stage {
+public:
+  Stage(int stage, int stages) : stage_(stage), stages_(stages) {}
+  bool last() const { return stage_ == stages_ - 1; }
+  void step() { ++steps_; }
+
+private:
+  int stage_, stages_, steps_ = 0;
+};
+
+class RotatingStage {
+public:
+  RotatingStage(int stage, int stages) : stage_(stage), stages_(stages) {}
+  bool last() const { return stage_ == stages_ - 1; }
+  void advance() { stage_ = (stage_ + 1) % stages_; }
+
+private:
+  int stage_, stages_;
+};
+
+// Negative: only the members of 'loss' reduce on it; 'stage' runs the
+// reduction of the ranks of one stage, under a test of that stage
+// ('step' changes no field 'last' reads).
+void pipeline_groups(MPI_Comm world, double *v) {
+  int rank, size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const int stages = size >= 2 ? 2 : 1;
+  const int s = rank % stages;
+  Group stage_group(world, s, rank);
+  Group loss(world, s == stages - 1 ? 0 : MPI_UNDEFINED, rank);
+  Stage st(s, stages);
+  st.step();
+  stage_group.sum(v);
+  if (loss.member())
+    loss.sum(v);
+  if (st.last())
+    stage_group.sum(v);
+}
+
+// Positive: the members of 'loss' are not all the ranks of a stage group.
+void wrong_group(MPI_Comm world, double *v) {
+  int rank, size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const int s = rank % 2;
+  Group stage_group(world, s, rank);
+  Group loss(world, s == 1 && rank < 4 ? 0 : MPI_UNDEFINED, rank);
+  if (loss.member())
+    stage_group.sum(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'loss.member()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-57]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'loss.member()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-61]]:48: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-62]]:30: note: parameter 'color' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-30]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: 'advance' moves the object to another stage, so 'last' is no
+// longer the stage the group was split by.
+void moved_stage(MPI_Comm world, double *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  const int s = rank % 2;
+  Group stage_group(world, s, rank);
+  RotatingStage st(s, 2);
+  st.advance();
+  if (st.last())
+    stage_group.sum(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-77]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-61]]:21: note: parameter 'stage' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

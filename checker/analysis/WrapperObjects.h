@@ -1,0 +1,61 @@
+// Objects that each hold their own communicator: a process-group class whose
+// constructor splits one communicator field (`MPI_Comm_split(parent, color,
+// key, &comm_)`). `stage.allreduce(v)` and `loss.allreduce(v)` then run on
+// two communicators, shared by the ranks each construction's colour says,
+// not on one `comm_` of the class. An object stands for its communicator
+// where lockstep sees it constructed so (a local, or a reference parameter
+// its callers name); anywhere else the field stands for all of them.
+#pragma once
+
+#include "RankDependence.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+
+namespace lockstep::analysis {
+
+class WrapperObjects {
+public:
+  /// \p Split was made in \p Function; one of a constructor that writes a
+  /// field of its own object makes that class a wrapper.
+  void addSplit(const clang::FunctionDecl *Function, const RankSplit &Split);
+  bool empty() const { return Splitting.empty(); }
+
+  /// The variable whose object's \p Field a call on \p Object (the object
+  /// expression of a member call) uses, when it stands for its own
+  /// communicator; null otherwise.
+  const clang::VarDecl *objectFor(const clang::Expr *Object, const clang::FieldDecl *Field) const;
+  const clang::VarDecl *objectFor(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;
+
+  /// A wrapper object constructed by a splitting constructor.
+  struct Construction {
+    const clang::VarDecl *Object;
+    const clang::CXXConstructExpr *Construct;
+    const RankSplit *Split; // the constructor's
+  };
+  /// Calls \p Visit for each such construction of a local of \p Function.
+  void forEachConstruction(const clang::FunctionDecl *Function,
+                           llvm::function_ref<void(const Construction &)> Visit) const;
+
+  /// What the constructor of the local \p Var is passed for its parameter
+  /// \p Param, if \p Var is constructed in its declaration.
+  static const clang::Expr *constructorArgument(const clang::VarDecl *Var,
+                                                const clang::ParmVarDecl *Param);
+  /// The constructor parameter that initializes \p Field of \p Var
+  /// (`stage_(stage)`), if \p Var is constructed in its declaration.
+  static const clang::Expr *fieldArgument(const clang::VarDecl *Var, const clang::FieldDecl *Field);
+
+private:
+  const RankSplit *splitOf(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;
+
+  // The splits of each wrapper constructor, by the field they write.
+  llvm::DenseMap<std::pair<const clang::CXXConstructorDecl *, const clang::FieldDecl *>,
+                 const RankSplit *>
+      Splitting;
+  llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> Classes; // wrapper classes
+};
+
+} // namespace lockstep::analysis
