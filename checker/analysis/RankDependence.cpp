@@ -302,6 +302,10 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
     // A local out of scope holds nothing anyone reads again: every state
     // after it would carry it (a `ncclResult_t r_` per checked call).
     // (A reference names its target's storage and has no keys of its own.)
+    // A parameter's keys are what the function hands back through it
+    // (`t->hits++; return;`): the exit publishes them.
+    if (isa<ParmVarDecl>(End->getVarDecl()))
+      return;
     const void *Var = End->getVarDecl();
     Current.erase(Current.lower_bound(StorageKey{Var}),
                   Current.lower_bound(StorageKey{static_cast<const char *>(Var) + 1}));

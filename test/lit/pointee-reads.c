@@ -181,3 +181,56 @@ void sweep_uniform_patch(void) {
     MPI_Barrier(MPI_COMM_WORLD);
   free(p.q);
 }
+
+// What a function writes through a pointer before an early return is what
+// the caller's object holds afterwards.
+typedef struct {
+  long histories, transmitted, absorbed;
+} Tally;
+
+static void follow(Tally *t, double u, double limit) {
+  t->histories++;
+  if (u < limit) {
+    t->transmitted++;
+    return;
+  }
+  t->absorbed++;
+}
+
+// Positive: each rank draws its own 'u', so the transmitted count is its own.
+void tally_per_rank(int steps) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Tally t = {0, 0, 0};
+  for (int i = 0; i < steps; ++i)
+    follow(&t, 0.001 * ((rank * 7919 + i) % 1000), 0.3);
+  if (t.transmitted > 10)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 't.transmitted > 10'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 't.transmitted > 10' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: every rank draws the same 'u'. (Its own struct: a field written
+// per rank anywhere is per-rank wherever it is read.)
+typedef struct {
+  long histories, transmitted, absorbed;
+} Counts;
+
+static void follow_shared(Counts *c, double u, double limit) {
+  c->histories++;
+  if (u < limit) {
+    c->transmitted++;
+    return;
+  }
+  c->absorbed++;
+}
+
+void tally_uniform(int steps) {
+  Counts c = {0, 0, 0};
+  for (int i = 0; i < steps; ++i)
+    follow_shared(&c, 0.001 * ((i * 7919) % 1000), 0.3);
+  if (c.transmitted > 10)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
