@@ -44,7 +44,21 @@ static const FunctionDecl *storedFunction(const Expr *E) {
     return Lambda->getCallOperator();
   if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
     return dyn_cast<FunctionDecl>(Ref->getDecl());
-  return nullptr;
+  // A function object of the user's (`GradNormMonitor(pg, 4)`): its one
+  // call operator.
+  const CXXRecordDecl *Class = isa_and_nonnull<CXXConstructExpr, InitListExpr>(E)
+                                   ? E->getType()->getAsCXXRecordDecl()
+                                   : nullptr;
+  if (!Class || Class->isLambda() || Class->isInStdNamespace())
+    return nullptr;
+  const CXXMethodDecl *Call = nullptr;
+  for (const CXXMethodDecl *Method : Class->methods())
+    if (Method->getOverloadedOperator() == OO_Call) {
+      if (Call)
+        return nullptr; // overloaded: which one runs depends on the arguments
+      Call = Method;
+    }
+  return Call;
 }
 
 /// Whether storage of type \p Type holds a callable that a call through it
@@ -273,11 +287,14 @@ void IndirectCalls::recordStores(const Stmt *Body) {
                Reset->getMethodDecl()->getName() == "reset") {
       store(namedStorage(Reset->getImplicitObjectArgument()), Reset->getArg(0)); // `p.reset(new T)`
     } else if (const auto *Add = dyn_cast<CXXMemberCallExpr>(S);
-               Add && Add->getNumArgs() == 1 && Add->getMethodDecl() &&
+               Add && Add->getNumArgs() >= 1 && Add->getMethodDecl() &&
                Add->getMethodDecl()->getIdentifier() &&
-               llvm::is_contained({"push_back", "emplace_back", "push_front"},
+               llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace", "insert",
+                                   "try_emplace", "insert_or_assign"},
                                   Add->getMethodDecl()->getName())) {
-      store(namedStorage(Add->getImplicitObjectArgument()), Add->getArg(0)); // a list of hooks
+      // A list or a map of hooks: the element is the last argument
+      // (`callbacks_.emplace(name, std::move(cb))`).
+      store(namedStorage(Add->getImplicitObjectArgument()), Add->getArg(Add->getNumArgs() - 1));
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       storeArguments(resolvedCallee(Call), explicitArguments(Call));
     } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {

@@ -9,6 +9,8 @@
 #include <mpi.h>
 #include <functional>
 #include <memory>
+#include <map>
+#include <string>
 
 struct Hook {
   virtual ~Hook() = default;
@@ -219,4 +221,45 @@ void check_local(const Layout &l, const VectorOps &ops) {
 void check_both(const Layout &l) {
   check_agreed(l, kAgreed);
   check_local(l, kLocal);
+}
+
+// A map of callbacks holding function objects: each runs its call operator.
+struct NormMonitor {
+  MPI_Comm comm;
+  void operator()(double g) const {
+    double sum = 0;
+    MPI_Allreduce(&g, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+};
+struct HookMap {
+  std::map<std::string, std::function<void(double)>> all;
+  void add(const std::string &name, std::function<void(double)> cb) {
+    all.emplace(name, std::move(cb));
+  }
+  void run(double g) {
+    for (auto &[name, cb] : all)
+      cb(g);
+  }
+};
+
+// Negative: every rank registers the monitor.
+void monitor_everywhere(MPI_Comm comm) {
+  HookMap hooks;
+  hooks.add("norm", NormMonitor{comm});
+  hooks.run(1.0);
+}
+
+// Positive: only rank 0 registers it, and only rank 0 reduces.
+void monitor_on_root(MPI_Comm comm) {
+  HookMap hooks;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    hooks.add("norm", NormMonitor{comm});
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'NormMonitor::operator()' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-29]]:5: note: 'MPI_Allreduce' is called here, inside 'NormMonitor::operator()'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'NormMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  hooks.run(1.0);
 }
