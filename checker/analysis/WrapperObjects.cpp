@@ -35,7 +35,7 @@ void WrapperObjects::addSplit(const FunctionDecl *Function, const RankSplit &Spl
   auto [It, Inserted] = Splitting.try_emplace({Constructor->getCanonicalDecl(), Field}, &Split);
   if (!Inserted && It->second != &Split)
     It->second = nullptr; // two splits of the field: no one colour
-  ++Classes[Constructor->getParent()->getCanonicalDecl()];
+  Classes.insert(Constructor->getParent()->getCanonicalDecl());
 }
 
 const RankSplit *WrapperObjects::splitOf(const VarDecl *Var, const FieldDecl *Field) const {

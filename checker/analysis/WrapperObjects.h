@@ -12,8 +12,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
-
-#include <functional>
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace lockstep::analysis {
 
@@ -55,7 +55,7 @@ private:
   llvm::DenseMap<std::pair<const clang::CXXConstructorDecl *, const clang::FieldDecl *>,
                  const RankSplit *>
       Splitting;
-  llvm::DenseMap<const clang::CXXRecordDecl *, unsigned> Classes; // wrapper classes
+  llvm::DenseSet<const clang::CXXRecordDecl *> Classes; // the wrapper classes
 };
 
 } // namespace lockstep::analysis
