@@ -209,6 +209,18 @@ const ValueDecl *CollectiveEvents::communicatorKey(const Expr *Arg) const {
   return Summary && !Summary->SplitByPart.empty() ? Callee->getCanonicalDecl() : nullptr;
 }
 
+/// Whether a communicator argument reads a field of the object the
+/// function runs on: `comm_`, `this->comm_`, `comm()` of an accessor.
+static bool readThroughThis(const Expr *Arg) {
+  Arg = Arg->IgnoreParenImpCasts();
+  if (const auto *Member = dyn_cast<MemberExpr>(Arg))
+    return isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Arg))
+    return Call->getImplicitObjectArgument() &&
+           isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  return false;
+}
+
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
                                               ASTContext &Context) const {
   CollectiveEvent Event;
@@ -238,6 +250,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
+      Event.OwnField = readThroughThis(Arg);
       Event.SelfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
     }
     Arguments.push_back(Argument);
@@ -322,19 +335,24 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
             Object ? static_cast<const ValueDecl *>(Object) : Event.WrapperField;
         if (!Object)
           Event.WrapperField = nullptr;
+        Event.OwnField = false;
       } else {
         Event.CommunicatorDecl = Arg->Storage;
         Event.Communicator = Arg->Argument.Written;
         Event.SelfCommunicator = Arg->Self;
       }
-    } else if (const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl)) {
-      // The communicator field of the object the method is called on.
+    } else if (const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl);
+               Field && Event.OwnField) {
+      // The communicator field of the object the method is called on; the
+      // caller's own only where it calls the method on itself.
       const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(SiteStmt);
-      if (const VarDecl *Object =
-              Member ? Wrappers.objectFor(Member->getImplicitObjectArgument(), Field) : nullptr) {
-        Event.CommunicatorDecl = Object;
+      const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+      if (const VarDecl *Holder = Object ? Wrappers.objectFor(Object, Field) : nullptr) {
+        Event.CommunicatorDecl = Holder;
         Event.WrapperField = Field;
       }
+      Event.OwnField =
+          Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Event.WrapperField;
     }
     // So is an agreed argument: the ranks compare what the caller passes.
     if (llvm::any_of(Event.AgreedArguments,

@@ -70,6 +70,9 @@ struct CollectiveEvent {
   // Set where CommunicatorDecl is an object standing for this field of it
   // (WrapperObjects): its callers name the object instead.
   const clang::FieldDecl *WrapperField = nullptr;
+  // CommunicatorDecl is a field of the object the function runs on
+  // (`comm_`, `this->comm()`), not of another object (`peer.comm_`).
+  bool OwnField = false;
   llvm::ArrayRef<EventArgument> AgreedArguments;
   clang::SourceLocation Site;               // in the analysed function
   const clang::Stmt *SiteStmt = nullptr;    // the call there (null for destructors)

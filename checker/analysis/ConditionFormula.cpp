@@ -136,28 +136,45 @@ void ConditionFormula::collectWrites(const Stmt *Body) {
       });
 }
 
-// A field only its class's constructors write (`stage_` of a pipeline
-// stage): calls of the other methods leave it as constructed.
-bool ConditionFormula::setOnlyByConstructors(const FieldDecl *Field) {
-  auto [It, Inserted] = SetOnce.try_emplace(Field, true);
-  if (!Inserted)
+// Who writes a field besides its constructors' initializers: the other
+// methods (`stage_` of a pipeline stage that only its constructor sets
+// keeps its value across calls of them), or a constructor's body. A
+// non-const method lockstep cannot read, or a template of one, may write it.
+ConditionFormula::FieldWrites ConditionFormula::writesOf(const FieldDecl *Field) {
+  if (auto It = FieldWriters.find(Field); It != FieldWriters.end())
     return It->second;
+  FieldWrites Found;
   const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
-  if (!Class)
-    return It->second = false;
-  bool Once = true;
-  for (const CXXMethodDecl *Method : Class->methods()) {
-    const FunctionDecl *Definition = Method->getDefinition();
-    if (!Definition || isa<CXXConstructorDecl>(Method) || isa<CXXDestructorDecl>(Method))
-      continue;
+  if (!Class) {
+    Found.ByMethods = true;
+    return FieldWriters[Field] = Found;
+  }
+  auto Writes = [&](const Stmt *Body) {
+    bool Any = false;
     forEachWrite(
-        Definition->getBody(), [](const UnaryOperator *) { return false; },
+        Body, [](const UnaryOperator *) { return false; },
         [&](const Expr *E, bool) {
           const auto *Member = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-          Once &= !Member || Member->getMemberDecl() != Field;
+          Any |= Member && Member->getMemberDecl() == Field;
         });
+    return Any;
+  };
+  for (const Decl *D : Class->decls())
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D);
+        Template && isa<CXXMethodDecl>(Template->getTemplatedDecl()) &&
+        !cast<CXXMethodDecl>(Template->getTemplatedDecl())->isConst())
+      Found.ByMethods = true;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Definition = Method->getDefinition();
+    const Stmt *Body = Definition ? Definition->getBody() : nullptr;
+    if (isa<CXXDestructorDecl>(Method) || Method->isStatic())
+      continue;
+    if (isa<CXXConstructorDecl>(Method))
+      Found.ByConstructorBodies |= Body && Writes(Body);
+    else if (!Method->isConst() && !Method->isImplicit())
+      Found.ByMethods |= !Body || Writes(Body);
   }
-  return SetOnce[Field] = Once;
+  return FieldWriters[Field] = Found;
 }
 
 FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
@@ -386,7 +403,9 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
   const FunctionDecl *Callee = Call->getDirectCallee();
   const Expr *Body = returnedExpression(Callee);
   if (!Body || Callee->getCanonicalDecl() == Function.decl()->getCanonicalDecl() ||
-      llvm::any_of(Inlined, [&](const InlinedCall &Outer) { return Outer.Callee == Callee; }))
+      llvm::any_of(Inlined, [&](const InlinedCall &Outer) {
+        return Outer.Callee->getCanonicalDecl() == Callee->getCanonicalDecl();
+      }))
     return std::nullopt;
   if (Inlined.empty()) {
     const RankValue *Value = Facts.ValueAt(Call);
@@ -458,11 +477,13 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   // An object the function calls non-const methods of keeps only the fields
   // those methods never write.
   const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
-  if (Object && Mutated.count(Object) && !setOnlyByConstructors(Field))
+  if (Object && Mutated.count(Object) &&
+      (!ofFieldsClass(Object, Field) || writesOf(Field).ByMethods))
     return notInlined(WantBoolean);
   // A field the object's constructor set from its argument (`stage_(stage)`)
   // is that argument, read where the object was declared.
-  if (const Expr *Argument = Object && Object->getDeclContext() == Function.decl()
+  if (const Expr *Argument = Object && Object->getDeclContext() == Function.decl() &&
+                                     !writesOf(Field).ByConstructorBodies
                                  ? WrapperObjects::fieldArgument(Object, Field)
                                  : nullptr) {
     std::vector<InlinedCall> Inner;
@@ -472,6 +493,16 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
     return F;
   }
   return Arena.perRank(fieldKey(Inlined.back().Owner, Field), Boolean);
+}
+
+// Whether \p Object is of the class that declares \p Field, not of one
+// derived from it whose own methods may write it too.
+bool ConditionFormula::ofFieldsClass(const VarDecl *Object, const FieldDecl *Field) {
+  QualType Type = Object->getType().getNonReferenceType();
+  if (Type->isPointerType())
+    Type = Type->getPointeeType();
+  const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
+  return Class && Class->getCanonicalDecl() == Field->getParent()->getCanonicalDecl();
 }
 
 FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
@@ -511,7 +542,7 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
     const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
     Handle = Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) && Field &&
                      Object && Facts.ObjectCommunicator &&
-                     (!Mutated.count(Object) || setOnlyByConstructors(Field))
+                     (!Mutated.count(Object) || !writesOf(Field).ByMethods)
                  ? Facts.ObjectCommunicator(Object, Field)
                  : nullptr;
     if (!Handle)

@@ -85,7 +85,12 @@ private:
                        bool Boolean);
   std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);
   void collectWrites(const clang::Stmt *Body);
-  bool setOnlyByConstructors(const clang::FieldDecl *Field);
+  struct FieldWrites {
+    bool ByMethods = false;           // a method other than a constructor
+    bool ByConstructorBodies = false; // a constructor, past its initializers
+  };
+  FieldWrites writesOf(const clang::FieldDecl *Field);
+  static bool ofFieldsClass(const clang::VarDecl *Object, const clang::FieldDecl *Field);
   bool readOnlyArgument(const clang::Expr *AddressOf) const;
 
   const FunctionCFG &Function;
@@ -93,7 +98,7 @@ private:
   ConditionFacts Facts;
   llvm::DenseSet<const clang::VarDecl *> Written; // assigned after initialization
   llvm::DenseSet<const clang::VarDecl *> Mutated; // objects of non-const method calls
-  llvm::DenseMap<const clang::FieldDecl *, bool> SetOnce;
+  llvm::DenseMap<const clang::FieldDecl *, FieldWrites> FieldWriters;
   llvm::DenseSet<const clang::ValueDecl *> WrittenFields;
   // One key per (object, field) read: `cfg.n` twice is one symbol.
   llvm::DenseMap<std::pair<const void *, const void *>, const void *> FieldKeys;

@@ -15,6 +15,24 @@ static bool passesThrough(const CallExpr *Call) {
          Callee->getIdentifier() && (Callee->getName() == "move" || Callee->getName() == "forward");
 }
 
+/// The one call operator of a function object of the user's that \p E
+/// builds (`GradNormMonitor(pg, 4)`, `NormMonitor{comm}`); null otherwise.
+static const CXXMethodDecl *callOperatorOf(const Expr *E) {
+  const CXXRecordDecl *Class = isa_and_nonnull<CXXConstructExpr, InitListExpr>(E)
+                                   ? E->getType()->getAsCXXRecordDecl()
+                                   : nullptr;
+  if (!Class || !Class->hasDefinition() || Class->isLambda() || Class->isInStdNamespace())
+    return nullptr;
+  const CXXMethodDecl *Call = nullptr;
+  for (const CXXMethodDecl *Method : Class->methods())
+    if (Method->getOverloadedOperator() == OO_Call) {
+      if (Call)
+        return nullptr; // overloaded: which one runs depends on the arguments
+      Call = Method;
+    }
+  return Call;
+}
+
 /// \p E without the conversions that wrap a value into a std::function or a
 /// smart pointer of a base class, nor `std::move`.
 static const Expr *unwrapped(const Expr *E) {
@@ -28,8 +46,8 @@ static const Expr *unwrapped(const Expr *E) {
     else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
       E = Bind->getSubExpr();
     else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-             Construct && Construct->getNumArgs() == 1)
-      E = Construct->getArg(0);
+             Construct && Construct->getNumArgs() == 1 && !callOperatorOf(Construct))
+      E = Construct->getArg(0); // a conversion, not a function object
     else if (const auto *Address = dyn_cast<UnaryOperator>(E);
              Address && Address->getOpcode() == UO_AddrOf)
       E = Address->getSubExpr();
@@ -37,28 +55,15 @@ static const Expr *unwrapped(const Expr *E) {
   return E;
 }
 
-/// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`.
+/// The function a stored callable runs: `[&] { ... }`, `&sync`, `sync`, a
+/// function object.
 static const FunctionDecl *storedFunction(const Expr *E) {
   E = unwrapped(E);
   if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
     return Lambda->getCallOperator();
   if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
     return dyn_cast<FunctionDecl>(Ref->getDecl());
-  // A function object of the user's (`GradNormMonitor(pg, 4)`): its one
-  // call operator.
-  const CXXRecordDecl *Class = isa_and_nonnull<CXXConstructExpr, InitListExpr>(E)
-                                   ? E->getType()->getAsCXXRecordDecl()
-                                   : nullptr;
-  if (!Class || Class->isLambda() || Class->isInStdNamespace())
-    return nullptr;
-  const CXXMethodDecl *Call = nullptr;
-  for (const CXXMethodDecl *Method : Class->methods())
-    if (Method->getOverloadedOperator() == OO_Call) {
-      if (Call)
-        return nullptr; // overloaded: which one runs depends on the arguments
-      Call = Method;
-    }
-  return Call;
+  return callOperatorOf(E);
 }
 
 /// Whether storage of type \p Type holds a callable that a call through it
@@ -210,16 +215,25 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
       Arms.push_back({Into, Choice->getFalseExpr()});
       Arms.push_back({Into, Choice->getTrueExpr()});
     } else if (const auto *Table = dyn_cast_or_null<InitListExpr>(Bare)) {
+      if (callOperatorOf(Table)) { // `NormMonitor{comm}`
+        storeOne(Into, Arm);
+        continue;
+      }
       for (const Expr *Part : llvm::reverse(Table->inits())) // `{sync, skip}`
         Arms.push_back({Into, Part});
+      // An aggregate's initializers list its bases first, and unnamed
+      // bit-fields take none.
       if (const RecordDecl *Record = Table->getType()->getAsRecordDecl();
           Record && !Record->isUnion()) {
-        unsigned I = 0;
-        for (const FieldDecl *Field : Record->fields())
+        const auto *Class = dyn_cast<CXXRecordDecl>(Record);
+        unsigned I = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
+        for (const FieldDecl *Field : Record->fields()) {
+          if (Field->isUnnamedBitField())
+            continue;
           if (I < Table->getNumInits() && Field->getType()->isFunctionPointerType())
-            Arms.push_back({Field, Table->getInit(I++)});
-          else
-            ++I;
+            Arms.push_back({Field, Table->getInit(I)});
+          ++I;
+        }
       }
     } else if (const ValueDecl *From = Bare && !isa<DeclRefExpr>(Bare) ? holderOf(Bare) : nullptr;
                From && Into && From != Into) {
@@ -289,6 +303,8 @@ void IndirectCalls::recordStores(const Stmt *Body) {
     } else if (const auto *Add = dyn_cast<CXXMemberCallExpr>(S);
                Add && Add->getNumArgs() >= 1 && Add->getMethodDecl() &&
                Add->getMethodDecl()->getIdentifier() &&
+               !Functions.count(Add->getMethodDecl()->getCanonicalDecl()) &&
+               !isa<CXXDefaultArgExpr>(Add->getArg(Add->getNumArgs() - 1)) &&
                llvm::is_contained({"push_back", "emplace_back", "push_front", "emplace", "insert",
                                    "try_emplace", "insert_or_assign"},
                                   Add->getMethodDecl()->getName())) {

@@ -78,6 +78,8 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
       Wrappers.addSplit(Function->decl(), Split);
+  for (const auto &Function : Functions)
+    Wrappers.noteAssignments(Function->decl());
   Handles = std::make_unique<HandleCommunicators>(Classifier, ByDecl);
   Events = std::make_unique<CollectiveEvents>(Classifier, ByDecl, this->External, *Indirect,
                                               *Handles, Wrappers, Strings, /*KeepPending=*/false);
@@ -339,6 +341,10 @@ void TranslationUnitAnalysis::collectSplits() {
       };
       const FunctionCFG *Constructor =
           ByDecl.lookup(Made.Construct->getConstructor()->getCanonicalDecl());
+      if (const Provenance *Source =
+              Constructor ? Env.resolve(Made.Split->Value, Constructor->decl()) : nullptr;
+          Source && Source->Pending)
+        return; // decided by another file's summary, as the splits above
       std::optional<FormulaRef> Colour;
       if (const Expr *Argument = Passed(Made.Split->Color))
         Colour = shapeOf(*Function).conditions().expression(Argument);

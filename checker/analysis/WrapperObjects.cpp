@@ -5,13 +5,14 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// Whether \p Field is the only field of its type in its class: the one
-/// communicator an object of it holds.
+/// Whether \p Field is the only field of its type, as written, in its
+/// class: the one communicator an object of it holds (`MPI_Comm` is `int`
+/// in MPICH, so the typedef tells it from the counters beside it).
 static bool soleOfItsType(const FieldDecl *Field) {
-  QualType Type = Field->getType().getCanonicalType().getUnqualifiedType();
+  QualType Type = Field->getType().getUnqualifiedType();
   unsigned Same = 0;
   for (const FieldDecl *Other : Field->getParent()->fields())
-    Same += Other->getType().getCanonicalType().getUnqualifiedType() == Type;
+    Same += Other->getType().getUnqualifiedType() == Type;
   return Same == 1;
 }
 
@@ -27,15 +28,36 @@ static const CXXConstructExpr *constructionOf(const VarDecl *Var) {
 }
 
 void WrapperObjects::addSplit(const FunctionDecl *Function, const RankSplit &Split) {
-  const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Function);
   const auto *Field = dyn_cast_or_null<FieldDecl>(Split.Communicator);
-  if (!Constructor || !Field || Field->getParent() != Constructor->getParent() ||
-      !soleOfItsType(Field))
+  if (!Method || !Field || Field->getParent() != Method->getParent())
     return;
+  const CXXRecordDecl *Class = Method->getParent()->getCanonicalDecl();
+  auto Known = Classes.try_emplace(Class, Field).first;
+  const auto *Constructor = dyn_cast<CXXConstructorDecl>(Method);
+  if (!Constructor || Known->second != Field || !soleOfItsType(Field)) {
+    Known->second = nullptr; // re-split by a method, or two fields: no wrapper
+    return;
+  }
   auto [It, Inserted] = Splitting.try_emplace({Constructor->getCanonicalDecl(), Field}, &Split);
   if (!Inserted && It->second != &Split)
     It->second = nullptr; // two splits of the field: no one colour
-  Classes.insert(Constructor->getParent()->getCanonicalDecl());
+}
+
+void WrapperObjects::noteAssignments(const FunctionDecl *Function) {
+  if (Splitting.empty())
+    return;
+  forEachStmtInOrder(Function->getBody(), [&](const Stmt *S) {
+    const Expr *Target = nullptr;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp())
+      Target = Assign->getLHS();
+    else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+             Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2)
+      Target = Operator->getArg(0);
+    if (const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr)
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Reassigned.insert(Var);
+  });
 }
 
 const RankSplit *WrapperObjects::splitOf(const VarDecl *Var, const FieldDecl *Field) const {
@@ -52,8 +74,8 @@ const VarDecl *WrapperObjects::objectFor(const VarDecl *Var, const FieldDecl *Fi
   if (Type->isPointerType())
     Type = Type->getPointeeType();
   const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
-  if (!Class || !Classes.count(cast<CXXRecordDecl>(Field->getParent())->getCanonicalDecl()) ||
-      Class->getCanonicalDecl() != Field->getParent()->getCanonicalDecl())
+  if (!Class || Class->getCanonicalDecl() != Field->getParent()->getCanonicalDecl() ||
+      Classes.lookup(Class->getCanonicalDecl()) != Field || Reassigned.count(Var))
     return nullptr;
   // A parameter is what each caller passes; a local, what constructed it.
   if (isa<ParmVarDecl>(Var))
@@ -79,8 +101,11 @@ void WrapperObjects::forEachConstruction(
       const CXXConstructExpr *Construct = constructionOf(Var);
       if (!Construct || Var->getDeclContext() != Function) // not a lambda's inside
         continue;
+      const CXXConstructorDecl *Constructor = Construct->getConstructor();
       for (const auto &[Key, Split] : Splitting)
-        if (Split && Key.first == Construct->getConstructor()->getCanonicalDecl())
+        if (Split && Key.first == Constructor->getCanonicalDecl() &&
+            Classes.lookup(Constructor->getParent()->getCanonicalDecl()) == Key.second &&
+            !Reassigned.count(Var))
           Visit({Var, Construct, Split});
     }
   });

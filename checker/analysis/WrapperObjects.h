@@ -22,6 +22,9 @@ public:
   /// \p Split was made in \p Function; one of a constructor that writes a
   /// field of its own object makes that class a wrapper.
   void addSplit(const clang::FunctionDecl *Function, const RankSplit &Split);
+  /// Notes the variables \p Function assigns whole (`s = Stage(...)`): their
+  /// communicator is no longer the one their construction made.
+  void noteAssignments(const clang::FunctionDecl *Function);
   bool empty() const { return Splitting.empty(); }
 
   /// The variable whose object's \p Field a call on \p Object (the object
@@ -55,7 +58,10 @@ private:
   llvm::DenseMap<std::pair<const clang::CXXConstructorDecl *, const clang::FieldDecl *>,
                  const RankSplit *>
       Splitting;
-  llvm::DenseSet<const clang::CXXRecordDecl *> Classes; // the wrapper classes
+  // Each wrapper class's communicator field; null for a class that splits
+  // more than one field, or splits one outside its constructors too.
+  llvm::DenseMap<const clang::CXXRecordDecl *, const clang::FieldDecl *> Classes;
+  llvm::DenseSet<const clang::VarDecl *> Reassigned;
 };
 
 } // namespace lockstep::analysis

@@ -263,3 +263,31 @@ void monitor_on_root(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'NormMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   hooks.run(1.0);
 }
+
+// A function object built from one argument is that object, not its argument.
+class CommMonitor {
+public:
+  explicit CommMonitor(MPI_Comm comm) : comm_(comm) {}
+  void operator()(double g) const {
+    double sum = 0;
+    MPI_Allreduce(&g, &sum, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  }
+
+private:
+  MPI_Comm comm_;
+};
+
+// Positive: only rank 0 registers it.
+void comm_monitor_on_root(MPI_Comm comm) {
+  HookMap hooks;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    hooks.add("norm", CommMonitor(comm));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'CommMonitor::operator()' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-15]]:5: note: 'MPI_Allreduce' is called here, inside 'CommMonitor::operator()'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'CommMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  hooks.run(1.0);
+}

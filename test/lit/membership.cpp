@@ -400,3 +400,31 @@ void moved_stage(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+class ExternStage {
+public:
+  explicit ExternStage(int stage) : stage_(stage) {}
+  bool last() const { return stage_ == 1; }
+  void advance(); // defined elsewhere: it may move the stage
+
+private:
+  int stage_;
+};
+
+// Positive: 'advance' is not visible here, so 'last' may test another stage.
+void moved_elsewhere(MPI_Comm world, double *v) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  const int s = rank % 2;
+  Group stage_group(world, s, rank);
+  ExternStage st(s);
+  st.advance();
+  if (st.last())
+    stage_group.sum(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-105]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-21]]:28: note: parameter 'stage' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
