@@ -478,7 +478,7 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   // those methods never write.
   const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
   if (Object && Mutated.count(Object) &&
-      (!ofFieldsClass(Object, Field) || writesOf(Field).ByMethods))
+      (!WrapperObjects::ofFieldsClass(Object, Field) || writesOf(Field).ByMethods))
     return notInlined(WantBoolean);
   // A field the object's constructor set from its argument (`stage_(stage)`)
   // is that argument, read where the object was declared.
@@ -493,16 +493,6 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
     return F;
   }
   return Arena.perRank(fieldKey(Inlined.back().Owner, Field), Boolean);
-}
-
-// Whether \p Object is of the class that declares \p Field, not of one
-// derived from it whose own methods may write it too.
-bool ConditionFormula::ofFieldsClass(const VarDecl *Object, const FieldDecl *Field) {
-  QualType Type = Object->getType().getNonReferenceType();
-  if (Type->isPointerType())
-    Type = Type->getPointeeType();
-  const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
-  return Class && Class->getCanonicalDecl() == Field->getParent()->getCanonicalDecl();
 }
 
 FormulaRef ConditionFormula::notInlined(bool WantBoolean) {

@@ -90,7 +90,6 @@ private:
     bool ByConstructorBodies = false; // a constructor, past its initializers
   };
   FieldWrites writesOf(const clang::FieldDecl *Field);
-  static bool ofFieldsClass(const clang::VarDecl *Object, const clang::FieldDecl *Field);
   bool readOnlyArgument(const clang::Expr *AddressOf) const;
 
   const FunctionCFG &Function;

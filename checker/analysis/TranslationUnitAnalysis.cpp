@@ -333,12 +333,6 @@ void TranslationUnitAnalysis::collectSplits() {
   // part of its own split: the one its construction's colour says.
   for (const auto &Function : Functions)
     Wrappers.forEachConstruction(Function->decl(), [&](const WrapperObjects::Construction &Made) {
-      auto Passed = [&](const Expr *InConstructor) -> const Expr * {
-        const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-            InConstructor ? InConstructor->IgnoreParenImpCasts() : nullptr);
-        const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-        return Param ? WrapperObjects::constructorArgument(Made.Object, Param) : nullptr;
-      };
       const FunctionCFG *Constructor =
           ByDecl.lookup(Made.Construct->getConstructor()->getCanonicalDecl());
       if (const Provenance *Source =
@@ -346,7 +340,7 @@ void TranslationUnitAnalysis::collectSplits() {
           Source && Source->Pending)
         return; // decided by another file's summary, as the splits above
       std::optional<FormulaRef> Colour;
-      if (const Expr *Argument = Passed(Made.Split->Color))
+      if (const Expr *Argument = WrapperObjects::passedFor(Made.Object, Made.Split->Color))
         Colour = shapeOf(*Function).conditions().expression(Argument);
       else if (Constructor)
         Colour = shapeOf(*Constructor).conditions().expression(Made.Split->Color);

@@ -68,14 +68,9 @@ const RankSplit *WrapperObjects::splitOf(const VarDecl *Var, const FieldDecl *Fi
 }
 
 const VarDecl *WrapperObjects::objectFor(const VarDecl *Var, const FieldDecl *Field) const {
-  if (!Var || Splitting.empty())
-    return nullptr;
-  QualType Type = Var->getType().getNonReferenceType();
-  if (Type->isPointerType())
-    Type = Type->getPointeeType();
-  const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
-  if (!Class || Class->getCanonicalDecl() != Field->getParent()->getCanonicalDecl() ||
-      Classes.lookup(Class->getCanonicalDecl()) != Field || Reassigned.count(Var))
+  if (!Var || Splitting.empty() || !ofFieldsClass(Var, Field) ||
+      Classes.lookup(cast<CXXRecordDecl>(Field->getParent())->getCanonicalDecl()) != Field ||
+      Reassigned.count(Var))
     return nullptr;
   // A parameter is what each caller passes; a local, what constructed it.
   if (isa<ParmVarDecl>(Var))
@@ -123,6 +118,21 @@ const Expr *WrapperObjects::constructorArgument(const VarDecl *Var, const ParmVa
   return Construct->getArg(Index);
 }
 
+bool WrapperObjects::ofFieldsClass(const VarDecl *Var, const FieldDecl *Field) {
+  QualType Type = Var->getType().getNonReferenceType();
+  if (Type->isPointerType())
+    Type = Type->getPointeeType();
+  const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
+  return Class && Class->getCanonicalDecl() == Field->getParent()->getCanonicalDecl();
+}
+
+const Expr *WrapperObjects::passedFor(const VarDecl *Var, const Expr *InConstructor) {
+  const auto *Ref =
+      InConstructor ? dyn_cast<DeclRefExpr>(InConstructor->IgnoreImplicit()->IgnoreParenImpCasts())
+                    : nullptr;
+  return Ref ? constructorArgument(Var, dyn_cast<ParmVarDecl>(Ref->getDecl())) : nullptr;
+}
+
 const Expr *WrapperObjects::fieldArgument(const VarDecl *Var, const FieldDecl *Field) {
   const CXXConstructExpr *Construct = constructionOf(Var);
   const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
@@ -132,8 +142,7 @@ const Expr *WrapperObjects::fieldArgument(const VarDecl *Var, const FieldDecl *F
     return nullptr;
   for (const CXXCtorInitializer *Init : Constructor->inits())
     if (Init->getMember() == Field)
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(Init->getInit()->IgnoreImplicit()))
-        return constructorArgument(Var, dyn_cast<ParmVarDecl>(Ref->getDecl()));
+      return passedFor(Var, Init->getInit());
   return nullptr;
 }
 

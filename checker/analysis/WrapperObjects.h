@@ -25,7 +25,6 @@ public:
   /// Notes the variables \p Function assigns whole (`s = Stage(...)`): their
   /// communicator is no longer the one their construction made.
   void noteAssignments(const clang::FunctionDecl *Function);
-  bool empty() const { return Splitting.empty(); }
 
   /// The variable whose object's \p Field a call on \p Object (the object
   /// expression of a member call) uses, when it stands for its own
@@ -47,9 +46,14 @@ public:
   /// \p Param, if \p Var is constructed in its declaration.
   static const clang::Expr *constructorArgument(const clang::VarDecl *Var,
                                                 const clang::ParmVarDecl *Param);
-  /// The constructor parameter that initializes \p Field of \p Var
-  /// (`stage_(stage)`), if \p Var is constructed in its declaration.
+  /// The argument the construction of \p Var passes for what the
+  /// constructor names in \p InConstructor, when that is a parameter.
+  static const clang::Expr *passedFor(const clang::VarDecl *Var, const clang::Expr *InConstructor);
+  /// The argument that initializes \p Field of \p Var (`stage_(stage)`).
   static const clang::Expr *fieldArgument(const clang::VarDecl *Var, const clang::FieldDecl *Field);
+  /// Whether \p Var is, or refers or points to, an object of the class that
+  /// declares \p Field (not of a class derived from it).
+  static bool ofFieldsClass(const clang::VarDecl *Var, const clang::FieldDecl *Field);
 
 private:
   const RankSplit *splitOf(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;
