@@ -3,6 +3,7 @@
 #include "Exceptions.h"
 #include "Limits.h"
 #include "Membership.h"
+#include "ReachingAssignments.h"
 #include "WrapperObjects.h"
 
 #include "clang/AST/ASTContext.h"
@@ -177,6 +178,8 @@ ConditionFormula::FieldWrites ConditionFormula::writesOf(const FieldDecl *Field)
   return FieldWriters[Field] = Found;
 }
 
+ConditionFormula::~ConditionFormula() = default;
+
 FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
   auto [It, Inserted] = Conditions.try_emplace(&Block, Arena.truth());
   if (Inserted && exceptionalCall(Block)) {
@@ -187,14 +190,16 @@ FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
                      : Arena.uniform(exceptionalCall(Block), /*Boolean=*/true);
   } else if (Inserted)
     if (const Expr *Condition = decidingCondition(Block)) {
-      Budget = 0;
+      if (!Nested)
+        Budget = 0;
       It->second = translate(Condition, /*WantBoolean=*/true);
     }
   return It->second;
 }
 
 FormulaRef ConditionFormula::expression(const Expr *E) {
-  Budget = 0;
+  if (!Nested)
+    Budget = 0;
   return translate(E, /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
 }
 
@@ -218,7 +223,8 @@ FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
 FormulaRef ConditionFormula::translateEdge(const CFGBlock &Block, unsigned Index) {
   const Stmt *Terminator = Block.getTerminatorStmt();
   if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Terminator)) {
-    Budget = 0;
+    if (!Nested)
+      Budget = 0;
     FormulaRef Value = translate(Switch->getCond(), /*WantBoolean=*/false);
     auto CaseValue = [&](const CaseStmt *Case) -> FormulaRef {
       FormulaRef Low = translate(Case->getLHS(), false);
@@ -354,6 +360,8 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       }
     }
   }
+  if (std::optional<FormulaRef> Chosen = reachingValue(E, WantBoolean))
+    return Sorted(*Chosen);
   // `cfg.n`, `this->n_`: one symbol per object and field the function does
   // not write, so two reads of it are the same value.
   const void *FieldKey = nullptr;
@@ -380,6 +388,30 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   if (PerRank)
     Facts.PerRankSymbol(*Value, Symbol);
   return Sorted(Symbol);
+}
+
+// A local assigned more than once is what the assignment that reaches the
+// read stored, chosen by the branches that decide which one ran: `dest = 0;`
+// makes `rank == dest` a test of rank 0 wherever else `dest` is assigned.
+std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool WantBoolean) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Written.count(Var) || (StableVars && StableVars->count(Var)) ||
+      !ExpandingReads.insert(Ref).second)
+    return std::nullopt;
+  if (!Reaching)
+    Reaching = std::make_unique<ReachingAssignments>(Function);
+  std::vector<FormulaRef> Values;
+  ++Nested; // the branches' conditions count against this expression's budget
+  for (const ReachingAssignments::Node &Node : Reaching->of(Ref, ReachingLimited))
+    Values.push_back(Node.Branch
+                         ? Arena.choose(edge(*Node.Branch, 0), Values[Node.Then], Values[Node.Else])
+                         : translate(Node.Assigned, WantBoolean));
+  --Nested;
+  ExpandingReads.erase(Ref);
+  if (Values.empty())
+    return std::nullopt;
+  return Values.back();
 }
 
 const void *ConditionFormula::fieldKey(const void *Owner, const void *Part) {

@@ -16,10 +16,13 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace lockstep::analysis {
+
+class ReachingAssignments;
 
 /// What the translator needs to know about the function's values.
 struct ConditionFacts {
@@ -55,6 +58,7 @@ struct ConditionFacts {
 class ConditionFormula {
 public:
   ConditionFormula(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts);
+  ~ConditionFormula();
 
   /// The condition \p Block's terminator tests, as a boolean formula.
   FormulaRef condition(const clang::CFGBlock &Block);
@@ -70,6 +74,9 @@ public:
   FormulaRef edge(const clang::CFGBlock &Block, unsigned Index);
   /// Whether some expression was too large to follow (limits::MaxExpressionNodes).
   bool truncated() const { return Truncated; }
+  /// Whether some read chose among more assignments than
+  /// limits::MaxReachingBranches lets it follow.
+  bool reachingLimited() const { return ReachingLimited; }
 
 private:
   FormulaRef translateEdge(const clang::CFGBlock &Block, unsigned Index);
@@ -80,6 +87,7 @@ private:
   std::optional<const void *> objectKey(const clang::Expr *Object) const;
   FormulaRef inlinedLeaf(const clang::Expr *E, bool WantBoolean);
   FormulaRef notInlined(bool WantBoolean);
+  std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
   const void *fieldKey(const void *Owner, const void *Part);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);
@@ -119,6 +127,12 @@ private:
   const llvm::DenseSet<const clang::VarDecl *> *StableVars = nullptr;
   unsigned Budget = 0;
   bool Truncated = false;
+  // Which assignment a read of a local assigned more than once sees (built
+  // on the first such read); reads being translated, against cycles.
+  std::unique_ptr<ReachingAssignments> Reaching;
+  llvm::DenseSet<const clang::DeclRefExpr *> ExpandingReads;
+  unsigned Nested = 0; // > 0 while a read's branches are translated
+  bool ReachingLimited = false;
 };
 
 } // namespace lockstep::analysis

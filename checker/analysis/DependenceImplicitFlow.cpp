@@ -125,9 +125,12 @@ RankValue Dataflow::taintOf(const CFGBlock &Branch) const {
   Derived.ElementParams = It->second.ElementParams;
   if (It->second.Source) {
     const Expr *Condition = decidingCondition(Branch);
+    // Members of a communicator take the same arm where the condition only
+    // tests the handle, or is the same on all of them (`i < n`, `n` its size).
+    const ValueDecl *Members = Condition ? nullTestedHandle(Condition, Context) : nullptr;
     Derived.Source = Env.Arena.makeImplicit(
         Condition ? Condition->getBeginLoc() : SourceLocation(), It->second.Source,
-        Condition ? nullTestedHandle(Condition, Context) : nullptr);
+        Members ? Members : sameAmongMembersOf(It->second.Source));
   }
   return Derived;
 }

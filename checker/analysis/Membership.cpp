@@ -42,14 +42,6 @@ std::string rankPartName(const Provenance *Source) {
   return Local ? usrOf(Local) : "";
 }
 
-const ValueDecl *sameAmongMembersOf(const Provenance *Source) {
-  // A parameter handed such a value holds it (`d.gsize` of a struct whose
-  // `d.group` the caller split).
-  while (Source && !Source->MembersOf && Source->K == Provenance::Kind::Parameter)
-    Source = Source->Via;
-  return Source ? Source->MembersOf : nullptr;
-}
-
 void Membership::addSplit(const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Colour) {
   auto [It, Inserted] = Colours.try_emplace(Comm, Colour);
   if (!Inserted && It->second != Colour)

@@ -31,12 +31,6 @@ const void *rankPart(const Provenance *Source);
 /// The same part as a name that other files' summaries share, or "".
 std::string rankPartName(const Provenance *Source);
 
-/// The communicator on whose members a value that differs for \p Source is
-/// the same: one assigned only where `sub != MPI_COMM_NULL` (the same value
-/// on every member of `sub`, which alone meet in a collective on it); null
-/// when there is none.
-const clang::ValueDecl *sameAmongMembersOf(const Provenance *Source);
-
 class Membership {
 public:
   explicit Membership(FormulaArena &Arena) : Arena(Arena) {}

@@ -83,6 +83,18 @@ inline bool saysMore(const Provenance *Found, const Provenance *Known) {
   return Found && (!Known || (Known->Pending && !Found->Pending));
 }
 
+/// The communicator on whose members a value that differs for \p Source is
+/// the same: one assigned only where `sub != MPI_COMM_NULL` (the same value
+/// on every member of `sub`, which alone meet in a collective on it), or
+/// computed from the size of `sub`; null when there is none.
+inline const clang::ValueDecl *sameAmongMembersOf(const Provenance *Source) {
+  // A parameter handed such a value holds it (`d.gsize` of a struct whose
+  // `d.group` the caller split).
+  while (Source && !Source->MembersOf && Source->K == Provenance::Kind::Parameter)
+    Source = Source->Via;
+  return Source ? Source->MembersOf : nullptr;
+}
+
 /// Whether a value is a communicator handle that a rank-dependent split made
 /// (each part has its own), itself or passed on as a parameter: not an
 /// argument that must agree. One a condition chose (`n > 1 ? sub : world`,
@@ -232,9 +244,12 @@ struct RankValue {
     return *this;
   }
 
-  /// A source that makes the value per-rank for sure wins over a pending one.
+  /// A source that makes the value per-rank for sure wins over a pending one,
+  /// and one that differs on the members of a communicator over one the same
+  /// among them: the value is the same there only if all its parts are.
   void takeSource(const Provenance *Other) {
-    if (saysMore(Other, Source))
+    if (saysMore(Other, Source) || (Other && Source && Other->Pending <= Source->Pending &&
+                                    sameAmongMembersOf(Source) && !sameAmongMembersOf(Other)))
       Source = Other;
   }
 

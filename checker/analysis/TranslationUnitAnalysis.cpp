@@ -267,13 +267,21 @@ void TranslationUnitAnalysis::findDivergences() {
   for (bool OnPending : {false, true})
     for (const auto &Function : Functions)
       Visit(*Function, OnPending);
-  for (const auto &Function : Functions)
-    if (auto Shape = Shapes.find(Function.get());
-        Shape != Shapes.end() && Shape->second->conditions().truncated())
+  for (const auto &Function : Functions) {
+    auto Shape = Shapes.find(Function.get());
+    if (Shape == Shapes.end())
+      continue;
+    if (Shape->second->conditions().truncated())
       Limits.push_back({Function->decl(), Function->decl()->getLocation(),
                         "an expression with more than " +
                             std::to_string(limits::MaxExpressionNodes) +
                             " operands was taken as an unknown per-rank value"});
+    if (Shape->second->conditions().reachingLimited())
+      Limits.push_back({Function->decl(), Function->decl()->getLocation(),
+                        "a variable whose value more than " +
+                            std::to_string(limits::MaxReachingBranches) +
+                            " branches choose was taken as an unknown value"});
+  }
 }
 
 // Where the function a call inside a `try` calls throws, for the note.

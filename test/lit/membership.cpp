@@ -428,3 +428,52 @@ void moved_elsewhere(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// The size of a communicator a caller splits is the same on all its members,
+// and so are the loop counters it bounds: the early return is taken by all
+// of them or by none (MPICH's allgatherv4).
+int sized_by_members(MPI_Comm comm, long bytes) {
+  int np;
+  MPI_Comm_size(comm, &np);
+  for (int i = 0; i < np; i++)
+    for (int j = 0; j < i; j++) {
+      if (i + j >= np)
+        continue;
+      if (bytes > 100)
+        return 1;
+    }
+  MPI_Barrier(comm);
+  return 0;
+}
+
+// Positive: the loop also stops on the rank, so some members return.
+int sized_and_ranked(MPI_Comm comm, long bytes) {
+  int np, r;
+  MPI_Comm_size(comm, &np);
+  MPI_Comm_rank(comm, &r);
+  for (int i = 0; i < np && r < 2; i++) {
+    if (i + 1 >= np)
+      continue;
+    if (bytes > 100)
+      return 1;
+  }
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' runs only on ranks where 'i + 1 >= np'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-7]]:9: note: 'i + 1 >= np' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:29: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  return 0;
+}
+
+void split_callers(MPI_Comm world) {
+  int rank, size;
+  MPI_Comm half;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  MPI_Comm_split(world, rank == size - 1 ? 0 : 1, 0, &half);
+  if (rank < size - 1) {
+    sized_by_members(half, 5);
+    sized_and_ranked(half, 5);
+  }
+}

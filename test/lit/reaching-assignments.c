@@ -1,0 +1,159 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %c_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// A local assigned more than once (C89 style: declared first, assigned
+// later) is what the assignment reaching each read stored, chosen by the
+// branches that decide which assignment ran (gated SSA). So tests of it line
+// up with each other and with the rank, as the test suites of MPI libraries
+// write them.
+#include <mpi.h>
+
+// Negative: `dest` and `src` are 0 and 1 wherever they are read; the three
+// arms are three classes of ranks, each running two barriers (MPICH's
+// cancelrecv).
+void three_classes(void) {
+  int rank, dest, src;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  dest = 0;
+  src = 1;
+  if (rank == dest) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (rank == src) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (rank != src && rank != dest) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// Positive: with `src` 0 too, rank 0 runs four barriers and the others two.
+void overlapping_classes(void) {
+  int rank, dest, src;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  dest = 0;
+  src = 0;
+  if (rank == dest) {
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == dest'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == dest' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (rank == src) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (rank != src && rank != dest) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// Negative: at most four ranks take part, on a communicator of exactly
+// those; `participants` is 4 where the split runs and the size elsewhere
+// (MPICH's coll4).
+void capped_participants(int *table) {
+  int rank, size, participants;
+  MPI_Comm comm;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 4) {
+    participants = 4;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 4, rank, &comm);
+  } else {
+    participants = size;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
+  if (rank < participants)
+    MPI_Bcast(table, 4, MPI_INT, 0, comm);
+  MPI_Comm_free(&comm);
+}
+
+// Positive: without the split, the last rank of a small job is left out of
+// the duplicate every rank is a member of.
+void one_short(int *table) {
+  int rank, size, participants;
+  MPI_Comm comm;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 4) {
+    participants = 4;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 4, rank, &comm);
+  } else {
+    participants = size - 1;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
+  if (rank < participants)
+    MPI_Bcast(table, 4, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'rank < participants'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < participants' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_Comm_free(&comm);
+}
+
+// Negative: an else-if chain picks each rank's role once; the two tests of
+// it split the ranks in two.
+void roles(void) {
+  int rank, role;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    role = 0;
+  else if (rank < 3)
+    role = 1;
+  else
+    role = 2;
+  if (role == 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  if (role != 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Positive: the ranks of role 1 run no barrier.
+void roles_missing_one(void) {
+  int rank, role;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    role = 0;
+  else if (rank < 3)
+    role = 1;
+  else
+    role = 2;
+  if (role == 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'role == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'role == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:12: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (role == 2)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'role == 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'role == 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:12: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: an assignment inside a loop is not followed; the flag is the
+// rank's own.
+void assigned_in_loop(int n) {
+  int rank, mine, i;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mine = 0;
+  for (i = 0; i < n; i++)
+    if (rank == i)
+      mine = 1;
+  if (mine)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'mine'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'mine' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:9: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
