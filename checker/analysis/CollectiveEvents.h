@@ -104,6 +104,13 @@ struct CollectiveEvent {
 /// of the same collective pass differently, if any.
 std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B);
 
+/// Whether two calls of the same collective that differ only in count and
+/// datatype, where one datatype is a derived one (a handle, not an `MPI_`
+/// constant), may still carry the same data: `n` of `MPI_DOUBLE` at the root
+/// of a gather and `1` of a vector of `n` doubles elsewhere match by type
+/// signature, which lockstep does not compute.
+bool mayCarrySameData(const CollectiveEvent &A, const CollectiveEvent &B);
+
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.
 struct FunctionSummary {

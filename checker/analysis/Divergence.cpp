@@ -166,6 +166,8 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       if (X[I] == Y[I])
         continue;
       const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
+      if (mayCarrySameData(EX, EY))
+        continue;
       if (!EX.LoopBody || EX.LoopBody != EY.LoopBody)
         return Arena.truth();
       if (EX.LoopTripFormula && EY.LoopTripFormula)

@@ -145,3 +145,50 @@ void bcast_from_root(MPI_Comm comm, int root, int *buf, int n) {
       buf[i] = i;
   MPI_Bcast(buf, n, MPI_INT, root, comm);
 }
+
+// Negative: the root receives n doubles from each rank, each other rank
+// sends one vector of n doubles: different counts of different datatypes
+// that carry the same data (MPICH's gather2).
+void gather_vectors(MPI_Comm comm, double *in, double *out, int n, int root) {
+  int rank;
+  MPI_Datatype vec;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Type_vector(n, 1, 2, MPI_DOUBLE, &vec);
+  MPI_Type_commit(&vec);
+  if (rank == root)
+    MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, out, n, MPI_DOUBLE, root, comm);
+  else
+    MPI_Gather(in, 1, vec, NULL, -1, MPI_DATATYPE_NULL, root, comm);
+  MPI_Type_free(&vec);
+}
+
+// Positive: n doubles against one double.
+void gather_short(MPI_Comm comm, double *in, double *out, int n, int root) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == root)
+    MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, out, n, MPI_DOUBLE, root, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Gather' gets count 'n' on ranks where 'rank == root' but '1' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '1' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the count so that it is the same on every rank, and call 'MPI_Gather' once, outside the branch
+  else
+    MPI_Gather(in, 1, MPI_DOUBLE, NULL, -1, MPI_DATATYPE_NULL, root, comm);
+}
+
+// Positive: two ints against one double; predefined types have fixed
+// signatures, so both counts and datatypes tell.
+void gather_mistyped(MPI_Comm comm, int *in, double *out, int root) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == root)
+    MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, out, 1, MPI_DOUBLE, root, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Gather' gets count '1' on ranks where 'rank == root' but '2' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '2' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the count so that it is the same on every rank, and call 'MPI_Gather' once, outside the branch
+  else
+    MPI_Gather(in, 2, MPI_INT, NULL, -1, MPI_DATATYPE_NULL, root, comm);
+}
