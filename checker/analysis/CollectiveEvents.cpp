@@ -288,6 +288,8 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   }
   Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
   Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
+  Event.GroupMembers = Role.Collective->Group.K != rules::ArgRef::Kind::Absent;
+  Event.Creates = namedStorage(ruleArgument(Call, Role.Collective->NewComm));
   return Event;
 }
 

@@ -86,6 +86,11 @@ struct CollectiveEvent {
   bool GroupMarker = false;      // ncclGroupStart/End: local, but must pair up
   bool GroupBegins = false;      // the marker opens a group
   bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
+  // Collective over the members of a group (the rules' `group`): by the
+  // call's contract they are the ranks that make it.
+  bool GroupMembers = false;
+  // The communicator the call creates (the rules' `new_comm`), if named.
+  const clang::ValueDecl *Creates = nullptr;
   llvm::StringRef LoopTrip;      // a loop's event: its trip count ("9", or "?")
   bool Loop = false;             // stands for a loop: its iterations' collectives
   uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
@@ -98,6 +103,8 @@ struct CollectiveEvent {
   llvm::StringRef PendingUsr;
 
   bool pending() const { return !PendingUsr.empty(); }
+  /// Only the ranks that make the call take part: no other rank can miss it.
+  bool callersOnly() const { return SelfCommunicator || GroupMembers; }
 };
 
 /// The index of the first agreed argument (root, count, ...) that two calls

@@ -6,6 +6,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 #include <set>
@@ -132,6 +133,23 @@ std::vector<DivergenceFinder::Distinct> DivergenceFinder::distinct(const RegionS
   return Classes;
 }
 
+namespace {
+/// Events of a sequence that no rank outside those running it takes part
+/// in: calls only their callers make (on MPI_COMM_SELF, over a group's
+/// members), and calls on the communicators such calls created.
+class CallersOwnEvents {
+public:
+  bool skip(const CollectiveEvent &Event) {
+    if (Event.callersOnly() && Event.Creates)
+      Created.insert(Event.Creates);
+    return Event.callersOnly() || (Event.CommunicatorDecl && Created.count(Event.CommunicatorDecl));
+  }
+
+private:
+  llvm::SmallPtrSet<const ValueDecl *, 4> Created;
+};
+} // namespace
+
 // Two sequences differ for two ranks when what they run on the communicators
 // both ranks belong to differs: always for communicators every rank shares,
 // and for a split one only when both ranks are members of the same part.
@@ -141,9 +159,10 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
   std::vector<const ValueDecl *> Split;
   auto Project = [&](const std::vector<unsigned> &Keys, const ValueDecl *Only) {
     std::vector<unsigned> Kept;
+    CallersOwnEvents CallersOwn;
     for (unsigned Key : Keys) {
       const CollectiveEvent &Event = Table.representative(Key);
-      if (Event.SelfCommunicator)
+      if (CallersOwn.skip(Event))
         continue;
       const ValueDecl *Comm = Event.CommunicatorDecl;
       if (Comm && Members.shared(Comm)) {
@@ -387,6 +406,18 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   std::vector<unsigned> KeysA = Table.keys(Mine->Keys), KeysB = Table.keys(Theirs->Keys);
   std::vector<const CollectiveEvent *> A = Table.events(Mine->Events),
                                        B = Table.events(Theirs->Events);
+  // What only the ranks of one side take part in is no difference.
+  for (auto [Keys, Events] : {std::pair{&KeysA, &A}, std::pair{&KeysB, &B}}) {
+    CallersOwnEvents CallersOwn;
+    size_t Kept = 0;
+    for (size_t I = 0; I < Events->size(); ++I)
+      if (!CallersOwn.skip(*(*Events)[I])) {
+        (*Keys)[Kept] = (*Keys)[I];
+        (*Events)[Kept++] = (*Events)[I];
+      }
+    Keys->resize(Kept);
+    Events->resize(Kept);
+  }
   size_t K = 0;
   while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
     ++K;

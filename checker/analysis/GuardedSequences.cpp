@@ -505,6 +505,7 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
       if (Inner.CommunicatorDecl != Event->CommunicatorDecl)
         Event->CommunicatorDecl = nullptr;
       Event->SelfCommunicator &= Inner.SelfCommunicator;
+      Event->GroupMembers &= Inner.GroupMembers;
     }
     // Equal key sequences are one trie node: the body is named by its id.
     Event->Key = Events.strings().save("loop[" + Event->LoopTrip + "]{" +

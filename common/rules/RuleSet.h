@@ -26,6 +26,9 @@ struct CollectiveRule {
   bool Blocking = true;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
   ArgRef Color, NewComm;                // communicator creation: the split colour, the new handle
+  // A call collective over the members of a group, not over `comm`
+  // (MPI_Comm_create_group): only its callers take part.
+  ArgRef Group;
   // A file or window the call creates on `comm` (new_handle), or acts on
   // (handle): the collective runs on the communicator it was created on.
   ArgRef Handle, NewHandle;

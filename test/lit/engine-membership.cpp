@@ -411,3 +411,63 @@ void collective_writes(const char *path, const double *v, int n) {
     MPI_File_close(&own);
   }
 }
+
+// Negative: MPI_Comm_create_group is collective over the group, whose
+// members are by contract the ranks that call it; the communicator it makes
+// is used only by them (MPICH's comm_create_group).
+void even_group(MPI_Group even) {
+  int rank;
+  MPI_Comm even_comm;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2 == 0) {
+    MPI_Comm_create_group(MPI_COMM_WORLD, even, 0, &even_comm);
+    MPI_Barrier(even_comm);
+    MPI_Comm_free(&even_comm);
+  }
+}
+
+// Positive: the world barrier in the same arm is still the even ranks' alone.
+void even_group_then_world(MPI_Group even) {
+  int rank;
+  MPI_Comm even_comm;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2 == 0) {
+    MPI_Comm_create_group(MPI_COMM_WORLD, even, 0, &even_comm);
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank % 2 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 2 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_Comm_free(&even_comm);
+  }
+}
+
+// Negative: an intercommunicator whose local side is MPI_COMM_SELF joins
+// ranks 0 and 1 only, and only they free it (MPICH's ic1).
+void pair_intercomm(void) {
+  int rank;
+  MPI_Comm inter;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank < 2) {
+    MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 1 - rank, 27, &inter);
+    MPI_Comm_free(&inter);
+  }
+}
+
+// Positive: a split of the world made on every rank, then used by half of
+// them: the communicator holds all ranks, not only those of the arm.
+void split_then_half(void) {
+  int rank;
+  MPI_Comm all;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank % 2 == 0) {
+    MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &all);
+    MPI_Barrier(all);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank % 2 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 2 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  } else {
+    MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &all);
+  }
+}

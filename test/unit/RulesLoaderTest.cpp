@@ -244,6 +244,18 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->Count.K, ArgRef::Kind::Absent);
 }
 
+TEST(RulesLoader, GroupCollectivesNameTheirGroup) {
+  RuleSet Rules;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  const CollectiveRule *Create = Rules.findCollective("MPI_Comm_create_group");
+  ASSERT_NE(Create, nullptr);
+  EXPECT_EQ(Create->Group.K, ArgRef::Kind::Argument);
+  EXPECT_EQ(Create->Group.Index, 1u);
+  EXPECT_EQ(Create->NewComm.Index, 3u);
+  // MPI_Comm_create is collective over the whole parent communicator.
+  EXPECT_EQ(Rules.findCollective("MPI_Comm_create")->Group.K, ArgRef::Kind::Absent);
+}
+
 TEST(RulesLoader, FilesAndWindowsNameTheirHandle) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
