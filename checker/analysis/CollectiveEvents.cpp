@@ -290,6 +290,9 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
   Event.GroupMembers = Role.Collective->Group.K != rules::ArgRef::Kind::Absent;
   Event.Creates = namedStorage(ruleArgument(Call, Role.Collective->NewComm));
+  if (!Event.Creates)
+    Event.Creates = namedStorage(ruleArgument(Call, Role.Collective->NewHandle));
+  Event.Handle = namedStorage(ruleArgument(Call, Role.Collective->Handle));
   return Event;
 }
 

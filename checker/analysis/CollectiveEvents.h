@@ -89,8 +89,10 @@ struct CollectiveEvent {
   // Collective over the members of a group (the rules' `group`): by the
   // call's contract they are the ranks that make it.
   bool GroupMembers = false;
-  // The communicator the call creates (the rules' `new_comm`), if named.
+  // The communicator, file or window the call creates (the rules'
+  // `new_comm`, `new_handle`), and the file or window it acts on (`handle`).
   const clang::ValueDecl *Creates = nullptr;
+  const clang::ValueDecl *Handle = nullptr;
   llvm::StringRef LoopTrip;      // a loop's event: its trip count ("9", or "?")
   bool Loop = false;             // stands for a loop: its iterations' collectives
   uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)

@@ -136,13 +136,18 @@ std::vector<DivergenceFinder::Distinct> DivergenceFinder::distinct(const RegionS
 namespace {
 /// Events of a sequence that no rank outside those running it takes part
 /// in: calls only their callers make (on MPI_COMM_SELF, over a group's
-/// members), and calls on the communicators such calls created.
+/// members), and calls on the communicators, files and windows such calls
+/// created (`MPI_File_open(MPI_COMM_SELF, ..., &fh)`, then
+/// `MPI_File_close(&fh)`, where `fh` is opened on other communicators
+/// elsewhere).
 class CallersOwnEvents {
 public:
   bool skip(const CollectiveEvent &Event) {
     if (Event.callersOnly() && Event.Creates)
       Created.insert(Event.Creates);
-    return Event.callersOnly() || (Event.CommunicatorDecl && Created.count(Event.CommunicatorDecl));
+    return Event.callersOnly() ||
+           (Event.CommunicatorDecl && Created.count(Event.CommunicatorDecl)) ||
+           (Event.Handle && Created.count(Event.Handle));
   }
 
 private:

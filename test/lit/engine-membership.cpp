@@ -471,3 +471,38 @@ void split_then_half(void) {
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &all);
   }
 }
+
+// Negative: the file every rank writes is reopened on MPI_COMM_SELF by rank
+// 0 alone to check it; its close there is rank 0's own, though `fh` is
+// opened on the world too (MPICH's i_hindexed).
+void check_on_root(const char *path, int *buf, int n) {
+  int rank;
+  MPI_File fh;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  MPI_File_write_all(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_close(&fh);
+  if (rank == 0) {
+    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    MPI_File_read(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+  }
+}
+
+// Positive: rank 0 reopens it on the world, which the other ranks never do.
+void reopen_on_world(const char *path, int *buf, int n) {
+  int rank;
+  MPI_File fh;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  MPI_File_close(&fh);
+  if (rank == 0) {
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_File_open' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_File_open' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_File_read(fh, buf, n, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+  }
+}
