@@ -1,9 +1,11 @@
 #include "ErrorPaths.h"
+#include "CallSite.h"
 #include "Exceptions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -110,7 +112,8 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
         exceptionalCall(*Block))
       continue;
     const Expr *Condition = decidingCondition(*Block);
-    std::optional<unsigned> Arm = Condition ? failingArm(Condition, Function.decl()) : std::nullopt;
+    std::optional<unsigned> Arm =
+        Condition ? failingArm(Condition, *Block, Function.decl()) : std::nullopt;
     const CFGBlock *Target =
         Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
     if (Target && leavesBeforeJoin(Function, *Block, *Target))
@@ -151,7 +154,8 @@ bool ErrorPaths::leavesBeforeJoin(const FunctionCFG &Function, const CFGBlock &B
 
 // The arm (0: true, 1: false) taken when the status \p Condition tests
 // reports a failure.
-std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const FunctionDecl *FD) {
+std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGBlock &Block,
+                                               const FunctionDecl *FD) {
   ASTContext &Context = FD->getASTContext();
   bool TrueFails = true;
   const Expr *E = Condition->IgnoreParenImpCasts();
@@ -165,6 +169,8 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const Func
   if (!Compare || !Compare->isEqualityOp()) {
     // `if (err)` is true when it failed, `if (p)` when it succeeded.
     std::optional<StatusValue> Status = statusOf(E, FD, nullptr);
+    if (!Status)
+      Status = assignedJustBefore(E, Block);
     if (!Status || Status->Value != 0)
       return std::nullopt;
     if (Status->Fails)
@@ -174,6 +180,8 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const Func
   for (auto [Value, Other] : {std::pair(Compare->getLHS(), Compare->getRHS()),
                               std::pair(Compare->getRHS(), Compare->getLHS())}) {
     std::optional<StatusValue> Status = statusOf(Value, FD, nullptr);
+    if (!Status)
+      Status = assignedJustBefore(Value, Block);
     if (!Status)
       continue;
     if (Status->Fails) { // `p == nullptr`, `p != NULL`
@@ -217,6 +225,70 @@ std::optional<StatusValue> ErrorPaths::statusOf(const Expr *E, const FunctionDec
     Success = Written;
   }
   return Success;
+}
+
+/// Whether two indices are the same as written: one variable, or one constant.
+static bool sameIndex(const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  const auto *RefA = dyn_cast<DeclRefExpr>(A), *RefB = dyn_cast<DeclRefExpr>(B);
+  if (RefA && RefB)
+    return RefA->getDecl() == RefB->getDecl();
+  const auto *ConstA = dyn_cast<IntegerLiteral>(A), *ConstB = dyn_cast<IntegerLiteral>(B);
+  return ConstA && ConstB && ConstA->getValue() == ConstB->getValue();
+}
+
+/// Whether two lvalues name the same storage as written: `a->names`, `s.buf`,
+/// `bufs[2]`, `bufs[i]`.
+static bool sameStorage(const Expr *A, const Expr *B) {
+  while (true) {
+    A = A->IgnoreParenImpCasts();
+    B = B->IgnoreParenImpCasts();
+    if (A->getStmtClass() != B->getStmtClass())
+      return false;
+    if (const auto *RefA = dyn_cast<DeclRefExpr>(A))
+      return RefA->getDecl() == cast<DeclRefExpr>(B)->getDecl();
+    if (const auto *MemberA = dyn_cast<MemberExpr>(A)) {
+      const auto *MemberB = cast<MemberExpr>(B);
+      if (MemberA->getMemberDecl() != MemberB->getMemberDecl() ||
+          MemberA->isArrow() != MemberB->isArrow())
+        return false;
+      A = MemberA->getBase();
+      B = MemberB->getBase();
+    } else if (const auto *ElementA = dyn_cast<ArraySubscriptExpr>(A)) {
+      const auto *ElementB = cast<ArraySubscriptExpr>(B);
+      if (!sameIndex(ElementA->getIdx(), ElementB->getIdx()))
+        return false;
+      A = ElementA->getBase();
+      B = ElementB->getBase();
+    } else {
+      return false;
+    }
+  }
+}
+
+// A field or element tested right after a status call was stored in it, in
+// the same block with no call in between (`a->names = malloc(n); if
+// (a->names == NULL) return -1;`).
+std::optional<StatusValue> ErrorPaths::assignedJustBefore(const Expr *E, const CFGBlock &Block) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Condition = decidingCondition(Block);
+  if (!isa<MemberExpr, ArraySubscriptExpr>(E) || !Condition)
+    return std::nullopt;
+  llvm::SmallPtrSet<const Stmt *, 16> Test; // the condition's own parts, evaluated last
+  forEachStmtInOrder(Condition, [&](const Stmt *S) { Test.insert(S); });
+  for (auto Element = Block.rbegin(); Element != Block.rend(); ++Element) {
+    auto S = Element->getAs<CFGStmt>();
+    if (!S || Test.count(S->getStmt()))
+      continue;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S->getStmt());
+        Assign && Assign->getOpcode() == BO_Assign)
+      return sameStorage(Assign->getLHS(), E) ? callStatus(Assign->getRHS(), nullptr)
+                                              : std::nullopt;
+    if (isa<CallExpr>(S->getStmt()))
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,

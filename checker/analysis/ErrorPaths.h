@@ -77,11 +77,13 @@ private:
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);
   const LocalWrites &writesOf(const clang::FunctionDecl *FD);
-  std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::FunctionDecl *FD);
+  std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::CFGBlock &Block,
+                                     const clang::FunctionDecl *FD);
   bool leavesBeforeJoin(const FunctionCFG &Function, const clang::CFGBlock &Branch,
                         const clang::CFGBlock &Target);
   std::optional<StatusValue> statusOf(const clang::Expr *E, const clang::FunctionDecl *FD,
                                       std::vector<const clang::FunctionDecl *> *Missing);
+  std::optional<StatusValue> assignedJustBefore(const clang::Expr *E, const clang::CFGBlock &Block);
   std::optional<StatusValue> callStatus(const clang::Expr *E,
                                         std::vector<const clang::FunctionDecl *> *Missing);
   std::optional<StatusValue> calleeStatus(const clang::FunctionDecl *Callee,

@@ -259,3 +259,45 @@ int reduce_owned(MPI_Comm comm, float *shard, int n) {
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
+
+struct NameList {
+  char **names;
+  int *lengths;
+};
+
+// Negative: rank 0 leaves when the allocation it just stored in a field
+// failed; that is an error path (MPICH's i_noncontig_coll2).
+int gather_names(MPI_Comm comm, int n, NameList *list) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    list->names = (char **)malloc(sizeof(char *) * n);
+    if (list->names == NULL)
+      return -1;
+  }
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // EXITS: :[[@LINE-4]]:7: note: ranks where 'rank == 0' return here
+  // EXITS: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}
+
+// Positive: the field tested is not the one just allocated.
+int gather_other(MPI_Comm comm, int n, NameList *list) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    list->names = (char **)malloc(sizeof(char *) * n);
+    if (list->lengths == NULL)
+      return -1;
+  }
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where 'rank == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}
