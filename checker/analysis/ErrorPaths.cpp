@@ -277,8 +277,8 @@ std::optional<StatusValue> ErrorPaths::assignedJustBefore(const Expr *E, const C
     return std::nullopt;
   llvm::SmallPtrSet<const Stmt *, 16> Test; // the condition's own parts, evaluated last
   forEachStmtInOrder(Condition, [&](const Stmt *S) { Test.insert(S); });
-  for (auto Element = Block.rbegin(); Element != Block.rend(); ++Element) {
-    auto S = Element->getAs<CFGStmt>();
+  for (const CFGElement &Element : llvm::reverse(Block)) {
+    auto S = Element.getAs<CFGStmt>();
     if (!S || Test.count(S->getStmt()))
       continue;
     if (const auto *Assign = dyn_cast<BinaryOperator>(S->getStmt());
