@@ -1,5 +1,6 @@
 #include "TranslationUnitAnalysis.h"
 #include "Exceptions.h"
+#include "IntercommRoots.h"
 #include "Limits.h"
 #include "SourceText.h"
 #include "TripCount.h"
@@ -294,9 +295,16 @@ SourceLocation TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
 
 void TranslationUnitAnalysis::findRankArguments() {
   std::set<std::pair<unsigned, std::string>> Reported;
+  std::optional<IntercommRoots> Intercomm; // asked only about roots that differ
   for (const auto &Function : Functions)
     for (const AgreedArgument &Argument : Dependence[Function.get()].AgreedArguments) {
       const Provenance *Source = Env.resolve(Argument.Value, Function->decl());
+      if (Source && std::string_view(Argument.Role) == "root") {
+        if (!Intercomm)
+          Intercomm.emplace(Functions, Function->context());
+        if (Intercomm->mayBe(Argument.Argument))
+          continue;
+      }
       // Each part of a split, or each rank's own group picked from a list
       // (`tp_groups[rank / tp_size]`), uses its own: membership decides.
       if (std::string(Argument.Role) == "communicator" &&

@@ -187,3 +187,36 @@ void joined_group(int rank, int world, std::vector<at::Tensor> &weights) {
   // CHECK-MESSAGES: :[[@LINE-4]]:33: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
   pg->broadcast(weights, opts)->wait();
 }
+
+// Negative: on an intercommunicator the root group passes MPI_ROOT at the
+// root and MPI_PROC_NULL elsewhere, the other group the root's rank: roots
+// that differ by design, here through a wrapper (MPICH's icbcast).
+static int wrapped_bcast(int *buf, int n, int root, MPI_Comm comm) {
+  return MPI_Bcast(buf, n, MPI_INT, root, comm);
+}
+
+void intercomm_bcast(MPI_Comm inter, int *buf, int n, int in_root_group) {
+  int rank;
+  MPI_Comm_rank(inter, &rank);
+  if (in_root_group)
+    wrapped_bcast(buf, n, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  else
+    wrapped_bcast(buf, n, 0, inter);
+  MPI_Reduce(buf, buf, n, MPI_INT, MPI_SUM, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+}
+
+// Positive: through the same kind of wrapper, each rank names itself.
+static int other_bcast(int *buf, int n, int root, MPI_Comm comm) {
+  return MPI_Bcast(buf, n, MPI_INT, root, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:37: note: 'root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:45: note: parameter 'root' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:37: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+void self_rooted(MPI_Comm comm, int *buf, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  other_bcast(buf, n, rank, comm);
+}
