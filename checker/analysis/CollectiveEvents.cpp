@@ -162,8 +162,9 @@ static bool predefinedDatatype(llvm::StringRef Written) {
 }
 
 bool mayCarrySameData(const CollectiveEvent &A, const CollectiveEvent &B) {
-  if (A.Collective != B.Collective || A.AgreedArguments.size() != B.AgreedArguments.size() ||
-      A.Key.starts_with("call ") || B.Key.starts_with("call "))
+  if (A.Loop || B.Loop || A.Collective != B.Collective ||
+      A.AgreedArguments.size() != B.AgreedArguments.size() || A.Key.starts_with("call ") ||
+      B.Key.starts_with("call "))
     return false;
   bool Counts = false, Types = false, Derived = false;
   for (size_t I = 0; I < A.AgreedArguments.size(); ++I) {
@@ -289,9 +290,12 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
   Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
   Event.GroupMembers = Role.Collective->Group.K != rules::ArgRef::Kind::Absent;
-  Event.Creates = namedStorage(ruleArgument(Call, Role.Collective->NewComm));
-  if (!Event.Creates)
-    Event.Creates = namedStorage(ruleArgument(Call, Role.Collective->NewHandle));
+  // Only a local variable names one handle: a field is every object's.
+  const ValueDecl *Made = namedStorage(ruleArgument(Call, Role.Collective->NewComm));
+  if (!Made)
+    Made = namedStorage(ruleArgument(Call, Role.Collective->NewHandle));
+  if (const auto *Var = dyn_cast_or_null<VarDecl>(Made); Var && Var->hasLocalStorage())
+    Event.Creates = Var;
   Event.Handle = namedStorage(ruleArgument(Call, Role.Collective->Handle));
   return Event;
 }

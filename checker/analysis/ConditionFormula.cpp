@@ -181,20 +181,21 @@ ConditionFormula::FieldWrites ConditionFormula::writesOf(const FieldDecl *Field)
 ConditionFormula::~ConditionFormula() = default;
 
 FormulaRef ConditionFormula::condition(const CFGBlock &Block) {
-  auto [It, Inserted] = Conditions.try_emplace(&Block, Arena.truth());
-  if (Inserted && exceptionalCall(Block)) {
+  if (auto Known = Conditions.find(&Block); Known != Conditions.end())
+    return Known->second;
+  FormulaRef Value = Arena.truth();
+  if (exceptionalCall(Block)) {
     // Whether the call returns: per-rank where the ranks it throws on differ.
     const RankValue *Throws = Facts.ConditionAt(Block);
-    It->second = Throws && Facts.Differs(*Throws)
-                     ? Arena.unknownPerRank(/*Boolean=*/true)
-                     : Arena.uniform(exceptionalCall(Block), /*Boolean=*/true);
-  } else if (Inserted)
-    if (const Expr *Condition = decidingCondition(Block)) {
-      if (!Nested)
-        Budget = 0;
-      It->second = translate(Condition, /*WantBoolean=*/true);
-    }
-  return It->second;
+    Value = Throws && Facts.Differs(*Throws) ? Arena.unknownPerRank(/*Boolean=*/true)
+                                             : Arena.uniform(exceptionalCall(Block), true);
+  } else if (const Expr *Condition = decidingCondition(Block)) {
+    if (!Nested)
+      Budget = 0;
+    Value = translate(Condition, /*WantBoolean=*/true);
+  }
+  // Looked up again: translating a read may have asked for other conditions.
+  return Conditions[&Block] = Value;
 }
 
 FormulaRef ConditionFormula::expression(const Expr *E) {
@@ -214,10 +215,10 @@ FormulaRef ConditionFormula::expression(const Expr *E, const Stmt *Scope,
 }
 
 FormulaRef ConditionFormula::edge(const CFGBlock &Block, unsigned Index) {
-  auto [Known, Inserted] = Edges.try_emplace({&Block, Index}, Arena.truth());
-  if (Inserted)
-    Known->second = translateEdge(Block, Index);
-  return Known->second;
+  if (auto Known = Edges.find({&Block, Index}); Known != Edges.end())
+    return Known->second;
+  FormulaRef Guard = translateEdge(Block, Index);
+  return Edges[{&Block, Index}] = Guard;
 }
 
 FormulaRef ConditionFormula::translateEdge(const CFGBlock &Block, unsigned Index) {
@@ -396,8 +397,9 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
 std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool WantBoolean) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Written.count(Var) || (StableVars && StableVars->count(Var)) ||
-      !ExpandingReads.insert(Ref).second)
+  // Not inside expression(E, Scope, Stable): the conditions a choice reads
+  // are kept for every later question, not only for that loop's.
+  if (!Var || !Written.count(Var) || StableVars || !ExpandingReads.insert(Ref).second)
     return std::nullopt;
   if (!Reaching)
     Reaching = std::make_unique<ReachingAssignments>(Function);

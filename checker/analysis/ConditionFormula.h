@@ -74,7 +74,7 @@ public:
   FormulaRef edge(const clang::CFGBlock &Block, unsigned Index);
   /// Whether some expression was too large to follow (limits::MaxExpressionNodes).
   bool truncated() const { return Truncated; }
-  /// Whether some read chose among more assignments than
+  /// Whether some read met more merges of differently assigned paths than
   /// limits::MaxReachingBranches lets it follow.
   bool reachingLimited() const { return ReachingLimited; }
 

@@ -145,6 +145,8 @@ public:
   bool skip(const CollectiveEvent &Event) {
     if (Event.callersOnly() && Event.Creates)
       Created.insert(Event.Creates);
+    else if (Event.Creates) // the variable now holds a handle others share
+      Created.erase(Event.Creates);
     return Event.callersOnly() ||
            (Event.CommunicatorDecl && Created.count(Event.CommunicatorDecl)) ||
            (Event.Handle && Created.count(Event.Handle));
@@ -424,7 +426,8 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     Events->resize(Kept);
   }
   size_t K = 0;
-  while (K < KeysA.size() && K < KeysB.size() && KeysA[K] == KeysB[K])
+  while (K < KeysA.size() && K < KeysB.size() &&
+         (KeysA[K] == KeysB[K] || mayCarrySameData(*A[K], *B[K])))
     ++K;
   const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
   auto Report = [&](Divergence::Kind Kind, const CollectiveEvent *OtherEvent) {

@@ -279,13 +279,17 @@ std::optional<StatusValue> ErrorPaths::assignedJustBefore(const Expr *E, const C
   forEachStmtInOrder(Condition, [&](const Stmt *S) { Test.insert(S); });
   for (const CFGElement &Element : llvm::reverse(Block)) {
     auto S = Element.getAs<CFGStmt>();
-    if (!S || Test.count(S->getStmt()))
+    if (!S)
+      return std::nullopt; // a destructor, a lifetime's end: code that may write
+    if (Test.count(S->getStmt()))
       continue;
-    if (const auto *Assign = dyn_cast<BinaryOperator>(S->getStmt());
-        Assign && Assign->getOpcode() == BO_Assign)
+    const auto *Assign = dyn_cast<BinaryOperator>(S->getStmt());
+    if (Assign && Assign->getOpcode() == BO_Assign)
       return sameStorage(Assign->getLHS(), E) ? callStatus(Assign->getRHS(), nullptr)
                                               : std::nullopt;
-    if (isa<CallExpr>(S->getStmt()))
+    const auto *Step = dyn_cast<UnaryOperator>(S->getStmt());
+    if ((Assign && Assign->isCompoundAssignmentOp()) || (Step && Step->isIncrementDecrementOp()) ||
+        isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr>(S->getStmt()))
       return std::nullopt;
   }
   return std::nullopt;

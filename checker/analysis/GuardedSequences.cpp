@@ -489,6 +489,16 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
   auto Event = std::make_unique<CollectiveEvent>(*First);
   Event->GroupMarker = false;
   Event->Loop = true;
+  // The loop creates and acts on what its iterations do, not its first call.
+  Event->Creates = Event->Handle = nullptr;
+  for (uint32_t Keys : Distinct)
+    for (unsigned Key : Table.keys(Keys)) {
+      const CollectiveEvent &Inner = Table.representative(Key);
+      Event->SelfCommunicator &= Inner.SelfCommunicator;
+      Event->GroupMembers &= Inner.GroupMembers;
+    }
+  if (Body.Overflow)
+    Event->SelfCommunicator = Event->GroupMembers = false;
   if (Body.Overflow || Distinct.size() > 1) {
     // Ranks may run different iterations; each iteration's branches are
     // judged where they are. The loop matches only itself.
@@ -504,8 +514,6 @@ const CollectiveEvent *SequenceBuilder::loopEvent(FunctionShape &Shape, const CF
       const CollectiveEvent &Inner = Table.representative(Key);
       if (Inner.CommunicatorDecl != Event->CommunicatorDecl)
         Event->CommunicatorDecl = nullptr;
-      Event->SelfCommunicator &= Inner.SelfCommunicator;
-      Event->GroupMembers &= Inner.GroupMembers;
     }
     // Equal key sequences are one trie node: the body is named by its id.
     Event->Key = Events.strings().save("loop[" + Event->LoopTrip + "]{" +

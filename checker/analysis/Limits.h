@@ -82,9 +82,9 @@ constexpr unsigned GroupVisitsPerBlock = 16;
 /// expressions become an unknown per-rank condition.
 constexpr unsigned MaxExpressionNodes = 4096;
 
-/// Branches that choose among the assignments one read of a local variable
-/// sees (`n = 4` or `n = size`, by `size > 4`); a read past it is an unknown
-/// value of the right kind (shared or per-rank).
+/// Merges of paths that assign a local variable differently which one read
+/// of it follows (`n = 4` or `n = size`, chosen by `size > 4`, is one); a
+/// read past it is an unknown value of the right kind (shared or per-rank).
 constexpr unsigned MaxReachingBranches = 32;
 
 } // namespace lockstep::analysis::limits

@@ -139,6 +139,19 @@ bool ReachingAssignments::assignedInLoopOf(const VarDecl *Var, const CFGBlock *H
          });
 }
 
+// A loop entered at more than one block (`goto` into its middle): walks that
+// move to dominators would step over the assignments it makes, as no block
+// heads it.
+bool ReachingAssignments::hasIrreducibleLoop() const {
+  for (const CFGBlock *Block : Function.reversePostOrder())
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+      if (const CFGBlock *Target = Succ.getReachableBlock();
+          Target && Function.rpoIndex(Target) <= Function.rpoIndex(Block) &&
+          !Dominators->dominates(Target, Block))
+        return true;
+  return false;
+}
+
 const CFGBlock *
 ReachingAssignments::nearestCommonDominator(const std::vector<const CFGBlock *> &Blocks) const {
   CFGBlock *Common = const_cast<CFGBlock *>(Blocks.front());
@@ -166,7 +179,10 @@ std::vector<ReachingAssignments::Node> ReachingAssignments::of(const DeclRefExpr
   if (!Dominators) {
     Dominators = std::make_unique<CFGDomTree>();
     Dominators->buildDominatorTree(const_cast<CFG *>(&Function.cfg()));
+    Irreducible = hasIrreducibleLoop();
   }
+  if (Irreducible)
+    return {};
   Query Q;
   Q.Var = Var;
   int Root = valueBefore(Q, Position->second.first, Position->second.second);

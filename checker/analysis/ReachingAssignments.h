@@ -35,10 +35,11 @@ public:
 
   /// The choice \p Read sees, children before parents (the root last).
   /// Empty where lockstep cannot tell: the variable is used other than by
-  /// plain reads and assignments (`++`, `&n`, a reference, a lambda), it is
-  /// assigned inside a loop around the read, or paths merge other than
-  /// after one two-way branch. \p Limited is set when the choice had more
-  /// than limits::MaxReachingBranches branches.
+  /// plain reads and assignments (`++`, `&n`, a reference, a lambda), a
+  /// loop around the read assigns it before the read sees the assignment
+  /// of this iteration, a loop is entered at more than one block (`goto`),
+  /// or paths merge other than after one two-way branch. \p Limited is set
+  /// when the read met more than limits::MaxReachingBranches merges.
   std::vector<Node> of(const clang::DeclRefExpr *Read, bool &Limited);
 
 private:
@@ -52,11 +53,13 @@ private:
   int valueBefore(Query &Q, const clang::CFGBlock *Block, unsigned Before);
   int valueAtEnd(Query &Q, const clang::CFGBlock *Block);
   int merge(Query &Q, const clang::CFGBlock *Block, std::vector<const clang::CFGBlock *> Preds);
+  bool hasIrreducibleLoop() const;
   const clang::CFGBlock *
   nearestCommonDominator(const std::vector<const clang::CFGBlock *> &Blocks) const;
 
   const FunctionCFG &Function;
   std::unique_ptr<clang::CFGDomTree> Dominators;
+  bool Irreducible = false;                          // some loop is entered at more than one block
   llvm::DenseSet<const clang::VarDecl *> Candidates; // plain reads and assignments only
   // Each CFG element's statement: its block and index.
   llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>> Positions;

@@ -279,9 +279,9 @@ void TranslationUnitAnalysis::findDivergences() {
                             " operands was taken as an unknown per-rank value"});
     if (Shape->second->conditions().reachingLimited())
       Limits.push_back({Function->decl(), Function->decl()->getLocation(),
-                        "a variable whose value more than " +
+                        "a variable assigned on paths that merge more than " +
                             std::to_string(limits::MaxReachingBranches) +
-                            " branches choose was taken as an unknown value"});
+                            " times before a read was taken as an unknown value"});
   }
 }
 

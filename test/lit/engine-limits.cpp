@@ -52,7 +52,7 @@ void some_choices(MPI_Comm comm, const Flags &o, int *x) {
 // A variable 40 branches may assign: past limits::MaxReachingBranches its read
 // is an unknown per-rank value, and the remark says so.
 void many_assignments() {
-  // CHECK-MESSAGES: :[[@LINE-1]]:6: remark: lockstep: analysis of 'many_assignments' incomplete: a variable whose value more than 32 branches choose was taken as an unknown value [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: remark: lockstep: analysis of 'many_assignments' incomplete: a variable assigned on paths that merge more than 32 times before a read was taken as an unknown value [lockstep-rank-branch]
   int rank, chosen;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   chosen = 0;

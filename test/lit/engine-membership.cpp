@@ -506,3 +506,44 @@ void reopen_on_world(const char *path, int *buf, int n) {
     MPI_File_close(&fh);
   }
 }
+
+// Positive: the loop rank 0 runs on its own file also has a world barrier.
+void self_file_loop(const char *path, int *buf, int n) {
+  int rank;
+  MPI_File fh;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    for (int i = 0; i < n; ++i) {
+      MPI_File_write_all(fh, buf, 1, MPI_INT, MPI_STATUS_IGNORE);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_File_write_all' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_File_write_all' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_File_close(&fh);
+  }
+}
+
+// Positive: the handle of the group's communicator is reused for a
+// duplicate of the world, which every rank is a member of.
+void reused_handle(MPI_Group even) {
+  int rank;
+  MPI_Comm c;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Comm_create_group(MPI_COMM_WORLD, even, 0, &c);
+    MPI_Comm_free(&c);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Barrier(c);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_Comm_free(&c);
+  } else {
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_free(&c);
+  }
+}

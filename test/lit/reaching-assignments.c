@@ -157,3 +157,27 @@ void assigned_in_loop(int n) {
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Positive: a loop entered at two places (`goto`): the assignment after the
+// test reaches it on the next pass, so `n` is the rank there.
+void entered_twice(int start_late) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:6: remark: lockstep: analysis of 'entered_twice' incomplete: more than 64 distinct collective sequences; its callers see one opaque call [lockstep-rank-branch]
+  int rank, n, i;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  n = 0;
+  i = 0;
+  if (start_late)
+    goto late;
+early:
+  if (n == 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'n == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  n = rank;
+late:
+  i = i + 1;
+  if (i < 3)
+    goto early;
+}
