@@ -1,6 +1,7 @@
 #include "ReachingAssignments.h"
 #include "CallSite.h"
 #include "Limits.h"
+#include "LocalWrites.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -29,14 +30,6 @@ struct ReachingAssignments::Query {
 };
 
 static constexpr int Unknown = -1;
-
-static const VarDecl *localVariable(const Expr *E, const FunctionDecl *Function) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || Var->getDeclContext() != Function)
-    return nullptr;
-  return Var;
-}
 
 ReachingAssignments::ReachingAssignments(const FunctionCFG &Function) : Function(Function) {
   collectCandidates();
@@ -87,14 +80,14 @@ void ReachingAssignments::indexElements() {
         const Expr *Stored = nullptr;
         if (const auto *Assign = dyn_cast<BinaryOperator>(Statement);
             Assign && Assign->getOpcode() == BO_Assign) {
-          Var = localVariable(Assign->getLHS(), Function.decl());
+          Var = localVariable(Assign->getLHS());
           Stored = Assign->getRHS();
         } else if (const auto *Decl = dyn_cast<DeclStmt>(Statement); Decl && Decl->isSingleDecl()) {
           Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
           Stored = Var ? Var->getInit() : nullptr;
         }
         if (Var && Candidates.count(Var)) {
-          Stores[Statement] = Stored;
+          Stores[Statement] = {Var, Stored};
           std::vector<const CFGBlock *> &Blocks = AssignedIn[Var];
           if (Blocks.empty() || Blocks.back() != Block)
             Blocks.push_back(Block);
@@ -110,14 +103,7 @@ void ReachingAssignments::indexElements() {
 // assign \p Var.
 const Expr *const *ReachingAssignments::assignmentIn(const Stmt *S, const VarDecl *Var) const {
   auto It = Stores.find(S);
-  if (It == Stores.end())
-    return nullptr;
-  const VarDecl *Target = nullptr;
-  if (const auto *Assign = dyn_cast<BinaryOperator>(S))
-    Target = localVariable(Assign->getLHS(), Function.decl());
-  else
-    Target = dyn_cast<VarDecl>(cast<DeclStmt>(S)->getSingleDecl());
-  return Target == Var ? &It->second : nullptr;
+  return It != Stores.end() && It->second.first == Var ? &It->second.second : nullptr;
 }
 
 // Whether a path from \p From to \p To may assign \p Var in between (every

@@ -65,9 +65,11 @@ private:
   llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>> Positions;
   // The blocks that assign each candidate.
   llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::CFGBlock *>> AssignedIn;
-  // What an assignment or declaration stores (null: a declaration without
-  // an initializer, whose value lockstep cannot tell).
-  llvm::DenseMap<const clang::Stmt *, const clang::Expr *> Stores;
+  // The candidate an assignment or declaration stores into, and what it
+  // stores (null: a declaration without an initializer, whose value
+  // lockstep cannot tell).
+  llvm::DenseMap<const clang::Stmt *, std::pair<const clang::VarDecl *, const clang::Expr *>>
+      Stores;
 };
 
 } // namespace lockstep::analysis
