@@ -5,6 +5,8 @@
 #include "Exceptions.h"
 #include "Tautology.h"
 
+#include <optional>
+
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
@@ -199,22 +201,33 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   if (Incoming.size() < 2 || Gated == GatedAt.end())
     return;
   RankValue Taint;
-  llvm::DenseSet<const void *> Written;
+  std::vector<const CFGBlock *> Deciding;
   for (const CFGBlock *Branch : Gated->second) {
     RankValue BranchTaint = taintOf(*Branch);
     if (!BranchTaint.dependent())
       continue;
     Taint.combine(BranchTaint);
-    const llvm::DenseSet<const void *> &ByBranch = writtenUnder(*Branch);
-    Written.insert(ByBranch.begin(), ByBranch.end());
+    Deciding.push_back(Branch);
   }
   if (!Taint.dependent())
     return;
+  // What the deciding branches write is gathered only once some storage
+  // arrives differently defined: a `?:` chain thousands deep writes nothing
+  // at its merges, and its nested arms would cost the square of its depth.
+  std::optional<llvm::DenseSet<const void *>> Written;
+  auto WrittenUnderDeciding = [&](const void *Root) {
+    if (!Written) {
+      Written.emplace();
+      for (const CFGBlock *Branch : Deciding) {
+        const llvm::DenseSet<const void *> &ByBranch = writtenUnder(*Branch);
+        Written->insert(ByBranch.begin(), ByBranch.end());
+      }
+    }
+    return Written->count(Root) != 0;
+  };
   for (auto &Entry : Current) {
     const StorageKey &Key = Entry.first; // lambdas capture no structured binding in C++17
     RankValue &Value = Entry.second;
-    if (!Written.count(storageRoot(Key)))
-      continue;
     auto ValueOn = [&Key](const State *In) -> const RankValue * {
       auto It = In->find(Key);
       return It == In->end() ? nullptr : &It->second;
@@ -227,7 +240,8 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     bool Differs = llvm::any_of(llvm::drop_begin(Incoming), [&](const State *In) {
       return !sameDefinition(DefinitionOn(In), First);
     });
-    if (Differs && (knownHere(Taint) || !knownHere(Value))) {
+    if (Differs && (knownHere(Taint) || !knownHere(Value)) &&
+        WrittenUnderDeciding(storageRoot(Key))) {
       // Its own part on some paths, a communicator others share on the
       // rest (`c = n > 1 ? sub : world` as an if/else): the condition
       // chose it, and the split no longer explains it.

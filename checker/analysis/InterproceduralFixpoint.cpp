@@ -152,22 +152,35 @@ void TranslationUnitAnalysis::computeSeeds() {
       if (Classifier.isRankName(FD->getParamDecl(I)->getName()))
         Seeds[I] = Env.rankName(FD->getParamDecl(I));
   }
+  // Passes in source order until nothing changes; a caller whose own seeds
+  // did not change since it was last visited passes what it passed then, so
+  // only the callees seeded anew are visited again.
+  llvm::DenseMap<const FunctionDecl *, size_t> IndexOf;
+  for (size_t I = 0; I < Functions.size(); ++I)
+    IndexOf.try_emplace(Functions[I]->decl()->getCanonicalDecl(), I);
+  std::vector<bool> Dirty(Functions.size(), true);
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const auto &Function : Functions) {
-      for (const CallSiteRecord &Call : Dependence[Function.get()].Calls) {
+    for (size_t F = 0; F < Functions.size(); ++F) {
+      if (!Dirty[F])
+        continue;
+      Dirty[F] = false;
+      const FunctionCFG &Function = *Functions[F];
+      for (const CallSiteRecord &Call : Dependence[&Function].Calls) {
         auto It = Env.Seeds.find(Call.Callee);
         if (It == Env.Seeds.end())
           continue;
         auto Seed = [&](std::vector<const Provenance *> &Seeds,
                         const std::vector<RankValue> &Args) {
           for (size_t I = 0; I < Args.size() && I < Seeds.size(); ++I) {
-            if (const Provenance *Source = Env.resolve(Args[I], Function->decl());
+            if (const Provenance *Source = Env.resolve(Args[I], Function.decl());
                 saysMore(Source, Seeds[I])) {
               const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
               Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
                                     Param->getLocation(), Source);
               Changed = true;
+              if (auto Callee = IndexOf.find(Call.Callee); Callee != IndexOf.end())
+                Dirty[Callee->second] = true;
             }
           }
         };

@@ -23,8 +23,16 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
 
+  // System headers hold no user collectives and would dominate the cost:
+  // their declarations are not entered (the instantiations of a user's
+  // templates and lambdas live under the user's declarations).
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    // System headers hold no user collectives and would dominate the cost.
     if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() && !FD->isInvalidDecl() &&
         !SM.isInSystemHeader(FD->getLocation()))
       Found.push_back(FD);
