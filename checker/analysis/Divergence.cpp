@@ -341,8 +341,29 @@ bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Bran
   return false;
 }
 
+// Branches nested thousands deep (an else-if ladder) walk each region again
+// inside the next: one function's walks share a bound, so the cost stays
+// linear in the rest of the file.
 std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBlock &Branch,
                                              const Provenance *Source) {
+  const FunctionCFG *Function = &Shape.function();
+  if (uint64_t Spent = Walked.lookup(Function); Spent > limits::MaxWalkedBlocks) {
+    if (Spent != ~uint64_t(0))
+      limit(Shape, branchLocation(Branch),
+            "comparing the arms of its branches visited more than " +
+                std::to_string(limits::MaxWalkedBlocks) +
+                " blocks; this branch and those compared after it are not checked");
+    Walked[Function] = ~uint64_t(0);
+    return {};
+  }
+  uint64_t Before = Builder.walkedBlocks();
+  std::vector<Divergence> Found = compareArms(Shape, Branch, Source);
+  Walked[Function] += Builder.walkedBlocks() - Before;
+  return Found;
+}
+
+std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, const CFGBlock &Branch,
+                                                      const Provenance *Source) {
   const FunctionCFG &Function = Shape.function();
   // Arms that run no collective and do not leave cannot diverge (a `?:`
   // chain computing a value): skip the walk.

@@ -80,6 +80,8 @@ public:
                              const Provenance *Source);
 
 private:
+  std::vector<Divergence> compareArms(FunctionShape &Shape, const clang::CFGBlock &Branch,
+                                      const Provenance *Source);
   struct Distinct {
     uint32_t Keys;
     FormulaRef Guard;
@@ -114,6 +116,9 @@ private:
   FormulaArena &Arena;
   Membership &Members;
   std::vector<AnalysisLimit> &Limits;
+  /// Blocks the walks for each function's branches visited (limits::MaxWalkedBlocks);
+  /// ~0: the bound was reached and reported.
+  llvm::DenseMap<const FunctionCFG *, uint64_t> Walked;
   /// balanced() of the regions widened so far, by (first block, stop).
   llvm::DenseMap<std::pair<const clang::CFGBlock *, const clang::CFGBlock *>, Answer> Widened;
 };

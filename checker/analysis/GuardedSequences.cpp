@@ -336,6 +336,7 @@ SequenceBuilder::walk(FunctionShape &Shape,
       W.send(Block, Sequence);
   std::vector<GuardedSequence> In;
   while (const CFGBlock *Block = W.next(In)) {
+    ++WalkedBlocks;
     // Every path from a single start reaches a block that post-dominates
     // it: one class arriving there runs under the start's own guard, not the
     // disjunction of every path's (a `?:` chain would make that huge).

@@ -132,6 +132,9 @@ public:
          const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
          const clang::CFGBlock *Stop);
 
+  /// Blocks that region walks have visited so far (for limits::MaxWalkedBlocks).
+  uint64_t walkedBlocks() const { return WalkedBlocks; }
+
   /// The key sequence \p Rank of a job of \p Size runs from \p From up to
   /// \p Stop, its symbols given the values numbered 0, found by following
   /// the one edge whose condition holds on it. None where its path needs more
@@ -159,6 +162,7 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>>
       Loops;                                             // null: no collective
   llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
+  uint64_t WalkedBlocks = 0;
 };
 
 /// Joins \p Entry into \p Into: a path class with the same arm and sequence

@@ -13,6 +13,12 @@ namespace lockstep::analysis::limits {
 /// paths).
 constexpr unsigned MaxSequences = 64;
 
+/// Blocks the walks comparing the arms of one function's rank-dependent
+/// branches may visit in all. Each walk is linear in its region, but
+/// branches nested thousands deep (an else-if ladder on the rank) walk each
+/// region again inside the next; the branches left are not compared.
+constexpr uint64_t MaxWalkedBlocks = 1'000'000;
+
 /// Events a function's summary may hand to its callers; a longer sequence
 /// is one `call f` event, which matches only calls of the same function (call
 /// chains would otherwise grow the sequences exponentially).
