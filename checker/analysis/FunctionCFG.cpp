@@ -45,11 +45,23 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
     return nullptr;
   if (Options.AddEHEdges)
     keepHandlerEdges(*Result->Graph, *Throwing);
-  Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
-  Result->Parents = std::make_unique<ParentMap>(FD->getBody());
-  Result->computeControlDependence();
   Result->computeReversePostOrder();
+  Result->Parents = std::make_unique<ParentMap>(FD->getBody());
+  // A function without branches is one path: its order says who
+  // post-dominates whom, and nothing is control dependent.
+  if (!Result->singlePath()) {
+    Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
+    Result->computeControlDependence();
+  } else {
+    Result->Controllers.assign(Result->Graph->getNumBlockIDs(), {});
+    Result->Controlled.assign(Result->Graph->getNumBlockIDs(), {});
+  }
   return Result;
+}
+
+bool FunctionCFG::singlePath() const {
+  return Rpo.size() == Graph->size() &&
+         llvm::all_of(*Graph, [](const CFGBlock *Block) { return Block->succ_size() <= 1; });
 }
 
 // An explicit depth-first walk: CFGs of generated code can be very deep.
@@ -79,6 +91,10 @@ void FunctionCFG::computeReversePostOrder() {
 }
 
 const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const {
+  if (!PostDom) {
+    unsigned Next = rpoIndex(Block) + 1;
+    return Next < Rpo.size() ? Rpo[Next] : &Graph->getExit();
+  }
   auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(Block));
   if (Node && Node->getIDom() && Node->getIDom()->getBlock())
     return Node->getIDom()->getBlock();
@@ -86,7 +102,17 @@ const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const
 }
 
 bool FunctionCFG::postDominates(const CFGBlock *A, const CFGBlock *B) const {
+  if (!PostDom)
+    return rpoIndex(A) >= rpoIndex(B);
   return PostDom->dominates(A, B);
+}
+
+CFGDomTree &FunctionCFG::dominators() const {
+  if (!Dominators) {
+    Dominators = std::make_unique<CFGDomTree>();
+    Dominators->buildDominatorTree(Graph.get());
+  }
+  return *Dominators;
 }
 
 // Ferrante-Ottenstein-Warren: for every edge B -> S where S does not

@@ -39,6 +39,10 @@ public:
   /// Whether every path from \p B to the exit passes \p A.
   bool postDominates(const clang::CFGBlock *A, const clang::CFGBlock *B) const;
 
+  /// The dominator tree, built on first use: most functions never need it.
+  /// (Mutable: clang's tree answers queries only through non-const members.)
+  clang::CFGDomTree &dominators() const;
+
   /// Branch blocks that decide whether \p Block runs.
   const std::vector<const clang::CFGBlock *> &controllers(const clang::CFGBlock *Block) const {
     return Controllers[Block->getBlockID()];
@@ -61,13 +65,15 @@ public:
 private:
   FunctionCFG(const clang::FunctionDecl *FD, clang::ASTContext &Context)
       : Decl(FD), Context(Context) {}
+  bool singlePath() const;
   void computeControlDependence();
   void computeReversePostOrder();
 
   const clang::FunctionDecl *Decl;
   clang::ASTContext &Context;
   std::unique_ptr<clang::CFG> Graph;
-  std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  std::unique_ptr<clang::CFGPostDomTree> PostDom; // null: the function is one path
+  mutable std::unique_ptr<clang::CFGDomTree> Dominators;
   std::unique_ptr<clang::ParentMap> Parents;
   std::vector<std::vector<const clang::CFGBlock *>> Controllers, Controlled;
   std::vector<const clang::CFGBlock *> Rpo;

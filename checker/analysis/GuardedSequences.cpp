@@ -86,8 +86,7 @@ bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &En
 // --- FunctionShape -----------------------------------------------------------
 
 FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts)
-    : Function(Function), Arena(Arena), Conditions(Function, Arena, std::move(Facts)),
-      Dominators(const_cast<CFG *>(&Function.cfg())) {
+    : Function(Function), Arena(Arena), Conditions(Function, Arena, std::move(Facts)) {
   const CFG &Graph = Function.cfg();
   unsigned N = Graph.getNumBlockIDs();
   // Natural loops: the blocks that reach a back edge without passing its header.
@@ -187,8 +186,7 @@ FunctionShape::loopExits(const CFGBlock *Header) const {
 }
 
 const CFGBlock *FunctionShape::immediateDominator(const CFGBlock *Block) const {
-  auto *Node =
-      const_cast<CFGDomTree &>(Dominators).getBase().getNode(const_cast<CFGBlock *>(Block));
+  auto *Node = Function.dominators().getBase().getNode(const_cast<CFGBlock *>(Block));
   return Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
 }
 

@@ -11,7 +11,6 @@
 #include "Formula.h"
 #include "FunctionCFG.h"
 
-#include "clang/Analysis/Analyses/Dominators.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -105,7 +104,6 @@ private:
   FormulaArena &Arena;
   ConditionFormula Conditions;
   llvm::DenseMap<const clang::CFGBlock *, llvm::BitVector> LoopBodies;
-  clang::CFGDomTree Dominators;
   std::vector<FormulaRef> Reaching; // computed on first use
 };
 

@@ -114,14 +114,15 @@ bool ReachingAssignments::assignedBetween(const VarDecl *Var, const CFGBlock *Fr
   if (It == AssignedIn.end())
     return false;
   return llvm::any_of(It->second, [&](const CFGBlock *Block) {
-    return Block != From && Dominators->dominates(From, Block) && !Dominators->dominates(To, Block);
+    return Block != From && Function.dominators().dominates(From, Block) &&
+           !Function.dominators().dominates(To, Block);
   });
 }
 
 bool ReachingAssignments::assignedInLoopOf(const VarDecl *Var, const CFGBlock *Header) const {
   auto It = AssignedIn.find(Var);
   return It != AssignedIn.end() && llvm::any_of(It->second, [&](const CFGBlock *Block) {
-           return Dominators->dominates(Header, Block);
+           return Function.dominators().dominates(Header, Block);
          });
 }
 
@@ -133,7 +134,7 @@ bool ReachingAssignments::hasIrreducibleLoop() const {
     for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
       if (const CFGBlock *Target = Succ.getReachableBlock();
           Target && Function.rpoIndex(Target) <= Function.rpoIndex(Block) &&
-          !Dominators->dominates(Target, Block))
+          !Function.dominators().dominates(Target, Block))
         return true;
   return false;
 }
@@ -143,8 +144,8 @@ ReachingAssignments::nearestCommonDominator(const std::vector<const CFGBlock *> 
   CFGBlock *Common = const_cast<CFGBlock *>(Blocks.front());
   for (const CFGBlock *Block : Blocks)
     if (Common)
-      Common =
-          Dominators->getBase().findNearestCommonDominator(Common, const_cast<CFGBlock *>(Block));
+      Common = Function.dominators().getBase().findNearestCommonDominator(
+          Common, const_cast<CFGBlock *>(Block));
   return Common;
 }
 
@@ -162,12 +163,9 @@ std::vector<ReachingAssignments::Node> ReachingAssignments::of(const DeclRefExpr
   }
   if (Position == Positions.end())
     return {};
-  if (!Dominators) {
-    Dominators = std::make_unique<CFGDomTree>();
-    Dominators->buildDominatorTree(const_cast<CFG *>(&Function.cfg()));
+  if (!Irreducible)
     Irreducible = hasIrreducibleLoop();
-  }
-  if (Irreducible)
+  if (*Irreducible)
     return {};
   Query Q;
   Q.Var = Var;
@@ -217,7 +215,7 @@ int ReachingAssignments::valueBefore(Query &Q, const CFGBlock *Block, unsigned B
       const CFGBlock *P = Pred.getReachableBlock();
       if (!P || Function.rpoIndex(P) == ~0u)
         continue;
-      if (Dominators->dominates(Block, P))
+      if (Function.dominators().dominates(Block, P))
         Loops = true;
       else
         Forward.push_back(P);
@@ -278,8 +276,9 @@ int ReachingAssignments::merge(Query &Q, const CFGBlock *Block,
       const CFGBlock *Succ = (Branch->succ_begin() + K)->getReachableBlock();
       if (!Succ)
         continue;
-      bool Through =
-          Succ == Block ? P == Branch : Succ->pred_size() == 1 && Dominators->dominates(Succ, P);
+      bool Through = Succ == Block
+                         ? P == Branch
+                         : Succ->pred_size() == 1 && Function.dominators().dominates(Succ, P);
       if (Through)
         Side = Side == Unknown ? static_cast<int>(K) : Unknown - 1;
     }

@@ -14,7 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
-#include <memory>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -58,8 +58,8 @@ private:
   nearestCommonDominator(const std::vector<const clang::CFGBlock *> &Blocks) const;
 
   const FunctionCFG &Function;
-  std::unique_ptr<clang::CFGDomTree> Dominators;
-  bool Irreducible = false;                          // some loop is entered at more than one block
+  std::optional<bool>
+      Irreducible; // some loop is entered at more than one block; computed on first use
   llvm::DenseSet<const clang::VarDecl *> Candidates; // plain reads and assignments only
   // Each CFG element's statement: its block and index.
   llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>> Positions;
