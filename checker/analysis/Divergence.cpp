@@ -348,12 +348,13 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
                                              const Provenance *Source) {
   const FunctionCFG *Function = &Shape.function();
   if (uint64_t Spent = Walked.lookup(Function); Spent > limits::MaxWalkedBlocks) {
-    if (Spent != ~uint64_t(0))
+    if (Spent != ~uint64_t(0)) {
       limit(Shape, branchLocation(Branch),
             "comparing the arms of its branches visited more than " +
                 std::to_string(limits::MaxWalkedBlocks) +
                 " blocks; this branch and those compared after it are not checked");
-    Walked[Function] = ~uint64_t(0);
+      Walked[Function] = ~uint64_t(0);
+    }
     return {};
   }
   uint64_t Before = Builder.walkedBlocks();

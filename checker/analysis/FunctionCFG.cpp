@@ -49,13 +49,9 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   Result->Parents = std::make_unique<ParentMap>(FD->getBody());
   // A function without branches is one path: its order says who
   // post-dominates whom, and nothing is control dependent.
-  if (!Result->singlePath()) {
+  if (!Result->singlePath())
     Result->PostDom = std::make_unique<CFGPostDomTree>(Result->Graph.get());
-    Result->computeControlDependence();
-  } else {
-    Result->Controllers.assign(Result->Graph->getNumBlockIDs(), {});
-    Result->Controlled.assign(Result->Graph->getNumBlockIDs(), {});
-  }
+  Result->computeControlDependence();
   return Result;
 }
 
@@ -121,6 +117,8 @@ CFGDomTree &FunctionCFG::dominators() const {
 void FunctionCFG::computeControlDependence() {
   Controllers.assign(Graph->getNumBlockIDs(), {});
   Controlled.assign(Graph->getNumBlockIDs(), {});
+  if (!PostDom)
+    return; // one path: no branches
   auto &Tree = PostDom->getBase();
   for (const CFGBlock *Branch : *Graph) {
     if (Branch->succ_size() < 2)

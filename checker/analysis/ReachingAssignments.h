@@ -58,8 +58,8 @@ private:
   nearestCommonDominator(const std::vector<const clang::CFGBlock *> &Blocks) const;
 
   const FunctionCFG &Function;
-  std::optional<bool>
-      Irreducible; // some loop is entered at more than one block; computed on first use
+  // Whether some loop is entered at more than one block; computed on first use.
+  std::optional<bool> Irreducible;
   llvm::DenseSet<const clang::VarDecl *> Candidates; // plain reads and assignments only
   // Each CFG element's statement: its block and index.
   llvm::DenseMap<const clang::Stmt *, std::pair<const clang::CFGBlock *, unsigned>> Positions;
