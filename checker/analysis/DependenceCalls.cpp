@@ -471,9 +471,11 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
   const Expr *Communicator =
       Out > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
   RankValue Handle = Communicator ? eval(Communicator) : RankValue();
-  const Provenance *Split = Env.resolve(Handle, Function.decl());
-  while (Split && Split->K != Provenance::Kind::Split)
-    Split = Split->Via;
+  const Provenance *Split = Env.splitBehind(Handle, Function.decl());
+  if (Handle.onParameters() && llvm::none_of(SplitLookups, [&](const auto &Lookup) {
+        return Lookup.first.sameAs(Handle) && Lookup.second == Split;
+      }))
+    SplitLookups.push_back({Handle, Split});
   if (!Split)
     return agreed(RankValue::worldSize());
   if (equalParts(Split->Colour))

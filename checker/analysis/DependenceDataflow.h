@@ -249,6 +249,9 @@ private:
   bool ReturnSeen = false;
   bool RecordReturned = true; // every return so far returned a record field by field
   mutable llvm::DenseSet<const clang::ValueDecl *> SharedReads;
+  // What the flow read of the seeds (see FunctionDependence).
+  mutable uint64_t FieldSeedsRead = 0;
+  mutable std::vector<std::pair<RankValue, const Provenance *>> SplitLookups;
   mutable llvm::DenseMap<const clang::Expr *, RankValue> Values;
   // The value of each expression as of its own CFG element (operands come
   // first): an operator reads its operands here instead of recursing, so

@@ -167,10 +167,11 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     // field is what the callers pass, and nothing else: that some other
     // object of the type holds it per-rank (a local a planner filled on
     // one rank) says nothing of this one.
+    const bool PassedByValue = It != ParamIndex.end() && !Param->getType()->isPointerType();
+    if (PassedByValue)
+      FieldSeedsRead |= uint64_t(1) << It->second;
     const DependenceEnvironment::FieldSeedMap *Seeds =
-        It != ParamIndex.end() && !Param->getType()->isPointerType()
-            ? Env.fieldSeedsOf(Function.decl(), It->second)
-            : nullptr;
+        PassedByValue ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr;
     if (Seeds && Key.size() == 2) {
       if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
         Value.Source = Seed->second;

@@ -13,6 +13,8 @@ using namespace clang;
 // Everything only grows, so a few rounds reach the fixed point. The first
 // round goes callees first, so most callers read final facts; a function is
 // analysed again only when something it read changed after it was analysed.
+// Its results name its parameters (RankValue::Params), so new seeds matter
+// only to a flow that read them.
 /// 0: \p Source is null, 1: pending on another file, 2: known here.
 static uint8_t certainty(const Provenance *Source) { return !Source ? 0 : Source->Pending ? 1 : 2; }
 
@@ -22,22 +24,36 @@ void TranslationUnitAnalysis::computeDependence() {
   llvm::DenseMap<const ValueDecl *, unsigned> PublishedAt;
   llvm::DenseMap<const FunctionCFG *, unsigned> AnalysedAt;
   unsigned Clock = 0;
-  // Which parameters (and fields of struct parameters) are seeded.
+  // How each parameter (and each field of a struct parameter) is seeded.
+  using ParameterSeeds = std::vector<std::vector<uint8_t>>;
   auto Seeded = [&](const FunctionCFG *Function) {
     const FunctionDecl *FD = Function->decl();
-    std::vector<uint8_t> Present(FD->getNumParams(), 0);
+    ParameterSeeds Present(FD->getNumParams(), std::vector<uint8_t>(1, 0));
     // A parameter's certainty, and its elements' above it.
     for (const auto *Map : {&Env.Seeds, &Env.ElementSeeds})
       if (auto It = Map->find(FD->getCanonicalDecl()); It != Map->end())
         for (size_t I = 0; I < It->second.size() && I < Present.size(); ++I)
-          Present[I] += (Map == &Env.Seeds ? 1 : 3) * certainty(It->second[I]);
+          Present[I][0] += (Map == &Env.Seeds ? 1 : 3) * certainty(It->second[I]);
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
       if (const DependenceEnvironment::FieldSeedMap *Fields = Env.fieldSeedsOf(FD, I)) {
-        Present.push_back(3); // field by field, then each field
+        Present[I].push_back(3); // field by field, then each field
         for (const auto &[Field, Seed] : *Fields)
-          Present.push_back(certainty(Seed));
+          Present[I].push_back(certainty(Seed));
       }
     return Present;
+  };
+  // Whether the flow of \p Function read seeds that changed from \p Before
+  // to \p After (it tracks the first 64 parameters).
+  auto ReadsChanged = [&](const FunctionCFG &Function, const ParameterSeeds &Before,
+                          const ParameterSeeds &After) {
+    const FunctionDependence &Result = Dependence[&Function];
+    for (size_t I = 0; I < Before.size() && I < 64; ++I)
+      if ((Result.FieldSeedsRead >> I & 1) &&
+          !std::equal(Before[I].begin() + 1, Before[I].end(), After[I].begin() + 1, After[I].end()))
+        return true;
+    return llvm::any_of(Result.SplitLookups, [&](const auto &Lookup) {
+      return Env.splitBehind(Lookup.first, Function.decl()) != Lookup.second;
+    });
   };
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
     if (Round == limits::DependenceRounds) {
@@ -66,13 +82,27 @@ void TranslationUnitAnalysis::computeDependence() {
       for (const ValueDecl *D : publishSharedWrites(*Function, Stored))
         PublishedAt[D] = Clock;
     }
-    std::vector<std::vector<uint8_t>> SeededBefore;
+    std::vector<ParameterSeeds> SeededBefore;
     for (const auto &Function : Functions)
       SeededBefore.push_back(Seeded(Function.get()));
-    // A function whose seeds change is analysed again, and publishes what
-    // it writes then: the writes it recorded stand for the old seeds.
     computeSeeds();
     computeFieldSeeds();
+    // New seeds change a flow only where it read them (FieldSeedsRead,
+    // SplitLookups). The others keep their results, which name parameters,
+    // and only publish their writes again, resolved with the new seeds.
+    std::vector<bool> Reseeded(Functions.size());
+    for (size_t I = 0; I < Functions.size(); ++I) {
+      const FunctionCFG *Function = Functions[I].get();
+      ParameterSeeds Now = Seeded(Function);
+      if (Now == SeededBefore[I])
+        continue;
+      Reseeded[I] = ReadsChanged(*Function, SeededBefore[I], Now);
+      if (Reseeded[I])
+        continue;
+      ++Clock;
+      for (const ValueDecl *D : publishSharedWrites(*Function, Dependence[Function]))
+        PublishedAt[D] = Clock;
+    }
 
     // In the functions' order: which provenance a value keeps (the first
     // one merged) must not change from run to run.
@@ -85,7 +115,7 @@ void TranslationUnitAnalysis::computeDependence() {
         auto It = Times.find(Key);
         return It != Times.end() && It->second > Since;
       };
-      if (SeededBefore[I] != Seeded(Function) ||
+      if (Reseeded[I] ||
           llvm::any_of(
               Result.Calls,
               [&](const CallSiteRecord &Call) { return After(FactsChangedAt, Call.Callee); }) ||

@@ -127,6 +127,14 @@ const Provenance *DependenceEnvironment::resolve(const RankValue &Value,
   return Split && Found ? Arena.splitBy(Split, Found) : Found;
 }
 
+const Provenance *DependenceEnvironment::splitBehind(const RankValue &Handle,
+                                                     const FunctionDecl *Function) const {
+  const Provenance *Split = resolve(Handle, Function);
+  while (Split && Split->K != Provenance::Kind::Split)
+    Split = Split->Via;
+  return Split;
+}
+
 const DependenceEnvironment::FieldSeedMap *
 DependenceEnvironment::fieldSeedsOf(const FunctionDecl *Function, unsigned Index) const {
   auto It = FieldSeeds.find(Function->getCanonicalDecl());
@@ -427,6 +435,8 @@ FunctionDependence Dataflow::run() {
       Result.Facts.WrittenGlobals.insert(It->second.WrittenGlobals.begin(),
                                          It->second.WrittenGlobals.end());
   Result.SharedReads = std::move(SharedReads);
+  Result.FieldSeedsRead = FieldSeedsRead;
+  Result.SplitLookups = std::move(SplitLookups);
   Result.Values = std::move(Values);
   return std::move(Result);
 }

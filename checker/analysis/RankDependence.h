@@ -134,6 +134,9 @@ public:
   /// Why \p Value, computed in \p Function, differs between ranks; null when
   /// it is uniform on every call of \p Function.
   const Provenance *resolve(const RankValue &Value, const clang::FunctionDecl *Function) const;
+  /// The split that made the communicator \p Handle, computed in \p Function
+  /// (null: none known).
+  const Provenance *splitBehind(const RankValue &Handle, const clang::FunctionDecl *Function) const;
 
   /// Why a field or global that another file writes with a per-rank value
   /// differs between ranks (its summary says so); null when no file does.
@@ -203,6 +206,13 @@ struct FunctionDependence {
   llvm::DenseSet<const clang::ValueDecl *> SharedReads;  // fields and globals consulted
   llvm::DenseMap<const clang::Expr *, RankValue> Values; // each expression where it is read
   bool Settled = true; // false: limits::DependenceVisitsPerBlock was reached
+  // Where the flow read the parameters' seeds themselves rather than leaving
+  // them as parameter bits; only new seeds there change the result. Bit i:
+  // the fields of parameter i (a struct passed field by field). And the
+  // communicators on parameters whose split it looked up, with the split
+  // found (DependenceEnvironment::splitBehind).
+  uint64_t FieldSeedsRead = 0;
+  std::vector<std::pair<RankValue, const Provenance *>> SplitLookups;
 };
 
 FunctionDependence analyzeDependence(const FunctionCFG &Function, DependenceEnvironment &Env);
