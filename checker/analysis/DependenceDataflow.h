@@ -44,6 +44,16 @@ inline const void *storageRoot(const StorageKey &Key) {
     --Named;
   return Key[Named - 1];
 }
+/// What the arms of a branch write, by storageRoot: storage as a whole, and
+/// containers whose elements only (not their size).
+struct BranchWrites {
+  llvm::DenseSet<const void *> Whole, Elements;
+  bool writes(const StorageKey &Key) const {
+    const void *Root = storageRoot(Key);
+    return Whole.count(Root) ||
+           (Elements.count(Root) && std::any_of(Key.begin() + 1, Key.end(), isElementStep));
+  }
+};
 // Written by a collective or a uniform source: the same on every path that
 // reaches it, so merging such writes is no implicit flow.
 inline const char AgreedByEveryRank = 0;
@@ -217,7 +227,8 @@ private:
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   bool ownPart(const RankValue &Value, const void *Definition) const;
-  const llvm::DenseSet<const void *> &writtenUnder(const clang::CFGBlock &Branch);
+  const BranchWrites &writtenUnder(const clang::CFGBlock &Branch);
+  bool isSubscriptOrElementReference(const clang::Expr *E) const;
   void markCallWrites(const clang::CallExpr *Call,
                       llvm::function_ref<void(const clang::Expr *)> Mark) const;
   RankValue conditionValue(const clang::CFGBlock &Block) const;
@@ -241,7 +252,7 @@ private:
   // loop headers by themselves: where implicit flow happens.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
-  llvm::DenseMap<const clang::CFGBlock *, llvm::DenseSet<const void *>> WrittenUnder;
+  llvm::DenseMap<const clang::CFGBlock *, BranchWrites> WrittenUnder;
   clang::SourceLocation ReturnChosenAt;    // of the block being run (returnTaint)
   std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
   State Current;

@@ -214,16 +214,17 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   // What the deciding branches write is gathered only once some storage
   // arrives differently defined: a `?:` chain thousands deep writes nothing
   // at its merges, and its nested arms would cost the square of its depth.
-  std::optional<llvm::DenseSet<const void *>> Written;
-  auto WrittenUnderDeciding = [&](const void *Root) {
+  std::optional<BranchWrites> Written;
+  auto WrittenUnderDeciding = [&](const StorageKey &Key) {
     if (!Written) {
       Written.emplace();
       for (const CFGBlock *Branch : Deciding) {
-        const llvm::DenseSet<const void *> &ByBranch = writtenUnder(*Branch);
-        Written->insert(ByBranch.begin(), ByBranch.end());
+        const BranchWrites &ByBranch = writtenUnder(*Branch);
+        Written->Whole.insert(ByBranch.Whole.begin(), ByBranch.Whole.end());
+        Written->Elements.insert(ByBranch.Elements.begin(), ByBranch.Elements.end());
       }
     }
-    return Written->count(Root) != 0;
+    return Written->writes(Key);
   };
   for (auto &Entry : Current) {
     const StorageKey &Key = Entry.first; // lambdas capture no structured binding in C++17
@@ -240,8 +241,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     bool Differs = llvm::any_of(llvm::drop_begin(Incoming), [&](const State *In) {
       return !sameDefinition(DefinitionOn(In), First);
     });
-    if (Differs && (knownHere(Taint) || !knownHere(Value)) &&
-        WrittenUnderDeciding(storageRoot(Key))) {
+    if (Differs && (knownHere(Taint) || !knownHere(Value)) && WrittenUnderDeciding(Key)) {
       // Its own part on some paths, a communicator others share on the
       // rest (`c = n > 1 ? sub : world` as an if/else): the condition
       // chose it, and the split no longer explains it.
@@ -298,21 +298,38 @@ void Dataflow::markCallWrites(const CallExpr *Call,
       Mark(Args[I]);
 }
 
+bool Dataflow::isSubscriptOrElementReference(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E))
+    return Operator->getOperator() == OO_Subscript;
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && ElementReferences.count(Var);
+}
+
 // The variables and fields a branch's arms (a loop's body) write.
-const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branch) {
+const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
   auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
   if (!Inserted)
     return It->second;
-  llvm::DenseSet<const void *> Written;
+  BranchWrites Written;
   auto Mark = [&](const Expr *E) {
     StorageKey Container;
     const Expr *Index;
-    if (elementKeyOf(E, Container, Index)) // an element write writes its container
-      Written.insert(storageRoot(Container));
+    // A subscript (`g[0] = x`) or an element reference (`for (float &x :
+    // g) x = 0`) writes the container's elements, not its size. Other ways
+    // in (a smart pointer's `p->w.resize(n)`, through a raw pointer: one
+    // storage) write it whole.
+    if (elementKeyOf(E, Container, Index))
+      (isSubscriptOrElementReference(E) && Container.back() != &DerefStep ? Written.Elements
+                                                                          : Written.Whole)
+          .insert(storageRoot(Container));
     else if (StorageKey Key; keyOf(E, Key)) // `o.chief` is a write of `o`'s
-      Written.insert(storageRoot(Key));
+      Written.Whole.insert(storageRoot(Key));
     else if (const ValueDecl *D = namedStorage(E))
-      Written.insert(D);
+      Written.Whole.insert(D);
   };
   // What the branch decides, directly or through the branches it decides
   // (`if (rank == 1 && verbosity < 2) verbosity = 2;` writes under both).
@@ -329,7 +346,7 @@ const llvm::DenseSet<const void *> &Dataflow::writtenUnder(const CFGBlock &Branc
         continue;
       if (const auto *Decl = dyn_cast<DeclStmt>(S->getStmt())) {
         for (const auto *D : Decl->decls())
-          Written.insert(D);
+          Written.Whole.insert(D);
       } else if (const auto *Binary = dyn_cast<BinaryOperator>(S->getStmt())) {
         if (Binary->isAssignmentOp())
           Mark(Binary->getLHS());

@@ -125,3 +125,40 @@ void run_stages(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// Elements written in a loop whose trip count differs between ranks (or
+// under a rank-dependent branch) differ between ranks; the size does not.
+// Negative: a subscript, an element reference and a range-for write the
+// elements only, so the count of the allreduce after them is the same.
+void train_uneven(long batches, std::vector<float> &grad, MPI_Comm comm) {
+  for (long b = 0; b < batches; ++b) {
+    grad[0] = 0.5f * float(b);
+    float &last = grad[grad.size() - 1];
+    last = 1.0f;
+    for (float &g : grad)
+      g += 1.0f;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_FLOAT, MPI_SUM, comm);
+}
+
+// Positive beside it: the loop also appends, so the size differs.
+void train_uneven_append(long batches, std::vector<float> &grad, MPI_Comm comm) {
+  for (long b = 0; b < batches; ++b) {
+    grad[0] = 0.5f * float(b);
+    grad.push_back(1.0f);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:44: note: '(int)grad.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:31: note: parameter 'batches' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+void train_all(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> grad(2048);
+  train_uneven(10 + rank, grad, comm);
+  train_uneven_append(10 + rank, grad, comm);
+}
