@@ -226,6 +226,11 @@ const Stmt *branchStatement(const CFGBlock &Block, const ParentMap &Parents) {
   return Current;
 }
 
+const Stmt *loopStatement(const CFGBlock &Header, const ParentMap &Parents) {
+  const Stmt *S = branchStatement(Header, Parents);
+  return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) ? S : nullptr;
+}
+
 bool sourceContains(const SourceManager &SM, SourceRange Range, SourceLocation Loc) {
   if (Range.isInvalid() || Loc.isInvalid())
     return false;

@@ -97,6 +97,9 @@ const clang::Stmt *leavingStatement(const clang::CFGBlock &Block);
 /// The statement a branch belongs to for the user: the if/switch/?: itself,
 /// or the statement enclosing a `&&`/`||` chain.
 const clang::Stmt *branchStatement(const clang::CFGBlock &Block, const clang::ParentMap &Parents);
+/// The loop statement whose test \p Header is; null for a loop that no loop
+/// statement writes (a backward `goto`).
+const clang::Stmt *loopStatement(const clang::CFGBlock &Header, const clang::ParentMap &Parents);
 
 /// Whether \p Loc lies in \p Range, comparing where macros expand.
 bool sourceContains(const clang::SourceManager &SM, clang::SourceRange Range,

@@ -146,9 +146,12 @@ std::vector<const CFGBlock *> FunctionShape::loopsLeftBy(const CFGBlock *Branch)
   for (const auto &[Header, Body] : LoopBodies) {
     // Not by ending the process (`abort()` in a check macro): that is no
     // trip count, and lockstep-rank-exit judges it. Nor by the header's own
-    // test, which a branch controls only through such an end.
-    auto Leaves = [&Body = Body, Header = Header](const CFGBlock *Block) {
-      return Block != Header && Body.test(Block->getBlockID()) && !Block->hasNoReturnElement() &&
+    // test, which a branch controls only through such an end; a header that
+    // is no loop statement's test (`retry: ... if (rank == 1) goto retry;`,
+    // an `if` first in a do-while body) is such a branch itself.
+    auto Leaves = [&Body = Body, Header = Header, Branch](const CFGBlock *Block) {
+      return (Block != Header || Block == Branch) && Body.test(Block->getBlockID()) &&
+             !Block->hasNoReturnElement() &&
              llvm::any_of(Block->succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
                const CFGBlock *Target = Succ.getReachableBlock();
                return Target && !Body.test(Target->getBlockID()) && !endsProcess(Target);
@@ -156,7 +159,7 @@ std::vector<const CFGBlock *> FunctionShape::loopsLeftBy(const CFGBlock *Branch)
     };
     // The exit itself, or one that runs only where the branch says so
     // (`if (rank > 1 && epoch == 3) break;`).
-    if (Header != Branch && Body.test(Branch->getBlockID()) &&
+    if ((Header != Branch || !isLoopBranch(*Branch)) && Body.test(Branch->getBlockID()) &&
         (Leaves(Branch) || llvm::any_of(Function.controlled(Branch), Leaves)))
       Headers.push_back(Header);
   }

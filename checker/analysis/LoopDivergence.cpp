@@ -48,19 +48,17 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
   std::vector<LoopDivergence> Found;
   // The statement that owns the header's test: the loop around the first
   // operand of a `&&` chain (`while (err > tol && pass < max)`), too.
-  const Stmt *Loop = branchStatement(Header, Function.parents());
-  if (!Loop)
-    return Found;
+  const Stmt *Loop = loopStatement(Header, Function.parents());
   const SourceManager &SM = Function.context().getSourceManager();
-  const SourceRange Iterated = iteratedRange(Loop);
+  const SourceRange Iterated = Loop ? iteratedRange(Loop) : SourceRange();
   const JoinRegion *Join = nullptr;
   for (const JoinRegion &Region : Regions)
-    if (sourceContains(SM, Region.Range, Loop->getBeginLoc()))
+    if (Loop && sourceContains(SM, Region.Range, Loop->getBeginLoc()))
       Join = &Region;
   for (const CollectiveEvent &Event : FunctionEvents) {
     if (Event.GroupMarker || Event.JoinBoundary)
       continue;
-    const bool Inside = sourceContains(SM, Iterated, Event.Site);
+    const bool Inside = !Loop || sourceContains(SM, Iterated, Event.Site);
     // In a join region, what runs after the uneven loop is misaligned too:
     // the ranks that finished early are already shadowing.
     const bool After = Join && !Inside &&
@@ -73,10 +71,11 @@ std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function, const C
     D.Function = Function.decl();
     D.Event = Event;
     // A range-for differs by its range: `for (x : inputs)` reads as 'inputs'.
-    const auto *RangeFor = dyn_cast<CXXForRangeStmt>(Loop);
-    D.Condition = &Deciding != &Header ? wholeChain(decidingCondition(Deciding), Function.parents())
-                  : RangeFor           ? RangeFor->getRangeInit()
-                                       : decidingCondition(Header);
+    const auto *RangeFor = dyn_cast_or_null<CXXForRangeStmt>(Loop);
+    D.Condition = &Deciding != &Header || !Loop
+                      ? wholeChain(decidingCondition(Deciding), Function.parents())
+                  : RangeFor ? RangeFor->getRangeInit()
+                             : decidingCondition(Header);
     D.Source = Source;
     if (Join)
       D.Join = *Join;

@@ -28,7 +28,8 @@ struct LoopDivergence {
 
 /// The divergences a rank-dependent branch \p Deciding causes in the loop of
 /// \p Header: its own condition, or a branch that leaves the loop. \p
-/// FunctionEvents are the collectives of the whole function.
+/// FunctionEvents are the collectives of the whole function or, for a loop
+/// that no loop statement writes (a backward `goto`), those of its body.
 std::vector<LoopDivergence> loopDivergences(const FunctionCFG &Function,
                                             const clang::CFGBlock &Header,
                                             const clang::CFGBlock &Deciding,

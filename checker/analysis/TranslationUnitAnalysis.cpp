@@ -252,19 +252,27 @@ void TranslationUnitAnalysis::findDivergences() {
       }
       if (Decided.empty())
         continue;
-      if (!FunctionEvents) {
-        FunctionEvents.emplace();
-        CollectiveEvents &With =
-            PendingEvents && PendingEvents->waits(Function.decl()) ? *PendingEvents : *Events;
+      CollectiveEvents &With =
+          PendingEvents && PendingEvents->waits(Function.decl()) ? *PendingEvents : *Events;
+      // The collectives of the blocks \p Header's loop holds (all: null).
+      auto EventsIn = [&](const CFGBlock *Header) {
+        std::vector<CollectiveEvent> In;
         for (const CFGBlock *B : Function.cfg())
-          for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
-            FunctionEvents->push_back(Event);
+          if (!Header || Shape.inLoop(Header, B))
+            for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
+              In.push_back(Event);
+        return In;
+      };
+      if (!FunctionEvents) {
+        FunctionEvents = EventsIn(nullptr);
         Regions = joinRegions(Function, Classifier);
       }
       const ValueDecl *Members = sameAmongMembersOf(Source);
       for (const CFGBlock *Header : Decided)
-        for (LoopDivergence &D :
-             analysis::loopDivergences(Function, *Header, *Block, Source, *FunctionEvents, Regions))
+        for (LoopDivergence &D : analysis::loopDivergences(
+                 Function, *Header, *Block, Source,
+                 loopStatement(*Header, Function.parents()) ? *FunctionEvents : EventsIn(Header),
+                 Regions))
           // A trip count the same on every member, of a loop of collectives only they make.
           if (!(Members && D.Event.CommunicatorDecl == Members) &&
               !(Loop && D.Event.CommunicatorDecl &&

@@ -335,3 +335,40 @@ void refine_within_budget(MPI_Comm comm, double budget) {
   for (int level = 0; err > 1e-9 && level < 40; ++level)
     err = reduced_error(comm, err * 0.5);
 }
+
+// A loop written with a backward goto: the ranks where the test holds jump
+// back and broadcast again, the others go on.
+void retry_on_one_rank(int *value, MPI_Comm comm) {
+  int rank, attempts = 0;
+  MPI_Comm_rank(comm, &rank);
+retry:
+  MPI_Bcast(value, 1, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE+8]]:7: note: 'rank == 1 && ++attempts < 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE+3]]:7: note: 'rank == 1 && ++attempts < 3' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  if (rank == 1 && ++attempts < 3)
+    goto retry;
+  MPI_Allreduce(MPI_IN_PLACE, value, 1, MPI_INT, MPI_SUM, comm);
+}
+
+// Negative beside it: every rank retries the same number of times, and a
+// goto forward to the cleanup after every collective leaves no loop.
+void retry_everywhere(int *value, MPI_Comm comm) {
+  int rank, attempts = 0;
+  MPI_Comm_rank(comm, &rank);
+again:
+  MPI_Bcast(value, 1, MPI_INT, 0, comm);
+  if (++attempts < 3)
+    goto again;
+  if (rank == 0)
+    goto done;
+  *value += 1;
+done:
+  MPI_Barrier(comm);
+}
