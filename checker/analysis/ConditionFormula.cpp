@@ -508,6 +508,11 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
       WrittenFields.count(Field))
     return notInlined(WantBoolean);
+  // A split's colour is the field, whatever object reads it (as in translate).
+  if (Facts.IsColourField && Facts.IsColourField(Field))
+    return Arena.perRank(Field, Boolean);
+  if (Facts.FieldDiffers && !Facts.FieldDiffers(Field))
+    return Arena.uniform(fieldKey(Inlined.back().Owner, Field), Boolean);
   // An object the function calls non-const methods of keeps only the fields
   // those methods never write.
   const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);

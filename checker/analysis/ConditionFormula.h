@@ -53,6 +53,10 @@ struct ConditionFacts {
   std::function<const clang::ValueDecl *(const clang::VarDecl *Object,
                                          const clang::FieldDecl *Field)>
       ObjectCommunicator;
+  /// Whether a field may hold a per-rank value: some function writes one
+  /// into it, another file may, or its name says it holds a rank. An
+  /// accessor's field that none does is the same on every rank.
+  std::function<bool(const clang::FieldDecl *Field)> FieldDiffers;
 };
 
 class ConditionFormula {

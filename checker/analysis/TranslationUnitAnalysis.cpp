@@ -157,6 +157,14 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                          [this](const ValueDecl *Field) { return ColourFields.count(Field); },
                          [this](const VarDecl *Object, const FieldDecl *Field) {
                            return Wrappers.objectFor(Object, Field);
+                         },
+                         [this, WithPending](const FieldDecl *Field) {
+                           auto It = Env.Shared.find(Field);
+                           const Provenance *Source = It != Env.Shared.end()
+                                                          ? It->second.Source
+                                                          : Env.writtenElsewhere(Field);
+                           return (Source && (WithPending || !Source->Pending)) ||
+                                  Classifier.isRankName(Field->getName());
                          }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }

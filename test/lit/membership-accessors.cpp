@@ -38,3 +38,37 @@ void sync_world(bool homogeneous, float *v, int n) {
   // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A pipeline stage whose data-parallel communicator is split by the stage
+// number: an accessor on `this` comparing that colour with a field no rank
+// sets differently picks whole communicators.
+class Stage {
+public:
+  Stage(MPI_Comm world, int stages) : stages_(stages) {
+    int rank, size;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    stage_ = rank / (size / stages_);
+    MPI_Comm_split(world, stage_, rank, &dp_);
+    world_ = world;
+  }
+  bool is_last() const { return stage_ == stages_ - 1; }
+  // Negative: every member of the last stage's communicator reduces the loss.
+  void loss(double *l) {
+    if (is_last())
+      MPI_Allreduce(MPI_IN_PLACE, l, 1, MPI_DOUBLE, MPI_SUM, dp_);
+  }
+  // Positive beside it: the same test before a collective on the whole job.
+  void report(double *l) {
+    if (is_last())
+      MPI_Allreduce(MPI_IN_PLACE, l, 1, MPI_DOUBLE, MPI_SUM, world_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' runs only on ranks where 'is_last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'is_last()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-18]]:5: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+
+private:
+  MPI_Comm dp_, world_;
+  int stages_, stage_;
+};
