@@ -414,6 +414,19 @@ std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, cons
   return Found;
 }
 
+/// Keeps the events of a sequence (and their keys) that \p Keep accepts.
+static void keepEvents(std::vector<unsigned> &Keys, std::vector<const CollectiveEvent *> &Events,
+                       llvm::function_ref<bool(const CollectiveEvent &)> Keep) {
+  size_t Kept = 0;
+  for (size_t I = 0; I < Events.size(); ++I)
+    if (Keep(*Events[I])) {
+      Keys[Kept] = Keys[I];
+      Events[Kept++] = Events[I];
+    }
+  Keys.resize(Kept);
+  Events.resize(Kept);
+}
+
 // Where two sequences of a pair first differ, and how.
 void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
                                   std::vector<Divergence> &Found) {
@@ -438,14 +451,22 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   // What only the ranks of one side take part in is no difference.
   for (auto [Keys, Events] : {std::pair{&KeysA, &A}, std::pair{&KeysB, &B}}) {
     CallersOwnEvents CallersOwn;
-    size_t Kept = 0;
-    for (size_t I = 0; I < Events->size(); ++I)
-      if (!CallersOwn.skip(*(*Events)[I])) {
-        (*Keys)[Kept] = (*Keys)[I];
-        (*Events)[Kept++] = (*Events)[I];
-      }
-    Keys->resize(Kept);
-    Events->resize(Kept);
+    keepEvents(*Keys, *Events, [&](const CollectiveEvent &E) { return !CallersOwn.skip(E); });
+  }
+  // Calls on a split communicator differ only between members of one part:
+  // where the sequences differ on the communicators every rank shares, the
+  // warning names a call there (`MPI_Barrier(world)` after `MPI_Reduce(io)`
+  // that only the members of `io` make).
+  auto OnShared = [&](const CollectiveEvent &E) {
+    return !E.CommunicatorDecl || !Members.shared(E.CommunicatorDecl);
+  };
+  std::vector<unsigned> SharedKeysA = KeysA, SharedKeysB = KeysB;
+  std::vector<const CollectiveEvent *> SharedA = A, SharedB = B;
+  keepEvents(SharedKeysA, SharedA, OnShared);
+  keepEvents(SharedKeysB, SharedB, OnShared);
+  if (SharedKeysA != SharedKeysB) {
+    KeysA = std::move(SharedKeysA), A = std::move(SharedA);
+    KeysB = std::move(SharedKeysB), B = std::move(SharedB);
   }
   size_t K = 0;
   while (K < KeysA.size() && K < KeysB.size() &&

@@ -477,3 +477,35 @@ void split_callers(MPI_Comm world) {
     sized_and_ranked(half, 5);
   }
 }
+
+// An I/O aggregator helper that the members of `io` call: its reduce on
+// `io` is theirs alone, its barrier on the whole job is not, and the warning
+// names the barrier.
+static void aggregate(MPI_Comm io, MPI_Comm world, double *buf) {
+  MPI_Reduce(MPI_IN_PLACE, buf, 4, MPI_DOUBLE, MPI_SUM, 0, io);
+  MPI_Barrier(world);
+}
+
+static void aggregate_members(MPI_Comm io, double *buf) {
+  MPI_Reduce(MPI_IN_PLACE, buf, 4, MPI_DOUBLE, MPI_SUM, 0, io);
+  MPI_Barrier(io);
+}
+
+void write_checkpoint(double *buf) {
+  int rank;
+  MPI_Comm io;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 4 == 0 ? 1 : MPI_UNDEFINED, rank, &io);
+  // Negative: every collective of the helper is on `io`.
+  if (io != MPI_COMM_NULL)
+    aggregate_members(io, buf);
+  // Positive beside it.
+  if (io != MPI_COMM_NULL)
+    aggregate(io, MPI_COMM_WORLD, buf);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'aggregate' (which calls 'MPI_Barrier') runs only on ranks where 'io != MPI_COMM_NULL'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: 'MPI_Barrier' is called here, inside 'aggregate'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'io != MPI_COMM_NULL' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'aggregate' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
