@@ -35,7 +35,16 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
     }
     return "lambda";
   }
-  return Event.Via->getQualifiedNameAsString();
+  return qualifiedName(Event.Via);
+}
+
+std::string qualifiedName(const FunctionDecl *FD) {
+  if (!FD->isFunctionTemplateSpecialization())
+    return FD->getQualifiedNameAsString();
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  FD->getNameForDiagnostic(OS, FD->getASTContext().getPrintingPolicy(), /*Qualified=*/true);
+  return Name;
 }
 
 std::string functionName(const FunctionDecl *FD, const ASTContext &Context) {
@@ -43,7 +52,7 @@ std::string functionName(const FunctionDecl *FD, const ASTContext &Context) {
     return "the lambda on line " +
            std::to_string(Context.getSourceManager().getPresumedLineNumber(
                Context.getSourceManager().getExpansionLoc(Method->getParent()->getLocation())));
-  return quoted(FD->getQualifiedNameAsString());
+  return quoted(qualifiedName(FD));
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
@@ -194,10 +203,9 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Ev
   if (Event.Via && Event.Dispatched && Inside.isValid()) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);
     const bool Lambda = Method && Method->getParent()->isLambda();
-    Finding.note(Inside,
-                 Finding.name(Event, Naming::Collective) + " is called here, inside " +
-                     (Lambda ? "the lambda" : quoted(Event.Via->getQualifiedNameAsString())) +
-                     ", which " + quoted(calledName(Event)) + " may run");
+    Finding.note(Inside, Finding.name(Event, Naming::Collective) + " is called here, inside " +
+                             (Lambda ? "the lambda" : quoted(qualifiedName(Event.Via))) +
+                             ", which " + quoted(calledName(Event)) + " may run");
   } else if (Event.Via && (Inside.isValid() || Event.pending())) {
     Finding.calleeNote(Event, Inside);
   }
@@ -217,7 +225,7 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
     addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
     return;
   }
-  const std::string Name = quoted(Callee->getQualifiedNameAsString());
+  const std::string Name = quoted(qualifiedName(Callee));
   addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context,
                  "whether " + quoted(sourceText(D.Condition, Context)) + " throws");
   if (D.ThrowSite.isValid())

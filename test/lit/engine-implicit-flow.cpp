@@ -461,8 +461,8 @@ void levels_by_grid(MPI_Comm comm) {
     v_cycle<1>(comm);
   else
     v_cycle<2>(comm);
-  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'v_cycle' (which calls 'MPI_Barrier') runs once on ranks where 'levels == 1' but 2 times on the other ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
-  // CHECK-MESSAGES: :[[@LINE-16]]:5: note: 'MPI_Barrier' is called here, inside 'v_cycle'
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'v_cycle<1>' (which calls 'MPI_Barrier') runs once on ranks where 'levels == 1' but 2 times on the other ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-16]]:5: note: 'MPI_Barrier' is called here, inside 'v_cycle<1>'
   // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'levels == 1' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-11]]:24: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here

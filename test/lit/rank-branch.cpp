@@ -320,3 +320,30 @@ void environment_wrapper(MPI_Comm comm) {
   if (env_int("NUM_EPOCHS", 1) > 1)
     MPI_Barrier(comm);
 }
+
+// Two specializations of one template are named apart: the root's adds a
+// barrier the others never call.
+template <bool IsRoot> void publish(double *table, int n, MPI_Comm comm) {
+  MPI_Bcast(table, n, MPI_DOUBLE, 0, comm);
+  if constexpr (IsRoot)
+    MPI_Barrier(comm);
+}
+
+void refresh(double *table, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    publish<true>(table, n, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'publish<true>' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-9]]:5: note: 'MPI_Barrier' is called here, inside 'publish<true>'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'publish<true>' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  else
+    publish<false>(table, n, comm);
+  // Negative beside it: one specialization on every rank.
+  if (rank == 0)
+    publish<false>(table, n, comm);
+  else
+    publish<false>(table, n, comm);
+}
