@@ -527,6 +527,7 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   D.Condition = decidingCondition(C.Branch);
   D.Branch = C.Statement;
   D.Arm = C.Arms[Runs.Arm];
+  D.OtherArm = C.Arms[Other.Arm];
   D.Source = C.Source;
   D.Leaving = Other.Leaving;
   if (OtherEvent)

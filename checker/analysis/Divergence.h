@@ -48,6 +48,7 @@ struct Divergence {
   const clang::Expr *Condition = nullptr; // the rank-dependent condition
   const clang::Stmt *Branch = nullptr;    // the if, switch, ?: or && / || chain
   BranchArm Arm;                        // ranks that run `Event` (that leave, for SkippedAfterExit)
+  BranchArm OtherArm;                   // ranks that run `OtherEvent`
   const Provenance *Source = nullptr;   // why the condition differs between ranks
   const clang::Stmt *Leaving = nullptr; // how the other ranks left, when they did
   std::optional<CollectiveEvent> OtherEvent; // what the other ranks run instead

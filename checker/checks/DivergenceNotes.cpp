@@ -56,15 +56,27 @@ std::string functionName(const FunctionDecl *FD, const ASTContext &Context) {
 }
 
 std::string ranksWhere(const analysis::Divergence &D, const ASTContext &Context) {
-  std::string Condition = quoted(sourceText(D.Condition, Context));
-  switch (D.Arm.K) {
+  return ranksWhere(D.Condition, D.Arm, Context);
+}
+
+std::string otherRanks(const analysis::Divergence &D, const ASTContext &Context) {
+  auto InSwitch = [](const BranchArm &Arm) {
+    return Arm.K == BranchArm::Kind::Case || Arm.K == BranchArm::Kind::Default;
+  };
+  return InSwitch(D.Arm) && InSwitch(D.OtherArm) ? ranksWhere(D.Condition, D.OtherArm, Context)
+                                                 : "the other ranks";
+}
+
+std::string ranksWhere(const Expr *Deciding, const BranchArm &Arm, const ASTContext &Context) {
+  std::string Condition = quoted(sourceText(Deciding, Context));
+  switch (Arm.K) {
   case BranchArm::Kind::True:
     return "ranks where " + Condition;
   case BranchArm::Kind::False:
     return "ranks where " + Condition + " is false";
   case BranchArm::Kind::Case:
     return "ranks where " + Condition + " is " +
-           sourceText(cast<CaseStmt>(D.Arm.Label)->getLHS(), Context);
+           sourceText(cast<CaseStmt>(Arm.Label)->getLHS(), Context);
   case BranchArm::Kind::Default:
     return "ranks where " + Condition + " matches no case";
   case BranchArm::Kind::Returns:

@@ -20,6 +20,11 @@ using findings::quoted;
 /// "ranks where 'rank == 0'", "ranks where 'rank == 0' is false",
 /// "ranks where 'rank % 4' is 2", ...
 std::string ranksWhere(const analysis::Divergence &D, const clang::ASTContext &Context);
+std::string ranksWhere(const clang::Expr *Deciding, const analysis::BranchArm &Arm,
+                       const clang::ASTContext &Context);
+/// The ranks that run D.OtherEvent: those of the other case of a switch
+/// ("ranks where 'role' is Role::Evaluator"), else "the other ranks".
+std::string otherRanks(const analysis::Divergence &D, const clang::ASTContext &Context);
 
 /// "return", "break out of the loop", "throw", "call 'exit'", ...
 std::string leavingVerb(const clang::Stmt *Leaving);

@@ -51,10 +51,11 @@ void RankArgumentCheck::reportDivergence(const Divergence &D, ASTContext &Contex
   Finding.about(D.Function, &D.Event, D.Condition);
   Finding.warning(D.Event.Site, Finding.name(D.Event) + " gets " + Role + " '" + Values.first +
                                     "' on " + ranksWhere(D, Context) + " but '" + Values.second +
-                                    "' on the other ranks; every rank must pass the same " + Role +
+                                    "' on " + otherRanks(D, Context) +
+                                    "; every rank must pass the same " + Role +
                                     " or the job hangs or computes garbage");
   addCommonNotes(Finding, D, Context);
-  Finding.note(D.OtherEvent->Site, "the other ranks pass '" + Values.second + "' here");
+  Finding.note(D.OtherEvent->Site, otherRanks(D, Context) + " pass '" + Values.second + "' here");
   Finding.note(D.Event.Site, "compute the " + Role +
                                  " so that it is the same on every rank, and call " +
                                  quoted(calledName(D.Event)) + " once, outside the branch");

@@ -220,3 +220,37 @@ void self_rooted(MPI_Comm comm, int *buf, int n) {
   MPI_Comm_rank(comm, &rank);
   other_bcast(buf, n, rank, comm);
 }
+
+// Three roles chosen by a switch: the trainers and the logger reduce the
+// gradients, the evaluators one metric; the warning names the evaluators'
+// case, not "the other ranks", since the trainers agree with the logger.
+enum class Role { Trainer, Evaluator, Logger };
+
+static Role role_of(int rank, int size) {
+  if (rank == size - 1)
+    return Role::Logger;
+  return rank % 4 == 3 ? Role::Evaluator : Role::Trainer;
+}
+
+void role_step(float *grad, int n, float *metric, MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  switch (role_of(rank, size)) {
+  case Role::Trainer:
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_FLOAT, MPI_SUM, comm);
+    break;
+  case Role::Evaluator:
+    MPI_Allreduce(MPI_IN_PLACE, metric, 1, MPI_FLOAT, MPI_SUM, comm);
+    break;
+  case Role::Logger:
+    MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_FLOAT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' gets count 'n' on ranks where 'role_of(rank, size)' is Role::Logger but '1' on ranks where 'role_of(rank, size)' is Role::Evaluator; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-10]]:11: note: 'role_of(rank, size)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-20]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-8]]:5: note: ranks where 'role_of(rank, size)' is Role::Evaluator pass '1' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: compute the count so that it is the same on every rank, and call 'MPI_Allreduce' once, outside the branch
+    break;
+  }
+}
