@@ -212,7 +212,10 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   } else if (referredStorage(Arg, Param, Key)) {
     if (Field)
       Key.push_back(Field);
-    write(Key, Value);
+    // What a collective agrees on through a pointer into a container
+    // replaces its elements; its size stays what it was for the callers.
+    StorageKey Container;
+    write(Key, Value, !ByReference && !Field && intoContainer(Arg, Container));
   }
 }
 

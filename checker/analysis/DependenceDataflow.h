@@ -118,7 +118,9 @@ private:
   bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
-  void write(const StorageKey &Key, RankValue Value);
+  /// \p Elements: the write replaces the elements of the container \p Key
+  /// names (a collective's buffer), which callers see as no write of its size.
+  void write(const StorageKey &Key, RankValue Value, bool Elements = false);
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);

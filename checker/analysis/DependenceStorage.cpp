@@ -267,14 +267,17 @@ RankValue Dataflow::storedElsewhere(const ValueDecl *D) const {
   return Value;
 }
 
-void Dataflow::write(const StorageKey &Key, RankValue Value) {
+void Dataflow::write(const StorageKey &Key, RankValue Value, bool Elements) {
   for (auto It = Current.lower_bound(Key); It != Current.end();) {
     if (It->first.size() < Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
       break;
     It = Current.erase(It);
   }
   Current[Key] = Value;
-  recordWrite(Key, Value);
+  if (Elements)
+    recordParamWrite(Key, Value, /*Element=*/true);
+  else
+    recordWrite(Key, Value);
 }
 
 // A pointer \p Key is set to \p Source points where it points: to elements

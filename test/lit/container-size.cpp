@@ -151,8 +151,23 @@ void train_uneven_append(long batches, std::vector<float> &grad, MPI_Comm comm) 
   // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:44: note: '(int)grad.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-8]]:31: note: parameter 'batches' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+21]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: a step that scales the gradients and reduces them in place,
+// called in such a loop, writes their elements (the allreduce agrees on
+// them), not their size.
+static void scaled_step(std::vector<float> &grad, MPI_Comm comm) {
+  for (float &g : grad)
+    g *= 0.99f;
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_FLOAT, MPI_SUM, comm);
+}
+
+void train_steps(long batches, std::vector<float> &grad, MPI_Comm comm) {
+  for (long b = 0; b < batches; ++b)
+    scaled_step(grad, comm);
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_FLOAT, MPI_SUM, comm);
 }
 
 void train_all(MPI_Comm comm) {
@@ -161,4 +176,5 @@ void train_all(MPI_Comm comm) {
   std::vector<float> grad(2048);
   train_uneven(10 + rank, grad, comm);
   train_uneven_append(10 + rank, grad, comm);
+  train_steps(10 + rank, grad, comm);
 }
