@@ -201,21 +201,20 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
   const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
   const Expr *Pointee =
       Address && Address->getOpcode() == UO_AddrOf ? Address->getSubExpr() : nullptr;
+  StorageKey Container;
+  const bool IntoContainer = !ByReference && intoContainer(Arg, Container);
   if (const Expr *Index; (ByReference && elementKeyOf(Arg, Key, Index)) ||
                          (Field && Pointee && elementKeyOf(Pointee, Key, Index))) {
     writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
-  } else if (!ByReference && (Field || Value.Definition != &AgreedByEveryRank) &&
-             intoContainer(Arg, Key)) {
+  } else if (IntoContainer && (Field || Value.Definition != &AgreedByEveryRank)) {
     // Through a pointer into a container its elements, not its size; what
     // a collective agrees on replaces them all (below).
-    writeElement(Key, /*Index=*/nullptr, Value, /*Compound=*/false, Value.Definition);
+    writeElement(Container, /*Index=*/nullptr, Value, /*Compound=*/false, Value.Definition);
   } else if (referredStorage(Arg, Param, Key)) {
     if (Field)
       Key.push_back(Field);
-    // What a collective agrees on through a pointer into a container
-    // replaces its elements; its size stays what it was for the callers.
-    StorageKey Container;
-    write(Key, Value, !ByReference && !Field && intoContainer(Arg, Container));
+    // For the callers that replacement writes the elements; the size stays.
+    write(Key, Value, /*Elements=*/IntoContainer && !Field);
   }
 }
 
