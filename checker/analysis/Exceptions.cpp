@@ -145,7 +145,7 @@ static void dropEdge(CFGBlock *Block, CFGBlock::AdjacentBlock &Edge) {
     return;
   Edge = CFGBlock::AdjacentBlock(Target, /*IsReachable=*/false);
   for (CFGBlock::AdjacentBlock &Pred : Target->preds())
-    if (Pred.getPossiblyUnreachableBlock() == Block)
+    if (Pred.getReachableBlock() == Block)
       Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
 }
 

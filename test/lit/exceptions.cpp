@@ -173,3 +173,45 @@ void checkpoint_steps(MPI_Comm comm, MPI_File fh, const double *data, int n) {
     MPI_Abort(comm, 2);
   }
 }
+
+// Positive: the handler is outside the loop. Ranks where the decoder throws
+// leave the loop and go on to the barrier after the `try`; that barrier is
+// the same call on every rank, not a second divergence.
+static int decode(int step, int rank) {
+  if ((step * 7 + rank) % 97 == 0)
+    throw std::runtime_error("corrupt record");
+  return step;
+}
+
+void train_until_corrupt(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    for (int step = 0; step < 1000; ++step) {
+      int s = decode(step, rank);
+      MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_INT, MPI_SUM, comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' is never reached on ranks where 'decode(step, rank)' throws, which leave the 'try' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-3]]:15: note: ranks where 'decode(step, rank)' throws leave the 'try' here
+      // CHECK-MESSAGES: :[[@LINE-4]]:15: note: whether 'decode(step, rank)' throws differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-15]]:5: note: 'decode' lets out the exception thrown here; the handlers of the 'try' around the call catch it
+      // CHECK-MESSAGES: :[[@LINE-6]]:7: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+    }
+  } catch (const std::exception &) {
+  }
+  MPI_Barrier(comm);
+}
+
+// Negative: the same loop without a collective in it: the ranks that throw
+// reach the barrier early and wait there for the others.
+int decode_until_corrupt(MPI_Comm comm) {
+  int rank, sum = 0;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    for (int step = 0; step < 1000; ++step)
+      sum += decode(step, rank);
+  } catch (const std::exception &) {
+  }
+  MPI_Barrier(comm);
+  return sum;
+}
