@@ -1,5 +1,6 @@
 #include "CollectiveEvents.h"
 #include "CallSite.h"
+#include "DecidingParameters.h"
 #include "SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -144,45 +145,6 @@ CollectiveEvents::performingCallees(const FunctionDecl *FD) const {
   return It == Callees.end() ? None : It->second;
 }
 
-std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B) {
-  for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
-    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
-      return I;
-  return std::nullopt;
-}
-
-// A predefined datatype as written: `MPI_DOUBLE`, `MPI_2INT`, `ncclFloat32`
-// (NCCL has no others).
-static bool predefinedDatatype(llvm::StringRef Written) {
-  if (Written.starts_with("nccl"))
-    return true;
-  return Written.consume_front("MPI_") && !Written.empty() && llvm::all_of(Written, [](char C) {
-           return llvm::isUpper(C) || llvm::isDigit(C) || C == '_';
-         });
-}
-
-bool mayCarrySameData(const CollectiveEvent &A, const CollectiveEvent &B) {
-  if (A.Loop || B.Loop || A.Collective != B.Collective ||
-      A.AgreedArguments.size() != B.AgreedArguments.size() || A.Key.starts_with("call ") ||
-      B.Key.starts_with("call "))
-    return false;
-  bool Counts = false, Types = false, Derived = false;
-  for (size_t I = 0; I < A.AgreedArguments.size(); ++I) {
-    const EventArgument &X = A.AgreedArguments[I], &Y = B.AgreedArguments[I];
-    if (X.Role != Y.Role)
-      return false;
-    if (X.Value == Y.Value)
-      continue;
-    if (X.Role == "count")
-      Counts = true;
-    else if (X.Role == "datatype")
-      Types = true, Derived = !predefinedDatatype(X.Written) || !predefinedDatatype(Y.Written);
-    else
-      return false;
-  }
-  return Counts && Types && Derived;
-}
-
 const FunctionSummary *CollectiveEvents::functionSummary(const FunctionDecl *FD) const {
   auto It = Summaries.find(FD->getCanonicalDecl());
   return It == Summaries.end() ? nullptr : &It->second;
@@ -309,6 +271,49 @@ llvm::StringRef CollectiveEvents::keyOf(llvm::StringRef Collective,
   return Strings.save(Key);
 }
 
+void CollectiveEvents::addArguments(CollectiveEvent &Event,
+                                    llvm::ArrayRef<EventArgument> Arguments) const {
+  if (Arguments.empty())
+    return;
+  llvm::SmallVector<EventArgument, 4> All(Event.AgreedArguments);
+  All.append(Arguments.begin(), Arguments.end());
+  Event.AgreedArguments = Strings.save(llvm::ArrayRef(All));
+  Event.Key = Strings.save(Event.Key + keyOf("", Arguments));
+}
+
+const std::vector<const ParmVarDecl *> &
+CollectiveEvents::decidingParameters(const FunctionDecl *FD) {
+  FD = FD->getCanonicalDecl();
+  if (auto Known = Deciding.find(FD); Known != Deciding.end())
+    return Known->second;
+  std::vector<const ParmVarDecl *> Found;
+  if (const FunctionCFG *Function = cfgOf(FD))
+    Found = analysis::decidingParameters(
+        *Function, [&](const CFGBlock &Block) { return callsCollectives(*Function, Block); });
+  return Deciding[FD] = std::move(Found);
+}
+
+// Whether a call of \p Block runs a collective, itself or in what it calls:
+// decided from the calls alone, so that it holds while the function's own
+// events are being worked out (recursion).
+bool CollectiveEvents::callsCollectives(const FunctionCFG &Function, const CFGBlock &Block) const {
+  bool Calls = false;
+  forEachCall(
+      Block, Function.context(),
+      [&](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+        if (Calls)
+          return;
+        if (Callee) {
+          const CalleeRole &Role = Classifier.classify(Callee);
+          Calls = Role.isCollective() || Role.GroupMarker || performsCollectives(Callee);
+        }
+        for (const FunctionDecl *Target : Indirect.targets(Site))
+          Calls |= performsCollectives(Target);
+      },
+      /*Unnamed=*/true);
+  return Calls;
+}
+
 void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation Site,
                                      const Stmt *SiteStmt, std::vector<CollectiveEvent> &Out) {
   const CalleeRole &Role = Classifier.classify(Callee);
@@ -406,8 +411,10 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
                       Arg->Argument.Parameter, Arg->Argument.Local};
         }
       Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
+      // A loop stays a loop: what its calls are passed is part of it.
       if (!SameValues)
-        Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
+        Event.Key = Event.Loop ? Strings.save(Event.Key + keyOf("", Event.AgreedArguments))
+                               : keyOf(Event.Collective, Event.AgreedArguments);
     }
     Event.Site = Site;
     Event.SiteStmt = SiteStmt;
@@ -421,9 +428,21 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
     Event.JoinBoundary = Role.JoinBegin || Role.JoinEnd;
     return Event;
   };
+  // What the callee's branches and loops test: ranks that pass different
+  // values run different sequences through it (`phase(3)` against
+  // `phase(5)`, `spread(lo, mid)` against `spread(mid, hi)`).
+  llvm::SmallVector<EventArgument, 2> Deciding;
+  for (const ParmVarDecl *Param : decidingParameters(Callee))
+    if (const PassedArgument *Arg = PassedFor(Param))
+      Deciding.push_back({Strings.save("argument '" + Param->getName() + "'"), Arg->Argument.Value,
+                          Arg->Argument.Written, Arg->Argument.Parameter, Arg->Argument.Local});
   if (Inner && !Inner->Several) {
-    for (const CollectiveEvent *Event : Inner->Events)
+    // One sequence: only its loops' trip counts can turn on what is passed.
+    for (const CollectiveEvent *Event : Inner->Events) {
       Out.push_back(Rebase(*Event));
+      if (Out.back().Loop)
+        addArguments(Out.back(), Deciding);
+    }
     return;
   }
   // Several possible sequences (or recursion): the call is one event that
@@ -436,6 +455,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   Event = Rebase(Event);
   const std::string Name = Callee->getQualifiedNameAsString();
   Event.Key = Strings.save("call " + Name);
+  addArguments(Event, Deciding);
   Event.GroupMarker = Event.GroupBegins = false;
   if (Event.Collective.empty())
     Event.Collective = Strings.save(Name);

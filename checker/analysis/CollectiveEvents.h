@@ -202,6 +202,9 @@ private:
   CollectiveEvent directEvent(const clang::CallExpr *Call, const CalleeRole &Role,
                               clang::ASTContext &Context) const;
   llvm::StringRef keyOf(llvm::StringRef Collective, llvm::ArrayRef<EventArgument> Arguments) const;
+  void addArguments(CollectiveEvent &Event, llvm::ArrayRef<EventArgument> Arguments) const;
+  const std::vector<const clang::ParmVarDecl *> &decidingParameters(const clang::FunctionDecl *FD);
+  bool callsCollectives(const FunctionCFG &Function, const clang::CFGBlock &Block) const;
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
@@ -215,6 +218,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
   llvm::DenseMap<const clang::CFGBlock *, std::vector<CollectiveEvent>> BlockEvents;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::ParmVarDecl *>> Deciding;
 };
 
 } // namespace lockstep::analysis

@@ -194,7 +194,9 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
       if (mayCarrySameData(EX, EY))
         continue;
-      if (!EX.LoopBody || EX.LoopBody != EY.LoopBody)
+      // Other loops, or one loop passed other values (`phase(3)` against
+      // `phase(5)`, whose trip count is its parameter).
+      if (!EX.LoopBody || EX.LoopBody != EY.LoopBody || firstDifferingArgument(EX, EY))
         return Arena.truth();
       if (EX.LoopTripFormula && EY.LoopTripFormula)
         Trips =
@@ -491,7 +493,9 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     bool SameLoop = A[K]->LoopBody && A[K]->LoopBody == B[K]->LoopBody;
     if (SameLoop) {
       if (!Swapped) // one report per pair, at the first arm's loop
-        Report(Divergence::Kind::TripCount, B[K]);
+        Report(firstDifferingArgument(*A[K], *B[K]) ? Divergence::Kind::Arguments
+                                                    : Divergence::Kind::TripCount,
+               B[K]);
     } else if (A[K]->Loop != B[K]->Loop) {
       if (A[K]->Loop) // a loop against a single call: the loop runs on some ranks only
         Report(Divergence::Kind::OnlySomeRanks, nullptr);
