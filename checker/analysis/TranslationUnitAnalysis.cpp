@@ -190,6 +190,21 @@ bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &H
   return Solver.decide({Question}, Ignored) == Answer::Never;
 }
 
+// Whether two ranks that share the split communicator \p Comm always
+// compute the same value for \p Value: one computed from the colour alone.
+bool TranslationUnitAnalysis::sameOnMembers(const FunctionCFG &Function, const Expr *Value,
+                                            const ValueDecl *Comm) {
+  std::optional<FormulaRef> Shared = Comm ? Members.shared(Comm) : std::nullopt;
+  if (!Shared)
+    return false;
+  FormulaRef Formula = shapeOf(Function, /*WithPending=*/false).conditions().expression(Value);
+  FormulaRef Question =
+      Formulas.conjoin(*Shared, Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Formula),
+                                                 Formulas.inRank(2, Formula)));
+  RankWitness Ignored;
+  return Solver.decide({Question}, Ignored) == Answer::Never;
+}
+
 void TranslationUnitAnalysis::findDivergences() {
   // One finding per site, also across the instantiations of a template.
   std::set<unsigned> Reported;
@@ -338,6 +353,8 @@ void TranslationUnitAnalysis::findRankArguments() {
       const ValueDecl *Members = sameAmongMembersOf(Source);
       if (Members && Comm && accessedStorage(Comm) == Members)
         continue; // the same on every member, and only they make the call
+      if (Source && Comm && sameOnMembers(*Function, Argument.Argument, accessedStorage(Comm)))
+        continue; // computed from the colour of the split that made it (`row_of(rank) % q`)
       if (Source &&
           Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role).second)
         RankArguments.push_back({Function->decl(), Argument.Call, Argument.Collective,

@@ -101,6 +101,8 @@ private:
                  const CollectiveEvents *Settled = nullptr);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header,
                   const clang::ValueDecl *Comm = nullptr);
+  bool sameOnMembers(const FunctionCFG &Function, const clang::Expr *Value,
+                     const clang::ValueDecl *Comm);
   void findDivergences();
   void findDispatchDivergences();
   void findRankArguments();

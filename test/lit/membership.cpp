@@ -509,3 +509,28 @@ void write_checkpoint(double *buf) {
   // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'aggregate' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Negative: the root is computed from the row, the split's colour: every
+// member of a row passes the same one.
+void row_broadcast(double *x, int q) {
+  int rank;
+  MPI_Comm row;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_row = rank / q;
+  MPI_Comm_split(MPI_COMM_WORLD, my_row, rank, &row);
+  MPI_Bcast(x, 8, MPI_DOUBLE, my_row % q, row);
+}
+
+// Positive: the same root taken from the rank differs inside a row.
+void column_root_in_row(double *x, int q) {
+  int rank;
+  MPI_Comm row;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_row = rank / q;
+  MPI_Comm_split(MPI_COMM_WORLD, my_row, rank, &row);
+  MPI_Bcast(x, 8, MPI_DOUBLE, rank % q, row);
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: note: 'rank % q' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:31: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
