@@ -303,7 +303,13 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
   if (!Recording)
     return;
   recordParamWrite(Key, Value, /*Element=*/false); // uniform ones too (WrittenParams)
-  if (!Value.dependent())
+  recordSharedWrite(Key, Value);
+}
+
+// A per-rank value stored in a field (of any object) or a global: functions
+// that read it elsewhere see it per-rank.
+void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) {
+  if (!Recording || !Value.dependent())
     return;
   const void *Last = Key.back();
   const ValueDecl *Shared = nullptr;

@@ -77,3 +77,45 @@ void load_weights_from_zero(c10d::ProcessGroup &pg, std::vector<at::Tensor> &wei
   opts.rootRank = 0;
   pg.broadcast(weights, opts)->wait();
 }
+
+// A counter in an object, bumped on some ranks only, then tested by a method
+// of the object before a barrier.
+struct StragglerMonitor {
+  int late = 0;
+  void report(MPI_Comm comm) {
+    if (late == 0)
+      return;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'late == 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'late == 0' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'late == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+10]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  }
+};
+
+// Positive (reported in the method above): only odd ranks count themselves late.
+void count_odd_ranks(StragglerMonitor &mon, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank % 2)
+    mon.late++;
+  mon.report(comm);
+}
+
+// Negative: every rank bumps the counter of its own monitor.
+struct StepMonitor {
+  int steps = 0;
+  void report(MPI_Comm comm) {
+    if (steps == 0)
+      return;
+    MPI_Barrier(comm);
+  }
+};
+
+void count_every_rank(StepMonitor &mon, MPI_Comm comm, int n) {
+  if (n > 0)
+    mon.steps++;
+  mon.report(comm);
+}
