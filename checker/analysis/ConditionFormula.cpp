@@ -337,9 +337,16 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   if (!Inlined.empty())
     return Sorted(inlinedLeaf(E, WantBoolean));
+  // A parameter that every call passes the same value for is that value:
+  // the callee's `node_rank == 0` is the test its caller made.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && Facts.ParameterValue)
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl());
+        Param && !Written.count(Param) && !Mutated.count(Param))
+      if (std::optional<FormulaRef> Passed = Facts.ParameterValue(Param))
+        return Sorted(*Passed);
   const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
   if (Value && Value->ExactRank) {
-    if (const void *Part = rankPart(Value->Source))
+    if (const void *Part = rankPart(Value->Source, Facts.CommunicatorPassed))
       return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
     return Sorted(Arena.rank());
   }

@@ -57,6 +57,13 @@ struct ConditionFacts {
   /// into it, another file may, or its name says it holds a rank. An
   /// accessor's field that none does is the same on every rank.
   std::function<bool(const clang::FieldDecl *Field)> FieldDiffers;
+  /// What every call passes for a parameter the function does not write,
+  /// in the caller's terms (ParameterBindings); nullopt when calls differ or
+  /// are not all seen.
+  std::function<std::optional<FormulaRef>(const clang::ParmVarDecl *Param)> ParameterValue;
+  /// The communicator a parameter stands for (Membership::passed): the rank
+  /// in it is the rank in the caller's.
+  std::function<const clang::ValueDecl *(const clang::ValueDecl *Comm)> CommunicatorPassed;
 };
 
 class ConditionFormula {

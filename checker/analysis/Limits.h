@@ -93,4 +93,10 @@ constexpr unsigned MaxExpressionNodes = 4096;
 /// read past it is an unknown value of the right kind (shared or per-rank).
 constexpr unsigned MaxReachingBranches = 32;
 
+/// Callers a parameter's value is followed through (ParameterBindings): a
+/// helper called by a helper ... by the function that computes the value.
+/// Beyond it the parameter is a value of its own, as in a function other
+/// files call.
+constexpr unsigned ParameterBindingDepth = 8;
+
 } // namespace lockstep::analysis::limits

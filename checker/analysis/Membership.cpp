@@ -6,11 +6,17 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// The communicator of a rank read in a function that made it, or null.
-static const VarDecl *localCommunicator(const Provenance *Root) {
+/// The communicator of a rank read in a function that made it (or that
+/// every call of the function passes, by \p Passed), or null.
+static const VarDecl *
+localCommunicator(const Provenance *Root,
+                  const std::function<const ValueDecl *(const ValueDecl *)> &Passed) {
   if (!Root->Communicator)
     return nullptr;
-  const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Root->Communicator));
+  const ValueDecl *Named = namedStorage(Root->Communicator);
+  if (Passed && Named)
+    Named = Passed(Named);
+  const auto *Var = dyn_cast_or_null<VarDecl>(Named);
   if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
     return nullptr;
   bool World = spelledAsMacro(Var->getInit(), "MPI_COMM_WORLD", Var->getASTContext());
@@ -23,13 +29,14 @@ static const Provenance *rootOf(const Provenance *Source) {
   return Source;
 }
 
-const void *rankPart(const Provenance *Source) {
+const void *rankPart(const Provenance *Source,
+                     const std::function<const ValueDecl *(const ValueDecl *)> &Passed) {
   const Provenance *Root = rootOf(Source);
   if (!Root)
     return nullptr;
   if (Root->Part)
     return Root->Part;
-  return localCommunicator(Root);
+  return localCommunicator(Root, Passed);
 }
 
 std::string rankPartName(const Provenance *Source) {
@@ -38,7 +45,7 @@ std::string rankPartName(const Provenance *Source) {
     return "";
   if (Root->Part)
     return *Root->Part;
-  const VarDecl *Local = localCommunicator(Root);
+  const VarDecl *Local = localCommunicator(Root, nullptr);
   return Local ? usrOf(Local) : "";
 }
 
@@ -59,12 +66,25 @@ const std::optional<FormulaRef> *Membership::colourOf(const ValueDecl *Comm) {
   return It == Colours.end() ? nullptr : &It->second;
 }
 
+// A parameter every call passes the same communicator for is that one,
+// through chains of helpers.
+const ValueDecl *Membership::passed(const ValueDecl *Comm) const {
+  llvm::SmallPtrSet<const ValueDecl *, 4> Seen;
+  while (ParameterStorage && Comm && Seen.insert(Comm).second)
+    if (const ValueDecl *Storage = ParameterStorage(Comm))
+      Comm = Storage;
+    else
+      break;
+  return Comm;
+}
+
 bool Membership::isSplit(const ValueDecl *Comm) {
-  const std::optional<FormulaRef> *Colour = colourOf(Comm);
+  const std::optional<FormulaRef> *Colour = colourOf(passed(Comm));
   return Colour && *Colour;
 }
 
 FormulaRef Membership::isNull(const ValueDecl *Comm) {
+  Comm = passed(Comm);
   const std::optional<FormulaRef> *Colour = colourOf(Comm);
   if (Colour && *Colour) // MPI_UNDEFINED is -32766 in Open MPI and MPICH
     return Arena.disjoin(Arena.compare(FormulaOp::Eq, **Colour, Arena.constant(UndefinedColour)),
@@ -76,7 +96,7 @@ FormulaRef Membership::isNull(const ValueDecl *Comm) {
 }
 
 void Membership::sameOnMembers(const ValueDecl *Comm, FormulaRef Symbol) {
-  std::vector<FormulaRef> &Symbols = OnMembers[Comm];
+  std::vector<FormulaRef> &Symbols = OnMembers[passed(Comm)];
   if (llvm::find(Symbols, Symbol) == Symbols.end())
     Symbols.push_back(Symbol);
 }
@@ -86,7 +106,7 @@ void Membership::sameOnMembers(const ValueDecl *Comm, FormulaRef Symbol) {
 std::optional<FormulaRef> Membership::shared(const ValueDecl *Comm) {
   std::optional<FormulaRef> Both;
   llvm::SmallPtrSet<const ValueDecl *, 4> Seen;
-  for (; Comm && Seen.insert(Comm).second; Comm = Parents.lookup(Comm))
+  for (Comm = passed(Comm); Comm && Seen.insert(Comm).second; Comm = Parents.lookup(Comm))
     if (std::optional<FormulaRef> Here = sharedItself(Comm))
       Both = Both ? Arena.conjoin(*Both, *Here) : *Here;
   return Both;

@@ -26,7 +26,9 @@ constexpr int64_t UndefinedColour = INT32_MIN;
 /// communicator of `MPI_Comm_rank(node, &local_rank)` when the function
 /// that calls it made `node`, or the part a summary of another file names.
 /// Null: the job. One address per part, for formulas.
-const void *rankPart(const Provenance *Source);
+const void *
+rankPart(const Provenance *Source,
+         const std::function<const clang::ValueDecl *(const clang::ValueDecl *)> &Passed = nullptr);
 
 /// The same part as a name that other files' summaries share, or "".
 std::string rankPartName(const Provenance *Source);
@@ -43,6 +45,14 @@ public:
   void setColoursElsewhere(std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> Of) {
     ColoursElsewhere = std::move(Of);
   }
+  /// What a communicator parameter stands for: the storage every call
+  /// passes (ParameterBindings), or null.
+  void setParameterStorage(std::function<const clang::ValueDecl *(const clang::ValueDecl *)> Of) {
+    ParameterStorage = std::move(Of);
+  }
+  /// The storage a communicator parameter stands for, through chains of
+  /// helpers; \p Comm itself when it is no such parameter.
+  const clang::ValueDecl *passed(const clang::ValueDecl *Comm) const;
   bool isSplit(const clang::ValueDecl *Comm);
   /// \p Symbol (a per-rank one) has the same value on every member of
   /// \p Comm: two ranks that share it agree on it.
@@ -62,6 +72,7 @@ private:
 
   FormulaArena &Arena;
   std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> ColoursElsewhere;
+  std::function<const clang::ValueDecl *(const clang::ValueDecl *)> ParameterStorage;
   // A split's colour; nullopt when several splits write the same handle.
   llvm::DenseMap<const clang::ValueDecl *, std::optional<FormulaRef>> Colours;
   // What a split communicator was split from; null when several splits

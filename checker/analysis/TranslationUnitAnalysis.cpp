@@ -80,6 +80,11 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
     return Formulas.perRank(Arena.part(Summary->SplitByPart), /*Boolean=*/false);
   });
   Indirect = std::make_unique<IndirectCalls>(ByDecl);
+  Bindings = std::make_unique<ParameterBindings>(Functions, Context);
+  Members.setParameterStorage([this](const ValueDecl *Comm) -> const ValueDecl * {
+    const auto *Param = dyn_cast<ParmVarDecl>(Comm);
+    return Param ? Bindings->storage(Param) : nullptr;
+  });
   Env.Indirect = Indirect.get();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Env.Paths = Paths.get();
@@ -165,7 +170,11 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                                                           : Env.writtenElsewhere(Field);
                            return (Source && (WithPending || !Source->Pending)) ||
                                   Classifier.isRankName(Field->getName());
-                         }};
+                         },
+                         [this, WithPending](const ParmVarDecl *Param) {
+                           return passedValue(Param, WithPending);
+                         },
+                         [this](const ValueDecl *Comm) { return Members.passed(Comm); }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -188,6 +197,37 @@ bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &H
     Question = Formulas.conjoin(Question, *Shared);
   RankWitness Ignored;
   return Solver.decide({Question}, Ignored) == Answer::Never;
+}
+
+// The value every call passes for \p Param, as a formula in its callers'
+// terms: the same formula at each call (formulas are hash-consed).
+std::optional<FormulaRef> TranslationUnitAnalysis::passedValue(const ParmVarDecl *Param,
+                                                               bool WithPending) {
+  std::vector<ParameterBindings::Site> Sites = Bindings->sites(Param);
+  if (Sites.empty())
+    return std::nullopt;
+  if (BindingDepth == limits::ParameterBindingDepth) {
+    const auto *FD = cast<FunctionDecl>(Param->getDeclContext());
+    if (BindingLimited.insert(Param).second)
+      Limits.push_back({FD, Param->getLocation(),
+                        "what its callers pass for '" + Param->getName().str() +
+                            "' was followed through " +
+                            std::to_string(limits::ParameterBindingDepth) +
+                            " callers; the parameter is taken as a value of its own"});
+    return std::nullopt;
+  }
+  ++BindingDepth;
+  std::optional<FormulaRef> Common;
+  for (const ParameterBindings::Site &Call : Sites) {
+    FormulaRef Passed = shapeOf(*Call.Caller, WithPending).conditions().expression(Call.Argument);
+    if (Common && *Common != Passed) {
+      Common = std::nullopt;
+      break;
+    }
+    Common = Passed;
+  }
+  --BindingDepth;
+  return Common;
 }
 
 // Whether two ranks that share the split communicator \p Comm always

@@ -15,6 +15,7 @@
 #include "HandleCommunicators.h"
 #include "LoopDivergence.h"
 #include "Membership.h"
+#include "ParameterBindings.h"
 #include "RankDependence.h"
 #include "RankSolver.h"
 #include "WrapperObjects.h"
@@ -101,6 +102,7 @@ private:
                  const CollectiveEvents *Settled = nullptr);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header,
                   const clang::ValueDecl *Comm = nullptr);
+  std::optional<FormulaRef> passedValue(const clang::ParmVarDecl *Param, bool WithPending);
   bool sameOnMembers(const FunctionCFG &Function, const clang::Expr *Value,
                      const clang::ValueDecl *Comm);
   void findDivergences();
@@ -120,6 +122,9 @@ private:
   llvm::DenseMap<const FunctionCFG *, FunctionDependence> Dependence;
   std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
+  std::unique_ptr<ParameterBindings> Bindings;
+  unsigned BindingDepth = 0; // callers followed for the parameter being translated
+  llvm::DenseSet<const clang::ParmVarDecl *> BindingLimited; // reported at the depth bound
   std::unique_ptr<HandleCommunicators> Handles;
   WrapperObjects Wrappers;
   EventStrings Strings; // the text of every event below

@@ -534,3 +534,42 @@ void column_root_in_row(double *x, int q) {
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:31: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A helper that only this file calls, handed the node communicator or the
+// node rank and the leaders' communicator: its own test of the node rank is
+// the membership of 'leaders' its caller made.
+static void allreduce_leaders_by_rank(float *b, int n, int node_rank, MPI_Comm leaders) {
+  if (node_rank == 0)
+    MPI_Allreduce(MPI_IN_PLACE, b, n, MPI_FLOAT, MPI_SUM, leaders);
+}
+
+static void allreduce_leaders_by_node(float *b, int n, MPI_Comm node, MPI_Comm leaders) {
+  int node_rank;
+  MPI_Comm_rank(node, &node_rank);
+  if (node_rank == 0)
+    MPI_Allreduce(MPI_IN_PLACE, b, n, MPI_FLOAT, MPI_SUM, leaders);
+}
+
+// Positive: the same test before a collective on the world.
+static void allreduce_world_by_rank(float *b, int n, int node_rank, MPI_Comm world) {
+  if (node_rank == 0)
+    MPI_Allreduce(MPI_IN_PLACE, b, n, MPI_FLOAT, MPI_SUM, world);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'node_rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'node_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:58: note: parameter 'node_rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative (the first two helpers): they run only on the leaders.
+void hierarchical_allreduce(float *b, int n) {
+  int rank, node_rank;
+  MPI_Comm node, leaders;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  allreduce_leaders_by_rank(b, n, node_rank, leaders);
+  allreduce_leaders_by_node(b, n, node, leaders);
+  allreduce_world_by_rank(b, n, node_rank, MPI_COMM_WORLD);
+}

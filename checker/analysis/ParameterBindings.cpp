@@ -1,0 +1,107 @@
+#include "ParameterBindings.h"
+#include "CallSite.h"
+#include "FunctionCFG.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+/// Whether \p Ref names the function it refers to as the callee of a call,
+/// not as a value that may be called from anywhere (`&f`, `ops = {f}`).
+static bool namesCallee(const Expr *Ref, const ParentMap &Parents) {
+  const Stmt *Parent = Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Ref));
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent))
+    return Call->getCallee()->IgnoreParenImpCasts() == Ref;
+  return false;
+}
+
+/// Functions the file's global initialisers name (a table of callbacks).
+static void collectNamedByGlobals(const DeclContext *Scope,
+                                  llvm::DenseSet<const FunctionDecl *> &Into) {
+  for (const Decl *D : Scope->decls()) {
+    if (const auto *Inner = dyn_cast<DeclContext>(D); Inner && !isa<FunctionDecl>(D))
+      collectNamedByGlobals(Inner, Into);
+    const auto *Var = dyn_cast<VarDecl>(D);
+    if (!Var || !Var->hasGlobalStorage() || !Var->getInit())
+      continue;
+    forEachStmtInOrder(Var->getInit(), [&](const Stmt *S) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+        if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+          Into.insert(FD->getCanonicalDecl());
+    });
+  }
+}
+
+ParameterBindings::ParameterBindings(const std::vector<std::unique_ptr<FunctionCFG>> &Functions,
+                                     ASTContext &Context) {
+  collectNamedByGlobals(Context.getTranslationUnitDecl(), Escaping);
+  for (const auto &Function : Functions) {
+    const ParentMap &Parents = Function->parents();
+    for (const CFGBlock *Block : Function->reversePostOrder())
+      for (const CFGElement &Element : *Block) {
+        auto S = Element.getAs<CFGStmt>();
+        const Expr *Ref = S ? dyn_cast<Expr>(S->getStmt()) : nullptr;
+        const ValueDecl *Named = nullptr;
+        if (const auto *Decl = dyn_cast_or_null<DeclRefExpr>(Ref))
+          Named = Decl->getDecl();
+        else if (const auto *Member = dyn_cast_or_null<MemberExpr>(Ref))
+          Named = Member->getMemberDecl();
+        const auto *Callee = dyn_cast_or_null<FunctionDecl>(Named);
+        if (!Callee)
+          continue;
+        Callee = Callee->getCanonicalDecl();
+        const auto *Call = dyn_cast_or_null<CallExpr>(
+            Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Ref)));
+        if (!namesCallee(Ref, Parents) || Callee == Function->decl()->getCanonicalDecl()) {
+          Escaping.insert(Callee);
+          continue;
+        }
+        std::vector<Site> Arguments;
+        std::vector<const Expr *> Passed = explicitArguments(Call);
+        for (const Expr *Argument : Passed)
+          Arguments.push_back({Function.get(), Argument});
+        Calls[Callee].push_back(std::move(Arguments));
+      }
+  }
+}
+
+std::vector<ParameterBindings::Site> ParameterBindings::sites(const ParmVarDecl *Param) const {
+  std::vector<Site> Found;
+  const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!FD)
+    return {};
+  FD = FD->getCanonicalDecl();
+  // A lambda's or a method's calls may come from code not seen here (an
+  // algorithm of the library, a virtual call).
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  if (FD->isExternallyVisible() || Escaping.count(FD) || (Method && Method->isVirtual()) ||
+      (Method && Method->getParent()->isLambda()))
+    return {};
+  auto It = Calls.find(FD);
+  if (It == Calls.end())
+    return {};
+  unsigned Index = Param->getFunctionScopeIndex();
+  for (const std::vector<Site> &Call : It->second) {
+    if (Index >= Call.size()) // a default argument
+      return {};
+    Found.push_back(Call[Index]);
+  }
+  return Found;
+}
+
+const ValueDecl *ParameterBindings::storage(const ParmVarDecl *Param) const {
+  const ValueDecl *Common = nullptr;
+  for (const Site &Call : sites(Param)) {
+    const ValueDecl *Passed = namedStorage(Call.Argument);
+    if (!Passed || (Common && Passed != Common))
+      return nullptr;
+    Common = Passed;
+  }
+  return Common;
+}
+
+} // namespace lockstep::analysis
