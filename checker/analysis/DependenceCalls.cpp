@@ -2,6 +2,7 @@
 // write (rank, uniform and per-rank sources, collectives, summarized and
 // unknown functions).
 #include "DependenceDataflow.h"
+#include "OwnFieldWrites.h"
 #include "PerRankSources.h"
 #include "SourceText.h"
 
@@ -540,6 +541,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     }
   }
   recordCollective(Call, Role);
+  recordOwnFieldWrites(Call, Callee);
   // What the callee receives: the arguments before it writes through them.
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
@@ -564,6 +566,36 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     writeGlobalsOfCall(It->second, Call);
   }
   recordPassedCallables(Call, Callee);
+}
+
+// A method that changes fields of its object, called on some ranks only
+// (under a rank-dependent branch, or in a loop whose trip count differs):
+// those fields differ between ranks afterwards, as if assigned there.
+void Dataflow::recordOwnFieldWrites(const CallExpr *Call, const FunctionDecl *Callee) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Recording || !Member || !Method || !Env.OwnFields || !CurrentBlock || Method->isConst() ||
+      !Method->hasBody() || Classifier.classify(Callee).SystemLibrary)
+    return;
+  StorageKey Object;
+  if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
+    return;
+  const std::vector<const FieldDecl *> &Fields = Env.OwnFields->of(Method);
+  if (Fields.empty())
+    return;
+  RankValue Taint = reachingTaint(*CurrentBlock);
+  if (!Taint.dependent())
+    return;
+  Taint.Definition = Call;
+  for (const FieldDecl *Field : Fields) {
+    // Callables kept for later (hooks) are judged where each is stored, as
+    // the collectives it hands over, not by how many the field holds.
+    if (Env.Indirect && Env.Indirect->holdsCallables(Field))
+      continue;
+    StorageKey Key = Object;
+    Key.push_back(Field);
+    recordSharedWrite(Key, Taint);
+  }
 }
 
 } // namespace lockstep::analysis::dependence

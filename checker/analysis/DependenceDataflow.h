@@ -124,6 +124,7 @@ private:
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
+  void recordOwnFieldWrites(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);
   void collectAliases(const clang::Stmt *S);
 
@@ -256,6 +257,7 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
   llvm::DenseMap<const clang::CFGBlock *, BranchWrites> WrittenUnder;
+  const clang::CFGBlock *CurrentBlock = nullptr; // the block being transferred
   clang::SourceLocation ReturnChosenAt;    // of the block being run (returnTaint)
   std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
   State Current;

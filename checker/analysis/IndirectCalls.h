@@ -41,6 +41,12 @@ public:
   /// of lambdas, or a callable held in storage. One entry per argument.
   std::vector<Runnable> passedCallables(const clang::Stmt *Call) const;
 
+  /// Whether the translation unit stores callables in \p Storage (a
+  /// std::function, a container of them, an object with virtual methods).
+  bool holdsCallables(const clang::ValueDecl *Storage) const {
+    return Stored.count(Storage) || StoredClasses.count(Storage);
+  }
+
 private:
   void recordStores(const clang::Stmt *Body);
   void storeArguments(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);

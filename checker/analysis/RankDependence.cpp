@@ -472,6 +472,7 @@ bool Dataflow::solve(std::vector<State> &Out, std::vector<bool> &Visited) {
 std::pair<bool, bool> Dataflow::processBlock(const CFGBlock &Block, std::vector<State> &Out,
                                              std::vector<bool> &Visited) {
   mergePredecessors(Block, Out, Visited);
+  CurrentBlock = &Block;
   if (&Block == &Function.cfg().getEntry())
     startProgram();
   RankValue ReturnTaint = returnTaint(Block, ReturnChosenAt);

@@ -22,6 +22,8 @@
 
 namespace lockstep::analysis {
 
+class OwnFieldWrites;
+
 /// The fields of a record value, each with its own dependence.
 using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
 
@@ -106,6 +108,8 @@ public:
   const IndirectCalls *Indirect = nullptr;
   // The failing arms of status checks, cut from the walks (null: none cut).
   ErrorPaths *Paths = nullptr;
+  // The fields of its object each method changes (null: none followed).
+  OwnFieldWrites *OwnFields = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
   // The elements of the containers such storage holds, where they differ

@@ -88,6 +88,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   Env.Indirect = Indirect.get();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Env.Paths = Paths.get();
+  Env.OwnFields = &OwnFields;
   computeDependence();
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)

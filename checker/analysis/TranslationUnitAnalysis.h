@@ -15,6 +15,7 @@
 #include "HandleCommunicators.h"
 #include "LoopDivergence.h"
 #include "Membership.h"
+#include "OwnFieldWrites.h"
 #include "ParameterBindings.h"
 #include "RankDependence.h"
 #include "RankSolver.h"
@@ -123,6 +124,7 @@ private:
   std::unique_ptr<ErrorPaths> Paths;
   std::unique_ptr<IndirectCalls> Indirect;
   std::unique_ptr<ParameterBindings> Bindings;
+  OwnFieldWrites OwnFields;
   unsigned BindingDepth = 0; // callers followed for the parameter being translated
   llvm::DenseSet<const clang::ParmVarDecl *> BindingLimited; // reported at the depth bound
   std::unique_ptr<HandleCommunicators> Handles;

@@ -119,3 +119,52 @@ void count_every_rank(StepMonitor &mon, MPI_Comm comm, int n) {
     mon.steps++;
   mon.report(comm);
 }
+
+// A method that appends to a member, called on some ranks only, leaves the
+// member's size different between ranks: the emptiness test of another
+// method decides whether the rank reaches the gather.
+class LatencyMonitor {
+public:
+  explicit LatencyMonitor(MPI_Comm comm) : comm_(comm) {}
+  void record(double ms) { samples_.push_back(ms); }
+  double last() const { return samples_.empty() ? 0.0 : samples_.back(); }
+  void report(double *all) {
+    if (samples_.empty())
+      return;
+    double mine = samples_.back();
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, comm_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Gather' is never reached on ranks where 'samples_.empty()', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where 'samples_.empty()' return here
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'samples_.empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+16]]:9: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE+13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Gather' before leaving, or make the decision to leave the same on every rank
+  }
+
+private:
+  MPI_Comm comm_;
+  std::vector<double> samples_;
+};
+
+// Positive (reported in 'report'): requests are routed by rank, and a rank
+// that served none this interval returns before the gather.
+void latency_interval(LatencyMonitor &mon, double *all, int requests) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int r = 0; r < requests; ++r)
+    if (r % 16 == rank)
+      mon.record(0.5 + r);
+  mon.report(all);
+}
+
+// Negative: every rank records the same number of samples; rank 0 only
+// reads one, with a method that changes nothing.
+void latency_everywhere(LatencyMonitor &mon, double *all, int requests) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int r = 0; r < requests; ++r)
+    mon.record(0.5 + r);
+  if (rank == 0)
+    std::printf("last: %f\n", mon.last());
+  mon.report(all);
+}

@@ -1,0 +1,30 @@
+// The fields of its object a method changes, itself or through the methods
+// it calls on `this`: `record(ms)` that appends to `samples_`. A caller that
+// calls it on some ranks only leaves those fields different between ranks
+// (`if (mine) mon.record(ms);`, then `mon.report()` tests
+// `samples_.empty()` before a gather).
+#pragma once
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace clang {
+class CXXMethodDecl;
+class FieldDecl;
+} // namespace clang
+
+namespace lockstep::analysis {
+
+class OwnFieldWrites {
+public:
+  /// Fields of `*this` that \p Method assigns, increments, or calls a
+  /// non-const method of (a container's `push_back`), in its body or the
+  /// bodies of the methods it calls on `this`; empty without a body.
+  const std::vector<const clang::FieldDecl *> &of(const clang::CXXMethodDecl *Method);
+
+private:
+  llvm::DenseMap<const clang::CXXMethodDecl *, std::vector<const clang::FieldDecl *>> Known;
+};
+
+} // namespace lockstep::analysis
