@@ -279,6 +279,25 @@ const CXXRecordDecl *heapClass(const Expr *E) {
   return Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
 }
 
+const CXXConstructorDecl *madeUniqueBy(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
+      Callee->getName() != "make_unique")
+    return nullptr;
+  const FunctionDecl *Definition = Callee->getDefinition();
+  const CXXRecordDecl *Made = heapClass(Call);
+  if (!Definition || !Definition->getBody() || !Made)
+    return nullptr;
+  const CXXConstructorDecl *Constructor = nullptr;
+  forEachStmtInOrder(Definition->getBody(), [&](const Stmt *S) {
+    const auto *New = dyn_cast<CXXNewExpr>(S);
+    const CXXConstructExpr *Construct = New ? New->getConstructExpr() : nullptr;
+    if (Construct && !Constructor && Construct->getConstructor()->getParent() == Made)
+      Constructor = Construct->getConstructor();
+  });
+  return Constructor;
+}
+
 bool handsOutAccess(const CXXMethodDecl *Method) {
   QualType Returned = Method->getReturnType();
   const CXXRecordDecl *Pointee = Returned->getPointeeCXXRecordDecl();

@@ -121,6 +121,10 @@ bool handsOutAccess(const clang::CXXMethodDecl *Method);
 /// `std::optional<Session>`; null for any other expression.
 const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 
+/// The constructor `std::make_unique<T>(args...)` runs with its arguments,
+/// as the instantiation's `new T(...)` names it; null for other calls.
+const clang::CXXConstructorDecl *madeUniqueBy(const clang::CallExpr *Call);
+
 /// Whether \p Class is `std::pair` (its fields `first` and `second`).
 bool isStdPair(const clang::CXXRecordDecl *Class);
 

@@ -544,6 +544,8 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   recordOwnFieldWrites(Call, Callee);
   // What the callee receives: the arguments before it writes through them.
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
+  if (const CXXConstructorDecl *Made = madeUniqueBy(Call)) // its arguments reach `T(args...)`
+    recordCall(Made, Args);
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   std::string Variable;
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&

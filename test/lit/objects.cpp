@@ -7,6 +7,9 @@
 #include <mpi.h>
 #include <c10d/ProcessGroup.hpp>
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
 #include <vector>
 
 // Negative: each rank's shard has its own length, but the constructor agrees
@@ -167,4 +170,43 @@ void latency_everywhere(LatencyMonitor &mon, double *all, int requests) {
   if (rank == 0)
     std::printf("last: %f\n", mon.last());
   mon.report(all);
+}
+
+// An object made by std::make_unique gets its arguments as one made on the
+// stack does: a reader of a shard named after the rank.
+struct ShardReader {
+  std::ifstream in;
+  explicit ShardReader(const std::string &path) : in(path) {}
+  bool next(float *batch) { return bool(in.read(reinterpret_cast<char *>(batch), 1024)); }
+};
+
+// Positive: each rank reads its own shard until it ends.
+void sync_per_batch(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto reader = std::make_unique<ShardReader>("train-" + std::to_string(rank) + ".bin");
+  float batch[256];
+  while (reader->next(batch))
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'reader->next(batch)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:43: note: parameter 'path' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: the same reader, but the ranks agree whether all of them still
+// have a batch before each barrier.
+void sync_while_all_have(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto reader = std::make_unique<ShardReader>("train-" + std::to_string(rank) + ".bin");
+  float batch[256];
+  int all = 1;
+  while (all) {
+    int mine = reader->next(batch);
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (all)
+      MPI_Barrier(comm);
+  }
 }
