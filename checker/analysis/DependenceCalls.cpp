@@ -541,7 +541,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     }
   }
   recordCollective(Call, Role);
-  recordOwnFieldWrites(Call, Callee);
+  followObjectFields(Call, Callee);
   // What the callee receives: the arguments before it writes through them.
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
   if (const CXXConstructorDecl *Made = madeUniqueBy(Call)) // its arguments reach `T(args...)`
@@ -570,33 +570,43 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   recordPassedCallables(Call, Callee);
 }
 
-// A method that changes fields of its object, called on some ranks only
-// (under a rank-dependent branch, or in a loop whose trip count differs):
-// those fields differ between ranks afterwards, as if assigned there.
-void Dataflow::recordOwnFieldWrites(const CallExpr *Call, const FunctionDecl *Callee) {
+// A method of this file called on an object the function holds reads the
+// object's fields as every method does, by field: those per-rank here
+// (assigned per rank, or left different by rank-dependent arms: `if (rank %
+// 2) mon.n++;`) are per-rank there. A method that changes fields of its
+// object, called on some ranks only, leaves them per-rank here, until a
+// collective agrees them (`if (rank == 0) cfg.load(); MPI_Bcast(&cfg.steps,
+// ...)`).
+void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Callee) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-  if (!Recording || !Member || !Method || !Env.OwnFields || !CurrentBlock || Method->isConst() ||
-      !Method->hasBody() || Classifier.classify(Callee).SystemLibrary)
+  if (!Member || !Method || !Env.OwnFields || !CurrentBlock || !Method->hasBody() ||
+      Classifier.classify(Callee).SystemLibrary)
     return;
   StorageKey Object;
   if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
     return;
-  const std::vector<const FieldDecl *> &Fields = Env.OwnFields->of(Method);
-  if (Fields.empty())
+  for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
+    const StorageKey &Key = It->first;
+    if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
+      break;
+    if (Key.size() == Object.size() + 1 && Key.back() != &DerefStep && !isElementStep(Key.back()))
+      recordSharedWrite(Key, It->second, /*Chosen=*/true);
+  }
+  if (Method->isConst())
     return;
   RankValue Taint = reachingTaint(*CurrentBlock);
   if (!Taint.dependent())
     return;
   Taint.Definition = Call;
-  for (const FieldDecl *Field : Fields) {
+  for (const FieldDecl *Field : Env.OwnFields->of(Method)) {
     // Callables kept for later (hooks) are judged where each is stored, as
     // the collectives it hands over, not by how many the field holds.
     if (Env.Indirect && Env.Indirect->holdsCallables(Field))
       continue;
     StorageKey Key = Object;
     Key.push_back(Field);
-    recordSharedWrite(Key, Taint);
+    Current[Key] = Taint;
   }
 }
 

@@ -254,11 +254,6 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
       Value.combine(Taint);
       Value.Chosen = true;
       Value.Definition = &Block; // no single write: the merge itself
-      // A field of an object the function is handed or owns (`if (rank % 2)
-      // mon.n++;`): its methods read it as they read an assigned one.
-      if (Key.size() > 1 && Key.front() != &ThisRoot && !isElementStep(Key.back()) &&
-          Key.back() != &DerefStep)
-        recordSharedWrite(Key, Value);
     }
   }
 }

@@ -55,8 +55,10 @@ const std::vector<const FieldDecl *> &OwnFieldWrites::of(const CXXMethodDecl *Me
           std::vector<const FieldDecl *> Inner = of(Callee);
           for (const FieldDecl *Field : Inner)
             Add(Field);
-        } else {
-          Add(ownField(Object)); // `samples_.push_back(ms)`
+        } else if (!handsOutAccess(Callee) && !Callee->getReturnType()->isPointerType()) {
+          // `samples_.push_back(ms)`; not an accessor that a non-const
+          // method calls in its non-const form (`front()`, `data()`).
+          Add(ownField(Object));
         }
       }
     });

@@ -204,8 +204,15 @@ bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &H
 // terms: the same formula at each call (formulas are hash-consed).
 std::optional<FormulaRef> TranslationUnitAnalysis::passedValue(const ParmVarDecl *Param,
                                                                bool WithPending) {
+  auto Known = PassedValues.find({Param, unsigned(WithPending)});
+  if (Known != PassedValues.end())
+    return Known->second;
   std::vector<ParameterBindings::Site> Sites = Bindings->sites(Param);
-  if (Sites.empty())
+  // A caller whose formulas are being translated (recursion through
+  // helpers) is not entered again: its translation would start over.
+  if (Sites.empty() || llvm::any_of(Sites, [&](const ParameterBindings::Site &Call) {
+        return Translating.count(Call.Caller);
+      }))
     return std::nullopt;
   if (BindingDepth == limits::ParameterBindingDepth) {
     const auto *FD = cast<FunctionDecl>(Param->getDeclContext());
@@ -218,6 +225,9 @@ std::optional<FormulaRef> TranslationUnitAnalysis::passedValue(const ParmVarDecl
     return std::nullopt;
   }
   ++BindingDepth;
+  const FunctionCFG *Callee =
+      ByDecl.lookup(cast<FunctionDecl>(Param->getDeclContext())->getCanonicalDecl());
+  Translating.insert(Callee);
   std::optional<FormulaRef> Common;
   for (const ParameterBindings::Site &Call : Sites) {
     FormulaRef Passed = shapeOf(*Call.Caller, WithPending).conditions().expression(Call.Argument);
@@ -227,8 +237,9 @@ std::optional<FormulaRef> TranslationUnitAnalysis::passedValue(const ParmVarDecl
     }
     Common = Passed;
   }
+  Translating.erase(Callee);
   --BindingDepth;
-  return Common;
+  return PassedValues[{Param, unsigned(WithPending)}] = Common;
 }
 
 // Whether two ranks that share the split communicator \p Comm always

@@ -127,6 +127,11 @@ private:
   OwnFieldWrites OwnFields;
   unsigned BindingDepth = 0; // callers followed for the parameter being translated
   llvm::DenseSet<const clang::ParmVarDecl *> BindingLimited; // reported at the depth bound
+  // What calls pass for a parameter, once worked out; and the functions
+  // whose parameters are being worked out (not entered again).
+  llvm::DenseMap<std::pair<const clang::ParmVarDecl *, unsigned>, std::optional<FormulaRef>>
+      PassedValues;
+  llvm::DenseSet<const FunctionCFG *> Translating;
   std::unique_ptr<HandleCommunicators> Handles;
   WrapperObjects Wrappers;
   EventStrings Strings; // the text of every event below

@@ -210,3 +210,51 @@ void sync_while_all_have(MPI_Comm comm) {
       MPI_Barrier(comm);
   }
 }
+
+// Negative: rank 0 sets the step count, then broadcasts it before the
+// method that loops on it runs.
+struct RunConfig {
+  int steps = 0;
+  void load() { steps = 10; }
+  void run(MPI_Comm comm) {
+    for (int i = 0; i < steps; ++i)
+      MPI_Barrier(comm);
+  }
+};
+
+void run_broadcast_config(RunConfig &cfg, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    cfg.load();
+  MPI_Bcast(&cfg.steps, 1, MPI_INT, 0, comm);
+  cfg.run(comm);
+}
+
+void run_assigned_config(RunConfig &cfg, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    cfg.steps = 10;
+  MPI_Bcast(&cfg.steps, 1, MPI_INT, 0, comm);
+  cfg.run(comm);
+}
+
+// Negative: a method that only reads a member, through the non-const
+// accessor its non-const body calls, changes nothing on rank 0.
+struct Window {
+  std::vector<double> values{1.0};
+  void print() { std::printf("%f\n", values.front()); }
+  void sync(MPI_Comm comm) {
+    if (!values.empty())
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), (int)values.size(), MPI_DOUBLE, MPI_SUM, comm);
+  }
+};
+
+void print_on_root(Window &w, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    w.print();
+  w.sync(comm);
+}
