@@ -281,12 +281,11 @@ void CollectiveEvents::addArguments(CollectiveEvent &Event,
   Event.Key = Strings.save(Event.Key + keyOf("", Arguments));
 }
 
-const std::vector<const ParmVarDecl *> &
-CollectiveEvents::decidingParameters(const FunctionDecl *FD) {
+const DecidingParameters &CollectiveEvents::decidingParameters(const FunctionDecl *FD) {
   FD = FD->getCanonicalDecl();
   if (auto Known = Deciding.find(FD); Known != Deciding.end())
     return Known->second;
-  std::vector<const ParmVarDecl *> Found;
+  DecidingParameters Found;
   if (const FunctionCFG *Function = cfgOf(FD))
     Found = analysis::decidingParameters(
         *Function, [&](const CFGBlock &Block) { return callsCollectives(*Function, Block); });
@@ -431,17 +430,23 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   // What the callee's branches and loops test: ranks that pass different
   // values run different sequences through it (`phase(3)` against
   // `phase(5)`, `spread(lo, mid)` against `spread(mid, hi)`).
-  llvm::SmallVector<EventArgument, 2> Deciding;
-  for (const ParmVarDecl *Param : decidingParameters(Callee))
-    if (const PassedArgument *Arg = PassedFor(Param))
-      Deciding.push_back({Strings.save("argument '" + Param->getName() + "'"), Arg->Argument.Value,
-                          Arg->Argument.Written, Arg->Argument.Parameter, Arg->Argument.Local});
+  auto ArgumentsFor = [&](const std::vector<const ParmVarDecl *> &Params) {
+    llvm::SmallVector<EventArgument, 2> Arguments;
+    for (const ParmVarDecl *Param : Params)
+      if (const PassedArgument *Arg = PassedFor(Param))
+        Arguments.push_back({Strings.save("argument '" + Param->getName() + "'"),
+                             Arg->Argument.Value, Arg->Argument.Written, Arg->Argument.Parameter,
+                             Arg->Argument.Local});
+    return Arguments;
+  };
+  const DecidingParameters &Deciding = decidingParameters(Callee);
   if (Inner && !Inner->Several) {
     // One sequence: only its loops' trip counts can turn on what is passed.
+    llvm::SmallVector<EventArgument, 2> Trips = ArgumentsFor(Deciding.Loops);
     for (const CollectiveEvent *Event : Inner->Events) {
       Out.push_back(Rebase(*Event));
       if (Out.back().Loop)
-        addArguments(Out.back(), Deciding);
+        addArguments(Out.back(), Trips);
     }
     return;
   }
@@ -455,7 +460,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
   Event = Rebase(Event);
   const std::string Name = Callee->getQualifiedNameAsString();
   Event.Key = Strings.save("call " + Name);
-  addArguments(Event, Deciding);
+  addArguments(Event, ArgumentsFor(Deciding.All));
   Event.GroupMarker = Event.GroupBegins = false;
   if (Event.Collective.empty())
     Event.Collective = Strings.save(Name);

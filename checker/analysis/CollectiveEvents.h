@@ -5,6 +5,7 @@
 #pragma once
 
 #include "CallClassifier.h"
+#include "DecidingParameters.h"
 #include "ExternalIndex.h"
 #include "FunctionCFG.h"
 #include "HandleCommunicators.h"
@@ -203,7 +204,7 @@ private:
                               clang::ASTContext &Context) const;
   llvm::StringRef keyOf(llvm::StringRef Collective, llvm::ArrayRef<EventArgument> Arguments) const;
   void addArguments(CollectiveEvent &Event, llvm::ArrayRef<EventArgument> Arguments) const;
-  const std::vector<const clang::ParmVarDecl *> &decidingParameters(const clang::FunctionDecl *FD);
+  const DecidingParameters &decidingParameters(const clang::FunctionDecl *FD);
   bool callsCollectives(const FunctionCFG &Function, const clang::CFGBlock &Block) const;
 
   const CallClassifier &Classifier;
@@ -218,7 +219,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Callees;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
   llvm::DenseMap<const clang::CFGBlock *, std::vector<CollectiveEvent>> BlockEvents;
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::ParmVarDecl *>> Deciding;
+  llvm::DenseMap<const clang::FunctionDecl *, DecidingParameters> Deciding;
 };
 
 } // namespace lockstep::analysis

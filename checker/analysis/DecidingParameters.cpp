@@ -23,6 +23,7 @@ public:
   explicit ParameterReads(const FunctionDecl *FD) : Writes(LocalWrites::of(FD)) {}
 
   void collect(const Expr *Test, llvm::SmallPtrSetImpl<const ParmVarDecl *> &Into) {
+    llvm::DenseSet<const VarDecl *> Followed;
     std::vector<const Expr *> Pending{Test};
     while (!Pending.empty()) {
       const Expr *Value = Pending.back();
@@ -45,14 +46,12 @@ public:
 
 private:
   LocalWrites Writes;
-  llvm::DenseSet<const VarDecl *> Followed;
 };
 
 } // namespace
 
-std::vector<const ParmVarDecl *>
-decidingParameters(const FunctionCFG &Function,
-                   llvm::function_ref<bool(const CFGBlock &)> RunsCollectives) {
+DecidingParameters decidingParameters(const FunctionCFG &Function,
+                                      llvm::function_ref<bool(const CFGBlock &)> RunsCollectives) {
   const FunctionDecl *FD = Function.decl();
   if (FD->getNumParams() == 0)
     return {};
@@ -61,27 +60,30 @@ decidingParameters(const FunctionCFG &Function,
   for (const CFGBlock *Block : Function.reversePostOrder())
     if (RunsCollectives(*Block))
       Work.push_back(Block);
-  std::vector<const Expr *> Tests;
+  std::vector<std::pair<const Expr *, bool>> Tests; // and whether a loop's
   while (!Work.empty()) {
     const CFGBlock *Block = Work.back();
     Work.pop_back();
     for (const CFGBlock *Branch : Function.controllers(Block))
       if (Seen.insert(Branch).second) {
         if (const Expr *Test = decidingCondition(*Branch))
-          Tests.push_back(Test);
+          Tests.push_back({Test, isLoopBranch(*Branch)});
         Work.push_back(Branch);
       }
   }
   if (Tests.empty())
     return {};
   ParameterReads Reads(FD);
-  llvm::SmallPtrSet<const ParmVarDecl *, 4> Read;
-  for (const Expr *Test : Tests)
-    Reads.collect(Test, Read);
-  std::vector<const ParmVarDecl *> Deciding;
-  for (const ParmVarDecl *Param : FD->parameters())
-    if (Read.count(Param))
-      Deciding.push_back(Param);
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Read, ReadByLoops;
+  for (auto [Test, Loop] : Tests)
+    Reads.collect(Test, Loop ? ReadByLoops : Read);
+  DecidingParameters Deciding;
+  for (const ParmVarDecl *Param : FD->parameters()) {
+    if (Read.count(Param) || ReadByLoops.count(Param))
+      Deciding.All.push_back(Param);
+    if (ReadByLoops.count(Param))
+      Deciding.Loops.push_back(Param);
+  }
   return Deciding;
 }
 

@@ -17,11 +17,19 @@ namespace lockstep::analysis {
 
 class FunctionCFG;
 
-/// The parameters of \p Function, in declaration order, read by the test of
-/// a branch or loop that decides (through control dependence, transitively)
-/// whether a block for which \p RunsCollectives holds runs: read directly,
-/// or through local variables assigned only from values that read them.
-std::vector<const clang::ParmVarDecl *>
+/// The parameters of a function that decide its collectives, in
+/// declaration order: those read by any test, and those read by the tests
+/// of its loops (a function that runs one sequence can differ only in how
+/// often its loops run).
+struct DecidingParameters {
+  std::vector<const clang::ParmVarDecl *> All, Loops;
+};
+
+/// The parameters of \p Function read by the test of a branch or loop that
+/// decides (through control dependence, transitively) whether a block for
+/// which \p RunsCollectives holds runs: read directly, or through local
+/// variables assigned only from values that read them.
+DecidingParameters
 decidingParameters(const FunctionCFG &Function,
                    llvm::function_ref<bool(const clang::CFGBlock &)> RunsCollectives);
 

@@ -247,7 +247,14 @@ std::optional<FormulaRef> TranslationUnitAnalysis::passedValue(const ParmVarDecl
 bool TranslationUnitAnalysis::sameOnMembers(const FunctionCFG &Function, const Expr *Value,
                                             const ValueDecl *Comm) {
   std::optional<FormulaRef> Shared = Comm ? Members.shared(Comm) : std::nullopt;
-  if (!Shared)
+  // A colour field's reads are one symbol wherever they are: one written
+  // again between the split and the call would read as the colour.
+  bool ReadsColourField = false;
+  forEachStmtInOrder(Value, [&](const Stmt *S) {
+    const auto *Member = dyn_cast<MemberExpr>(S);
+    ReadsColourField |= Member && ColourFields.count(Member->getMemberDecl());
+  });
+  if (!Shared || ReadsColourField)
     return false;
   FormulaRef Formula = shapeOf(Function, /*WithPending=*/false).conditions().expression(Value);
   FormulaRef Question =

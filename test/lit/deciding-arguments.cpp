@@ -144,3 +144,23 @@ void agreed_rounds(MPI_Comm comm, int rounds) {
     sync_rounds(rounds, comm);
   }
 }
+
+// Negative: the flag decides only which form of the same reduce the callee
+// makes (the root's in place); its loop runs four times whatever is passed.
+static void reduce_passes(bool root, float *x, MPI_Comm comm) {
+  for (int pass = 0; pass < 4; ++pass)
+    MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_FLOAT, MPI_SUM, comm);
+  if (root)
+    MPI_Reduce(MPI_IN_PLACE, x, 1, MPI_FLOAT, MPI_SUM, 0, comm);
+  else
+    MPI_Reduce(x, nullptr, 1, MPI_FLOAT, MPI_SUM, 0, comm);
+}
+
+void reduce_to_root(float *x, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    reduce_passes(true, x, comm);
+  else
+    reduce_passes(false, x, comm);
+}
