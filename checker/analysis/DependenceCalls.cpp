@@ -2,7 +2,6 @@
 // write (rank, uniform and per-rank sources, collectives, summarized and
 // unknown functions).
 #include "DependenceDataflow.h"
-#include "OwnFieldWrites.h"
 #include "PerRankSources.h"
 #include "SourceText.h"
 
@@ -568,46 +567,6 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     writeGlobalsOfCall(It->second, Call);
   }
   recordPassedCallables(Call, Callee);
-}
-
-// A method of this file called on an object the function holds reads the
-// object's fields as every method does, by field: those per-rank here
-// (assigned per rank, or left different by rank-dependent arms: `if (rank %
-// 2) mon.n++;`) are per-rank there. A method that changes fields of its
-// object, called on some ranks only, leaves them per-rank here, until a
-// collective agrees them (`if (rank == 0) cfg.load(); MPI_Bcast(&cfg.steps,
-// ...)`).
-void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Callee) {
-  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
-  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-  if (!Member || !Method || !Env.OwnFields || !CurrentBlock || !Method->hasBody() ||
-      Classifier.classify(Callee).SystemLibrary)
-    return;
-  StorageKey Object;
-  if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
-    return;
-  for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
-    const StorageKey &Key = It->first;
-    if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
-      break;
-    if (Key.size() == Object.size() + 1 && Key.back() != &DerefStep && !isElementStep(Key.back()))
-      recordSharedWrite(Key, It->second, /*Chosen=*/true);
-  }
-  if (Method->isConst())
-    return;
-  RankValue Taint = reachingTaint(*CurrentBlock);
-  if (!Taint.dependent())
-    return;
-  Taint.Definition = Call;
-  for (const FieldDecl *Field : Env.OwnFields->of(Method)) {
-    // Callables kept for later (hooks) are judged where each is stored, as
-    // the collectives it hands over, not by how many the field holds.
-    if (Env.Indirect && Env.Indirect->holdsCallables(Field))
-      continue;
-    StorageKey Key = Object;
-    Key.push_back(Field);
-    Current[Key] = Taint;
-  }
 }
 
 } // namespace lockstep::analysis::dependence

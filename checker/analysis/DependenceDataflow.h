@@ -123,7 +123,7 @@ private:
   void write(const StorageKey &Key, RankValue Value, bool Elements = false);
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
-  void recordSharedWrite(const StorageKey &Key, const RankValue &Value, bool Chosen = false);
+  void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);
   void collectAliases(const clang::Stmt *S);

@@ -308,7 +308,7 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
 
 // A per-rank value stored in a field (of any object) or a global: functions
 // that read it elsewhere see it per-rank.
-void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value, bool Chosen) {
+void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) {
   if (!Recording || !Value.dependent())
     return;
   const void *Last = Key.back();
@@ -318,7 +318,7 @@ void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value, 
   else if (Key.size() == 1 && Key.front() != &ThisRoot)
     Shared = static_cast<const VarDecl *>(Key.front());
   if (Shared) {
-    Result.SharedWrites.push_back({Shared, Value, /*Elements=*/false, Chosen});
+    Result.SharedWrites.push_back({Shared, Value});
     SharedWriteKeys.push_back(Key);
   }
 }
@@ -401,7 +401,7 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
     bool Agreed = It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
                   !It->second.dependent() &&
                   (!Result.SharedWrites[I].Elements || ElementsAgreed(Key));
-    if (!Agreed || (!Outlives(Key) && !Result.SharedWrites[I].Chosen))
+    if (!Agreed || !Outlives(Key))
       Kept.push_back(Result.SharedWrites[I]);
   }
   Result.SharedWrites = std::move(Kept);

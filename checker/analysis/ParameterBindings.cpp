@@ -10,15 +10,6 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// Whether \p Ref names the function it refers to as the callee of a call,
-/// not as a value that may be called from anywhere (`&f`, `ops = {f}`).
-static bool namesCallee(const Expr *Ref, const ParentMap &Parents) {
-  const Stmt *Parent = Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Ref));
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent))
-    return Call->getCallee()->IgnoreParenImpCasts() == Ref;
-  return false;
-}
-
 /// Functions the file's global initialisers name (a table of callbacks).
 static void collectNamedByGlobals(const DeclContext *Scope,
                                   llvm::DenseSet<const FunctionDecl *> &Into) {
@@ -54,9 +45,12 @@ ParameterBindings::ParameterBindings(const std::vector<std::unique_ptr<FunctionC
         if (!Callee)
           continue;
         Callee = Callee->getCanonicalDecl();
+        // Named other than as a call's callee (`&f`, `ops = {f}`), it may
+        // be called from anywhere.
         const auto *Call = dyn_cast_or_null<CallExpr>(
             Parents.getParentIgnoreParenImpCasts(const_cast<Expr *>(Ref)));
-        if (!namesCallee(Ref, Parents) || Callee == Function->decl()->getCanonicalDecl()) {
+        if (!Call || Call->getCallee()->IgnoreParenImpCasts() != Ref ||
+            Callee == Function->decl()->getCanonicalDecl()) {
           Escaping.insert(Callee);
           continue;
         }

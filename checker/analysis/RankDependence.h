@@ -92,10 +92,6 @@ struct SharedWrite {
   const clang::ValueDecl *Decl = nullptr;
   RankValue Value;
   bool Elements = false; // written: the elements of the container \p Decl holds
-  // Made per-rank by the ranks' choice of path (arms that meet, a method
-  // called on some ranks), not by a per-rank value: a collective that
-  // agrees the storage before the function returns undoes it.
-  bool Chosen = false;
 };
 
 /// The interprocedural facts one function's analysis reads.

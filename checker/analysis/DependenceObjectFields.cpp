@@ -1,0 +1,56 @@
+// What a method of this file, called on an object the function holds, reads
+// of the object and leaves in it (DependenceDataflow.h).
+#include "CallClassifier.h"
+#include "DependenceDataflow.h"
+#include "IndirectCalls.h"
+#include "OwnFieldWrites.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+
+namespace lockstep::analysis::dependence {
+using namespace clang;
+
+// A method of this file called on an object the function holds reads the
+// object's fields as every method does, by field: those per-rank here
+// (assigned per rank, or left different by rank-dependent arms: `if (rank %
+// 2) mon.n++;`) are per-rank there. A method that changes fields of its
+// object, called on some ranks only, leaves them per-rank here, until a
+// collective agrees them (`if (rank == 0) cfg.load(); MPI_Bcast(&cfg.steps,
+// ...)`).
+void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Callee) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Member || !Method || !Env.OwnFields || !CurrentBlock || !Method->hasBody() ||
+      Classifier.classify(Callee).SystemLibrary)
+    return;
+  StorageKey Object;
+  if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
+    return;
+  for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
+    const StorageKey &Key = It->first;
+    if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
+      break;
+    if (Key.size() == Object.size() + 1 && Key.back() != &DerefStep && !isElementStep(Key.back()))
+      recordSharedWrite(Key, It->second);
+  }
+  if (Method->isConst())
+    return;
+  RankValue Taint = reachingTaint(*CurrentBlock);
+  if (!Taint.dependent())
+    return;
+  Taint.Definition = Call;
+  for (const FieldDecl *Field : Env.OwnFields->of(Method)) {
+    // Callables kept for later (hooks) are judged where each is stored, as
+    // the collectives it hands over, not by how many the field holds.
+    if (Env.Indirect && Env.Indirect->holdsCallables(Field))
+      continue;
+    StorageKey Key = Object;
+    Key.push_back(Field);
+    Current[Key] = Taint;
+  }
+}
+
+} // namespace lockstep::analysis::dependence
