@@ -29,12 +29,17 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   StorageKey Object;
   if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
     return;
+  // A field is per-rank there when it, or anything inside it (`m.a[0]`,
+  // `m.in.x`), is per-rank here.
   for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
     const StorageKey &Key = It->first;
     if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
       break;
-    if (Key.size() == Object.size() + 1 && Key.back() != &DerefStep && !isElementStep(Key.back()))
-      recordSharedWrite(Key, It->second);
+    const void *Field = Key[Object.size()];
+    if (Field == &DerefStep || isElementStep(Field) || !It->second.dependent())
+      continue;
+    StorageKey FieldKey(Key.begin(), Key.begin() + Object.size() + 1);
+    recordSharedWrite(FieldKey, It->second);
   }
   if (Method->isConst())
     return;

@@ -181,19 +181,24 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
   return *Slot;
 }
 // Whether every two ranks that reach the loop (and share \p Comm, when
-// only its members meet in the loop's collectives) run it equally often.
+// only its members meet in the loop's collectives) run it equally often;
+// with \p Counter, whether they also count it alike from the same start.
 bool TranslationUnitAnalysis::tripAgreed(FunctionShape &Shape, const CFGBlock &Header,
-                                         const ValueDecl *Comm) {
+                                         const ValueDecl *Comm, const VarDecl *Counter) {
   const Stmt *Loop = Header.getTerminatorStmt();
-  std::optional<FormulaRef> Trip =
-      Loop ? tripCount(Loop, Shape.function().parents(), Shape.conditions(), Formulas)
+  std::optional<CountedLoop> Counted =
+      Loop ? countedLoop(Loop, Shape.function().parents(), Shape.conditions(), Formulas)
            : std::nullopt;
-  if (!Trip)
+  if (!Counted || (Counter && Counted->Counter != Counter))
     return false;
+  auto Differs = [&](FormulaRef Value) {
+    return Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Value), Formulas.inRank(2, Value));
+  };
   FormulaRef Reach = Shape.reaching(&Header);
-  FormulaRef Question = Formulas.conjoin(
-      Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
-      Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, *Trip), Formulas.inRank(2, *Trip)));
+  FormulaRef Question =
+      Formulas.conjoin(Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
+                       Counter ? Formulas.disjoin(Differs(Counted->Trip), Differs(Counted->Start))
+                               : Differs(Counted->Trip));
   if (std::optional<FormulaRef> Shared = Members.shared(Comm))
     Question = Formulas.conjoin(Question, *Shared);
   RankWitness Ignored;
@@ -256,7 +261,17 @@ bool TranslationUnitAnalysis::sameOnMembers(const FunctionCFG &Function, const E
   });
   if (!Shared || ReadsColourField)
     return false;
-  FormulaRef Formula = shapeOf(Function, /*WithPending=*/false).conditions().expression(Value);
+  FunctionShape &Shape = shapeOf(Function, /*WithPending=*/false);
+  // The counter of a loop around the call (`for (k = 0; k <= my_row; ++k)`)
+  // counts alike on members that start it alike and run it equally often.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
+    if (const auto *Counter = dyn_cast<VarDecl>(Ref->getDecl()))
+      for (const Stmt *S = Value; S; S = Function.parents().getParent(S))
+        if (isa<ForStmt, WhileStmt>(S))
+          for (const CFGBlock *Block : Function.cfg())
+            if (Block->getTerminatorStmt() == S && tripAgreed(Shape, *Block, Comm, Counter))
+              return true;
+  FormulaRef Formula = Shape.conditions().expression(Value);
   FormulaRef Question =
       Formulas.conjoin(*Shared, Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Formula),
                                                  Formulas.inRank(2, Formula)));

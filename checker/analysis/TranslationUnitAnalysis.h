@@ -102,7 +102,7 @@ private:
   void summarize(CollectiveEvents &With, SequenceBuilder &Walker,
                  const CollectiveEvents *Settled = nullptr);
   bool tripAgreed(FunctionShape &Shape, const clang::CFGBlock &Header,
-                  const clang::ValueDecl *Comm = nullptr);
+                  const clang::ValueDecl *Comm = nullptr, const clang::VarDecl *Counter = nullptr);
   std::optional<FormulaRef> passedValue(const clang::ParmVarDecl *Param, bool WithPending);
   bool sameOnMembers(const FunctionCFG &Function, const clang::Expr *Value,
                      const clang::ValueDecl *Comm);

@@ -108,8 +108,8 @@ static const Expr *startOf(const Stmt *Loop, const Stmt *Init, const VarDecl *Va
   return nullptr;
 }
 
-std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
-                                    ConditionFormula &Conditions, FormulaArena &Arena) {
+std::optional<CountedLoop> countedLoop(const Stmt *Loop, const ParentMap &Parents,
+                                       ConditionFormula &Conditions, FormulaArena &Arena) {
   const Expr *Condition = nullptr;
   const Stmt *Init = nullptr, *Increment = nullptr, *Body = nullptr;
   if (const auto *For = dyn_cast<ForStmt>(Loop)) {
@@ -178,8 +178,9 @@ std::optional<FormulaRef> tripCount(const Stmt *Loop, const ParentMap &Parents,
   FormulaRef Count = Arena.arithmetic(
       FormulaOp::Div, Arena.arithmetic(FormulaOp::Add, Distance, Arena.constant(Magnitude - 1)),
       Arena.constant(Magnitude));
-  return Arena.choose(Arena.compare(FormulaOp::Lt, Arena.constant(0), Distance), Count,
-                      Arena.constant(0));
+  return CountedLoop{Var, A,
+                     Arena.choose(Arena.compare(FormulaOp::Lt, Arena.constant(0), Distance), Count,
+                                  Arena.constant(0))};
 }
 
 } // namespace lockstep::analysis

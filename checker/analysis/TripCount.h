@@ -11,7 +11,22 @@
 
 namespace lockstep::analysis {
 
-std::optional<FormulaRef> tripCount(const clang::Stmt *Loop, const clang::ParentMap &Parents,
-                                    ConditionFormula &Conditions, FormulaArena &Arena);
+/// A counted loop: its counter, the counter's first value and how many
+/// times the loop runs. The body writes the counter only by its step, so two
+/// ranks with the same start and trip count see the same counter values.
+struct CountedLoop {
+  const clang::VarDecl *Counter;
+  FormulaRef Start, Trip;
+};
+
+std::optional<CountedLoop> countedLoop(const clang::Stmt *Loop, const clang::ParentMap &Parents,
+                                       ConditionFormula &Conditions, FormulaArena &Arena);
+
+inline std::optional<FormulaRef> tripCount(const clang::Stmt *Loop, const clang::ParentMap &Parents,
+                                           ConditionFormula &Conditions, FormulaArena &Arena) {
+  if (std::optional<CountedLoop> Counted = countedLoop(Loop, Parents, Conditions, Arena))
+    return Counted->Trip;
+  return std::nullopt;
+}
 
 } // namespace lockstep::analysis

@@ -535,6 +535,35 @@ void column_root_in_row(double *x, int q) {
   // CHECK-MESSAGES: :[[@LINE-4]]:31: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
+// Negative: a loop counter as the root. Every member of a row runs the loop
+// as often as the others (the bound is the colour) from the same start, so
+// they count alike.
+void row_rounds(double *x, int q) {
+  int rank;
+  MPI_Comm row;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_row = rank / q;
+  MPI_Comm_split(MPI_COMM_WORLD, my_row, rank, &row);
+  for (int k = 0; k <= my_row; ++k)
+    MPI_Bcast(x, 8, MPI_DOUBLE, k, row);
+}
+
+// Positive: the same trip count on every member, but counted from the
+// column: the members pass different roots in each round.
+void column_rounds(double *x, int q) {
+  int rank;
+  MPI_Comm row;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_row = rank / q, my_col = rank % q;
+  MPI_Comm_split(MPI_COMM_WORLD, my_row, rank, &row);
+  for (int k = my_col; k < my_col + 2; ++k)
+    MPI_Bcast(x, 8, MPI_DOUBLE, k, row);
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:33: note: 'k' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:33: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
 // A helper that only this file calls, handed the node communicator or the
 // node rank and the leaders' communicator: its own test of the node rank is
 // the membership of 'leaders' its caller made.

@@ -258,3 +258,48 @@ void print_on_root(Window &w, MPI_Comm comm) {
     w.print();
   w.sync(comm);
 }
+
+// A member container's element, read back through a method.
+struct Scales {
+  std::vector<double> norms = std::vector<double>(8);
+  double first() const { return norms[0]; }
+};
+
+// Positive: each rank stores its own norm, so the stopping test differs.
+void iterate_local_scale(double agreed, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Scales s;
+  s.norms[0] = 1.0 + rank;
+  for (int it = 0; it < 100; ++it) {
+    if (agreed / s.first() < 1e-10)
+      break;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'agreed / s.first() < 1e-10', which break out of the loop before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'agreed / s.first() < 1e-10' break out of the loop here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'agreed / s.first() < 1e-10' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Negative: the element is agreed by a broadcast before the method reads it.
+// (A method reads a field per-rank if any caller leaves it per-rank: a second
+// type keeps the positive above out of this one.)
+struct AgreedScales {
+  std::vector<double> norms = std::vector<double>(8);
+  double first() const { return norms[0]; }
+};
+
+void iterate_agreed_scale(double agreed, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  AgreedScales s;
+  s.norms[0] = 1.0 + rank;
+  MPI_Bcast(s.norms.data(), 8, MPI_DOUBLE, 0, comm);
+  for (int it = 0; it < 100; ++it) {
+    if (agreed / s.first() < 1e-10)
+      break;
+    MPI_Barrier(comm);
+  }
+}
