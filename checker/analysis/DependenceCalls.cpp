@@ -433,7 +433,8 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
   if (!ObjectToo)
     return;
   // Only mutators (void, or returning the object itself as streams do) write
-  // the object; accessors such as operator[] or data() do not.
+  // the object; accessors such as operator[] or data() do not. What it held
+  // stays in it (a per-rank stream read with a count the callers pass).
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Key;
   RankValue In = InputsBut(Args.size());
@@ -443,7 +444,7 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
     if (Returned->isVoidType() ||
         (Returned->isReferenceType() && ReturnedRecord &&
          ReturnedRecord->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()))
-      write(Key, In);
+      write(Key, In.combine(read(Key)));
   }
 }
 

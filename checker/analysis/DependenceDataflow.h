@@ -213,8 +213,10 @@ private:
   void dropFieldWrites();
   void recordThrows(const clang::CFGBlock &Block);
   RankValue reachingTaint(const clang::CFGBlock &Block) const;
-  const FunctionFacts *throwingCallee(const clang::CallExpr *Call) const;
-  RankValue throwsAt(const clang::CallExpr &Call, const FunctionFacts &Callee) const;
+  /// On which ranks \p Call lets an exception out, in this function's
+  /// terms, and where (none: it does not throw).
+  std::optional<std::pair<clang::SourceLocation, RankValue>>
+  thrownBy(const clang::CallExpr *Call) const;
   void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;

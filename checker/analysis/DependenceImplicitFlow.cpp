@@ -88,8 +88,8 @@ RankValue Dataflow::parameterOnEntry(const StorageKey &Key) const {
 RankValue Dataflow::conditionValue(const CFGBlock &Block) const {
   // Whether a call throws into this function's handlers.
   if (const CallExpr *Call = exceptionalCall(Block)) {
-    const FunctionFacts *Callee = throwingCallee(Call);
-    return Callee ? throwsAt(*Call, *Callee) : RankValue();
+    auto Thrown = thrownBy(Call);
+    return Thrown ? Thrown->second : RankValue();
   }
   const Expr *Condition = decidingCondition(Block);
   if (!Condition)

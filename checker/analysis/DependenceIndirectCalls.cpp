@@ -149,4 +149,37 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
   }
 }
 
+// A virtual call throws on the ranks where an override that may run
+// throws (`src->next_batch()` of a shard reader that throws at its end).
+std::optional<std::pair<SourceLocation, RankValue>> Dataflow::thrownBy(const CallExpr *Call) const {
+  std::optional<std::pair<SourceLocation, RankValue>> Thrown;
+  for (const auto &[Target, Facts] : Env.throwingTargets(Call)) {
+    RankValue When = atCall(Facts->ThrowsWhen, explicitArguments(Call), Target);
+    When.ExactRank = When.ExactSize = false;
+    if (Thrown)
+      Thrown->second.combine(When);
+    else
+      Thrown.emplace(Facts->ThrowAt, When);
+  }
+  return Thrown;
+}
+
 } // namespace lockstep::analysis::dependence
+
+namespace lockstep::analysis {
+
+std::vector<std::pair<const clang::FunctionDecl *, const FunctionFacts *>>
+DependenceEnvironment::throwingTargets(const clang::CallExpr *Call) const {
+  std::vector<const clang::FunctionDecl *> Targets =
+      Indirect ? Indirect->targets(Call) : std::vector<const clang::FunctionDecl *>();
+  if (Targets.empty())
+    if (const clang::FunctionDecl *Callee = resolvedCallee(Call))
+      Targets.push_back(Callee);
+  std::vector<std::pair<const clang::FunctionDecl *, const FunctionFacts *>> Throwing;
+  for (const clang::FunctionDecl *Target : Targets)
+    if (auto It = Facts.find(Target->getCanonicalDecl()); It != Facts.end() && It->second.Throws)
+      Throwing.push_back({Target, &It->second});
+  return Throwing;
+}
+
+} // namespace lockstep::analysis

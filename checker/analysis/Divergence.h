@@ -57,8 +57,10 @@ struct Divergence {
   // calling `on_step_end()`): that call.
   const clang::CXXMemberCallExpr *Inner = nullptr;
   std::optional<RankWitness> Witness;        // two ranks that diverge, when known
-  // Arms Returns and Throws: where the called function throws.
+  // Arms Returns and Throws: where the called function throws, and which
+  // function that is (an override, for a virtual call).
   clang::SourceLocation ThrowSite;
+  const clang::FunctionDecl *Thrower = nullptr;
 };
 
 /// A bound of limits.h reached while analysing a function: the claims made

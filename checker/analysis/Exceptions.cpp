@@ -56,6 +56,17 @@ ThrowingFunctions::ThrowingFunctions(const std::vector<const FunctionDecl *> &Fu
     });
     if (Throws && Throwing.insert(Key).second)
       Worklist.push_back(Key);
+    // A virtual call may run any override: the method it names lets out
+    // what they throw.
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
+      for (std::vector<const CXXMethodDecl *> Overriders{Method}; !Overriders.empty();) {
+        const CXXMethodDecl *Overrider = Overriders.back();
+        Overriders.pop_back();
+        for (const CXXMethodDecl *Overridden : Overrider->overridden_methods()) {
+          Callers[Overrider->getCanonicalDecl()].push_back(Overridden->getCanonicalDecl());
+          Overriders.push_back(Overridden);
+        }
+      }
   }
   // A caller lets out what its callees throw: revisit it whenever it gains.
   while (!Worklist.empty()) {

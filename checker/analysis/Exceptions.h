@@ -3,7 +3,7 @@
 // may jump to its handlers instead of returning.
 #pragma once
 
-#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"

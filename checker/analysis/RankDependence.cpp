@@ -541,8 +541,8 @@ void Dataflow::recordThrows(const CFGBlock &Block) {
           }))
         Leaves(Throw->getThrowLoc(), RankValue());
     } else if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
-      if (const FunctionFacts *Callee = throwingCallee(Call))
-        Leaves(Callee->ThrowAt, throwsAt(*Call, *Callee));
+      if (auto Thrown = thrownBy(Call))
+        Leaves(Thrown->first, Thrown->second);
     }
   }
 }
@@ -561,19 +561,6 @@ RankValue Dataflow::reachingTaint(const CFGBlock &Block) const {
       }
   }
   return Taint;
-}
-
-const FunctionFacts *Dataflow::throwingCallee(const CallExpr *Call) const {
-  const FunctionDecl *Callee = resolvedCallee(Call);
-  auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
-  return It != Env.Facts.end() && It->second.Throws ? &It->second : nullptr;
-}
-
-// On which ranks \p Call throws, in this function's terms.
-RankValue Dataflow::throwsAt(const CallExpr &Call, const FunctionFacts &Callee) const {
-  RankValue When = atCall(Callee.ThrowsWhen, explicitArguments(&Call), resolvedCallee(&Call));
-  When.ExactRank = When.ExactSize = false;
-  return When;
 }
 
 void Dataflow::clearRecords() {

@@ -129,6 +129,11 @@ public:
   /// call passes it as a whole value, or nothing in the file calls it.
   const FieldSeedMap *fieldSeedsOf(const clang::FunctionDecl *Function, unsigned Index) const;
 
+  /// The functions \p Call may run that may throw out of their body: its
+  /// callee, or the overrides a virtual call may run.
+  std::vector<std::pair<const clang::FunctionDecl *, const FunctionFacts *>>
+  throwingTargets(const clang::CallExpr *Call) const;
+
   /// Why a value of another file differs between ranks, as its summary says.
   const Provenance *fromSummary(const ExternalFunction &Summary, clang::SourceLocation Loc);
 

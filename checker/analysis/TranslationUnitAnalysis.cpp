@@ -340,7 +340,7 @@ void TranslationUnitAnalysis::findDivergences() {
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
               if (Keep(D.Event, Pending)) {
-                D.ThrowSite = throwSite(*Block);
+                std::tie(D.ThrowSite, D.Thrower) = throwSite(*Block);
                 Divergences.push_back(std::move(D));
               }
         Decided = Shape.loopsLeftBy(Block);
@@ -398,12 +398,17 @@ void TranslationUnitAnalysis::findDivergences() {
   }
 }
 
-// Where the function a call inside a `try` calls throws, for the note.
-SourceLocation TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
+// Where the function a call inside a `try` calls throws, and which function
+// that is, for the note.
+std::pair<SourceLocation, const FunctionDecl *>
+TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
   const CallExpr *Call = exceptionalCall(Block);
-  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
-  auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
-  return It != Env.Facts.end() ? It->second.ThrowAt : SourceLocation();
+  if (!Call)
+    return {};
+  auto Targets = Env.throwingTargets(Call);
+  if (Targets.empty())
+    return {};
+  return {Targets.front().second->ThrowAt, Targets.front().first};
 }
 
 void TranslationUnitAnalysis::findRankArguments() {

@@ -109,7 +109,8 @@ private:
   void findDivergences();
   void findDispatchDivergences();
   void findRankArguments();
-  clang::SourceLocation throwSite(const clang::CFGBlock &Block) const;
+  std::pair<clang::SourceLocation, const clang::FunctionDecl *>
+  throwSite(const clang::CFGBlock &Block) const;
   void findGroupImbalances();
   void collectSplits();
 

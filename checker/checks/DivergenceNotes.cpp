@@ -237,7 +237,7 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
     addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
     return;
   }
-  const std::string Name = quoted(qualifiedName(Callee));
+  const std::string Name = quoted(qualifiedName(D.Thrower ? D.Thrower : Callee));
   addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context,
                  "whether " + quoted(sourceText(D.Condition, Context)) + " throws");
   if (D.ThrowSite.isValid())

@@ -7,6 +7,7 @@
 // handlers go next (`continue`, `return`) are what the ranks disagree on.
 #include <mpi.h>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -214,4 +215,71 @@ int decode_until_corrupt(MPI_Comm comm) {
   }
   MPI_Barrier(comm);
   return sum;
+}
+
+// A data source behind a virtual interface: the override a call through the
+// base may run throws when its own shard ends.
+struct BatchSource {
+  virtual ~BatchSource() = default;
+  virtual void next(float *batch, long bytes) = 0;
+};
+
+struct ShardSource : BatchSource {
+  std::ifstream in;
+  explicit ShardSource(const std::string &path) : in(path) {}
+  void next(float *batch, long bytes) override {
+    if (!in.read(reinterpret_cast<char *>(batch), bytes))
+      throw std::out_of_range("shard exhausted");
+  }
+};
+
+// Positive: each rank reads its own shard, so the ranks run out at
+// different steps.
+void train_until_shard_ends(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<BatchSource> source =
+      std::make_unique<ShardSource>("train-" + std::to_string(rank) + ".bin");
+  float batch[256];
+  for (;;) {
+    try {
+      source->next(batch, sizeof batch);
+    } catch (const std::out_of_range &) {
+      break;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, batch, 256, MPI_FLOAT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'source->next(batch, sizeof batch)' throws, which leave the 'try' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: ranks where 'source->next(batch, sizeof batch)' throws leave the 'try' here
+    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: whether 'source->next(batch, sizeof batch)' throws differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-23]]:9: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-26]]:43: note: parameter 'path' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-25]]:7: note: 'ShardSource::next' lets out the exception thrown here; the handlers of the 'try' around the call catch it
+    // CHECK-MESSAGES: :[[@LINE-8]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Negative: every rank reads the same file, so all of them run out at once.
+// (Another override: a field that one caller fills per rank is per-rank in
+// every method that reads it.)
+struct FileSource : BatchSource {
+  std::ifstream in;
+  explicit FileSource(const std::string &path) : in(path) {}
+  void next(float *batch, long bytes) override {
+    if (!in.read(reinterpret_cast<char *>(batch), bytes))
+      throw std::out_of_range("file exhausted");
+  }
+};
+
+void train_until_file_ends(MPI_Comm comm) {
+  std::unique_ptr<BatchSource> source = std::make_unique<FileSource>("train.bin");
+  float batch[256];
+  for (;;) {
+    try {
+      source->next(batch, sizeof batch);
+    } catch (const std::out_of_range &) {
+      break;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, batch, 256, MPI_FLOAT, MPI_SUM, comm);
+  }
 }
