@@ -21,12 +21,12 @@ bool Dataflow::constructContainer(const VarDecl *Var) {
       Construct->getConstructor()->isCopyOrMoveConstructor() ||
       !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
     return false;
-  std::vector<RankValue> Values;
-  for (const Expr *Arg : Construct->arguments()) {
+  std::vector<RankValue> Values, Positions(Construct->getNumArgs());
+  for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
     StorageKey Into;
-    Values.push_back(libraryArgument(Arg, Into));
+    Values.push_back(libraryArgument(Construct->getArg(I), Into, &Positions[I]));
   }
-  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Construct,
+  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Positions, Construct,
                 /*Constructed=*/true);
   return true;
 }

@@ -398,13 +398,20 @@ const ValueDecl *Dataflow::sharedHolder(const StorageKey &Container) {
 }
 
 // What a library call reads of an argument: the elements it points into
-// (setting \p Into to their container), else its value.
-RankValue Dataflow::libraryArgument(const Expr *Arg, StorageKey &Into) const {
-  return intoContainer(Arg, Into) ? readElement(Into, nullptr) : eval(Arg);
+// (setting \p Into to their container), else its value. \p Position: what
+// it says of how many elements there are, an iterator's own value (`first,
+// last` span as many as their positions say, whatever they point at).
+RankValue Dataflow::libraryArgument(const Expr *Arg, StorageKey &Into, RankValue *Position) const {
+  if (!intoContainer(Arg, Into))
+    return Position ? *Position = eval(Arg) : eval(Arg);
+  if (Position)
+    *Position = eval(Arg);
+  return readElement(Into, nullptr);
 }
 
 // A library function's arguments \p Values given to the container \p Object:
-// the counts go into its own state (its size), the rest into its elements.
+// the counts and the iterators' \p Positions go into its own state (its
+// size), the rest into its elements.
 // A container \p Constructed from them has no other state or elements.
 /// Whether \p Callee, a method of a container, sets its size from its
 /// arguments alone rather than growing it.
@@ -417,8 +424,8 @@ static bool setsSize(const FunctionDecl *Callee) {
 }
 
 void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
-                             llvm::ArrayRef<RankValue> Values, const Stmt *Definition,
-                             bool Constructed) {
+                             llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
+                             const Stmt *Definition, bool Constructed) {
   RankValue Elements, Size;
   const bool Sets = !Constructed && setsSize(Callee);
   for (size_t I = 0; I < Values.size(); ++I) {
@@ -432,7 +439,7 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
     bool Fill = Param && (Type->isReferenceType() || (Record && Record->isInStdNamespace() &&
                                                       Record->getName() == "initializer_list"));
     if (Count || ((Constructed || Sets) && !Fill))
-      Size.combine(Values[I]);
+      Size.combine(Positions[I]);
     if (!Count)
       Elements.combine(Values[I]);
   }
@@ -516,9 +523,9 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);
   std::vector<StorageKey> Into(Args.size());
-  std::vector<RankValue> Values;
+  std::vector<RankValue> Values, Positions(Args.size());
   for (size_t I = 0; I < Args.size(); ++I)
-    Values.push_back(libraryArgument(Args[I], Into[I]));
+    Values.push_back(libraryArgument(Args[I], Into[I], &Positions[I]));
   addCallableResults(Call, Args, Values);
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
@@ -528,7 +535,7 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
       containerKeyOf(Receiver, Object)) {
-    fillContainer(Object, Callee, Values, Call, /*Constructed=*/false);
+    fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false);
     return;
   }
   for (size_t I = 0; I < Args.size(); ++I) {

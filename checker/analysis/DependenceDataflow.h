@@ -153,12 +153,13 @@ private:
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
-  RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into) const;
+  RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into,
+                            RankValue *Position = nullptr) const;
   void addCallableResults(const clang::CallExpr *Call, llvm::ArrayRef<const clang::Expr *> Args,
                           std::vector<RankValue> &Values) const;
   void fillContainer(const StorageKey &Object, const clang::FunctionDecl *Callee,
-                     llvm::ArrayRef<RankValue> Values, const clang::Stmt *Definition,
-                     bool Constructed);
+                     llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
+                     const clang::Stmt *Definition, bool Constructed);
   bool constructContainer(const clang::VarDecl *Var);
   RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
   bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);

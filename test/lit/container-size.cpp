@@ -178,3 +178,26 @@ void train_all(MPI_Comm comm) {
   train_uneven_append(10 + rank, grad, comm);
   train_steps(10 + rank, grad, comm);
 }
+
+// Negative: a copy made from a pair of iterators spans as many elements as
+// the gradients hold, the same on every rank, whatever they hold.
+void reduce_converted(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> grad(1024, 1.0f + rank);
+  std::vector<double> wire(grad.begin(), grad.end());
+  MPI_Allreduce(MPI_IN_PLACE, wire.data(), (int)wire.size(), MPI_DOUBLE, MPI_SUM, comm);
+}
+
+// Positive beside it: the range ends at a per-rank position.
+void reduce_prefix(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<float> grad(1024, 1.0f);
+  std::vector<double> head(grad.begin(), grad.begin() + rank);
+  MPI_Allreduce(MPI_IN_PLACE, head.data(), (int)head.size(), MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:44: note: '(int)head.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
