@@ -245,7 +245,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
       Event.OwnField = readThroughThis(Arg);
-      Event.SelfCommunicator = spelledAsMacro(Arg, "MPI_COMM_SELF", Context);
+      Event.SelfCommunicator = Handles.holdsSelf(Arg, Context);
     }
     Arguments.push_back(Argument);
   }
@@ -365,7 +365,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
                                      Strings.save(sourceText(Arg, Context)), namedParameter(Arg),
                                      readsLocal(Arg)},
                                     communicatorKey(Arg),
-                                    spelledAsMacro(Arg, "MPI_COMM_SELF", Context)};
+                                    Handles.holdsSelf(Arg, Context)};
     return It->second ? &*It->second : nullptr;
   };
   auto Rebase = [&](CollectiveEvent Event) {

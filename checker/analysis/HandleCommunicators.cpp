@@ -38,4 +38,73 @@ void HandleCommunicators::scan() const {
     });
 }
 
+bool HandleCommunicators::holdsSelf(const Expr *Comm, const ASTContext &Context) const {
+  if (!Comm)
+    return false;
+  if (spelledAsMacro(Comm, "MPI_COMM_SELF", Context))
+    return true;
+  const Expr *Plain = Comm->IgnoreParenImpCasts();
+  if (!isa<DeclRefExpr, MemberExpr>(Plain))
+    return false;
+  const ValueDecl *Storage = accessedStorage(Plain);
+  const auto *Field = dyn_cast_or_null<FieldDecl>(Storage);
+  const auto *Var = dyn_cast_or_null<VarDecl>(Storage);
+  // A parameter holds what its callers pass (CollectiveEvents rebases it).
+  if (!Field && (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl()))
+    return false;
+  if (!ScannedWrites)
+    scanSelfWrites(Context);
+  bool Self = SelfWritten.count(Storage) ||
+              (Field && Field->hasInClassInitializer() &&
+               spelledAsMacro(Field->getInClassInitializer(), "MPI_COMM_SELF", Context));
+  return Self && !OtherWritten.count(Storage);
+}
+
+void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
+  ScannedWrites = true;
+  auto Written = [&](const ValueDecl *Storage, const Expr *Value) {
+    if (Storage && Value && !isa<CXXDefaultInitExpr>(Value->IgnoreParenImpCasts()))
+      (spelledAsMacro(Value, "MPI_COMM_SELF", Context) ? SelfWritten : OtherWritten)
+          .insert(Storage);
+  };
+  for (const auto &[Decl, Function] : Functions) {
+    if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function->decl()))
+      for (const CXXCtorInitializer *Init : Constructor->inits())
+        if (Init->isMemberInitializer())
+          Written(Init->getMember(), Init->getInit());
+    forEachStmtInOrder(Function->decl()->getBody(), [&](const Stmt *S) {
+      if (const auto *Declared = dyn_cast<DeclStmt>(S)) {
+        for (const clang::Decl *D : Declared->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
+            Written(Var, Var->getInit());
+      } else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+                 Assign && Assign->isAssignmentOp()) {
+        Written(accessedStorage(Assign->getLHS()), Assign->getRHS());
+      } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
+                 Address && Address->getOpcode() == UO_AddrOf) {
+        if (const ValueDecl *Storage = accessedStorage(Address->getSubExpr()))
+          OtherWritten.insert(Storage); // `MPI_Comm_dup(world, &c)` writes it
+      } else if (const auto *List = dyn_cast<InitListExpr>(S)) {
+        // `Options o = {MPI_COMM_WORLD, ...}`: the fields in order.
+        const RecordDecl *Record = List->getType()->getAsRecordDecl();
+        if (!Record || Record->isUnion())
+          return;
+        unsigned I = 0;
+        for (const FieldDecl *Field : Record->fields())
+          if (I < List->getNumInits())
+            Written(Field, List->getInit(I++));
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        // Handed to a non-const reference (`void init(MPI_Comm &c)`).
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        for (unsigned I = 0; Callee && I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
+          QualType Type = Callee->getParamDecl(I)->getType();
+          if (Type->isLValueReferenceType() && !Type.getNonReferenceType().isConstQualified())
+            if (const ValueDecl *Storage = accessedStorage(Call->getArg(I)))
+              OtherWritten.insert(Storage);
+        }
+      }
+    });
+  }
+}
+
 } // namespace lockstep::analysis

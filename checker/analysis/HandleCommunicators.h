@@ -1,13 +1,15 @@
-// The communicator of a file or a window: a collective that names only the
-// handle (`MPI_File_close(&fh)`, `MPI_Win_fence(0, win)`) runs on the
+// The communicator a handle stands for. A collective that names only a file
+// or a window (`MPI_File_close(&fh)`, `MPI_Win_fence(0, win)`) runs on the
 // communicator the handle was created on (`MPI_File_open(MPI_COMM_SELF, ...,
-// &fh)`), as the rules' `handle` and `new_handle` arguments say.
+// &fh)`), as the rules' `handle` and `new_handle` arguments say; and a
+// variable or field that only ever holds MPI_COMM_SELF is that communicator.
 #pragma once
 
 #include "CallClassifier.h"
 #include "FunctionCFG.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace lockstep::analysis {
 
@@ -24,14 +26,25 @@ public:
   /// passes the same one as written; null otherwise.
   const clang::Expr *creator(const clang::ValueDecl *Handle) const;
 
+  /// Whether the communicator \p Comm is MPI_COMM_SELF: written so, or a
+  /// local variable or field that the translation unit only ever sets to it
+  /// (`MPI_Comm c = MPI_COMM_SELF;`, a member initialised so) and whose
+  /// address it never hands out.
+  bool holdsSelf(const clang::Expr *Comm, const clang::ASTContext &Context) const;
+
 private:
   void scan() const;
+  void scanSelfWrites(const clang::ASTContext &Context) const;
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   // Filled on the first question: most units never close a file.
   mutable bool Scanned = false;
   mutable llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> Creators;
+  // Storage set to MPI_COMM_SELF, and storage set to anything else or whose
+  // address is taken (filled on the first question about a variable).
+  mutable bool ScannedWrites = false;
+  mutable llvm::DenseSet<const clang::ValueDecl *> SelfWritten, OtherWritten;
 };
 
 } // namespace lockstep::analysis

@@ -547,3 +547,40 @@ void reused_handle(MPI_Group even) {
     MPI_Comm_free(&c);
   }
 }
+
+// Negative: MPI_COMM_SELF kept in a variable and in an options struct that
+// every object starts with and nothing changes: rank 0 talks to itself.
+struct LogOptions {
+  MPI_Comm comm = MPI_COMM_SELF;
+};
+
+void log_on_root(double *x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm self = MPI_COMM_SELF;
+  LogOptions options;
+  if (rank == 0) {
+    MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, self);
+    MPI_Barrier(options.comm);
+  }
+}
+
+// Positive: the same options, but one function hands the world to them.
+struct SyncOptions {
+  MPI_Comm comm = MPI_COMM_SELF;
+};
+
+void use_world(SyncOptions &options) { options.comm = MPI_COMM_WORLD; }
+
+void sync_on_root(double *x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  SyncOptions options;
+  use_world(options);
+  if (rank == 0)
+    MPI_Barrier(options.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
