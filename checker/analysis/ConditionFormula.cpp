@@ -1,5 +1,6 @@
 #include "ConditionFormula.h"
 #include "CallSite.h"
+#include "ConstantTables.h"
 #include "Exceptions.h"
 #include "Limits.h"
 #include "Membership.h"
@@ -335,6 +336,9 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
     if (E->EvaluateAsInt(Result, Function.context()))
       return Sorted(Arena.constant(Result.Val.getInt().getExtValue()));
   }
+  if (std::optional<FormulaRef> Element = constantTableRead(
+          E, Function.context(), Arena, [&](const Expr *Index) { return translate(Index, false); }))
+    return Sorted(*Element);
   if (!Inlined.empty())
     return Sorted(inlinedLeaf(E, WantBoolean));
   // A parameter that every call passes the same value for is that value:

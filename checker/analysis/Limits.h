@@ -73,6 +73,11 @@ constexpr unsigned DependenceVisitsPerBlock = 64;
 /// an element at a larger or unknown index is any element of the container.
 constexpr unsigned TrackedElements = 8;
 
+/// Elements of a constant table whose reads conditions follow (`kLayers[stage]`
+/// is the element the index picks); a larger table's element is a value of
+/// its own, per-rank where its index is.
+constexpr unsigned ConstantTableElements = 64;
+
 /// Rounds of the interprocedural fixed point (what callees return, what
 /// callers pass, fields and globals) before it stops. A round analyses only
 /// the functions whose inputs changed; each link of a chain (a lambda's
