@@ -189,6 +189,8 @@ private:
                           const std::vector<const clang::Expr *> &Args, unsigned Out) const;
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
   void recordPassedCallables(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  void recordCallablesRunBy(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
+                            llvm::ArrayRef<IndirectCalls::Runnable> Runnables);
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;

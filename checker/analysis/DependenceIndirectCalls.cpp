@@ -104,11 +104,15 @@ void Dataflow::recordDispatchesOnThis(const CallExpr *Call) {
 // A choice among several (`std::visit(Overloaded{...}, source)`) is made by
 // the last argument the callables do not come from: the variant.
 void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *Callee) {
-  if (!Recording || !Env.Indirect || Env.Facts.count(Callee->getCanonicalDecl()))
+  if (!Recording || !Env.Indirect)
     return;
   std::vector<IndirectCalls::Runnable> Runnables = Env.Indirect->passedCallables(Call);
   if (Runnables.empty())
     return;
+  if (Env.Facts.count(Callee->getCanonicalDecl())) {
+    recordCallablesRunBy(Call, Callee, Runnables);
+    return;
+  }
   const Expr *Chooser = nullptr;
   std::vector<const Expr *> Args = explicitArguments(Call);
   for (const Expr *Arg : Args)
@@ -146,6 +150,58 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
       Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
       Result.Calls.push_back(std::move(Record));
     }
+  }
+}
+
+// A function of the file that runs a callable parameter (`run(rank, step)`
+// with `fn(v)` in its body) hands it, at each such call, its own parameter's
+// argument (`rank` for `v`), nothing per-rank for a constant, and anything it
+// was passed for the rest. A callable it only keeps or passes on is run
+// elsewhere, with what that call hands it.
+void Dataflow::recordCallablesRunBy(const CallExpr *Call, const FunctionDecl *Callee,
+                                    llvm::ArrayRef<IndirectCalls::Runnable> Runnables) {
+  const FunctionDecl *Definition = Callee->getDefinition();
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  if (!Definition || !Definition->getBody() || Args.size() != Definition->getNumParams())
+    return;
+  RankValue Anything;
+  for (const Expr *Arg : Args)
+    Anything.combine(eval(Arg));
+  for (const IndirectCalls::Runnable &Runnable : Runnables) {
+    const ParmVarDecl *Param = nullptr;
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (Args[I] == Runnable.Argument)
+        Param = Definition->getParamDecl(I);
+    std::vector<std::vector<const Expr *>> Invocations;
+    forEachStmtInOrder(Definition->getBody(), [&](const Stmt *S) {
+      const auto *Invoke = dyn_cast<CallExpr>(S);
+      const bool Operator = isa_and_nonnull<CXXOperatorCallExpr>(Invoke);
+      const Expr *Called = !Invoke ? nullptr : Operator ? Invoke->getArg(0) : Invoke->getCallee();
+      const auto *Ref = Called ? dyn_cast<DeclRefExpr>(Called->IgnoreParenImpCasts()) : nullptr;
+      if (Param && Ref && Ref->getDecl() == Param)
+        Invocations.emplace_back(Invoke->arg_begin() + Operator, Invoke->arg_end());
+    });
+    for (const FunctionDecl *Target : Runnable.Targets)
+      for (const std::vector<const Expr *> &Handed : Invocations) {
+        CallSiteRecord Record;
+        Record.Callee = Target->getCanonicalDecl();
+        for (unsigned J = 0; J < Target->getNumParams(); ++J) {
+          const Expr *Arg = J < Handed.size() ? Handed[J]->IgnoreParenImpCasts() : nullptr;
+          const auto *Own = Arg && isa<DeclRefExpr>(Arg)
+                                ? dyn_cast<ParmVarDecl>(cast<DeclRefExpr>(Arg)->getDecl())
+                                : nullptr;
+          RankValue Value = Anything;
+          if (Own && Own->getDeclContext() == Definition &&
+              Own->getFunctionScopeIndex() < Args.size())
+            Value = eval(Args[Own->getFunctionScopeIndex()]);
+          else if (Arg && !Arg->isValueDependent() && Arg->isEvaluatable(Context))
+            Value = RankValue();
+          Record.Args.push_back(Value);
+          Record.ArgElements.push_back(Value);
+        }
+        Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
+        Result.Calls.push_back(std::move(Record));
+      }
   }
 }
 

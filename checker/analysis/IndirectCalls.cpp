@@ -61,8 +61,15 @@ static const FunctionDecl *storedFunction(const Expr *E) {
   E = unwrapped(E);
   if (const auto *Lambda = dyn_cast_or_null<LambdaExpr>(E))
     return Lambda->getCallOperator();
-  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
+    // `auto step = [&](int v) { ... };` handed on as `step`.
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    const CXXRecordDecl *Closure =
+        Var ? Var->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr;
+    if (Closure && Closure->isLambda())
+      return Closure->getLambdaCallOperator();
     return dyn_cast<FunctionDecl>(Ref->getDecl());
+  }
   return callOperatorOf(E);
 }
 

@@ -194,3 +194,37 @@ void materialize_probed(MPI_Comm comm) {
 // Negative: every rank visits the same alternative.
 void materialize_missing(MPI_Comm comm) { materialize(ShardSource{CacheMiss{4}}, comm); }
 
+
+// A helper that runs its callback on a value it was handed.
+static void with_value(int value, const std::function<void(int)> &callback) { callback(value); }
+
+// Positive: the callback leaves early on the ranks the value it receives,
+// the rank, picks.
+void step_with_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  auto step = [&](int v) {
+    if (v == 1)
+      return;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'v == 1', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'v == 1' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'v == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:23: note: parameter 'v' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  };
+  with_value(rank, step);
+}
+
+// Negative: the same callback handed the world size, the same everywhere.
+void step_with_size(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  auto step = [&](int v) {
+    if (v == 1)
+      return;
+    MPI_Barrier(comm);
+  };
+  with_value(size, step);
+}
