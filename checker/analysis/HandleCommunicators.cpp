@@ -62,8 +62,11 @@ bool HandleCommunicators::holdsSelf(const Expr *Comm, const ASTContext &Context)
 
 void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
   ScannedWrites = true;
+  // A copy of the same field of another object (a copy constructor's
+  // `comm(other.comm)`, the implicit ones included) keeps what it held.
   auto Written = [&](const ValueDecl *Storage, const Expr *Value) {
-    if (Storage && Value && !isa<CXXDefaultInitExpr>(Value->IgnoreParenImpCasts()))
+    if (Storage && Value && !isa<CXXDefaultInitExpr>(Value->IgnoreParenImpCasts()) &&
+        accessedStorage(Value) != Storage)
       (spelledAsMacro(Value, "MPI_COMM_SELF", Context) ? SelfWritten : OtherWritten)
           .insert(Storage);
   };

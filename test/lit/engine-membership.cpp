@@ -565,6 +565,27 @@ void log_on_root(double *x) {
   }
 }
 
+// The options copied into a logger by its constructor are still those.
+class Logger {
+public:
+  Logger(const LogOptions &options, int rank) : options_(options), rank_(rank) {}
+  void flush() {
+    if (rank_ == 0)
+      MPI_Barrier(options_.comm);
+  }
+
+private:
+  LogOptions options_;
+  int rank_;
+};
+
+void flush_log() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  LogOptions options;
+  Logger(options, rank).flush();
+}
+
 // Positive: the same options, but one function hands the world to them.
 struct SyncOptions {
   MPI_Comm comm = MPI_COMM_SELF;
