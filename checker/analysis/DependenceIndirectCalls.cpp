@@ -187,9 +187,8 @@ void Dataflow::recordCallablesRunBy(const CallExpr *Call, const FunctionDecl *Ca
         Record.Callee = Target->getCanonicalDecl();
         for (unsigned J = 0; J < Target->getNumParams(); ++J) {
           const Expr *Arg = J < Handed.size() ? Handed[J]->IgnoreParenImpCasts() : nullptr;
-          const auto *Own = Arg && isa<DeclRefExpr>(Arg)
-                                ? dyn_cast<ParmVarDecl>(cast<DeclRefExpr>(Arg)->getDecl())
-                                : nullptr;
+          const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Arg);
+          const auto *Own = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
           RankValue Value = Anything;
           if (Own && Own->getDeclContext() == Definition &&
               Own->getFunctionScopeIndex() < Args.size())
