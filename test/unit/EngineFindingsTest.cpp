@@ -74,3 +74,21 @@ TEST_F(AnalysisTest, MembershipDecidesSplitCommunicators) {
   ASSERT_EQ(Result->divergences().size(), 1u);
   EXPECT_EQ(text(Result->divergences()[0].Condition), "rank == 8");
 }
+
+TEST_F(AnalysisTest, ConstantTablesAndCountersAgreeOnTheMembersOfASplit) {
+  analyze(R"(
+    static const int kLayers[4] = {5, 8, 8, 3};
+    void stages(double *x) {
+      int rank;
+      MPI_Comm dp;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      int stage = rank % 4;
+      MPI_Comm_split(MPI_COMM_WORLD, stage, rank, &dp);
+      for (int l = 0; l < kLayers[stage]; ++l) MPI_Barrier(dp);
+      for (int k = 0; k <= stage; ++k) MPI_Bcast(x, 1, 0, k, dp);
+      for (int l = 0; l < kLayers[stage]; ++l) MPI_Barrier(MPI_COMM_WORLD);
+    })");
+  ASSERT_EQ(Result->loopDivergences().size(), 1u);
+  EXPECT_EQ(Result->loopDivergences()[0].Event.Communicator, "MPI_COMM_WORLD");
+  EXPECT_TRUE(Result->rankArguments().empty());
+}
