@@ -225,8 +225,19 @@ namespace lockstep::analysis {
 
 std::vector<std::pair<const clang::FunctionDecl *, const FunctionFacts *>>
 DependenceEnvironment::throwingTargets(const clang::CallExpr *Call) const {
-  std::vector<const clang::FunctionDecl *> Targets =
-      Indirect ? Indirect->targets(Call) : std::vector<const clang::FunctionDecl *>();
+  // A method called on an object itself, not through a pointer or a
+  // reference, runs its own class's override.
+  const auto *Member = llvm::dyn_cast<clang::CXXMemberCallExpr>(Call);
+  const clang::CXXMethodDecl *Exact =
+      Member && Member->getMethodDecl()
+          ? Member->getMethodDecl()->getDevirtualizedMethod(Member->getImplicitObjectArgument(),
+                                                            /*IsAppleKext=*/false)
+          : nullptr;
+  std::vector<const clang::FunctionDecl *> Targets;
+  if (Exact)
+    Targets.push_back(Exact);
+  else if (Indirect)
+    Targets = Indirect->targets(Call);
   if (Targets.empty())
     if (const clang::FunctionDecl *Callee = resolvedCallee(Call))
       Targets.push_back(Callee);

@@ -29,8 +29,9 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   StorageKey Object;
   if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
     return;
-  // A field is per-rank there when it, or anything inside it (`m.a[0]`,
-  // `m.in.x`), is per-rank here.
+  // A field is per-rank there when it, or a part of it (`m.in.x`), is
+  // per-rank here; a container's elements (`m.a[0]`) are its elements
+  // there, not its size.
   for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
     const StorageKey &Key = It->first;
     if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
@@ -39,7 +40,15 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
     if (Field == &DerefStep || isElementStep(Field) || !It->second.dependent())
       continue;
     StorageKey FieldKey(Key.begin(), Key.begin() + Object.size() + 1);
-    recordSharedWrite(FieldKey, It->second);
+    if (Key.size() > FieldKey.size() && isElementStep(Key[FieldKey.size()])) {
+      if (Recording) {
+        Result.SharedWrites.push_back(
+            {static_cast<const FieldDecl *>(Field), It->second, /*Elements=*/true});
+        SharedWriteKeys.push_back(FieldKey);
+      }
+    } else {
+      recordSharedWrite(FieldKey, It->second);
+    }
   }
   if (Method->isConst())
     return;

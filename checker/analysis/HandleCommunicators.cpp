@@ -52,12 +52,21 @@ bool HandleCommunicators::holdsSelf(const Expr *Comm, const ASTContext &Context)
   // A parameter holds what its callers pass (CollectiveEvents rebases it).
   if (!Field && (!Var || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl()))
     return false;
+  // A field of a global object is every file's to write.
+  const Expr *Root = Plain;
+  while (const auto *Member = dyn_cast<MemberExpr>(Root))
+    Root = Member->getBase()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Root))
+    if (const auto *Object = dyn_cast<VarDecl>(Ref->getDecl());
+        Object && Object->hasGlobalStorage() && Object->hasExternalStorage())
+      return false;
   if (!ScannedWrites)
     scanSelfWrites(Context);
   bool Self = SelfWritten.count(Storage) ||
               (Field && Field->hasInClassInitializer() &&
                spelledAsMacro(Field->getInClassInitializer(), "MPI_COMM_SELF", Context));
-  return Self && !OtherWritten.count(Storage);
+  return Self && !OtherWritten.count(Storage) &&
+         !(Field && WrittenWhole.count(Field->getParent()->getCanonicalDecl()));
 }
 
 void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
@@ -70,6 +79,27 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
       (spelledAsMacro(Value, "MPI_COMM_SELF", Context) ? SelfWritten : OtherWritten)
           .insert(Storage);
   };
+  // Storage another name can write: its address taken, a non-const
+  // reference bound to it. For an object, any of its fields.
+  auto Escapes = [&](const Expr *E) {
+    if (!E)
+      return;
+    if (const ValueDecl *Storage = accessedStorage(E))
+      OtherWritten.insert(Storage);
+    if (const RecordDecl *Record = E->getType()->getAsRecordDecl())
+      WrittenWhole.insert(Record->getCanonicalDecl());
+  };
+  auto Writable = [](QualType Type) {
+    return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
+  };
+  // An object set from what a call returns (`Options o = load();`,
+  // `o = load();`) holds whatever the call put in its fields.
+  auto SetWhole = [&](QualType Type, const Expr *Value) {
+    const RecordDecl *Record = Type->getAsRecordDecl();
+    if (Record && Value && isa<CallExpr>(Value->IgnoreImplicit()) &&
+        !isa<CXXConstructExpr>(Value->IgnoreImplicit()))
+      WrittenWhole.insert(Record->getCanonicalDecl());
+  };
   for (const auto &[Decl, Function] : Functions) {
     if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function->decl()))
       for (const CXXCtorInitializer *Init : Constructor->inits())
@@ -78,15 +108,19 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
     forEachStmtInOrder(Function->decl()->getBody(), [&](const Stmt *S) {
       if (const auto *Declared = dyn_cast<DeclStmt>(S)) {
         for (const clang::Decl *D : Declared->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
-            Written(Var, Var->getInit());
+          if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit()) {
+            if (Writable(Var->getType()))
+              Escapes(Var->getInit()); // `MPI_Comm &r = c;`
+            else
+              Written(Var, Var->getInit());
+            SetWhole(Var->getType(), Var->getInit());
+          }
       } else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
                  Assign && Assign->isAssignmentOp()) {
         Written(accessedStorage(Assign->getLHS()), Assign->getRHS());
       } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
                  Address && Address->getOpcode() == UO_AddrOf) {
-        if (const ValueDecl *Storage = accessedStorage(Address->getSubExpr()))
-          OtherWritten.insert(Storage); // `MPI_Comm_dup(world, &c)` writes it
+        Escapes(Address->getSubExpr()); // `MPI_Comm_dup(world, &c)` writes it
       } else if (const auto *List = dyn_cast<InitListExpr>(S)) {
         // `Options o = {MPI_COMM_WORLD, ...}`: the fields in order.
         const RecordDecl *Record = List->getType()->getAsRecordDecl();
@@ -99,12 +133,13 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
       } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
         // Handed to a non-const reference (`void init(MPI_Comm &c)`).
         const FunctionDecl *Callee = Call->getDirectCallee();
-        for (unsigned I = 0; Callee && I < Call->getNumArgs() && I < Callee->getNumParams(); ++I) {
-          QualType Type = Callee->getParamDecl(I)->getType();
-          if (Type->isLValueReferenceType() && !Type.getNonReferenceType().isConstQualified())
-            if (const ValueDecl *Storage = accessedStorage(Call->getArg(I)))
-              OtherWritten.insert(Storage);
-        }
+        std::vector<const Expr *> Args = explicitArguments(Call);
+        for (unsigned I = 0; Callee && I < Args.size() && I < Callee->getNumParams(); ++I)
+          if (Writable(Callee->getParamDecl(I)->getType()))
+            Escapes(Args[I]);
+        if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+            Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2)
+          SetWhole(Operator->getArg(0)->getType(), Operator->getArg(1));
       }
     });
   }

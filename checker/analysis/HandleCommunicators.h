@@ -28,8 +28,10 @@ public:
 
   /// Whether the communicator \p Comm is MPI_COMM_SELF: written so, or a
   /// local variable or field that the translation unit only ever sets to it
-  /// (`MPI_Comm c = MPI_COMM_SELF;`, a member initialised so) and whose
-  /// address it never hands out.
+  /// (`MPI_Comm c = MPI_COMM_SELF;`, a member initialised so) and that no
+  /// other name can write: its address is never taken nor a non-const
+  /// reference bound to it, and for a field, no object of its class is set
+  /// from a call, written through another name or a global.
   bool holdsSelf(const clang::Expr *Comm, const clang::ASTContext &Context) const;
 
 private:
@@ -45,6 +47,9 @@ private:
   // address is taken (filled on the first question about a variable).
   mutable bool ScannedWrites = false;
   mutable llvm::DenseSet<const clang::ValueDecl *> SelfWritten, OtherWritten;
+  // Records some object of which is written as a whole, or through another
+  // name: none of their fields is known to keep MPI_COMM_SELF.
+  mutable llvm::DenseSet<const clang::TagDecl *> WrittenWhole;
 };
 
 } // namespace lockstep::analysis

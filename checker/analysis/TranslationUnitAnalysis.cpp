@@ -265,7 +265,8 @@ bool TranslationUnitAnalysis::sameOnMembers(const FunctionCFG &Function, const E
   // The counter of a loop around the call (`for (k = 0; k <= my_row; ++k)`)
   // counts alike on members that start it alike and run it equally often.
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
-    if (const auto *Counter = dyn_cast<VarDecl>(Ref->getDecl()))
+    if (const auto *Counter = dyn_cast<VarDecl>(Ref->getDecl());
+        Counter && !aliased(Counter, Function.decl()->getBody()))
       for (const Stmt *S = Value; S; S = Function.parents().getParent(S))
         if (isa<ForStmt, WhileStmt>(S))
           for (const CFGBlock *Block : Function.cfg())

@@ -1,6 +1,8 @@
 #include "TripCount.h"
+#include "CallSite.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
@@ -106,6 +108,36 @@ static const Expr *startOf(const Stmt *Loop, const Stmt *Init, const VarDecl *Va
       Start = nullptr; // written some other way
   }
   return nullptr;
+}
+
+bool aliased(const VarDecl *Var, const Stmt *Body) {
+  auto Names = [Var](const Expr *E) {
+    const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    return Ref && Ref->getDecl() == Var;
+  };
+  auto Writable = [](QualType Type) {
+    return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
+  };
+  bool Found = false;
+  forEachStmtInOrder(Body, [&](const Stmt *S) {
+    if (const auto *Address = dyn_cast<UnaryOperator>(S))
+      Found |= Address->getOpcode() == UO_AddrOf && Names(Address->getSubExpr());
+    else if (const auto *Declared = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : Declared->decls()) {
+        const auto *Bound = dyn_cast<VarDecl>(D);
+        Found |= Bound && Writable(Bound->getType()) && Names(Bound->getInit());
+      }
+    else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      std::vector<const Expr *> Args = explicitArguments(Call);
+      for (unsigned I = 0; Callee && I < Args.size() && I < Callee->getNumParams(); ++I)
+        Found |= Writable(Callee->getParamDecl(I)->getType()) && Names(Args[I]);
+    } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+      for (const LambdaCapture &Capture : Lambda->captures())
+        Found |= Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
+                 Capture.getCapturedVar() == Var;
+  });
+  return Found;
 }
 
 std::optional<CountedLoop> countedLoop(const Stmt *Loop, const ParentMap &Parents,

@@ -19,6 +19,12 @@ struct CountedLoop {
   FormulaRef Start, Trip;
 };
 
+/// Whether \p Body may write \p Var other than by its name: it takes its
+/// address, binds a non-const reference to it, hands it to a non-const
+/// reference parameter or captures it by reference in a lambda. The step
+/// countedLoop sees is then not all that changes a counter.
+bool aliased(const clang::VarDecl *Var, const clang::Stmt *Body);
+
 std::optional<CountedLoop> countedLoop(const clang::Stmt *Loop, const clang::ParentMap &Parents,
                                        ConditionFormula &Conditions, FormulaArena &Arena);
 

@@ -564,6 +564,28 @@ void column_rounds(double *x, int q) {
   // CHECK-MESSAGES: :[[@LINE-4]]:33: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
+// Positive: the same counter, but a helper may move it on some members.
+static void skip_ahead(int &k, int by) {
+  if (k == 0)
+    k += by;
+}
+
+void row_rounds_skipped(double *x, int q) {
+  int rank;
+  MPI_Comm row;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int my_row = rank / q;
+  MPI_Comm_split(MPI_COMM_WORLD, my_row, rank, &row);
+  for (int k = 0; k <= my_row; ++k) {
+    skip_ahead(k, rank % q);
+    MPI_Bcast(x, 8, MPI_DOUBLE, k, row);
+    // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-2]]:33: note: 'k' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:33: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  }
+}
+
 // A helper that only this file calls, handed the node communicator or the
 // node rank and the leaders' communicator: its own test of the node rank is
 // the membership of 'leaders' its caller made.
