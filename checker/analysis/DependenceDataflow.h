@@ -191,6 +191,7 @@ private:
   void recordPassedCallables(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordCallablesRunBy(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                             llvm::ArrayRef<IndirectCalls::Runnable> Runnables);
+  void recordCallbackArguments(const clang::CallExpr *Call);
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;

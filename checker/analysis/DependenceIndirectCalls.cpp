@@ -15,8 +15,10 @@ using namespace clang;
 void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   std::vector<const FunctionDecl *> Targets =
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
-  if (Recording)
+  if (Recording) {
     recordDispatchesOnThis(Call);
+    recordCallbackArguments(Call);
+  }
   if (Targets.empty()) // most calls: nothing more to run
     return;
   if (Recording && Targets.size() > 1) {
@@ -154,53 +156,46 @@ void Dataflow::recordPassedCallables(const CallExpr *Call, const FunctionDecl *C
 }
 
 // A function of the file that runs a callable parameter (`run(rank, step)`
-// with `fn(v)` in its body) hands it, at each such call, its own parameter's
-// argument (`rank` for `v`), nothing per-rank for a constant, and anything it
-// was passed for the rest. A callable it only keeps or passes on is run
-// elsewhere, with what that call hands it.
+// with `callback(v)` in its body) hands it what it hands at those calls
+// (FunctionFacts::CallbackArgs), in the caller's terms. A callable it only
+// keeps or passes on is run elsewhere, with what that call hands it.
 void Dataflow::recordCallablesRunBy(const CallExpr *Call, const FunctionDecl *Callee,
                                     llvm::ArrayRef<IndirectCalls::Runnable> Runnables) {
-  const FunctionDecl *Definition = Callee->getDefinition();
+  auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   std::vector<const Expr *> Args = explicitArguments(Call);
-  if (!Definition || !Definition->getBody() || Args.size() != Definition->getNumParams())
-    return;
-  RankValue Anything;
-  for (const Expr *Arg : Args)
-    Anything.combine(eval(Arg));
   for (const IndirectCalls::Runnable &Runnable : Runnables) {
-    const ParmVarDecl *Param = nullptr;
-    for (size_t I = 0; I < Args.size(); ++I)
-      if (Args[I] == Runnable.Argument)
-        Param = Definition->getParamDecl(I);
-    std::vector<std::vector<const Expr *>> Invocations;
-    forEachStmtInOrder(Definition->getBody(), [&](const Stmt *S) {
-      const auto *Invoke = dyn_cast<CallExpr>(S);
-      const bool Operator = isa_and_nonnull<CXXOperatorCallExpr>(Invoke);
-      const Expr *Called = !Invoke ? nullptr : Operator ? Invoke->getArg(0) : Invoke->getCallee();
-      const auto *Ref = Called ? dyn_cast<DeclRefExpr>(Called->IgnoreParenImpCasts()) : nullptr;
-      if (Param && Ref && Ref->getDecl() == Param)
-        Invocations.emplace_back(Invoke->arg_begin() + Operator, Invoke->arg_end());
-    });
-    for (const FunctionDecl *Target : Runnable.Targets)
-      for (const std::vector<const Expr *> &Handed : Invocations) {
-        CallSiteRecord Record;
-        Record.Callee = Target->getCanonicalDecl();
-        for (unsigned J = 0; J < Target->getNumParams(); ++J) {
-          const Expr *Arg = J < Handed.size() ? Handed[J]->IgnoreParenImpCasts() : nullptr;
-          const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Arg);
-          const auto *Own = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-          RankValue Value = Anything;
-          if (Own && Own->getDeclContext() == Definition &&
-              Own->getFunctionScopeIndex() < Args.size())
-            Value = eval(Args[Own->getFunctionScopeIndex()]);
-          else if (Arg && !Arg->isValueDependent() && Arg->isEvaluatable(Context))
-            Value = RankValue();
-          Record.Args.push_back(Value);
-          Record.ArgElements.push_back(Value);
-        }
-        Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
-        Result.Calls.push_back(std::move(Record));
+    auto At = llvm::find(Args, Runnable.Argument);
+    auto Handed = Facts->second.CallbackArgs.find(unsigned(At - Args.begin()));
+    if (Handed == Facts->second.CallbackArgs.end())
+      continue;
+    for (const FunctionDecl *Target : Runnable.Targets) {
+      CallSiteRecord Record;
+      Record.Callee = Target->getCanonicalDecl();
+      for (unsigned J = 0; J < Target->getNumParams(); ++J) {
+        RankValue Value =
+            J < Handed->second.size() ? atCall(Handed->second[J], Args, Callee) : RankValue();
+        Record.Args.push_back(Value);
+        Record.ArgElements.push_back(Value);
       }
+      Record.ArgFields.assign(Target->getNumParams(), std::nullopt);
+      Result.Calls.push_back(std::move(Record));
+    }
+  }
+}
+
+// A call of one of the function's own callable parameters: what it hands.
+void Dataflow::recordCallbackArguments(const CallExpr *Call) {
+  const bool Operator = isa<CXXOperatorCallExpr>(Call);
+  const Expr *Called = Operator ? Call->getArg(0) : Call->getCallee();
+  const auto *Ref = Called ? dyn_cast<DeclRefExpr>(Called->IgnoreParenImpCasts()) : nullptr;
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Recording || !Param || Param->getDeclContext() != Function.decl())
+    return;
+  std::vector<RankValue> &Handed = Result.Facts.CallbackArgs[Param->getFunctionScopeIndex()];
+  for (unsigned J = Operator; J < Call->getNumArgs(); ++J) {
+    if (Handed.size() <= J - Operator)
+      Handed.emplace_back();
+    Handed[J - Operator].merge(eval(Call->getArg(J)));
   }
 }
 

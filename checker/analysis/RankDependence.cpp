@@ -48,7 +48,11 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameEach(OutFields, Other.OutFields, SameFields) &&
          SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
          SameEach(OutNestedElements, Other.OutNestedElements, SameFields) &&
-         AssignedFields == Other.AssignedFields;
+         AssignedFields == Other.AssignedFields &&
+         std::equal(CallbackArgs.begin(), CallbackArgs.end(), Other.CallbackArgs.begin(),
+                    Other.CallbackArgs.end(), [&](const auto &A, const auto &B) {
+                      return A.first == B.first && SameEach(A.second, B.second, Same);
+                    });
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {

@@ -68,6 +68,10 @@ struct FunctionFacts {
   bool Throws = false;
   RankValue ThrowsWhen;
   clang::SourceLocation ThrowAt;
+  // What it hands each callable parameter it calls (`callback(value)`), by
+  // parameter index, argument by argument over all such calls: a caller's
+  // callable receives these, in the caller's terms.
+  std::map<unsigned, std::vector<RankValue>> CallbackArgs;
 
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)

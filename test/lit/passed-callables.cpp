@@ -10,6 +10,7 @@
 // judged where the callable runs.
 #include <mpi.h>
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <mutex>
 #include <variant>
@@ -227,4 +228,21 @@ void step_with_size(MPI_Comm comm) {
     MPI_Barrier(comm);
   };
   with_value(size, step);
+}
+
+// Negative: a helper that counts the steps itself hands its callback the
+// same step on every rank, whatever else its caller passes.
+static void run_steps(int shard, int steps, const std::function<void(int)> &on_step) {
+  std::printf("shard %d\n", shard);
+  for (int s = 0; s < steps; ++s)
+    on_step(s);
+}
+
+void log_every_fifty(MPI_Comm comm, double *loss) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  run_steps(rank, 1000, [&](int step) {
+    if (step % 50 == 0)
+      MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, comm);
+  });
 }
