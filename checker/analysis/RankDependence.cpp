@@ -49,10 +49,9 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
          SameEach(OutNestedElements, Other.OutNestedElements, SameFields) &&
          AssignedFields == Other.AssignedFields &&
-         std::equal(CallbackArgs.begin(), CallbackArgs.end(), Other.CallbackArgs.begin(),
-                    Other.CallbackArgs.end(), [&](const auto &A, const auto &B) {
-                      return A.first == B.first && SameEach(A.second, B.second, Same);
-                    });
+         llvm::equal(CallbackArgs, Other.CallbackArgs, [&](const auto &A, const auto &B) {
+           return A.first == B.first && SameEach(A.second, B.second, Same);
+         });
 }
 
 const Provenance *DependenceEnvironment::rankName(const NamedDecl *D) {
