@@ -58,7 +58,7 @@ bool HandleCommunicators::holdsSelf(const Expr *Comm, const ASTContext &Context)
     Root = Member->getBase()->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Root))
     if (const auto *Object = dyn_cast<VarDecl>(Ref->getDecl());
-        Object && Object->hasGlobalStorage() && Object->hasExternalStorage())
+        Object && Object->hasGlobalStorage() && Object->isExternallyVisible())
       return false;
   if (!ScannedWrites)
     scanSelfWrites(Context);
