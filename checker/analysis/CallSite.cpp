@@ -242,6 +242,10 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
+bool writableReference(QualType Type) {
+  return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
+}
+
 bool isIterator(QualType Type) {
   if (Type->isPointerType())
     return true;

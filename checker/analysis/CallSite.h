@@ -105,6 +105,10 @@ bool visibleElsewhere(const clang::ValueDecl *D);
 /// or through the macros it expands to.
 bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::ASTContext &Context);
 
+/// Whether \p Type is a reference through which the referent can be
+/// written (not a reference to const).
+bool writableReference(clang::QualType Type);
+
 /// Whether \p Type points into a sequence: a pointer, or a class with a
 /// dereference operator (an iterator).
 bool isIterator(clang::QualType Type);

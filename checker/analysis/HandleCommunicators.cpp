@@ -89,9 +89,6 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
     if (const RecordDecl *Record = E->getType()->getAsRecordDecl())
       WrittenWhole.insert(Record->getCanonicalDecl());
   };
-  auto Writable = [](QualType Type) {
-    return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
-  };
   // An object set from what a call returns (`Options o = load();`,
   // `o = load();`) holds whatever the call put in its fields.
   auto SetWhole = [&](QualType Type, const Expr *Value) {
@@ -109,7 +106,7 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
       if (const auto *Declared = dyn_cast<DeclStmt>(S)) {
         for (const clang::Decl *D : Declared->decls())
           if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit()) {
-            if (Writable(Var->getType()))
+            if (writableReference(Var->getType()))
               Escapes(Var->getInit()); // `MPI_Comm &r = c;`
             else
               Written(Var, Var->getInit());
@@ -135,7 +132,7 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
         const FunctionDecl *Callee = Call->getDirectCallee();
         std::vector<const Expr *> Args = explicitArguments(Call);
         for (unsigned I = 0; Callee && I < Args.size() && I < Callee->getNumParams(); ++I)
-          if (Writable(Callee->getParamDecl(I)->getType()))
+          if (writableReference(Callee->getParamDecl(I)->getType()))
             Escapes(Args[I]);
         if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
             Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2)

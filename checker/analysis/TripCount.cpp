@@ -115,9 +115,6 @@ bool aliased(const VarDecl *Var, const Stmt *Body) {
     const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
     return Ref && Ref->getDecl() == Var;
   };
-  auto Writable = [](QualType Type) {
-    return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
-  };
   bool Found = false;
   forEachStmtInOrder(Body, [&](const Stmt *S) {
     if (const auto *Address = dyn_cast<UnaryOperator>(S))
@@ -125,13 +122,13 @@ bool aliased(const VarDecl *Var, const Stmt *Body) {
     else if (const auto *Declared = dyn_cast<DeclStmt>(S))
       for (const Decl *D : Declared->decls()) {
         const auto *Bound = dyn_cast<VarDecl>(D);
-        Found |= Bound && Writable(Bound->getType()) && Names(Bound->getInit());
+        Found |= Bound && writableReference(Bound->getType()) && Names(Bound->getInit());
       }
     else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       std::vector<const Expr *> Args = explicitArguments(Call);
       for (unsigned I = 0; Callee && I < Args.size() && I < Callee->getNumParams(); ++I)
-        Found |= Writable(Callee->getParamDecl(I)->getType()) && Names(Args[I]);
+        Found |= writableReference(Callee->getParamDecl(I)->getType()) && Names(Args[I]);
     } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
       for (const LambdaCapture &Capture : Lambda->captures())
         Found |= Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
