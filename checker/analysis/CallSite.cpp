@@ -246,6 +246,16 @@ bool writableReference(QualType Type) {
   return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
 }
 
+bool capturedByReference(const VarDecl *Var, const FunctionDecl *Function) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+  if (!Method || !Method->getParent()->isLambda())
+    return false;
+  return llvm::any_of(Method->getParent()->captures(), [Var](const LambdaCapture &Capture) {
+    return Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
+           Capture.getCapturedVar() == Var;
+  });
+}
+
 bool isIterator(QualType Type) {
   if (Type->isPointerType())
     return true;

@@ -109,6 +109,10 @@ bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::AST
 /// written (not a reference to const).
 bool writableReference(clang::QualType Type);
 
+/// Whether \p Function is a lambda's call operator that captures \p Var by
+/// reference: what it writes there, its caller holds after the call.
+bool capturedByReference(const clang::VarDecl *Var, const clang::FunctionDecl *Function);
+
 /// Whether \p Type points into a sequence: a pointer, or a class with a
 /// dereference operator (an iterator).
 bool isIterator(clang::QualType Type);

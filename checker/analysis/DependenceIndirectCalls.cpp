@@ -11,7 +11,9 @@ using namespace clang;
 
 // A call through a pointer, a std::function or a virtual call may run any
 // of its targets: the globals they write hold what they wrote afterwards
-// (`fp()` where `fp = run`), and their parameters receive the arguments.
+// (`fp()` where `fp = run`), and their parameters receive the arguments. So
+// do those of the callables a call hands its callee to run (`run(cb)` with
+// `cb = [&] { stop = ...; }`).
 void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   std::vector<const FunctionDecl *> Targets =
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
@@ -19,6 +21,11 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
     recordDispatchesOnThis(Call);
     recordCallbackArguments(Call);
   }
+  if (Env.Indirect)
+    for (const IndirectCalls::Runnable &Passed : Env.Indirect->passedCallables(Call))
+      for (const FunctionDecl *Target : Passed.Targets)
+        if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end())
+          writeGlobalsOfCall(It->second, Call);
   if (Targets.empty()) // most calls: nothing more to run
     return;
   if (Recording && Targets.size() > 1) {

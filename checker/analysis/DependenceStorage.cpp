@@ -1,5 +1,6 @@
 // Storage in the rank-dependence data flow: the paths that name it, the
 // aliases that share it, and its reads and writes.
+#include "CallSite.h"
 #include "DependenceDataflow.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -480,8 +481,10 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
       continue;
     const auto *Root =
         static_cast<const Decl *>(Key.front() == &ThisRoot ? Key.back() : Key.front());
+    // A lambda's by-reference capture is its caller's storage too.
     bool Global = Key.size() == 1 && Key.front() != &ThisRoot && isa<VarDecl>(Root) &&
-                  cast<VarDecl>(Root)->isFileVarDecl();
+                  (cast<VarDecl>(Root)->isFileVarDecl() ||
+                   capturedByReference(cast<VarDecl>(Root), Function.decl()));
     // A member made per-rank where rank-dependent arms met (`if (rank == 0)
     // hooks_.push_back(h);`): no single write recorded it.
     bool Member = Key.size() == 2 && Key.front() == &ThisRoot && Key.back() != &DerefStep &&

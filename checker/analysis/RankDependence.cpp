@@ -2,6 +2,7 @@
 // of each CFG element, and the worklist to a fixed point. The class is in
 // DependenceDataflow.h.
 #include "BlockWorklist.h"
+#include "CallSite.h"
 #include "DependenceDataflow.h"
 #include "Exceptions.h"
 #include "Limits.h"
@@ -431,7 +432,8 @@ FunctionDependence Dataflow::run() {
   if (copiesAnObject(Function.decl()))
     dropFieldWrites();
   for (const SharedWrite &Write : Result.SharedWrites)
-    if (const auto *Var = dyn_cast<VarDecl>(Write.Decl); Var && Var->isFileVarDecl())
+    if (const auto *Var = dyn_cast<VarDecl>(Write.Decl);
+        Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
       Result.Facts.WrittenGlobals.insert(Var);
   for (const CallSiteRecord &Call : Result.Calls)
     if (auto It = Env.Facts.find(Call.Callee); It != Env.Facts.end())

@@ -60,8 +60,9 @@ struct FunctionFacts {
   // any value (`void fill(int &x) { x = 5; }`): callers that call it on some
   // ranks only hold different values after it.
   uint64_t WrittenParams = 0;
-  // Globals it, or a function it calls, writes with a value that may differ
-  // between ranks: they hold that value after a call, not before it.
+  // Globals (and, for a lambda, variables it captures by reference) it, or a
+  // function it calls, writes with a value that may differ between ranks:
+  // they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
   // An exception may leave it (a `throw` or a throwing call outside any
   // `try`), on the ranks ThrowsWhen picks; ThrowAt: the first such throw.
