@@ -550,7 +550,9 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   std::string Variable;
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
-    if (!Callee->hasBody()) {
+    if (resetThroughLibraryCall(Call, Callee)) {
+      // The object holds what the arguments say, nothing else.
+    } else if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
         flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);
     } else if (Role.SystemLibrary) {

@@ -153,6 +153,7 @@ private:
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition);
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  bool resetThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into,
                             RankValue *Position = nullptr) const;
   void addCallableResults(const clang::CallExpr *Call, llvm::ArrayRef<const clang::Expr *> Args,

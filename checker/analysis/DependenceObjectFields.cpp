@@ -1,5 +1,6 @@
 // What a method of this file, called on an object the function holds, reads
-// of the object and leaves in it (DependenceDataflow.h).
+// of the object and leaves in it, and what a library method that resets its
+// object leaves there (DependenceDataflow.h).
 #include "CallClassifier.h"
 #include "DependenceDataflow.h"
 #include "IndirectCalls.h"
@@ -65,6 +66,35 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
     Key.push_back(Field);
     Current[Key] = Taint;
   }
+}
+
+// A method of a standard library class that sets its object's whole state
+// from its arguments alone (`gen.seed(42)`, `best.reset()`,
+// `pending.store(0)`), or empties a container (`mask.reset()`,
+// `todo.clear()`): what the object held before, per rank or not, is gone,
+// so it holds what the arguments hold, on every rank that called it. A
+// container's other methods size it apart (fillContainer), and a stream's
+// `clear()` resets its flags only.
+bool Dataflow::resetThroughLibraryCall(const CallExpr *Call, const FunctionDecl *Callee) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Member || !Method || Method->isConst() || !Method->getIdentifier() ||
+      !Method->getParent()->isInStdNamespace())
+    return false;
+  const Expr *Receiver = Member->getImplicitObjectArgument();
+  llvm::StringRef Name = Method->getName();
+  const bool Resets = isContainer(Receiver->getType())
+                          ? Call->getNumArgs() == 0 && (Name == "clear" || Name == "reset")
+                          : llvm::is_contained({"seed", "reset", "store"}, Name);
+  StorageKey Object;
+  if (!Resets || !keyOf(Receiver, Object))
+    return false;
+  RankValue Value;
+  for (const Expr *Arg : explicitArguments(Call))
+    Value.combine(eval(Arg));
+  Value.Definition = Call;
+  write(Object, Value);
+  return true;
 }
 
 } // namespace lockstep::analysis::dependence
