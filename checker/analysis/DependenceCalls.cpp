@@ -215,6 +215,11 @@ void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankV
       Key.push_back(Field);
     // For the callers that replacement writes the elements; the size stays.
     write(Key, Value, /*Elements=*/IntoContainer && !Field);
+    // Here too: what other functions left in a member's elements is gone.
+    if (IntoContainer && !Field && Key == Container) {
+      Key.push_back(&AnyElement);
+      Current[Key] = Value;
+    }
   }
 }
 

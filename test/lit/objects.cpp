@@ -303,3 +303,50 @@ void iterate_agreed_scale(double agreed, MPI_Comm comm) {
     MPI_Barrier(comm);
   }
 }
+
+// A method that agrees its own member container, then reads it: what another
+// method left there per rank is gone (`touched_` filled from this rank's
+// tokens, then combined with MPI_LOR).
+struct TouchedBuckets {
+  std::vector<int> touched_ = std::vector<int>(4);
+  void mark(int token) { touched_[token % 4] = 1; }
+  // Positive: the mask is read as this rank left it.
+  void sync_local(MPI_Comm comm) {
+    for (int b = 0; b < 4; ++b) {
+      if (!touched_[b])
+        continue;
+      MPI_Barrier(comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' is never reached on ranks where '!touched_[b]', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: ranks where '!touched_[b]' continue with the next iteration here
+      // CHECK-MESSAGES: :[[@LINE-5]]:11: note: '!touched_[b]' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-10]]:17: note: parameter 'token' receives a rank-dependent value from a caller
+      // CHECK-MESSAGES: :[[@LINE+22]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-6]]:7: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+    }
+  }
+};
+
+struct AgreedBuckets {
+  std::vector<int> touched_ = std::vector<int>(4);
+  void mark(int token) { touched_[token % 4] = 1; }
+  // Negative: every rank holds the combined mask before it decides.
+  void sync_agreed(MPI_Comm comm) {
+    MPI_Allreduce(MPI_IN_PLACE, touched_.data(), 4, MPI_INT, MPI_LOR, comm);
+    for (int b = 0; b < 4; ++b) {
+      if (!touched_[b])
+        continue;
+      MPI_Barrier(comm);
+    }
+  }
+};
+
+void sync_buckets(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  TouchedBuckets local;
+  local.mark(rank);
+  local.sync_local(comm);
+  AgreedBuckets agreed;
+  agreed.mark(rank);
+  agreed.sync_agreed(comm);
+}
