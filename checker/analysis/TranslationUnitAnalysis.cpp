@@ -318,8 +318,9 @@ void TranslationUnitAnalysis::findDivergences() {
       for (const CFGBlock *B : Function.cfg())
         for (const CollectiveEvent &Event : PendingEvents->blockEvents(Function, *B))
           HasPending |= Event.pending();
-    std::optional<std::vector<CollectiveEvent>> FunctionEvents;
-    std::vector<JoinRegion> Regions;
+    // The function's collectives, without and with the calls still pending.
+    std::optional<std::vector<CollectiveEvent>> FunctionEvents[2];
+    std::optional<std::vector<JoinRegion>> Regions;
     for (auto [Block, Source] : Branching) {
       if (Paths->onErrorPath(Function, *Block))
         continue;
@@ -350,33 +351,39 @@ void TranslationUnitAnalysis::findDivergences() {
       }
       if (Decided.empty())
         continue;
-      CollectiveEvents &With =
-          PendingEvents && PendingEvents->waits(Function.decl()) ? *PendingEvents : *Events;
-      // The collectives of the blocks \p Header's loop holds (all: null).
-      auto EventsIn = [&](const CFGBlock *Header) {
-        std::vector<CollectiveEvent> In;
-        for (const CFGBlock *B : Function.cfg())
-          if (!Header || Shape.inLoop(Header, B))
-            for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
-              In.push_back(Event);
-        return In;
-      };
-      if (!FunctionEvents) {
-        FunctionEvents = EventsIn(nullptr);
+      if (!Regions)
         Regions = joinRegions(Function, Classifier);
-      }
       const ValueDecl *Members = sameAmongMembersOf(Source);
-      for (const CFGBlock *Header : Decided)
-        for (LoopDivergence &D : analysis::loopDivergences(
-                 Function, *Header, *Block, Source,
-                 loopStatement(*Header, Function.parents()) ? *FunctionEvents : EventsIn(Header),
-                 Regions))
-          // A trip count the same on every member, of a loop of collectives only they make.
-          if (!(Members && D.Event.CommunicatorDecl == Members) &&
-              !(Loop && D.Event.CommunicatorDecl &&
-                tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
-              Keep(D.Event, D.Event.pending()))
-            LoopDivergences.push_back(std::move(D));
+      // The collectives known here first, as the branches' are: a call that
+      // still waits for another file's summary must not hide them.
+      const bool Waits = PendingEvents && PendingEvents->waits(Function.decl());
+      for (bool Pending : {false, true}) {
+        if (Pending && !Waits)
+          break;
+        CollectiveEvents &With = Pending ? *PendingEvents : *Events;
+        // The collectives of the blocks \p Header's loop holds (all: null).
+        auto EventsIn = [&](const CFGBlock *Header) {
+          std::vector<CollectiveEvent> In;
+          for (const CFGBlock *B : Function.cfg())
+            if (!Header || Shape.inLoop(Header, B))
+              for (const CollectiveEvent &Event : With.blockEvents(Function, *B))
+                In.push_back(Event);
+          return In;
+        };
+        std::optional<std::vector<CollectiveEvent>> &All = FunctionEvents[Pending];
+        if (!All)
+          All = EventsIn(nullptr);
+        for (const CFGBlock *Header : Decided)
+          for (LoopDivergence &D : analysis::loopDivergences(
+                   Function, *Header, *Block, Source,
+                   loopStatement(*Header, Function.parents()) ? *All : EventsIn(Header), *Regions))
+            // A trip count the same on every member, of a loop of collectives only they make.
+            if (!(Members && D.Event.CommunicatorDecl == Members) &&
+                !(Loop && D.Event.CommunicatorDecl &&
+                  tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
+                Keep(D.Event, D.Event.pending()))
+              LoopDivergences.push_back(std::move(D));
+      }
     }
   };
   for (bool OnPending : {false, true})

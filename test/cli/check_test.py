@@ -5,8 +5,9 @@ a cross-file hidden collective, SARIF and JSON outputs, baseline, exit codes,
 shards and merge, the cache, the summary file read by the clang-tidy plugin,
 per-rank fields across files (test/cli/fields_project), membership through
 accessors of another file (test/cli/membership_project), calls to functions of
-other files worded as local ones (test/cli/pending_project), and clear errors
-on bad input.
+other files worded as local ones (test/cli/pending_project), a known collective
+beside a call no file defines (test/cli/waiting_project), and clear errors on
+bad input.
 
 usage: check_test.py LOCKSTEP PLUGIN CLANG_TIDY MPI_INCLUDE WORK_DIR"""
 import json
@@ -246,6 +247,16 @@ for output in ("all.json", "merged.json"):
               for f in found if f["file"].endswith("remote.cpp"))
           and not any("pending" in f for f in found),
           "%s: notes into sync.cpp: %s" % (output, found))
+
+# A loop decided per rank whose helper performs a barrier and also calls a
+# function no file of the project defines (test/cli/waiting_project): the
+# barrier is reported as the plugin reports it, not dropped with the call
+# that waited for a summary.
+waiting = project("waiting_project", WORK, MPI_INCLUDE)
+p = run([LOCKSTEP, "check", "-p", ".", "--no-cache"], waiting, 1)
+check("loop.cpp:18:5: warning: 'sync_batch' (which calls 'MPI_Barrier') runs in a loop whose "
+      "trip count differs between ranks" in p.stdout and p.stdout.count("warning:") == 1,
+      "a known barrier behind a waiting call:\n" + p.stdout + p.stderr)
 
 # An nvcc project: CMake writes the database, lockstep translates it.
 nvcc_build = os.path.join(WORK, "nvcc-build")
