@@ -226,6 +226,7 @@ private:
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;
   std::vector<std::vector<const clang::FieldDecl *>> assignedFields(const State &AtExit) const;
+  FieldValues ownFieldsAtExit(const State &AtExit) const;
   void startProgram();
   // --- records, field by field (DependenceRecords.cpp) ------------------
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;

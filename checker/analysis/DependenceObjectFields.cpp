@@ -28,7 +28,23 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       Classifier.classify(Callee).SystemLibrary)
     return;
   StorageKey Object;
-  if (!keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
+  if (!keyOf(Member->getImplicitObjectArgument(), Object))
+    return;
+  // What the method leaves set in its object, in this call's terms (through
+  // `this` too: what a helper of the class sets, its callers set).
+  auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
+  if (!Method->isConst() && Facts != Env.Facts.end()) {
+    std::vector<const Expr *> Args = explicitArguments(Call);
+    const FunctionDecl *Definition = Callee->getDefinition();
+    for (const auto &[Field, Left] : Facts->second.OwnFieldsAtExit) {
+      StorageKey Key = Object;
+      Key.push_back(Field);
+      RankValue Value = atCall(Left, Args, Definition);
+      Value.Definition = Call;
+      write(Key, Value);
+    }
+  }
+  if (Object.front() == &ThisRoot)
     return;
   // A field is per-rank there when it, or a part of it (`m.in.x`), is
   // per-rank here; a container's elements (`m.a[0]`) are its elements

@@ -455,6 +455,27 @@ std::vector<std::vector<const FieldDecl *>> Dataflow::assignedFields(const State
   return Assigned;
 }
 
+// The fields of `*this` the function leaves set at its exit: by one write
+// that reaches the exit on every path (or a collective that agreed them),
+// or, set on some paths only, where they differ between ranks. Containers
+// keep their own account of their elements (SharedElements).
+FieldValues Dataflow::ownFieldsAtExit(const State &AtExit) const {
+  FieldValues Set;
+  for (auto It = AtExit.lower_bound(StorageKey{&ThisRoot}); It != AtExit.end(); ++It) {
+    const StorageKey &Key = It->first;
+    if (Key.front() != &ThisRoot)
+      break;
+    if (Key.size() != 2 || Key.back() == &DerefStep || isElementStep(Key.back()))
+      continue;
+    const auto *Field = dyn_cast<FieldDecl>(static_cast<const Decl *>(Key.back()));
+    const RankValue &Value = It->second;
+    if (Field && !isContainer(Field->getType()) && Value.Definition &&
+        (Value.dependent() || !Blocks.count(Value.Definition)))
+      Set[Field] = Value;
+  }
+  return Set;
+}
+
 // Globals in call order: the program starts in main, where a global that a
 // function writes with a per-rank value still holds its initial value until
 // main calls that function (`if (g_verbose) ...; run();` reads the initial

@@ -50,6 +50,7 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
          SameEach(OutNestedElements, Other.OutNestedElements, SameFields) &&
          AssignedFields == Other.AssignedFields &&
+         SameFields(OwnFieldsAtExit, Other.OwnFieldsAtExit) &&
          llvm::equal(CallbackArgs, Other.CallbackArgs, [&](const auto &A, const auto &B) {
            return A.first == B.first && SameEach(A.second, B.second, Same);
          });
@@ -428,6 +429,7 @@ FunctionDependence Dataflow::run() {
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AssignedFields = assignedFields(Out[Graph.getExit().getBlockID()]);
+    Result.Facts.OwnFieldsAtExit = ownFieldsAtExit(Out[Graph.getExit().getBlockID()]);
   }
   if (copiesAnObject(Function.decl()))
     dropFieldWrites();

@@ -350,3 +350,46 @@ void sync_buckets(MPI_Comm comm) {
   agreed.mark(rank);
   agreed.sync_agreed(comm);
 }
+
+// A method sets fields of its object that the caller then reads: the object
+// holds what the method left there, through the helpers it calls on `this`
+// too, and a later method that sets a field again replaces it.
+struct RankGrid {
+  int world_rank = 0, dp_rank = 0;
+  void query() { MPI_Comm_rank(MPI_COMM_WORLD, &world_rank); }
+  void build(int tp) {
+    query();
+    dp_rank = world_rank / tp;
+  }
+};
+
+// Positive: only the first replica of each group reduces, over the world.
+void log_from_first_replica(double loss) {
+  RankGrid grid;
+  grid.build(2);
+  if (grid.dp_rank == 0) {
+    double sum = 0;
+    MPI_Allreduce(&loss, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'grid.dp_rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'grid.dp_rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-16]]:18: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+}
+
+struct PendingWork {
+  int pending = 0;
+  void load(int rank) { pending = rank % 3; }
+  void drain() { pending = 0; }
+};
+
+// Negative: the per-rank count is drained on every rank before it decides.
+void drain_then_sync(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  PendingWork work;
+  work.load(rank);
+  work.drain();
+  if (work.pending == 0)
+    MPI_Barrier(comm);
+}
