@@ -65,28 +65,8 @@ bool HandleCommunicators::holdsSelf(const Expr *Comm, const ASTContext &Context)
   bool Self = SelfWritten.count(Storage) ||
               (Field && Field->hasInClassInitializer() &&
                spelledAsMacro(Field->getInClassInitializer(), "MPI_COMM_SELF", Context));
-  return Self && !OtherWritten.count(Storage) && !Escaped.count(Storage) &&
+  return Self && !OtherWritten.count(Storage) &&
          !(Field && WrittenWhole.count(Field->getParent()->getCanonicalDecl()));
-}
-
-const ParmVarDecl *HandleCommunicators::constructorParameter(const FieldDecl *Field) const {
-  if (!ScannedWrites)
-    scanSelfWrites(Field->getASTContext());
-  auto Sole = SoleValue.find(Field);
-  const auto *Ref = Sole != SoleValue.end() && Sole->second
-                        ? dyn_cast<DeclRefExpr>(Sole->second->IgnoreParenImpCasts())
-                        : nullptr;
-  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  const auto *Constructor = Param ? dyn_cast<CXXConstructorDecl>(Param->getDeclContext()) : nullptr;
-  if (!Constructor || Escaped.count(Field) || Field->hasInClassInitializer() ||
-      WrittenWhole.count(Field->getParent()->getCanonicalDecl()))
-    return nullptr;
-  // Objects another constructor makes hold something else.
-  for (const CXXConstructorDecl *Other : Constructor->getParent()->ctors())
-    if (Other->getCanonicalDecl() != Constructor->getCanonicalDecl() &&
-        !Other->isCopyOrMoveConstructor())
-      return nullptr;
-  return Param;
 }
 
 void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
@@ -94,13 +74,10 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
   // A copy of the same field of another object (a copy constructor's
   // `comm(other.comm)`, the implicit ones included) keeps what it held.
   auto Written = [&](const ValueDecl *Storage, const Expr *Value) {
-    if (!Storage || !Value || isa<CXXDefaultInitExpr>(Value->IgnoreParenImpCasts()) ||
-        accessedStorage(Value) == Storage)
-      return;
-    (spelledAsMacro(Value, "MPI_COMM_SELF", Context) ? SelfWritten : OtherWritten).insert(Storage);
-    auto [Sole, First] = SoleValue.try_emplace(Storage, Value);
-    if (!First)
-      Sole->second = nullptr; // set more than once
+    if (Storage && Value && !isa<CXXDefaultInitExpr>(Value->IgnoreParenImpCasts()) &&
+        accessedStorage(Value) != Storage)
+      (spelledAsMacro(Value, "MPI_COMM_SELF", Context) ? SelfWritten : OtherWritten)
+          .insert(Storage);
   };
   // Storage another name can write: its address taken, a non-const
   // reference bound to it. For an object, any of its fields.
@@ -108,7 +85,7 @@ void HandleCommunicators::scanSelfWrites(const ASTContext &Context) const {
     if (!E)
       return;
     if (const ValueDecl *Storage = accessedStorage(E))
-      Escaped.insert(Storage);
+      OtherWritten.insert(Storage);
     if (const RecordDecl *Record = E->getType()->getAsRecordDecl())
       WrittenWhole.insert(Record->getCanonicalDecl());
   };

@@ -34,12 +34,6 @@ public:
   /// from a call, written through another name or a global.
   bool holdsSelf(const clang::Expr *Comm, const clang::ASTContext &Context) const;
 
-  /// The constructor parameter that sets \p Field (`comm_(comm)`): the
-  /// unit sets the field only there, in its class's one constructor, from
-  /// that parameter as written, and no other name can write it (as for
-  /// holdsSelf). Null otherwise.
-  const clang::ParmVarDecl *constructorParameter(const clang::FieldDecl *Field) const;
-
 private:
   void scan() const;
   void scanSelfWrites(const clang::ASTContext &Context) const;
@@ -49,12 +43,10 @@ private:
   // Filled on the first question: most units never close a file.
   mutable bool Scanned = false;
   mutable llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> Creators;
-  // Storage set to MPI_COMM_SELF, storage set to anything else, and storage
-  // whose address is taken (filled on the first question about storage),
-  // with the one value set where only one is.
+  // Storage set to MPI_COMM_SELF, and storage set to anything else or whose
+  // address is taken (filled on the first question about a variable).
   mutable bool ScannedWrites = false;
-  mutable llvm::DenseSet<const clang::ValueDecl *> SelfWritten, OtherWritten, Escaped;
-  mutable llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> SoleValue;
+  mutable llvm::DenseSet<const clang::ValueDecl *> SelfWritten, OtherWritten;
   // Records some object of which is written as a whole, or through another
   // name: none of their fields is known to keep MPI_COMM_SELF.
   mutable llvm::DenseSet<const clang::TagDecl *> WrittenWhole;

@@ -6,7 +6,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/Basic/SourceManager.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -37,15 +36,6 @@ ParameterBindings::ParameterBindings(const std::vector<std::unique_ptr<FunctionC
       for (const CFGElement &Element : *Block) {
         auto S = Element.getAs<CFGStmt>();
         const Expr *Ref = S ? dyn_cast<Expr>(S->getStmt()) : nullptr;
-        // A construction calls its constructor (`Worker w(workers);`).
-        if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Ref)) {
-          std::vector<Site> Arguments;
-          for (const Expr *Argument : Construct->arguments())
-            if (!isa<CXXDefaultArgExpr>(Argument))
-              Arguments.push_back({Function.get(), Argument});
-          Calls[Construct->getConstructor()->getCanonicalDecl()].push_back(std::move(Arguments));
-          continue;
-        }
         const ValueDecl *Named = nullptr;
         if (const auto *Decl = dyn_cast_or_null<DeclRefExpr>(Ref))
           Named = Decl->getDecl();
@@ -80,14 +70,9 @@ std::vector<ParameterBindings::Site> ParameterBindings::sites(const ParmVarDecl 
     return {};
   FD = FD->getCanonicalDecl();
   // A lambda's or a method's calls may come from code not seen here (an
-  // algorithm of the library, a virtual call). A method of a class this
-  // file defines, not a header, only this file can call.
+  // algorithm of the library, a virtual call).
   const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-  const SourceManager &SM = FD->getASTContext().getSourceManager();
-  const bool FileLocal =
-      !FD->isExternallyVisible() ||
-      (Method && SM.isInMainFile(SM.getExpansionLoc(Method->getParent()->getLocation())));
-  if (!FileLocal || Escaping.count(FD) || (Method && Method->isVirtual()) ||
+  if (FD->isExternallyVisible() || Escaping.count(FD) || (Method && Method->isVirtual()) ||
       (Method && Method->getParent()->isLambda()))
     return {};
   auto It = Calls.find(FD);

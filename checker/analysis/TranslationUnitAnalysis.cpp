@@ -81,11 +81,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   });
   Indirect = std::make_unique<IndirectCalls>(ByDecl);
   Bindings = std::make_unique<ParameterBindings>(Functions, Context);
-  // A parameter holds what every call passes; a field its one constructor
-  // sets from a parameter (`comm_(comm)`), what every construction passes.
   Members.setParameterStorage([this](const ValueDecl *Comm) -> const ValueDecl * {
-    if (const auto *Field = dyn_cast<FieldDecl>(Comm))
-      return Handles ? Handles->constructorParameter(Field) : nullptr;
     const auto *Param = dyn_cast<ParmVarDecl>(Comm);
     return Param ? Bindings->storage(Param) : nullptr;
   });
