@@ -246,14 +246,18 @@ bool writableReference(QualType Type) {
   return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
 }
 
-bool capturedByReference(const VarDecl *Var, const FunctionDecl *Function) {
+std::optional<LambdaCaptureKind> captureOf(const VarDecl *Var, const FunctionDecl *Function) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Function);
   if (!Method || !Method->getParent()->isLambda())
-    return false;
-  return llvm::any_of(Method->getParent()->captures(), [Var](const LambdaCapture &Capture) {
-    return Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
-           Capture.getCapturedVar() == Var;
-  });
+    return std::nullopt;
+  for (const LambdaCapture &Capture : Method->getParent()->captures())
+    if (Capture.capturesVariable() && Capture.getCapturedVar() == Var)
+      return Capture.getCaptureKind();
+  return std::nullopt;
+}
+
+bool capturedByReference(const VarDecl *Var, const FunctionDecl *Function) {
+  return captureOf(Var, Function) == LCK_ByRef;
 }
 
 bool isIterator(QualType Type) {

@@ -8,8 +8,10 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/Lambda.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -108,6 +110,11 @@ bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::AST
 /// Whether \p Type is a reference through which the referent can be
 /// written (not a reference to const).
 bool writableReference(clang::QualType Type);
+
+/// How the lambda whose call operator is \p Function captures \p Var; none
+/// when it is no lambda's or does not capture it.
+std::optional<clang::LambdaCaptureKind> captureOf(const clang::VarDecl *Var,
+                                                  const clang::FunctionDecl *Function);
 
 /// Whether \p Function is a lambda's call operator that captures \p Var by
 /// reference: what it writes there, its caller holds after the call.

@@ -13,7 +13,8 @@ using namespace clang;
 // of its targets: the globals they write hold what they wrote afterwards
 // (`fp()` where `fp = run`), and their parameters receive the arguments. So
 // do those of the callables a call hands its callee to run (`run(cb)` with
-// `cb = [&] { stop = ...; }`).
+// `cb = [&] { stop = ...; }`): a library algorithm, or a function of the
+// file that calls that parameter (one that keeps it runs it later).
 void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
   std::vector<const FunctionDecl *> Targets =
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
@@ -21,11 +22,20 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
     recordDispatchesOnThis(Call);
     recordCallbackArguments(Call);
   }
-  if (Env.Indirect)
-    for (const IndirectCalls::Runnable &Passed : Env.Indirect->passedCallables(Call))
-      for (const FunctionDecl *Target : Passed.Targets)
+  if (Env.Indirect) {
+    const FunctionDecl *Callee = resolvedCallee(Call);
+    auto Runs = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+    std::vector<const Expr *> Passed = explicitArguments(Call);
+    for (const IndirectCalls::Runnable &Runnable : Env.Indirect->passedCallables(Call)) {
+      auto Arg = llvm::find(Passed, Runnable.Argument);
+      if (Runs != Env.Facts.end() &&
+          (Arg == Passed.end() || !Runs->second.CallbackArgs.count(Arg - Passed.begin())))
+        continue;
+      for (const FunctionDecl *Target : Runnable.Targets)
         if (auto It = Env.Facts.find(Target->getCanonicalDecl()); It != Env.Facts.end())
           writeGlobalsOfCall(It->second, Call);
+    }
+  }
   if (Targets.empty()) // most calls: nothing more to run
     return;
   if (Recording && Targets.size() > 1) {

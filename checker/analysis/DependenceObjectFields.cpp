@@ -31,9 +31,10 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   if (!keyOf(Member->getImplicitObjectArgument(), Object))
     return;
   // What the method leaves set in its object, in this call's terms (through
-  // `this` too: what a helper of the class sets, its callers set).
+  // `this` too: what a helper of the class sets, its callers set). An
+  // override may run instead of a virtual method, and leave other fields.
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
-  if (!Method->isConst() && Facts != Env.Facts.end()) {
+  if (!Method->isConst() && !Method->isVirtual() && Facts != Env.Facts.end()) {
     std::vector<const Expr *> Args = explicitArguments(Call);
     const FunctionDecl *Definition = Callee->getDefinition();
     for (const auto &[Field, Left] : Facts->second.OwnFieldsAtExit) {
@@ -99,9 +100,15 @@ bool Dataflow::resetThroughLibraryCall(const CallExpr *Call, const FunctionDecl 
     return false;
   const Expr *Receiver = Member->getImplicitObjectArgument();
   llvm::StringRef Name = Method->getName();
+  // A distribution's `reset()` forgets only what it cached: its parameters
+  // stay. The holders' reset empties them (or holds the argument).
+  const bool Holder = Method->getParent()->getIdentifier() &&
+                      llvm::is_contained({"optional", "any", "unique_ptr", "shared_ptr",
+                                          "__shared_ptr", "weak_ptr", "__weak_ptr"},
+                                         Method->getParent()->getName());
   const bool Resets = isContainer(Receiver->getType())
                           ? Call->getNumArgs() == 0 && (Name == "clear" || Name == "reset")
-                          : llvm::is_contained({"seed", "reset", "store"}, Name);
+                          : Name == "seed" || Name == "store" || (Name == "reset" && Holder);
   StorageKey Object;
   if (!Resets || !keyOf(Receiver, Object))
     return false;

@@ -455,10 +455,10 @@ std::vector<std::vector<const FieldDecl *>> Dataflow::assignedFields(const State
   return Assigned;
 }
 
-// The fields of `*this` the function leaves set at its exit: by one write
-// that reaches the exit on every path (or a collective that agreed them),
-// or, set on some paths only, where they differ between ranks. Containers
-// keep their own account of their elements (SharedElements).
+// The fields of `*this` the function leaves set at its exit by one write
+// that reaches the exit on every path. A field set on some paths only keeps
+// the caller's value on the others, which this function does not know.
+// Containers keep their own account of their elements (SharedElements).
 FieldValues Dataflow::ownFieldsAtExit(const State &AtExit) const {
   FieldValues Set;
   for (auto It = AtExit.lower_bound(StorageKey{&ThisRoot}); It != AtExit.end(); ++It) {
@@ -470,7 +470,7 @@ FieldValues Dataflow::ownFieldsAtExit(const State &AtExit) const {
     const auto *Field = dyn_cast<FieldDecl>(static_cast<const Decl *>(Key.back()));
     const RankValue &Value = It->second;
     if (Field && !isContainer(Field->getType()) && Value.Definition &&
-        (Value.dependent() || !Blocks.count(Value.Definition)))
+        Value.Definition != &AgreedByEveryRank && !Blocks.count(Value.Definition))
       Set[Field] = Value;
   }
   return Set;

@@ -437,10 +437,14 @@ FunctionDependence Dataflow::run() {
     if (const auto *Var = dyn_cast<VarDecl>(Write.Decl);
         Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
       Result.Facts.WrittenGlobals.insert(Var);
+  // A callee's write to a local it captured reaches that local through
+  // this function, unless this is a lambda that holds a copy of it.
   for (const CallSiteRecord &Call : Result.Calls)
     if (auto It = Env.Facts.find(Call.Callee); It != Env.Facts.end())
-      Result.Facts.WrittenGlobals.insert(It->second.WrittenGlobals.begin(),
-                                         It->second.WrittenGlobals.end());
+      for (const ValueDecl *Written : It->second.WrittenGlobals)
+        if (const auto *Var = dyn_cast<VarDecl>(Written);
+            Var && captureOf(Var, Function.decl()).value_or(LCK_ByRef) == LCK_ByRef)
+          Result.Facts.WrittenGlobals.insert(Var);
   Result.SharedReads = std::move(SharedReads);
   Result.FieldSeedsRead = FieldSeedsRead;
   Result.SplitLookups = std::move(SplitLookups);

@@ -52,8 +52,8 @@ struct FunctionFacts {
   std::vector<std::vector<const clang::FieldDecl *>> AssignedFields;
   // The fields of its own object (`this`) a method leaves set at its exit,
   // with what they hold there (`dp_rank = world_rank / tp;` in
-  // `grid.build(2)`): the caller's object holds that after the call. A field
-  // set on some paths only is listed where it differs between ranks.
+  // `grid.build(2)`), by one write on every path: the caller's object holds
+  // that after the call.
   FieldValues OwnFieldsAtExit;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
   // Bit i: a branch on parameter i picks what it returns (a factory:

@@ -121,3 +121,35 @@ void copy_captured(MPI_Comm comm) {
   for (int i = 0; i < rounds; ++i)
     MPI_Barrier(comm);
 }
+
+struct Deferred {
+  std::vector<std::function<void()>> pending;
+  void defer(std::function<void()> f) { pending.push_back(std::move(f)); }
+};
+
+// Negative: the lambda is only kept to run later; nothing has set the flag
+// when the function tests it.
+void deferred_not_run(MPI_Comm comm, Deferred &later) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  bool stop = false;
+  later.defer([&] { stop = rank > 0; });
+  if (stop)
+    return;
+  MPI_Barrier(comm);
+}
+
+// Negative: the outer lambda holds a copy; the inner one writes that copy.
+void nested_copy(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int rounds = 2;
+  auto outer = [=]() mutable {
+    auto inner = [&] { rounds = rank; };
+    inner();
+    return rounds;
+  };
+  outer();
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+}

@@ -120,3 +120,18 @@ void stream_flags_cleared(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
+
+// Positive: a distribution's reset() forgets what it cached, not its
+// per-rank range.
+void distribution_reset(MPI_Comm comm, std::mt19937 &gen) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::uniform_int_distribution<int> pick(0, rank);
+  pick.reset();
+  for (int i = 0; i < pick(gen); ++i)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < pick(gen)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}

@@ -393,3 +393,27 @@ void drain_then_sync(MPI_Comm comm) {
   if (work.pending == 0)
     MPI_Barrier(comm);
 }
+
+struct MaybeDrained {
+  int pending = 0;
+  void maybe_drain(bool now) {
+    if (now)
+      pending = 0;
+  }
+};
+
+// Positive: the drain may not happen, so the per-rank count the caller set
+// is still there.
+void maybe_drained(MPI_Comm comm, bool now) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  MaybeDrained work;
+  work.pending = rank % 3;
+  work.maybe_drain(now);
+  if (work.pending == 0)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'work.pending == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'work.pending == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
