@@ -246,6 +246,23 @@ bool writableReference(QualType Type) {
   return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
 }
 
+// The variable a by-reference init-capture names; null for any other.
+static const VarDecl *initCaptureReferent(const VarDecl *Capture) {
+  if (!Capture->isInitCapture() || !Capture->getType()->isReferenceType() || !Capture->getInit())
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Capture->getInit()->IgnoreParenImpCasts());
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+void forEachInitCaptureReference(const CXXRecordDecl *Lambda,
+                                 llvm::function_ref<void(const VarDecl *, const VarDecl *)> Visit) {
+  for (const LambdaCapture &Capture : Lambda->captures())
+    if (const auto *Captured = dyn_cast_or_null<VarDecl>(
+            Capture.capturesVariable() ? Capture.getCapturedVar() : nullptr))
+      if (const VarDecl *Referent = initCaptureReferent(Captured))
+        Visit(Captured, Referent);
+}
+
 std::optional<LambdaCaptureKind> captureOf(const VarDecl *Var, const FunctionDecl *Function) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Function);
   if (!Method || !Method->getParent()->isLambda())
@@ -253,7 +270,11 @@ std::optional<LambdaCaptureKind> captureOf(const VarDecl *Var, const FunctionDec
   for (const LambdaCapture &Capture : Method->getParent()->captures())
     if (Capture.capturesVariable() && Capture.getCapturedVar() == Var)
       return Capture.getCaptureKind();
-  return std::nullopt;
+  bool ByReference = false;
+  forEachInitCaptureReference(Method->getParent(), [&](const VarDecl *, const VarDecl *Referent) {
+    ByReference = ByReference || Referent == Var;
+  });
+  return ByReference ? std::optional(LCK_ByRef) : std::nullopt;
 }
 
 bool capturedByReference(const VarDecl *Var, const FunctionDecl *Function) {

@@ -111,8 +111,15 @@ bool spelledAsMacro(const clang::Expr *E, llvm::StringRef Name, const clang::AST
 /// written (not a reference to const).
 bool writableReference(clang::QualType Type);
 
-/// How the lambda whose call operator is \p Function captures \p Var; none
-/// when it is no lambda's or does not capture it.
+/// Calls \p Visit with each by-reference init-capture of \p Lambda and the
+/// variable it names (`r` and `rounds` in `[&r = rounds]`).
+void forEachInitCaptureReference(
+    const clang::CXXRecordDecl *Lambda,
+    llvm::function_ref<void(const clang::VarDecl *Capture, const clang::VarDecl *Referent)> Visit);
+
+/// How the lambda whose call operator is \p Function captures \p Var
+/// (`[&r = Var]` is by reference); none when it is no lambda's or does not
+/// capture it.
 std::optional<clang::LambdaCaptureKind> captureOf(const clang::VarDecl *Var,
                                                   const clang::FunctionDecl *Function);
 

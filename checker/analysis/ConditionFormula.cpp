@@ -119,6 +119,18 @@ static void forEachWrite(const Stmt *Body, llvm::function_ref<bool(const UnaryOp
       const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
       forEachWrittenOperand(Call, [&](const Expr *E) { Visit(E, E == Object); });
+    } else if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+      // `int &r = rounds;`: what is written through `r` is written to `rounds`.
+      for (const auto *D : Decl->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && Var->getInit() && writableReference(Var->getType()))
+          Visit(Var->getInit(), false);
+    } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      forEachInitCaptureReference(Lambda->getLambdaClass(),
+                                  [&](const VarDecl *Capture, const VarDecl *) {
+                                    if (writableReference(Capture->getType()))
+                                      Visit(Capture->getInit(), false);
+                                  });
     }
     for (const Stmt *Child : S->children())
       Stack.push_back(Child);

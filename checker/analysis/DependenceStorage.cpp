@@ -48,6 +48,13 @@ void Dataflow::collectAliases(const Stmt *Body) {
     const auto *Param = dyn_cast<ParmVarDecl>(static_cast<const clang::Decl *>(Key.front()));
     return Param && !Reassigned.count(Param);
   };
+  // A lambda's `[&r = rounds]` is `rounds` in its body.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function.decl());
+      Method && Method->getParent()->isLambda())
+    forEachInitCaptureReference(Method->getParent(),
+                                [&](const VarDecl *Capture, const VarDecl *Referent) {
+                                  References[Capture] = StorageKey{Referent};
+                                });
   forEachStmtInOrder(Body, [&](const Stmt *S) {
     const auto *Decl = dyn_cast<DeclStmt>(S);
     if (!Decl)

@@ -153,3 +153,67 @@ void nested_copy(MPI_Comm comm) {
   for (int i = 0; i < rounds; ++i)
     MPI_Barrier(comm);
 }
+
+// Positive: a by-reference init-capture names `rounds`; the lambda writes it.
+void init_capture_reference(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int rounds = 2;
+  auto set_rounds = [&r = rounds, rank] { r = rank + 1; };
+  set_rounds();
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < rounds' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:7: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: a by-value init-capture is the lambda's own copy.
+void init_capture_copy(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int rounds = 2;
+  auto set_rounds = [r = rounds, rank]() mutable { r = rank + 1; return r; };
+  set_rounds();
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+}
+
+// Negative: the init-capture reference is given the same value everywhere.
+void init_capture_uniform(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  int rounds = 2;
+  auto set_rounds = [&r = rounds, size] { r = size / 2 + 1; };
+  set_rounds();
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+}
+
+// Positive: a plain reference names `rounds` as well.
+void reference_alias(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int rounds = 2;
+  int &r = rounds;
+  r = rank + 1;
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < rounds' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: the reference is only read through.
+void const_reference_alias(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int rounds = 2;
+  const int &r = rounds;
+  int last = r + rank;
+  for (int i = 0; i < rounds; ++i)
+    MPI_Barrier(comm);
+  (void)last;
+}
