@@ -263,6 +263,12 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
         writeOutArgument(Args[I], Param, RankValue(), Field);
       else
         redefine(Args[I], Param, Field);
+    // A field a collective agreed on every path (`MPI_Bcast(&cfg.steps, ...)`
+    // in a helper given `cfg`) holds the same value on every rank.
+    if (I < Callee.AssignedFields.size())
+      for (const FieldDecl *Field : Callee.AssignedFields[I])
+        if (!Callee.OutFields[I].count(Field))
+          writeOutArgument(Args[I], Param, agreed(), Field);
     // The elements of the container a reference names, or what the pointer
     // it points or refers to points to (`Track **out`, `Track *&out`).
     StorageKey Container;

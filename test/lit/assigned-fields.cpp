@@ -3,8 +3,10 @@
 //
 // A callee that assigns a field of its caller's object on every path, with
 // a value every rank agrees on (a broadcast's result), leaves that field the
-// same on every rank, whatever the root alone read into it before. And a
-// callee receives what its callers pass, not what it writes back itself.
+// same on every rank, whatever the root alone read into it before; so does
+// a collective that writes the field directly (`MPI_Bcast(&cfg.steps, ...)`).
+// And a callee receives what its callers pass, not what it writes back
+// itself.
 #include <mpi.h>
 #include <cstdio>
 
@@ -89,4 +91,65 @@ static void run_then_note(Plan &plan, MPI_Comm comm) {
 void run_plan(MPI_Comm comm) {
   Plan plan;
   run_then_note(plan, comm);
+}
+
+// A helper that broadcasts into its caller's fields directly agrees them.
+struct Config {
+  int total_steps = 100;
+  int log_every = 10;
+  double lr = 0.1;
+};
+
+Config parse_config(const char *path);
+
+static void broadcast_config(Config &cfg, MPI_Comm comm) {
+  MPI_Bcast(&cfg.lr, 1, MPI_DOUBLE, 0, comm);
+  MPI_Bcast(&cfg.total_steps, 1, MPI_INT, 0, comm);
+}
+
+static void broadcast_config_through(Config *cfg, MPI_Comm comm) {
+  MPI_Bcast(&cfg->total_steps, 1, MPI_INT, 0, comm);
+  MPI_Bcast(&cfg->log_every, 1, MPI_INT, 0, comm);
+}
+
+// Negative: the root's steps reach every rank before the loop.
+void train_agreed_config(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Config cfg;
+  if (rank == 0)
+    cfg = parse_config("train.cfg");
+  broadcast_config(cfg, comm);
+  for (int step = 0; step < cfg.total_steps; ++step)
+    MPI_Barrier(comm);
+}
+
+// Negative: the same through a pointer.
+void train_agreed_config_pointer(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Config cfg;
+  if (rank == 0)
+    cfg = parse_config("train.cfg");
+  broadcast_config_through(&cfg, comm);
+  for (int step = 0; step < cfg.total_steps; step += cfg.log_every)
+    MPI_Barrier(comm);
+}
+
+// Positive: the helper does not broadcast `log_every`; only the root read it.
+void train_unagreed_interval(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Config cfg;
+  if (rank == 0)
+    cfg = parse_config("train.cfg");
+  broadcast_config(cfg, comm);
+  for (int step = 0; step < cfg.total_steps; ++step)
+    if (step % cfg.log_every == 0)
+      MPI_Barrier(comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'step % cfg.log_every == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'step % cfg.log_every == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+      // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
