@@ -95,7 +95,11 @@ bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&I
     if (Member->isArrow())
       return intoContainer(Base, Container);
     bool Element = elementKeyOf(Base, Container, Index);
-    Index = nullptr; // fields are not told apart
+    // Fields are not told apart, so a constant index names no element of
+    // its own; a computed one still says which element each rank writes or
+    // reads (`buckets[token(gen) % n].touched = true`).
+    if (Index && constantIndex(Index, Context))
+      Index = nullptr;
     return Element;
   }
   const Expr *Base = accessedBase(E, Index);
