@@ -22,11 +22,13 @@ void Dataflow::applyIndirectCallEffects(const CallExpr *Call) {
     recordDispatchesOnThis(Call);
     recordCallbackArguments(Call);
   }
-  if (Env.Indirect) {
+  std::vector<IndirectCalls::Runnable> Runnables =
+      Env.Indirect ? Env.Indirect->passedCallables(Call) : std::vector<IndirectCalls::Runnable>();
+  if (!Runnables.empty()) {
     const FunctionDecl *Callee = resolvedCallee(Call);
     auto Runs = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
     std::vector<const Expr *> Passed = explicitArguments(Call);
-    for (const IndirectCalls::Runnable &Runnable : Env.Indirect->passedCallables(Call)) {
+    for (const IndirectCalls::Runnable &Runnable : Runnables) {
       auto Arg = llvm::find(Passed, Runnable.Argument);
       if (Runs != Env.Facts.end() &&
           (Arg == Passed.end() || !Runs->second.CallbackArgs.count(Arg - Passed.begin())))
