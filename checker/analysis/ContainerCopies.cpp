@@ -14,6 +14,9 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
+// A library container built from counts and elements (`std::vector<double>
+// v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`): its size is
+// the counts', its elements the rest's. False for any other declaration.
 bool Dataflow::constructContainer(const VarDecl *Var) {
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
       Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);

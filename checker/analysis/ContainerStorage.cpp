@@ -6,7 +6,8 @@
 // `v.data()`, `push_back`, `std::fill`) adds the value to every element;
 // writing the whole container (`v = w`, a collective or a per-rank source
 // writing through `v.data()`) replaces them. The container's own value (its
-// size) stays apart from its elements' for the library's methods.
+// size) stays apart from its elements' for the library's methods. Reads and
+// writes of elements and of their fields: ElementParts.cpp.
 #include "DependenceDataflow.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -18,9 +19,6 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
-namespace {
-
-/// The element \p Index names when it is a small constant.
 std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
   Expr::EvalResult Result;
   if (!Index || Index->isValueDependent() || !Index->EvaluateAsInt(Result, Context))
@@ -30,6 +28,8 @@ std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Conte
     return std::nullopt;
   return unsigned(Value.getZExtValue());
 }
+
+namespace {
 
 /// Whether \p E names a variable of \p Aliases, and the storage it reaches.
 bool aliasOf(const Expr *E, const llvm::DenseMap<const VarDecl *, StorageKey> &Aliases,
@@ -78,40 +78,46 @@ bool isContainer(QualType Type) {
   return false;
 }
 
-bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index) const {
+bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index,
+                            FieldPath &Fields) const {
   Index = nullptr;
+  Fields.clear();
+  // A field of an element is a part of that element (`batch[b].label.id`,
+  // `it->label`): the fields, innermost first as they are met.
+  FieldPath Named;
+  bool ThroughPointer = false;
   E = E->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    if (!aliasOf(E, ElementReferences, Container))
-      return false;
+  while (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    Named.push_back(Member->getMemberDecl());
+    E = Member->getBase()->IgnoreParenImpCasts();
+    if ((ThroughPointer = Member->isArrow()))
+      break;
+  }
+  bool Element;
+  if (ThroughPointer) {
+    Element = intoContainer(E, Container);
+  } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    Element = aliasOf(E, ElementReferences, Container);
     // The element it was bound to: `const auto &role = roles[rank]`.
-    if (auto It = ElementReferenceIndexes.find(Ref->getDecl()); It != ElementReferenceIndexes.end())
+    if (auto It = ElementReferenceIndexes.find(Ref->getDecl());
+        Element && It != ElementReferenceIndexes.end())
       Index = It->second;
-    return true;
+    if (auto It = ElementReferenceFields.find(Ref->getDecl());
+        Element && It != ElementReferenceFields.end())
+      Fields = It->second;
+  } else if (const Expr *Base = accessedBase(E, Index)) {
+    if (!Base->getType()->isPointerType()) // an iterator, a view or a container
+      Element = containerKeyOf(Base, Container);
+    else
+      // Elements behind a pointer of unknown origin are its pointee
+      // (`grad[i]`); `*p` alone is the pointee itself.
+      Element = intoContainer(Base, Container) ||
+                (isa<ArraySubscriptExpr>(E) && pointeeKeyOf(Base, Container));
+  } else {
+    Element = false;
   }
-  // A field of an element is the element: `batch[b].label`, `it->label`.
-  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-    const Expr *Base = Member->getBase();
-    if (Member->isArrow())
-      return intoContainer(Base, Container);
-    bool Element = elementKeyOf(Base, Container, Index);
-    // Fields are not told apart, so a constant index names no element of
-    // its own; a computed one still says which element each rank writes or
-    // reads (`buckets[token(gen) % n].touched = true`).
-    if (Index && constantIndex(Index, Context))
-      Index = nullptr;
-    return Element;
-  }
-  const Expr *Base = accessedBase(E, Index);
-  if (!Base)
-    return false;
-  if (!Base->getType()->isPointerType()) // an iterator, a view or a container
-    return containerKeyOf(Base, Container);
-  if (intoContainer(Base, Container))
-    return true;
-  // Elements behind a pointer of unknown origin are its pointee (`grad[i]`);
-  // `*p` alone is the pointee itself.
-  return isa<ArraySubscriptExpr>(E) && pointeeKeyOf(Base, Container);
+  Fields.append(Named.rbegin(), Named.rend());
+  return Element;
 }
 
 bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
@@ -119,18 +125,17 @@ bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
     return false;
   Object = stripCopies(Object);
   const Expr *Index;
+  FieldPath Fields;
   if (aliasOf(Object, IntoContainer, Container)) // a view or an iterator
     return true;
-  if (!elementKeyOf(Object, Container, Index))
+  if (!elementKeyOf(Object, Container, Index, Fields))
     return keyOf(Object, Container);
   // A container field of any element (`layer.grad` of `for (auto &layer :
   // layers)`) holds elements of its own below the element's, so that the
   // element's other parts and its size stay apart from them.
-  const auto *Member = dyn_cast<MemberExpr>(Object->IgnoreParenImpCasts());
-  if (Member && !Member->isArrow() && isa<FieldDecl>(Member->getMemberDecl()) &&
-      isContainer(Member->getType())) {
+  if (!Fields.empty() && Container.back() != &DerefStep) {
     Container.push_back(&AnyElement);
-    Container.push_back(Member->getMemberDecl());
+    Container.append(Fields.begin(), Fields.end());
   }
   return true;
 }
@@ -143,7 +148,8 @@ bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
     return aliasOf(E, IntoContainer, Container);
   if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf) {
     const Expr *Index;
-    return elementKeyOf(Unary->getSubExpr(), Container, Index);
+    FieldPath Fields; // a pointer to a part of an element points into the elements
+    return elementKeyOf(Unary->getSubExpr(), Container, Index, Fields);
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isAdditiveOp())
     return intoContainer(Binary->getLHS(), Container) || intoContainer(Binary->getRHS(), Container);
@@ -164,6 +170,7 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
   StorageKey Key;
   if (Type->isReferenceType()) {
     const Expr *Index;
+    FieldPath Fields;
     // `auto &&__range = layer.grad` of a range-for over the container field
     // of an element: that inner container, below the element.
     if (isContainer(Init->getType()) && isa<MemberExpr>(Init->IgnoreParenImpCasts()) &&
@@ -171,10 +178,12 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
       IntoContainer[Var] = Key;
       return true;
     }
-    if (elementKeyOf(Init, Key, Index)) {
+    if (elementKeyOf(Init, Key, Index, Fields)) {
       ElementReferences[Var] = Key;
       if (Index)
         ElementReferenceIndexes[Var] = Index;
+      if (!Fields.empty())
+        ElementReferenceFields[Var] = std::move(Fields);
       return true;
     }
     if (!aliasOf(Init->IgnoreParenImpCasts(), IntoContainer, Key))
@@ -199,53 +208,6 @@ bool Dataflow::collectContainerAlias(const VarDecl *Var) {
   if (Viewed)
     IntoContainer[Var] = Key;
   return Viewed;
-}
-
-/// Whether the elements of the container type \p Type are structs with
-/// containers inside (`std::vector<Bucket>` of `struct Bucket { std::vector<
-/// float> flat; }`).
-static bool holdsContainers(QualType Type) {
-  Type = Type.getNonReferenceType();
-  QualType Element;
-  if (const auto *Array = Type->getAsArrayTypeUnsafe())
-    Element = Array->getElementType();
-  else if (const auto *Spec =
-               dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
-           Spec && Spec->getTemplateArgs().size() > 0 &&
-           Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-    Element = Spec->getTemplateArgs()[0].getAsType();
-  const RecordDecl *Record = Element.isNull() ? nullptr : Element->getAsRecordDecl();
-  return Record && Record->getDefinition() &&
-         llvm::any_of(Record->getDefinition()->fields(),
-                      [](const FieldDecl *Field) { return isContainer(Field->getType()); });
-}
-
-RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index, bool Nested) const {
-  if (Container.back() == &DerefStep) // behind a pointer: one storage
-    return read(Container);
-  StorageKey Key = Container;
-  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
-    Key.push_back(&ElementAt[*At]);
-    if (auto It = Current.find(Key); It != Current.end())
-      return It->second;
-  }
-  Key.resize(Container.size());
-  Key.push_back(&AnyElement);
-  auto Any = Current.find(Key);
-  RankValue Value = Any != Current.end() ? Any->second : elementsFallback(Container);
-  if (!constantIndex(Index, Context))
-    Value = withElements(Container, Value, Nested);
-  // A caller's structs with containers inside: the callers' elements are
-  // told apart only as a whole, and what differs between ranks in such a
-  // struct is taken to be its containers' elements (a bucket's gradients),
-  // not its own parts (their sizes).
-  if (const auto *Param = !Nested && Container.size() == 1
-                              ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Container[0]))
-                              : nullptr;
-      Param && holdsContainers(Param->getType()))
-    if (auto It = ParamIndex.find(Param); It != ParamIndex.end())
-      Value.ElementParams &= ~(uint64_t(1) << It->second);
-  return Value;
 }
 
 // The container parameters whose elements \p Value, read from \p Key,
@@ -315,20 +277,6 @@ RankValue Dataflow::nestedElements(const StorageKey &Key) const {
   return Value;
 }
 
-// A whole container's value holds its elements' (`w = v`, `f(v)`); without
-// \p Nested, not those of the containers inside its elements.
-RankValue Dataflow::withElements(const StorageKey &Key, RankValue Value, bool Nested) const {
-  Value.ElementParams |= callersElements(Key, Value);
-  if (!HasElementKeys)
-    return Value;
-  forEachInside(Current, Key, [&](const StorageKey &Inside, const RankValue &Held) {
-    if (isElementStep(Inside[Key.size()]) && Held.dependent() &&
-        (Nested || std::none_of(Inside.begin() + Key.size() + 1, Inside.end(), isElementStep)))
-      Value.combine(Held);
-  });
-  return Value;
-}
-
 // What a library method reads of its object: its own state, not its
 // elements (`v.size()`, `v.begin()`); their values come out only through the
 // element accesses.
@@ -337,52 +285,6 @@ RankValue Dataflow::objectValue(const Expr *Object, const FunctionDecl *Callee) 
   if (inLibrary(Callee) && containerKeyOf(Object, Key))
     return read(Key);
   return eval(Object);
-}
-
-void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, RankValue Value,
-                            bool Compound, const void *Definition) {
-  if (Index)
-    if (RankValue At = eval(Index); At.dependent())
-      Value.combine(At); // `a[rank] = 1`: the ranks fill different elements
-  if (Compound)
-    Value.combine(readElement(Container, Index));
-  Value.Definition = Definition;
-  if (Container.back() == &DerefStep) { // behind a pointer: one storage, never replaced
-    Value.combine(read(Container));
-    Value.Definition = Definition;
-    write(Container, Value);
-    return;
-  }
-  HasElementKeys = true;
-  StorageKey Key = Container;
-  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
-    Key.push_back(&ElementAt[*At]);
-    Current[Key] = Value;
-  } else {
-    Key.push_back(&AnyElement);
-    RankValue Any = Current.count(Key) ? Current[Key] : elementsFallback(Container);
-    for (auto It = Current.upper_bound(Container); It != Current.end(); ++It) {
-      if (It->first.size() <= Container.size() ||
-          !std::equal(Container.begin(), Container.end(), It->first.begin()))
-        break;
-      if (isElementStep(It->first[Container.size()])) {
-        It->second.combine(Value);
-        It->second.Definition = Definition;
-      }
-    }
-    Any.combine(Value);
-    Any.Definition = Definition;
-    Current[Key] = Any;
-  }
-  // Recorded apart from the field or global that holds the container: other
-  // functions must not take per-rank elements for a per-rank size. A
-  // caller's container gets them as elements.
-  recordParamWrite(Container, Value, /*Element=*/true);
-  if (const ValueDecl *Holder =
-          Recording && Value.dependent() ? sharedHolder(Container) : nullptr) {
-    Result.SharedWrites.push_back({Holder, Value, /*Elements=*/true});
-    SharedWriteKeys.push_back(Container);
-  }
 }
 
 // The member or global whose container \p Container is, if any. A field of
@@ -413,10 +315,6 @@ RankValue Dataflow::libraryArgument(const Expr *Arg, StorageKey &Into, RankValue
   return readElement(Into, nullptr);
 }
 
-// A library function's arguments \p Values given to the container \p Object:
-// the counts and the iterators' \p Positions go into its own state (its
-// size), the rest into its elements.
-// A container \p Constructed from them has no other state or elements.
 /// Whether \p Callee, a method of a container, sets its size from its
 /// arguments alone rather than growing it.
 static bool setsSize(const FunctionDecl *Callee) {
@@ -427,6 +325,10 @@ static bool setsSize(const FunctionDecl *Callee) {
   return Name == "resize" || Name == "assign" || Name == "clear";
 }
 
+// A library function's arguments \p Values given to the container \p Object:
+// the counts and the iterators' \p Positions go into its own state (its
+// size), the rest into its elements.
+// A container \p Constructed from them has no other state or elements.
 void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
                              llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
                              const Stmt *Definition, bool Constructed) {
@@ -491,9 +393,6 @@ bool Dataflow::keepsOwnSize(const Stmt *Call, const StorageKey &Object) const {
          containerKeyOf(Size->getImplicitObjectArgument(), Counted) && Counted == Object;
 }
 
-// A library container built from counts and elements (`std::vector<double>
-// v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`): its size is
-// the counts', its elements the rest's. False for any other declaration.
 // A callable a library call runs hands it what it returns
 // (`std::generate(g.begin(), g.end(), [&v] { return v *= 1.001f; })`):
 // what differs between ranks there, apart from what the call passes it,

@@ -145,12 +145,13 @@ Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Par
   // An element of a container, as a struct: its own parts, and apart the
   // elements of the containers inside it (`sync(layer)` of `layers`).
   const Expr *Index;
+  FieldPath Fields;
   if (Param && recordParameter(Param) && !Param->getType()->isPointerType() &&
-      elementKeyOf(Arg, Key, Index)) {
-    Value = readElement(Key, Index, /*Nested=*/false);
+      elementKeyOf(Arg, Key, Index, Fields)) {
+    Value = readElement(Key, Index, /*Nested=*/false, Fields);
     if (RankValue At = Index ? eval(Index) : RankValue(); At.dependent())
       Value.combine(At);
-    Elements.combine(readElement(Key, Index));
+    Elements.combine(readElement(Key, Index, /*Nested=*/true, Fields));
   }
   // A struct's containers: their elements, for the callee's element reads.
   else if (Param && recordParameter(Param) &&
@@ -183,29 +184,33 @@ RankValue Dataflow::chosenAtCall(const FunctionFacts &Callee, RankValue Value,
   return Value;
 }
 
-// Writes \p Value to what \p Arg refers or points to (or to its \p Field).
 // Whether \p Arg reaches the callee by reference (the storage it names), not
 // as a pointer to it; without the parameter (a variadic call), by its type.
 static bool bindsReference(const Expr *Arg, const ParmVarDecl *Param) {
   return Param ? Param->getType()->isReferenceType() : !Arg->getType()->isPointerType();
 }
 
+// Writes \p Value to what \p Arg refers or points to (or to its \p Field).
 void Dataflow::writeOutArgument(const Expr *Arg, const ParmVarDecl *Param, RankValue Value,
                                 const FieldDecl *Field) {
   StorageKey Key;
   bool ByReference = bindsReference(Arg, Param);
   if (!Value.Definition)
     Value.Definition = Arg;
-  // A field of an element is part of that element (`init(&items[1])`),
-  // never a field written anywhere.
+  // A field of an element (`init(&items[1])` writing `count`) is a part of
+  // that element, never a field written anywhere.
   const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
   const Expr *Pointee =
       Address && Address->getOpcode() == UO_AddrOf ? Address->getSubExpr() : nullptr;
   StorageKey Container;
   const bool IntoContainer = !ByReference && intoContainer(Arg, Container);
-  if (const Expr *Index; (ByReference && elementKeyOf(Arg, Key, Index)) ||
-                         (Field && Pointee && elementKeyOf(Pointee, Key, Index))) {
-    writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition);
+  const Expr *Index;
+  FieldPath Fields;
+  if ((ByReference && elementKeyOf(Arg, Key, Index, Fields)) ||
+      (Field && Pointee && elementKeyOf(Pointee, Key, Index, Fields))) {
+    if (Field)
+      Fields.push_back(Field);
+    writeElement(Key, Index, Value, /*Compound=*/false, Value.Definition, Fields);
   } else if (IntoContainer && (Field || Value.Definition != &AgreedByEveryRank)) {
     // Through a pointer into a container its elements, not its size; what
     // a collective agrees on replaces them all (below).

@@ -3,8 +3,9 @@
 // aliases, reads and writes), DependenceCalls.cpp (what calls return and
 // write), DependenceIndirectCalls.cpp (virtual calls, stored and passed
 // callables), DependenceImplicitFlow.cpp (rank-dependent branches and their
-// merges) and RankDependence.cpp (values, transfer and the worklist). Internal
-// to the analysis library.
+// merges), ContainerStorage.cpp and ElementParts.cpp (containers, their
+// elements and the elements' fields) and RankDependence.cpp (values, transfer
+// and the worklist). Internal to the analysis library.
 #pragma once
 
 #include "Limits.h"
@@ -60,6 +61,15 @@ inline const char AgreedByEveryRank = 0;
 
 using State = std::map<StorageKey, RankValue>;
 
+/// The fields an access names below an element, outermost first:
+/// `batch[b].label.id` names label, then id; the element itself names none.
+using FieldPath = llvm::SmallVector<const void *, 2>;
+/// What \p In holds for the part of an element that \p Key names (`b[0].x`:
+/// the element at 0, then field x), its own entry left aside: the nearest
+/// enclosing part written, at that index and, for a constant index, at any
+/// index. Null for a key below no element, or nothing written there.
+const RankValue *enclosingElementPart(const State &In, const StorageKey &Key);
+
 /// Calls \p Visit(key, value) for what \p In holds inside \p Key (its
 /// fields and elements, at any depth), in key order.
 template <typename VisitFn>
@@ -88,6 +98,8 @@ bool isContainer(clang::QualType Type);
 const clang::Expr *stripCopies(const clang::Expr *E);
 /// Whether \p Callee is the system's (a standard library function).
 bool inLibrary(const clang::FunctionDecl *Callee);
+/// The element \p Index names when it is a small constant.
+std::optional<unsigned> constantIndex(const clang::Expr *Index, const clang::ASTContext &Context);
 
 /// The forward data flow of one function: construct, then run() once.
 class Dataflow {
@@ -121,6 +133,8 @@ private:
   /// \p Elements: the write replaces the elements of the container \p Key
   /// names (a collective's buffer), which callers see as no write of its size.
   void write(const StorageKey &Key, RankValue Value, bool Elements = false);
+  /// Sets \p Key to \p Value, and drops what was held inside it.
+  void replace(const StorageKey &Key, const RankValue &Value);
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
@@ -129,12 +143,16 @@ private:
   void collectAliases(const clang::Stmt *S);
 
   // --- containers (ContainerStorage.cpp) --------------------------------
-  bool elementKeyOf(const clang::Expr *E, StorageKey &Container, const clang::Expr *&Index) const;
+  bool elementKeyOf(const clang::Expr *E, StorageKey &Container, const clang::Expr *&Index,
+                    FieldPath &Fields) const;
   bool containerKeyOf(const clang::Expr *Object, StorageKey &Container) const;
   bool intoContainer(const clang::Expr *E, StorageKey &Container) const;
-  RankValue readElement(const StorageKey &Container, const clang::Expr *Index,
-                        bool Nested = true) const;
-  RankValue withElements(const StorageKey &Key, RankValue Value, bool Nested = true) const;
+  /// \p Fields: the part of the element read (see FieldPath).
+  RankValue readElement(const StorageKey &Container, const clang::Expr *Index, bool Nested = true,
+                        llvm::ArrayRef<const void *> Fields = {}) const;
+  RankValue withElements(const StorageKey &Key, RankValue Value, bool Nested = true,
+                         llvm::ArrayRef<const void *> Fields = {}) const;
+  RankValue partsBelow(const StorageKey &Part) const;
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
   static bool recordParameter(const clang::ParmVarDecl *Param);
@@ -151,7 +169,8 @@ private:
                          const clang::FunctionDecl *Target) const;
   RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
-                    bool Compound, const void *Definition);
+                    bool Compound, const void *Definition,
+                    llvm::ArrayRef<const void *> Fields = {});
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   bool resetThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into,
@@ -259,6 +278,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, StorageKey> IntoContainer;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> ElementReferences;
   llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> ElementReferenceIndexes;
+  llvm::DenseMap<const clang::ValueDecl *, FieldPath> ElementReferenceFields; // `&l = b[i].label`
   bool HasElementKeys = false; // some element was written: whole reads look at elements
   // Rank-dependent branches by the block where their arms meet again, and
   // loop headers by themselves: where implicit flow happens.

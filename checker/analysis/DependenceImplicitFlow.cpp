@@ -36,7 +36,11 @@ static void mergeInto(State &Into, const State &From, const CFGBlock &Merge,
   auto OnEntry = [&](RankValue &Value, const StorageKey &Key, const State &Other) {
     if (Value.Definition == &AgreedByEveryRank)
       return; // agreed on this path: kept, as above
-    if (RankValue Held = Unwritten(Key); Held.dependent() && !writtenWhole(Other, Key))
+    // A part of an element the other path did not write on its own holds
+    // there what the element (or the element at any index) holds.
+    if (const RankValue *Enclosing = enclosingElementPart(Other, Key))
+      Value.merge(*Enclosing);
+    else if (RankValue Held = Unwritten(Key); Held.dependent() && !writtenWhole(Other, Key))
       Value.merge(Held);
   };
   auto It = Into.begin();
@@ -318,11 +322,12 @@ const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
   auto Mark = [&](const Expr *E) {
     StorageKey Container;
     const Expr *Index;
+    FieldPath Fields;
     // A subscript (`g[0] = x`) or an element reference (`for (float &x :
     // g) x = 0`) writes the container's elements, not its size. Other ways
     // in (a smart pointer's `p->w.resize(n)`, through a raw pointer: one
     // storage) write it whole.
-    if (elementKeyOf(E, Container, Index))
+    if (elementKeyOf(E, Container, Index, Fields))
       (isSubscriptOrElementReference(E) && Container.back() != &DerefStep ? Written.Elements
                                                                           : Written.Whole)
           .insert(storageRoot(Container));

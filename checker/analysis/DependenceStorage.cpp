@@ -275,13 +275,17 @@ RankValue Dataflow::storedElsewhere(const ValueDecl *D) const {
   return Value;
 }
 
-void Dataflow::write(const StorageKey &Key, RankValue Value, bool Elements) {
+void Dataflow::replace(const StorageKey &Key, const RankValue &Value) {
   for (auto It = Current.lower_bound(Key); It != Current.end();) {
     if (It->first.size() < Key.size() || !std::equal(Key.begin(), Key.end(), It->first.begin()))
       break;
     It = Current.erase(It);
   }
   Current[Key] = Value;
+}
+
+void Dataflow::write(const StorageKey &Key, RankValue Value, bool Elements) {
+  replace(Key, Value);
   if (Elements)
     recordParamWrite(Key, Value, /*Element=*/true);
   else

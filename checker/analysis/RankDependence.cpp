@@ -192,8 +192,9 @@ RankValue Dataflow::evaluate(const Expr *E) const {
           CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, LambdaExpr, GNUNullExpr>(E))
     return {};
   StorageKey Key;
-  if (const Expr *Index; elementKeyOf(E, Key, Index)) {
-    RankValue Value = readElement(Key, Index);
+  FieldPath Fields;
+  if (const Expr *Index; elementKeyOf(E, Key, Index, Fields)) {
+    RankValue Value = readElement(Key, Index, /*Nested=*/true, Fields);
     if (RankValue At = eval(Index); At.dependent())
       Value.combine(At); // `ranks[rank]`
     return Value;
@@ -260,8 +261,9 @@ RankValue Dataflow::evaluate(const Expr *E) const {
 
 void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const Stmt *Definition) {
   StorageKey Key;
-  if (const Expr *Index; elementKeyOf(Target, Key, Index)) {
-    writeElement(Key, Index, Value, Compound, Definition);
+  FieldPath Fields;
+  if (const Expr *Index; elementKeyOf(Target, Key, Index, Fields)) {
+    writeElement(Key, Index, Value, Compound, Definition, Fields);
     return;
   }
   if (!keyOf(Target, Key))

@@ -1,11 +1,11 @@
 // RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
-// A field of a container's element is the element: the fields of one
-// element are not told apart. Which element a rank writes or reads counts
-// as much as the value: `buckets[owner].touched = true` with a per-rank
-// `owner` leaves the elements different between ranks, although every rank
-// writes `true`. A constant or agreed index does not.
+// A field of a container's element is a part of that element, apart from
+// its other fields. Which element a rank writes or reads counts as much as
+// the value: `buckets[owner].touched = true` with a per-rank `owner` leaves
+// that field different between ranks, although every rank writes `true`. A
+// constant or agreed index does not, and neither do the other fields.
 #include <mpi.h>
 #include <random>
 #include <vector>
@@ -69,4 +69,95 @@ void root_decides(MPI_Comm comm, const std::vector<Bucket> &buckets) {
   MPI_Bcast(&owner, 1, MPI_INT, 0, comm);
   if (buckets[owner].touched)
     MPI_Barrier(comm);
+}
+
+struct Slot {
+  int used = 0;
+  int capacity = 64;
+};
+
+// Negative: each rank marks its own slot, and every rank agrees on the
+// capacities, which nobody changed.
+void capacities_agree(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Slot slots[8];
+  slots[rank % 8].used = 1;
+  Slot &mine = slots[(rank + 1) % 8];
+  mine.used = 2;
+  for (int i = 0; i < slots[3].capacity; ++i)
+    MPI_Barrier(comm);
+  for (int i = 0; i < 8; ++i)
+    if (slots[i].capacity > 0)
+      MPI_Barrier(comm);
+}
+
+// Positive: the marked field decides.
+void used_decides(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Slot slots[8];
+  slots[rank % 8].used = 1;
+  if (slots[2].used)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'slots[2].used'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'slots[2].used' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive and negative: a field at a constant index is replaced on its
+// own, the element's other field keeps its per-rank value.
+void constant_slot(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Slot> slots(4);
+  slots[0].used = rank;
+  slots[0].capacity = rank;
+  slots[0].used = 0;
+  if (slots[0].used)
+    MPI_Barrier(comm);
+  if (slots[0].capacity)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'slots[0].capacity'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'slots[0].capacity' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: on one path the whole element is per-rank, on the other only
+// its field is agreed; after the merge the field may hold either.
+void refill(MPI_Comm comm, bool reset, int k) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Slot> slots(8);
+  if (reset)
+    slots[k].used = 0;
+  else
+    slots[k] = Slot{rank, 64};
+  if (slots[1].used)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'slots[1].used'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'slots[1].used' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: one path writes the element at 3, the other an element a
+// parameter picks, per rank; after the merge the element at 3 may hold the
+// rank.
+void one_or_any(MPI_Comm comm, bool reset, int k) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int marks[8];
+  if (reset)
+    marks[3] = 0;
+  else
+    marks[k] = rank;
+  if (marks[3])
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'marks[3]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'marks[3]' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }

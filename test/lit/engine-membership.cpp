@@ -621,3 +621,29 @@ void sync_through_alias(double *x) {
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Positive: MPI_Cart_sub is collective over the grid, and only the ranks of
+// the first row make it.
+void rows_from_first_row_only(MPI_Comm grid) {
+  int rank, coords[2];
+  MPI_Comm_rank(grid, &rank);
+  MPI_Cart_coords(grid, rank, 2, coords);
+  int keep_columns[2] = {0, 1};
+  MPI_Comm row;
+  if (coords[0] == 0)
+    MPI_Cart_sub(grid, keep_columns, &row);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Cart_sub' runs only on ranks where 'coords[0] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[0] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Cart_sub' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: every rank of the grid makes its row communicator, then sums
+// along it.
+void rows_everywhere(MPI_Comm grid, double *v, int n) {
+  int keep_columns[2] = {0, 1};
+  MPI_Comm row;
+  MPI_Cart_sub(grid, keep_columns, &row);
+  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, row);
+  MPI_Comm_free(&row);
+}
