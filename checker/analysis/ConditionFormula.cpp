@@ -403,6 +403,8 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   const bool PerRank = Value && Facts.Differs(*Value);
   const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  if (!FieldKey && PerRank)
+    FieldKey = writtenElementKey(E, Value->Definition);
   if (const auto *Member = dyn_cast<MemberExpr>(E);
       Member && PerRank && Facts.IsColourField && Facts.IsColourField(Member->getMemberDecl()))
     FieldKey = Member->getMemberDecl(); // the field, whatever object and function read it
@@ -437,6 +439,28 @@ std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool Wa
   if (Values.empty())
     return std::nullopt;
   return Values.back();
+}
+
+// `coords[1]` of a local array, read where one write left it
+// (`MPI_Cart_coords(grid, rank, 2, coords)`), not where paths that wrote it
+// differently meet: every such read is one value, so tests of it line up
+// with each other and with a split by it.
+const void *ConditionFormula::writtenElementKey(const Expr *E, const void *Write) {
+  const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E);
+  const auto *Ref =
+      Subscript ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
+  const auto *Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  Expr::EvalResult Index;
+  if (!Write || !Array || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType() ||
+      Subscript->getIdx()->isValueDependent() ||
+      !Subscript->getIdx()->EvaluateAsInt(Index, Function.context()) ||
+      Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements) ||
+      llvm::is_contained(Function.reversePostOrder(), Write))
+    return nullptr;
+  const void *Element = fieldKey(Array, Write);
+  for (uint64_t Step = 0, At = Index.Val.getInt().getZExtValue(); Step <= At; ++Step)
+    Element = fieldKey(Element, nullptr); // the element at At: At + 1 steps from the array
+  return Element;
 }
 
 const void *ConditionFormula::fieldKey(const void *Owner, const void *Part) {

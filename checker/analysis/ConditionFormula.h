@@ -100,6 +100,7 @@ private:
   FormulaRef notInlined(bool WantBoolean);
   std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
   const void *fieldKey(const void *Owner, const void *Part);
+  const void *writtenElementKey(const clang::Expr *E, const void *Write);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);
   std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);

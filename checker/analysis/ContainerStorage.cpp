@@ -231,13 +231,16 @@ RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
   uint64_t Elements = callersElements(Container, Value);
   Value.Params &= ~Elements;
   Value.ElementParams |= Elements;
-  // A container inside a struct parameter (`m.cells`, `m->cells`): the
-  // elements the caller's struct holds there.
+  // A container inside a struct parameter (`m.cells`, `m->cells`), or
+  // inside an element of a container parameter (`tris[e].a` of `const
+  // std::vector<Tri> &tris`): the elements the caller's object holds there.
   const auto *Param = Container.size() > 1 && Container.front() != &ThisRoot
                           ? dyn_cast<ParmVarDecl>(static_cast<const Decl *>(Container.front()))
                           : nullptr;
-  if (auto It = Param && recordParameter(Param) ? ParamIndex.find(Param) : ParamIndex.end();
-      It != ParamIndex.end())
+  auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
+  if (It != ParamIndex.end() &&
+      (recordParameter(Param) || (Container.size() > 2 && isElementStep(Container[1]) &&
+                                  (ContainerParams >> It->second & 1))))
     Value.ElementParams |= uint64_t(1) << It->second;
   // A member or global container another function filled per rank.
   if (const ValueDecl *Holder = sharedHolder(Container)) {

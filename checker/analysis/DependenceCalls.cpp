@@ -285,6 +285,13 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
       writeElement(Container, /*Index=*/nullptr, InCaller(Callee.OutElements[I]),
                    /*Compound=*/false, Args[I]);
     }
+    for (const auto &[Field, Out] : Callee.OutElementFields[I]) {
+      StorageKey Elements;
+      if (Out.dependent() && Param && Param->getType()->isReferenceType() &&
+          referredStorage(Args[I], Param, Elements))
+        writeElement(Elements, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I],
+                     {Field});
+    }
     for (const auto &[Field, Out] : Callee.OutNestedElements[I]) {
       StorageKey Outer;
       if (Out.dependent() && referredStorage(Args[I], Param, Outer)) {

@@ -139,7 +139,9 @@ private:
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
-  void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element);
+  /// \p ElementField: the field of the elements written, when only one is.
+  void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element,
+                        const clang::FieldDecl *ElementField = nullptr);
   void collectAliases(const clang::Stmt *S);
 
   // --- containers (ContainerStorage.cpp) --------------------------------

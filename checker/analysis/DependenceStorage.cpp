@@ -339,7 +339,8 @@ void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) 
 // caller: to the whole pointee (`*out = v`, `r = v`), to one of its fields
 // (`s->n = v`, `s->in.x = v` writes `n` and `in`), or, with \p Element, to
 // elements of the container a reference names.
-void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element) {
+void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element,
+                                const FieldDecl *ElementField) {
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(
       Key.front() == &ThisRoot ? nullptr : static_cast<const Decl *>(Key.front()));
   auto It = Param ? ParamIndex.find(Param) : ParamIndex.end();
@@ -375,7 +376,9 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
     return;
   }
   if (Element) {
-    if (Key.size() == Pointee)
+    if (Key.size() == Pointee && ElementField)
+      Facts.OutElementFields[It->second][ElementField].combine(Value);
+    else if (Key.size() == Pointee)
       Facts.OutElements[It->second].combine(Value);
     else if (Key.size() == Pointee + 1 && Step != &DerefStep && !isElementStep(Step))
       Facts.OutFieldElements[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);

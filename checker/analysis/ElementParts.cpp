@@ -196,7 +196,9 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
   // Recorded apart from the field or global that holds the container: other
   // functions must not take per-rank elements for a per-rank size. A
   // caller's container gets them as elements.
-  recordParamWrite(Container, Value, /*Element=*/true);
+  recordParamWrite(Container, Value, /*Element=*/true,
+                   Fields.empty() ? nullptr
+                                  : dyn_cast<FieldDecl>(static_cast<const Decl *>(Fields.front())));
   if (const ValueDecl *Holder =
           Recording && Value.dependent() ? sharedHolder(Container) : nullptr) {
     Result.SharedWrites.push_back({Holder, Value, /*Elements=*/true});

@@ -46,6 +46,7 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
+         SameEach(OutElementFields, Other.OutElementFields, SameFields) &&
          SameEach(OutFields, Other.OutFields, SameFields) &&
          SameEach(OutFieldElements, Other.OutFieldElements, SameFields) &&
          SameEach(OutNestedElements, Other.OutNestedElements, SameFields) &&

@@ -42,6 +42,9 @@ struct FunctionFacts {
   std::vector<RankValue> OutParams;
   std::vector<FieldValues> OutFields;
   std::vector<RankValue> OutElements;
+  // One field of those elements, written apart from the rest (`l.norm = s`
+  // for each `l` of `model`): the elements' other fields keep their values.
+  std::vector<FieldValues> OutElementFields;
   std::vector<FieldValues> OutFieldElements;
   // Elements of a container field of the elements of the container a
   // reference reaches (`for (auto &b : buckets) std::fill(b.flat...)`).
@@ -81,8 +84,8 @@ struct FunctionFacts {
 
   /// Empty facts for a function of \p Params parameters.
   explicit FunctionFacts(unsigned Params = 0)
-      : OutParams(Params), OutFields(Params), OutElements(Params), OutFieldElements(Params),
-        OutNestedElements(Params), AssignedFields(Params) {}
+      : OutParams(Params), OutFields(Params), OutElements(Params), OutElementFields(Params),
+        OutFieldElements(Params), OutNestedElements(Params), AssignedFields(Params) {}
 
   bool sameAs(const FunctionFacts &Other) const;
 };

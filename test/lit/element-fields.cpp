@@ -7,6 +7,7 @@
 // that field different between ranks, although every rank writes `true`. A
 // constant or agreed index does not, and neither do the other fields.
 #include <mpi.h>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -160,4 +161,67 @@ void one_or_any(MPI_Comm comm, bool reset, int k) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'marks[3]' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+struct Layer {
+  bool trainable = true;
+  double local_norm = 0;
+  std::vector<float> grad;
+};
+
+// Each rank's own norms, field by field: the caller's layers keep their
+// other fields.
+static void local_norms(std::vector<Layer> &layers, int rank) {
+  for (Layer &l : layers)
+    l.local_norm = rank * 0.5;
+}
+
+// Negative: `trainable` is the same on every rank after local_norms;
+// positive: `local_norm` is not.
+void train_layers(MPI_Comm comm, std::vector<Layer> &layers) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  local_norms(layers, rank);
+  for (Layer &l : layers) {
+    if (!l.trainable)
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, l.grad.data(), int(l.grad.size()), MPI_FLOAT, MPI_SUM, comm);
+  }
+  for (Layer &l : layers) {
+    if (l.local_norm > 1.0)
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, l.grad.data(), int(l.grad.size()), MPI_FLOAT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'l.local_norm > 1.0', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'l.local_norm > 1.0' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'l.local_norm > 1.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+struct Corner {
+  std::array<double, 2> at;
+};
+
+// A container inside an element of a container parameter holds what the
+// callers' elements hold there.
+static void check_corners(const std::vector<Corner> &corners, MPI_Comm comm) {
+  if (corners[0].at[1] <= 0.0)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'corners[0].at[1] <= 0.0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'corners[0].at[1] <= 0.0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'corners[0].at[1] <= 0.0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:54: note: parameter 'corners' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Positive: each rank's corner lies at its own height.
+void own_corners(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Corner> corners;
+  corners.push_back({{0.0, 1.0 * rank}});
+  check_corners(corners, comm);
 }

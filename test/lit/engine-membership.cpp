@@ -647,3 +647,22 @@ void rows_everywhere(MPI_Comm grid, double *v, int n) {
   MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, row);
   MPI_Comm_free(&row);
 }
+
+// Negative: the rows of a process grid split by the row coordinate; the
+// first row's members, and only they, broadcast along it. Positive: the
+// first column is not one row's members.
+void grid_rows(MPI_Comm grid) {
+  int rank, coords[2];
+  MPI_Comm_rank(grid, &rank);
+  MPI_Cart_coords(grid, rank, 2, coords);
+  MPI_Comm row;
+  MPI_Comm_split(grid, coords[0], coords[1], &row);
+  if (coords[0] == 0)
+    MPI_Bcast(&rank, 1, MPI_INT, 0, row);
+  if (coords[1] == 0)
+    MPI_Bcast(&rank, 1, MPI_INT, 0, row);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'coords[1] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[1] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

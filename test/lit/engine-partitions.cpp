@@ -371,3 +371,37 @@ void accessor_of_changed_object(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-57]]:7: note: 'world_rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Negative: one element of a local array, read twice where one write left
+// it, is one value: every rank takes exactly one of the two barriers.
+void flag_element_halves(MPI_Comm comm, int n) {
+  int rank, flags[2];
+  MPI_Comm_rank(comm, &rank);
+  flags[0] = rank % 3 == 0;
+  flags[1] = n;
+  if (flags[0])
+    MPI_Barrier(comm);
+  if (!flags[0])
+    MPI_Barrier(comm);
+}
+
+// Positive: the element is written again between the two tests; rank 3
+// takes both barriers and rank 4 neither.
+void flag_element_rewritten(MPI_Comm comm) {
+  int rank, flags[2];
+  MPI_Comm_rank(comm, &rank);
+  flags[0] = rank % 3 == 0;
+  if (flags[0])
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'flags[0]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'flags[0]' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  flags[0] = rank % 2 == 0;
+  if (!flags[0])
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '!flags[0]'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!flags[0]' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
