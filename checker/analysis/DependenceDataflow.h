@@ -254,6 +254,7 @@ private:
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   void mergeReturnedFields(const FieldValues *Fields);
+  void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);
   RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
                    const clang::FunctionDecl *Callee) const;
   void publishWritesAtExit(const State &AtExit);

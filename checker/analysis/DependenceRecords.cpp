@@ -142,6 +142,20 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
     write(FieldKey, Value);
     FieldKey.pop_back();
   }
+  // What the container fields of a record a function of the file returns
+  // hold (`Batch b = make_shard(rank);`).
+  const auto *Call = dyn_cast<CallExpr>(wholeValue(Source));
+  const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+  if (auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+      It != Env.Facts.end()) {
+    std::vector<const Expr *> Args = explicitArguments(Call);
+    for (const auto &[Field, Elements] : It->second.ReturnedFieldElements) {
+      FieldKey.push_back(Field);
+      writeElement(FieldKey, /*Index=*/nullptr, atCall(Elements, Args, Callee),
+                   /*Compound=*/false, Source);
+      FieldKey.pop_back();
+    }
+  }
   // A struct inside a braced list (`Solver s{make_grid(comm), 0.5};`) keeps
   // its own fields apart too: `s.grid.comm` is not per-rank for `s.grid.rank`.
   const auto *List = dyn_cast<InitListExpr>(wholeValue(Source));
@@ -157,6 +171,25 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
     FieldKey.push_back(Field);
     assignFields(FieldKey, Init);
     FieldKey.pop_back();
+  }
+}
+
+// The elements of the container fields of a record returned from storage
+// (`return b;` after filling `b.x` per rank), for the callers' copies.
+void Dataflow::returnFieldElements(const Expr *Returned, const RankValue &ReturnTaint) {
+  StorageKey Key;
+  const RecordDecl *Record = plainRecord(wholeValue(Returned)->getType());
+  if (!Record || !keyOf(wholeValue(Returned), Key))
+    return;
+  for (const FieldDecl *Field : Record->fields()) {
+    if (!isContainer(Field->getType()))
+      continue;
+    Key.push_back(Field);
+    RankValue Elements = readElement(Key, /*Index=*/nullptr);
+    Key.pop_back();
+    Elements.combine(ReturnTaint);
+    if (Elements.dependent())
+      Result.Facts.ReturnedFieldElements[Field].merge(Elements);
   }
 }
 

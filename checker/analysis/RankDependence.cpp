@@ -44,6 +44,7 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
          Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
          SameFields(ReturnedFields, Other.ReturnedFields) &&
+         SameFields(ReturnedFieldElements, Other.ReturnedFieldElements) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
          SameEach(OutElementFields, Other.OutElementFields, SameFields) &&
@@ -369,6 +370,8 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         Result.Facts.ReturnChosenBy |= ReturnTaint.Params;
       }
       mergeReturnedFields(Record ? &Fields : nullptr);
+      if (Record)
+        returnFieldElements(Return->getRetValue(), ReturnTaint);
       if (ReturnSeen) {
         Result.Facts.ReturnValue.merge(Returned);
         Result.Facts.ReturnedOwn.merge(Own);

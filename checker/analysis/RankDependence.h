@@ -34,6 +34,9 @@ struct FunctionFacts {
   // which ReturnValue holds as well; else ReturnValue.
   RankValue ReturnedOwn;
   FieldValues ReturnedFields;       // a returned record, field by field
+  // The elements of a returned record's container fields (`b.x` that
+  // make_shard(rank) filled per rank), apart from their sizes.
+  FieldValues ReturnedFieldElements;
   // Written through pointer or reference parameters, by parameter: the whole
   // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
   // container a reference reaches (`v[i] = rank`: the caller's container

@@ -4,9 +4,11 @@
 // Only part of a value is per-rank (issue 14, pattern 4): a returned struct
 // whose `offset` alone depends on the rank keeps its `size` the same on
 // every rank, whether the function fills a local or returns an initializer
-// list, and whether the caller stores the struct or reads the field at once.
+// list, and whether the caller stores the struct or reads the field at once;
+// a returned struct's container field keeps its elements apart from its size.
 #include <cstddef>
 #include <mpi.h>
+#include <vector>
 
 struct Span {
   std::ptrdiff_t offset;
@@ -152,4 +154,42 @@ void solve(MPI_Comm comm, double *v) {
   MPI_Barrier(s.grid.comm);
   reduce_rows(s, v);
   sweep_rows(s);
+}
+
+// A returned struct's container field keeps its elements apart from its
+// size: the shard's samples differ between ranks, its length does not.
+struct Shard {
+  int n = 0;
+  std::vector<double> x;
+};
+
+static Shard make_shard(int rank, int n) {
+  Shard s;
+  s.n = n;
+  s.x.resize(n);
+  for (double &v : s.x)
+    v = rank * 1.5;
+  return s;
+}
+
+// Positive: a sample decides.
+void first_sample(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Shard s = make_shard(rank, 4);
+  if (s.x[0] > 1.0)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 's.x[0] > 1.0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 's.x[0] > 1.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the length decides, and every rank's shard is as long.
+void shard_length(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Shard s = make_shard(rank, 4);
+  for (size_t i = 0; i < s.x.size(); ++i)
+    MPI_Barrier(comm);
 }
