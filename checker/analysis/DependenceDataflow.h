@@ -139,6 +139,9 @@ private:
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  void publishObjectFields(const StorageKey &Object, const FieldPath *ElementParts);
+  void publishElementFields(const clang::Expr *Element, const StorageKey &Container,
+                            const clang::Expr *Index, const FieldPath &Parts);
   /// \p ElementField: the field of the elements written, when only one is.
   void recordParamWrite(const StorageKey &Key, const RankValue &Value, bool Element,
                         const clang::FieldDecl *ElementField = nullptr);
@@ -155,6 +158,8 @@ private:
   RankValue withElements(const StorageKey &Key, RankValue Value, bool Nested = true,
                          llvm::ArrayRef<const void *> Fields = {}) const;
   RankValue partsBelow(const StorageKey &Part) const;
+  RankValue elementAsWritten(const StorageKey &Container, const clang::Expr *Index,
+                             llvm::ArrayRef<const void *> Fields) const;
   RankValue elementsFallback(const StorageKey &Container) const;
   uint64_t callersElements(const StorageKey &Key, const RankValue &Value) const;
   static bool recordParameter(const clang::ParmVarDecl *Param);

@@ -28,8 +28,18 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       Classifier.classify(Callee).SystemLibrary)
     return;
   StorageKey Object;
-  if (!keyOf(Member->getImplicitObjectArgument(), Object))
+  if (!keyOf(Member->getImplicitObjectArgument(), Object)) {
+    // An element of a container, or a part of one (`tris[e].signed_area()`):
+    // what it reads of its object is what the elements hold there.
+    const Expr *Index;
+    FieldPath Parts;
+    if (elementKeyOf(Member->getImplicitObjectArgument(), Object, Index, Parts) &&
+        Object.back() != &DerefStep) {
+      publishObjectFields(Object, &Parts);
+      publishElementFields(Member->getImplicitObjectArgument(), Object, Index, Parts);
+    }
     return;
+  }
   // What the method leaves set in its object, in this call's terms (through
   // `this` too: what a helper of the class sets, its callers set). An
   // override may run instead of a virtual method, and leave other fields.
@@ -47,27 +57,7 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   }
   if (Object.front() == &ThisRoot)
     return;
-  // A field is per-rank there when it, or a part of it (`m.in.x`), is
-  // per-rank here; a container's elements (`m.a[0]`) are its elements
-  // there, not its size.
-  for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
-    const StorageKey &Key = It->first;
-    if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
-      break;
-    const void *Field = Key[Object.size()];
-    if (Field == &DerefStep || isElementStep(Field) || !It->second.dependent())
-      continue;
-    StorageKey FieldKey(Key.begin(), Key.begin() + Object.size() + 1);
-    if (Key.size() > FieldKey.size() && isElementStep(Key[FieldKey.size()])) {
-      if (Recording) {
-        Result.SharedWrites.push_back(
-            {static_cast<const FieldDecl *>(Field), It->second, /*Elements=*/true});
-        SharedWriteKeys.push_back(FieldKey);
-      }
-    } else {
-      recordSharedWrite(FieldKey, It->second);
-    }
-  }
+  publishObjectFields(Object, /*ElementParts=*/nullptr);
   if (Method->isConst())
     return;
   RankValue Taint = reachingTaint(*CurrentBlock);
@@ -82,6 +72,66 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
     StorageKey Key = Object;
     Key.push_back(Field);
     Current[Key] = Taint;
+  }
+}
+
+// A field is per-rank in a method when it, or a part of it (`m.in.x`), is
+// per-rank here in the object \p Object, or, with \p ElementParts, in the
+// elements of the container \p Object (their part \p ElementParts): for
+// every object, as a field written per rank. A container's elements
+// (`m.a[0]`) are its elements there, not its size.
+void Dataflow::publishObjectFields(const StorageKey &Object, const FieldPath *ElementParts) {
+  const size_t FieldAt = Object.size() + (ElementParts ? 1 + ElementParts->size() : 0);
+  for (auto It = Current.upper_bound(Object); It != Current.end(); ++It) {
+    const StorageKey &Key = It->first;
+    if (Key.size() <= Object.size() || !std::equal(Object.begin(), Object.end(), Key.begin()))
+      break;
+    if (Key.size() <= FieldAt ||
+        (ElementParts && (!isElementStep(Key[Object.size()]) ||
+                          !std::equal(ElementParts->begin(), ElementParts->end(),
+                                      Key.begin() + Object.size() + 1))))
+      continue;
+    const void *Field = Key[FieldAt];
+    if (Field == &DerefStep || isElementStep(Field) || !It->second.dependent())
+      continue;
+    StorageKey FieldKey(Key.begin(), Key.begin() + FieldAt + 1);
+    if (Key.size() > FieldKey.size() && isElementStep(Key[FieldKey.size()])) {
+      if (Recording) {
+        Result.SharedWrites.push_back(
+            {static_cast<const FieldDecl *>(Field), It->second, /*Elements=*/true});
+        SharedWriteKeys.push_back(FieldKey);
+      }
+    } else {
+      recordSharedWrite(FieldKey, It->second);
+    }
+  }
+}
+
+// An element written whole with a value that differs between ranks
+// (`tris.push_back({a, b, c})` from per-rank data, or the callers' elements
+// of a container parameter) is per-rank in its methods: in the elements of
+// its container fields when it has some (as a caller's struct of containers
+// is, see readElement), else in every field. Fields are one fact for every
+// object of the class, so its own counts and sizes stay apart.
+void Dataflow::publishElementFields(const Expr *Element, const StorageKey &Container,
+                                    const Expr *Index, const FieldPath &Parts) {
+  const RecordDecl *Record = Element->getType()->getAsRecordDecl();
+  RankValue Value = elementAsWritten(Container, Index, Parts);
+  if (!Recording || !Record || !Record->getDefinition() || !Value.dependent())
+    return;
+  StorageKey FieldKey = Container;
+  FieldKey.push_back(&AnyElement);
+  FieldKey.append(Parts.begin(), Parts.end());
+  auto Fields = Record->getDefinition()->fields();
+  const bool HoldsContainers =
+      llvm::any_of(Fields, [](const FieldDecl *Field) { return isContainer(Field->getType()); });
+  for (const FieldDecl *Field : Fields) {
+    if (HoldsContainers && !isContainer(Field->getType()))
+      continue;
+    FieldKey.push_back(Field);
+    Result.SharedWrites.push_back({Field, Value, /*Elements=*/isContainer(Field->getType())});
+    SharedWriteKeys.push_back(FieldKey);
+    FieldKey.pop_back();
   }
 }
 

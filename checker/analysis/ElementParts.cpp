@@ -82,6 +82,24 @@ static bool holdsContainers(QualType Type) {
                       [](const FieldDecl *Field) { return isContainer(Field->getType()); });
 }
 
+// What the element (or its part \p Fields) holds as written whole, without
+// the fields inside it that were written apart.
+RankValue Dataflow::elementAsWritten(const StorageKey &Container, const Expr *Index,
+                                     llvm::ArrayRef<const void *> Fields) const {
+  StorageKey Key = Container;
+  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
+    Key.push_back(&ElementAt[*At]);
+    Key.append(Fields.begin(), Fields.end());
+    if (const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1))
+      return *Held;
+    Key.resize(Container.size());
+  }
+  Key.push_back(&AnyElement);
+  Key.append(Fields.begin(), Fields.end());
+  const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1);
+  return Held ? *Held : elementsFallback(Container);
+}
+
 RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index, bool Nested,
                                 llvm::ArrayRef<const void *> Fields) const {
   if (Container.back() == &DerefStep) // behind a pointer: one storage

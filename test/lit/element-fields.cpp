@@ -225,3 +225,39 @@ void own_corners(MPI_Comm comm) {
   corners.push_back({{0.0, 1.0 * rank}});
   check_corners(corners, comm);
 }
+
+struct Panel {
+  std::array<double, 2> lo, hi;
+  int used = 0;
+  int capacity = 64;
+  double width() const { return hi[0] - lo[0]; }
+  int room() const { return capacity; }
+};
+
+// Positive: the panels are made from the rank; a method of one reads them.
+void panel_width(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Panel> panels;
+  panels.push_back({{0.0, 0.0}, {1.0 * rank, 1.0}});
+  if (panels[0].width() <= 0.0)
+    return;
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'panels[0].width() <= 0.0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'panels[0].width() <= 0.0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'panels[0].width() <= 0.0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: one field of a panel is marked per rank; the method reads
+// another, which every rank agrees on.
+void panel_room(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<Panel> panels(4);
+  panels[rank % 4].used = 1;
+  if (panels[0].room() <= 0)
+    return;
+  MPI_Barrier(comm);
+}
