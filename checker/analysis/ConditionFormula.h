@@ -66,6 +66,9 @@ struct ConditionFacts {
   std::function<const clang::ValueDecl *(const clang::ValueDecl *Comm)> CommunicatorPassed;
 };
 
+/// Whether \p E is an integer (or boolean) expression, as formulas take it.
+bool isInteger(const clang::Expr *E);
+
 class ConditionFormula {
 public:
   ConditionFormula(const FunctionCFG &Function, FormulaArena &Arena, ConditionFacts Facts);

@@ -158,6 +158,8 @@ private:
   RankValue withElements(const StorageKey &Key, RankValue Value, bool Nested = true,
                          llvm::ArrayRef<const void *> Fields = {}) const;
   RankValue partsBelow(const StorageKey &Part) const;
+  const RankValue *writtenPart(const StorageKey &Container, const clang::Expr *Index,
+                               llvm::ArrayRef<const void *> Fields, StorageKey &Part) const;
   RankValue elementAsWritten(const StorageKey &Container, const clang::Expr *Index,
                              llvm::ArrayRef<const void *> Fields) const;
   RankValue elementsFallback(const StorageKey &Container) const;
@@ -258,7 +260,8 @@ private:
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
-  void mergeReturnedFields(const FieldValues *Fields);
+  void mergeReturnedFields(const FieldValues *Fields, const clang::Expr *Returned,
+                           const RankValue &ReturnTaint);
   void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);
   RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
                    const clang::FunctionDecl *Callee) const;

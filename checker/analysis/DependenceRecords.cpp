@@ -194,21 +194,25 @@ void Dataflow::returnFieldElements(const Expr *Returned, const RankValue &Return
 }
 
 // A function returns its record field by field only while every return
-// does; otherwise its callers see the whole value.
-void Dataflow::mergeReturnedFields(const FieldValues *Fields) {
-  FieldValues &Returned = Result.Facts.ReturnedFields;
+// does; otherwise its callers see the whole value. The elements of its
+// container fields, \p Returned's, go apart.
+void Dataflow::mergeReturnedFields(const FieldValues *Fields, const Expr *Returned,
+                                   const RankValue &ReturnTaint) {
+  if (Fields)
+    returnFieldElements(Returned, ReturnTaint);
+  FieldValues &Merged = Result.Facts.ReturnedFields;
   if (!Fields)
     RecordReturned = false;
   if (!RecordReturned) {
-    Returned.clear();
+    Merged.clear();
     return;
   }
   if (!ReturnSeen) {
-    Returned = *Fields;
+    Merged = *Fields;
     return;
   }
   for (const auto &[Field, Value] : *Fields)
-    if (auto [It, Inserted] = Returned.emplace(Field, Value); !Inserted)
+    if (auto [It, Inserted] = Merged.emplace(Field, Value); !Inserted)
       It->second.merge(Value);
 }
 

@@ -82,21 +82,30 @@ static bool holdsContainers(QualType Type) {
                       [](const FieldDecl *Field) { return isContainer(Field->getType()); });
 }
 
-// What the element (or its part \p Fields) holds as written whole, without
-// the fields inside it that were written apart.
+// What the element at \p Index (or its part \p Fields) holds as written
+// whole, at that index or else at any index, without the fields inside it
+// written apart; null where nothing was written. \p Part: the key it was
+// found at, or the key of the part at any index.
+const RankValue *Dataflow::writtenPart(const StorageKey &Container, const Expr *Index,
+                                       llvm::ArrayRef<const void *> Fields,
+                                       StorageKey &Part) const {
+  Part = Container;
+  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
+    Part.push_back(&ElementAt[*At]);
+    Part.append(Fields.begin(), Fields.end());
+    if (const RankValue *Held = nearestHeld(Current, Part, Container.size() + 1))
+      return Held;
+    Part.resize(Container.size());
+  }
+  Part.push_back(&AnyElement);
+  Part.append(Fields.begin(), Fields.end());
+  return nearestHeld(Current, Part, Container.size() + 1);
+}
+
 RankValue Dataflow::elementAsWritten(const StorageKey &Container, const Expr *Index,
                                      llvm::ArrayRef<const void *> Fields) const {
-  StorageKey Key = Container;
-  if (std::optional<unsigned> At = constantIndex(Index, Context)) {
-    Key.push_back(&ElementAt[*At]);
-    Key.append(Fields.begin(), Fields.end());
-    if (const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1))
-      return *Held;
-    Key.resize(Container.size());
-  }
-  Key.push_back(&AnyElement);
-  Key.append(Fields.begin(), Fields.end());
-  const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1);
+  StorageKey Part;
+  const RankValue *Held = writtenPart(Container, Index, Fields, Part);
   return Held ? *Held : elementsFallback(Container);
 }
 
@@ -104,21 +113,13 @@ RankValue Dataflow::readElement(const StorageKey &Container, const Expr *Index, 
                                 llvm::ArrayRef<const void *> Fields) const {
   if (Container.back() == &DerefStep) // behind a pointer: one storage
     return read(Container);
-  StorageKey Key = Container;
-  std::optional<unsigned> At = constantIndex(Index, Context);
-  if (At) {
-    Key.push_back(&ElementAt[*At]);
-    Key.append(Fields.begin(), Fields.end());
-    if (const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1))
-      return RankValue(*Held).combine(partsBelow(Key));
-    Key.resize(Container.size());
-  }
-  Key.push_back(&AnyElement);
-  Key.append(Fields.begin(), Fields.end());
-  const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1);
+  StorageKey Part;
+  const RankValue *Held = writtenPart(Container, Index, Fields, Part);
+  if (Held && Part[Container.size()] != &AnyElement) // at its own constant index
+    return RankValue(*Held).combine(partsBelow(Part));
   RankValue Value = Held ? *Held : elementsFallback(Container);
-  if (At)
-    Value.combine(partsBelow(Key));
+  if (constantIndex(Index, Context))
+    Value.combine(partsBelow(Part));
   else
     Value = withElements(Container, Value, Nested, Fields);
   // A caller's structs with containers inside: the callers' elements are
@@ -176,8 +177,7 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
   } else {
     Key.push_back(&AnyElement);
     Key.append(Fields.begin(), Fields.end());
-    const RankValue *Held = nearestHeld(Current, Key, Container.size() + 1);
-    RankValue Any = Held ? *Held : elementsFallback(Container);
+    RankValue Any = elementAsWritten(Container, /*Index=*/nullptr, Fields);
     // Any element may be the one written: the part, and what lies inside
     // it, at every index. An element held only as a whole (or by an
     // enclosing part) gets the part of its own.

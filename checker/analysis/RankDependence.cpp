@@ -369,9 +369,7 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
           Result.Facts.ReturnChosenAt = ReturnChosenAt;
         Result.Facts.ReturnChosenBy |= ReturnTaint.Params;
       }
-      mergeReturnedFields(Record ? &Fields : nullptr);
-      if (Record)
-        returnFieldElements(Return->getRetValue(), ReturnTaint);
+      mergeReturnedFields(Record ? &Fields : nullptr, Return->getRetValue(), ReturnTaint);
       if (ReturnSeen) {
         Result.Facts.ReturnValue.merge(Returned);
         Result.Facts.ReturnedOwn.merge(Own);

@@ -1,0 +1,148 @@
+// Accessors translated in place of their calls (ConditionFormula.h): a call
+// of a one-expression accessor is its body, with its parameters the call's
+// arguments and its object's fields one symbol per object and field.
+#include "CallSite.h"
+#include "ConditionFormula.h"
+#include "WrapperObjects.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+/// The expression a call of \p Callee stands for, when its whole body is
+/// `return E;` over integers (an accessor such as `bool is_first() const
+/// { return stage == 0; }`) and the call runs that body: not a virtual
+/// call, not a library's.
+static const Expr *returnedExpression(const FunctionDecl *Callee) {
+  const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+  if (!Definition || Definition->isVariadic() ||
+      Definition->getASTContext().getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return nullptr;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+      Method && (Method->isVirtual() || Method->getParent()->isLambda()))
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  const auto *Return =
+      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const Expr *Value = Return ? Return->getRetValue() : nullptr;
+  return Value && !Value->isValueDependent() && isInteger(Value) ? Value : nullptr;
+}
+
+// An accessor's body in place of its call, so that two tests of the same
+// accessor line up (`if (t.is_first()) ...; if (!t.is_first()) ...`) and
+// with tests of what it returns (`is_root(r)` and `r != 0`). Only calls
+// whose value differs between ranks and is not the rank itself: a shared
+// one is one symbol anyway, and a rank (`local_rank()`) is known as the
+// rank of its part of the job, which a split's colour may name too.
+std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bool WantBoolean) {
+  if (isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const Expr *Body = returnedExpression(Callee);
+  if (!Body || Callee->getCanonicalDecl() == Function.decl()->getCanonicalDecl() ||
+      llvm::any_of(Inlined, [&](const InlinedCall &Outer) {
+        return Outer.Callee->getCanonicalDecl() == Callee->getCanonicalDecl();
+      }))
+    return std::nullopt;
+  if (Inlined.empty()) {
+    const RankValue *Value = Facts.ValueAt(Call);
+    if (!Value || !Facts.Differs(*Value) || Value->ExactRank || Value->ExactSize)
+      return std::nullopt;
+  }
+  std::optional<const void *> Owner = Inlined.empty() ? nullptr : Inlined.back().Owner;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Owner = objectKey(Member->getImplicitObjectArgument());
+  if (!Owner)
+    return std::nullopt;
+  Inlined.push_back({Call, Callee, *Owner});
+  FormulaRef F = translate(Body, WantBoolean);
+  bool Failed = Inlined.back().Failed;
+  Inlined.pop_back();
+  if (Failed)
+    return std::nullopt;
+  return F;
+}
+
+// The object a method is called on, as the owner of field keys: a variable
+// the function never writes, or `this`. Anything else has no stable identity.
+std::optional<const void *> ConditionFormula::objectKey(const Expr *Object) const {
+  if (!Object)
+    return std::nullopt;
+  Object = Object->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Object))
+    return Inlined.empty() ? nullptr : Inlined.back().Owner;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Inlined.empty() || !Var || Written.count(Var))
+    return std::nullopt;
+  return Var;
+}
+
+// A leaf of an inlined body: a parameter is what the call passes, a field of
+// `this` that of the object it is called on, a global its one symbol. Each
+// may differ between ranks (the call's value does); anything else gives up
+// the inlining.
+FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
+  const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl())) {
+      const auto *Owner = dyn_cast<FunctionDecl>(Param->getDeclContext());
+      auto Frame = llvm::find_if(Inlined, [&](const InlinedCall &Call) {
+        return Owner && Call.Callee->getCanonicalDecl() == Owner->getCanonicalDecl();
+      });
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (Frame == Inlined.end() || Index >= Frame->Call->getNumArgs() ||
+          isa<CXXDefaultArgExpr>(Frame->Call->getArg(Index)))
+        return notInlined(WantBoolean);
+      // The argument is an expression of the frame around the call.
+      const Expr *Argument = Frame->Call->getArg(Index);
+      std::vector<InlinedCall> Inner(Frame, Inlined.end());
+      Inlined.erase(Frame, Inlined.end());
+      FormulaRef F = translate(Argument, WantBoolean);
+      Inlined.insert(Inlined.end(), Inner.begin(), Inner.end());
+      return F;
+    }
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->hasGlobalStorage() && !Written.count(Var))
+      return Arena.perRank(Var, Boolean);
+  }
+  const auto *Member = dyn_cast<MemberExpr>(E);
+  const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+      WrittenFields.count(Field))
+    return notInlined(WantBoolean);
+  // A split's colour is the field, whatever object reads it (as in translate).
+  if (Facts.IsColourField && Facts.IsColourField(Field))
+    return Arena.perRank(Field, Boolean);
+  if (Facts.FieldDiffers && !Facts.FieldDiffers(Field))
+    return Arena.uniform(fieldKey(Inlined.back().Owner, Field), Boolean);
+  // An object the function calls non-const methods of keeps only the fields
+  // those methods never write.
+  const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
+  if (Object && Mutated.count(Object) &&
+      (!WrapperObjects::ofFieldsClass(Object, Field) || writesOf(Field).ByMethods))
+    return notInlined(WantBoolean);
+  // A field the object's constructor set from its argument (`stage_(stage)`)
+  // is that argument, read where the object was declared.
+  if (const Expr *Argument = Object && Object->getDeclContext() == Function.decl() &&
+                                     !writesOf(Field).ByConstructorBodies
+                                 ? WrapperObjects::fieldArgument(Object, Field)
+                                 : nullptr) {
+    std::vector<InlinedCall> Inner;
+    Inner.swap(Inlined);
+    FormulaRef F = translate(Argument, WantBoolean);
+    Inlined.swap(Inner);
+    return F;
+  }
+  return Arena.perRank(fieldKey(Inlined.back().Owner, Field), Boolean);
+}
+
+FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
+  Inlined.back().Failed = true;
+  return Arena.unknownPerRank(WantBoolean);
+}
+
+} // namespace lockstep::analysis
