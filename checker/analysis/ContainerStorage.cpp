@@ -120,7 +120,8 @@ bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&I
   return Element;
 }
 
-bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
+bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container,
+                              RankValue *IndexValue) const {
   if (!Object)
     return false;
   Object = stripCopies(Object);
@@ -130,12 +131,15 @@ bool Dataflow::containerKeyOf(const Expr *Object, StorageKey &Container) const {
     return true;
   if (!elementKeyOf(Object, Container, Index, Fields))
     return keyOf(Object, Container);
-  // A container field of any element (`layer.grad` of `for (auto &layer :
-  // layers)`) holds elements of its own below the element's, so that the
-  // element's other parts and its size stay apart from them.
-  if (!Fields.empty() && Container.back() != &DerefStep) {
+  // A container held in any element (`out[dest]` of a vector of vectors) or
+  // a container field of one (`layer.grad` of `for (auto &layer : layers)`)
+  // holds elements of its own below the element's, so that the outer
+  // container's size and the element's other parts stay apart from them.
+  if ((!Fields.empty() || isContainer(Object->getType())) && Container.back() != &DerefStep) {
     Container.push_back(&AnyElement);
     Container.append(Fields.begin(), Fields.end());
+    if (IndexValue && Index)
+      *IndexValue = eval(Index);
   }
   return true;
 }
@@ -285,9 +289,19 @@ RankValue Dataflow::nestedElements(const StorageKey &Key) const {
 // element accesses.
 RankValue Dataflow::objectValue(const Expr *Object, const FunctionDecl *Callee) const {
   StorageKey Key;
-  if (inLibrary(Callee) && containerKeyOf(Object, Key))
-    return read(Key);
+  RankValue At;
+  if (inLibrary(Callee) && containerKeyOf(Object, Key, &At))
+    return containerState(Key).combine(At); // `out[rank].size()`
   return eval(Object);
+}
+
+// A container's own state (its size); of one held in any element of another
+// (`out[dest]`), what that element holds.
+RankValue Dataflow::containerState(const StorageKey &Container) const {
+  if (Container.back() != &AnyElement)
+    return read(Container);
+  return elementAsWritten(StorageKey(Container.begin(), Container.end() - 1), /*Index=*/nullptr,
+                          /*Fields=*/{});
 }
 
 // The member or global whose container \p Container is, if any. A field of
@@ -334,7 +348,8 @@ static bool setsSize(const FunctionDecl *Callee) {
 // A container \p Constructed from them has no other state or elements.
 void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
                              llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
-                             const Stmt *Definition, bool Constructed) {
+                             const Stmt *Definition, bool Constructed,
+                             const RankValue &IndexValue) {
   RankValue Elements, Size;
   const bool Sets = !Constructed && setsSize(Callee);
   for (size_t I = 0; I < Values.size(); ++I) {
@@ -355,6 +370,13 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
   if (Constructed) {
     Size.Definition = Definition;
     write(Object, Size);
+  } else if (isElementStep(Object.back())) {
+    // A container held in an element (`out[dest].push_back(p)`, `o.clear()`
+    // of `for (auto &o : out)`): its state is that element's value, and any
+    // element may be the one changed (`dest` may differ between ranks).
+    Size.combine(IndexValue);
+    writeElement(StorageKey(Object.begin(), Object.end() - 1), /*Index=*/nullptr, Size,
+                 /*Compound=*/false, Definition);
   } else if (keepsOwnSize(Definition, Object)) {
     // The same state as before, on every rank.
   } else if (Sets) {
@@ -435,13 +457,14 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   addCallableResults(Call, Args, Values);
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   StorageKey Object;
+  RankValue At;
   const Expr *Receiver = ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""});
   // A mutator of the container, not an accessor (`v.data()`, `v.begin()`),
   // nor a method of an iterator or a view into it (`++it`).
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
-      containerKeyOf(Receiver, Object)) {
-    fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false);
+      containerKeyOf(Receiver, Object, &At)) {
+    fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false, At);
     return;
   }
   for (size_t I = 0; I < Args.size(); ++I) {

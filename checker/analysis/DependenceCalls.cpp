@@ -138,8 +138,9 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
 // its elements apart; else the argument's value as both.
 Dataflow::PassedValue Dataflow::passedTo(const Expr *Arg, const ParmVarDecl *Param) const {
   StorageKey Key;
-  if (Param && isContainer(Param->getType().getNonReferenceType()) && containerKeyOf(Arg, Key))
-    return {read(Key), readElement(Key, nullptr)};
+  RankValue At;
+  if (Param && isContainer(Param->getType().getNonReferenceType()) && containerKeyOf(Arg, Key, &At))
+    return {containerState(Key).combine(At), readElement(Key, nullptr).combine(At)};
   RankValue Value = eval(Arg);
   RankValue Elements = Value;
   // An element of a container, as a struct: its own parts, and apart the

@@ -150,7 +150,10 @@ private:
   // --- containers (ContainerStorage.cpp) --------------------------------
   bool elementKeyOf(const clang::Expr *E, StorageKey &Container, const clang::Expr *&Index,
                     FieldPath &Fields) const;
-  bool containerKeyOf(const clang::Expr *Object, StorageKey &Container) const;
+  /// \p IndexValue: for a container held in an element (`out[dest]`), what
+  /// tells apart which element the ranks reach.
+  bool containerKeyOf(const clang::Expr *Object, StorageKey &Container,
+                      RankValue *IndexValue = nullptr) const;
   bool intoContainer(const clang::Expr *E, StorageKey &Container) const;
   /// \p Fields: the part of the element read (see FieldPath).
   RankValue readElement(const StorageKey &Container, const clang::Expr *Index, bool Nested = true,
@@ -177,6 +180,7 @@ private:
                          llvm::ArrayRef<const clang::Expr *> Args,
                          const clang::FunctionDecl *Target) const;
   RankValue objectValue(const clang::Expr *Object, const clang::FunctionDecl *Callee) const;
+  RankValue containerState(const StorageKey &Container) const;
   void writeElement(const StorageKey &Container, const clang::Expr *Index, RankValue Value,
                     bool Compound, const void *Definition,
                     llvm::ArrayRef<const void *> Fields = {});
@@ -188,7 +192,8 @@ private:
                           std::vector<RankValue> &Values) const;
   void fillContainer(const StorageKey &Object, const clang::FunctionDecl *Callee,
                      llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
-                     const clang::Stmt *Definition, bool Constructed);
+                     const clang::Stmt *Definition, bool Constructed,
+                     const RankValue &IndexValue = RankValue());
   bool constructContainer(const clang::VarDecl *Var);
   RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
   bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);

@@ -163,6 +163,8 @@ RankValue Dataflow::read(const StorageKey &Key) const {
 }
 
 RankValue Dataflow::fallback(const StorageKey &Key) const {
+  if (isElementStep(Key.back())) // a container held in an element (`out[i].data()`)
+    return elementsFallback(StorageKey(Key.begin(), Key.end() - 1));
   RankValue Value;
   const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
   if (Key.size() > 1 && Last) {

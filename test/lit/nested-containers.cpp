@@ -203,3 +203,89 @@ void range_for_fill(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:9: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A container held in an element of another (`outgoing[dest]` of a vector
+// of vectors, one per destination): its size is that element's value. A
+// rank that fills one destination's buffer, or the buffer of a destination
+// it computes from its own data, holds other sizes there than the others;
+// the outer container's size stays the same on every rank.
+struct Particle {
+  double x, v;
+};
+
+static bool any_rank(bool local, MPI_Comm comm) {
+  int l = local ? 1 : 0, g = 0;
+  MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_LOR, comm);
+  return g != 0;
+}
+
+// Reads the sizes of the caller's inner buffers: per-rank send counts are
+// what MPI_Alltoall exchanges.
+static void exchange_counts(std::vector<std::vector<Particle>> &out, MPI_Comm comm) {
+  std::vector<int> send_n(out.size()), recv_n(out.size());
+  for (size_t r = 0; r < out.size(); ++r)
+    send_n[r] = static_cast<int>(out[r].size() * sizeof(Particle));
+  MPI_Alltoall(send_n.data(), 1, MPI_INT, recv_n.data(), 1, MPI_INT, comm);
+}
+
+void per_destination_buffers(const std::vector<Particle> &mine, int size, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  const double lo = rank, hi = rank + 1.0;
+  std::vector<std::vector<Particle>> outgoing(size);
+  for (Particle p : mine)
+    if (p.x < lo || p.x >= hi)
+      outgoing[static_cast<int>(p.x) % size].push_back(p);
+  // Negative: the outer container's size is what every rank constructed.
+  std::vector<int> totals(outgoing.size());
+  MPI_Allreduce(MPI_IN_PLACE, totals.data(), static_cast<int>(outgoing.size()), MPI_INT, MPI_SUM,
+                comm);
+  exchange_counts(outgoing, comm);
+  // Positive beside it: whether any buffer of this rank is filled.
+  bool leaving = false;
+  for (auto &o : outgoing)
+    leaving = leaving || !o.empty();
+  if (leaving || any_rank(leaving, comm)) exchange_counts(outgoing, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'any_rank' (which calls 'MPI_Allreduce') runs only on ranks where 'leaving' is false; the other ranks call 'MPI_Alltoall' instead and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-32]]:3: note: 'MPI_Allreduce' is called here, inside 'any_rank'
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'leaving' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-15]]:21: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:43: note: the other ranks call 'MPI_Alltoall' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:18: note: call 'any_rank' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:43: warning: 'exchange_counts' (which calls 'MPI_Alltoall') runs only on ranks where 'leaving || any_rank(leaving, comm)'; the other ranks call 'MPI_Allreduce' instead and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-29]]:3: note: 'MPI_Alltoall' is called here, inside 'exchange_counts'
+  // CHECK-MESSAGES: :[[@LINE-10]]:7: note: 'leaving || any_rank(leaving, comm)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-22]]:21: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-27]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-13]]:18: note: the other ranks call 'MPI_Allreduce' here
+  // CHECK-MESSAGES: :[[@LINE-14]]:43: note: call 'exchange_counts' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+void one_destination_filled(int size, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::vector<int>> uniform(size), chosen(size), sometimes(size);
+  // Negative: every rank appends one element to the same buffer.
+  uniform[0].push_back(rank);
+  if (uniform[0].size() == 1)
+    MPI_Barrier(comm);
+  // Positive: each rank appends to the buffer its rank picks.
+  chosen[rank % size].push_back(1);
+  if (!chosen[0].empty())
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '!chosen[0].empty()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!chosen[0].empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Positive: only some ranks append.
+  if (rank > 2)
+    sometimes[0].push_back(1);
+  if (!sometimes[0].empty())
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '!sometimes[0].empty()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '!sometimes[0].empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-22]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
