@@ -98,6 +98,8 @@ private:
   FormulaRef translateBinary(const clang::BinaryOperator *Binary, bool WantBoolean);
   FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
   std::optional<FormulaRef> inlinedCall(const clang::CallExpr *Call, bool WantBoolean);
+  const clang::Expr *constructedCount(const clang::Expr *E);
+  bool keepsSize(const clang::VarDecl *Container);
   std::optional<const void *> objectKey(const clang::Expr *Object) const;
   FormulaRef inlinedLeaf(const clang::Expr *E, bool WantBoolean);
   FormulaRef notInlined(bool WantBoolean);
@@ -129,6 +131,7 @@ private:
   // edge() per (block, successor): a switch's default edge negates every case.
   llvm::DenseMap<std::pair<const clang::CFGBlock *, unsigned>, FormulaRef> Edges;
   llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
+  llvm::DenseMap<const clang::VarDecl *, bool> SizeKept; // keepsSize's answers
   // Calls of one-expression accessors being translated in place
   // (`t.is_first()` is `t.stage == 0`), innermost last.
   struct InlinedCall {

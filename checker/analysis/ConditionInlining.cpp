@@ -1,6 +1,7 @@
-// Accessors translated in place of their calls (ConditionFormula.h): a call
-// of a one-expression accessor is its body, with its parameters the call's
-// arguments and its object's fields one symbol per object and field.
+// Calls translated in place (ConditionFormula.h): a call of a one-expression
+// accessor is its body, with its parameters the call's arguments and its
+// object's fields one symbol per object and field; the size of a local
+// container that keeps the size it was constructed with is that count.
 #include "CallSite.h"
 #include "ConditionFormula.h"
 #include "WrapperObjects.h"
@@ -143,6 +144,61 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
 FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
   Inlined.back().Failed = true;
   return Arena.unknownPerRank(WantBoolean);
+}
+
+// `recv.size()` of `std::vector<double> recv(is_root ? n : 0);`: the count
+// it was constructed with, where nothing in the function changes its size
+// (so that `recv.size()` on the ranks that take `is_root` is `n`).
+const Expr *ConditionFormula::constructedCount(const Expr *E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier() || Method->getName() != "size" ||
+      Call->getNumArgs() != 0)
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Container = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Container || !Container->hasLocalStorage() || isa<ParmVarDecl>(Container) ||
+      Container->getType()->isReferenceType() || Written.count(Container))
+    return nullptr;
+  const auto *Construct =
+      dyn_cast_or_null<CXXConstructExpr>(Container->getInit() ? Container->getInit()->IgnoreImplicit()
+                                                              : nullptr);
+  const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
+  if (!Constructor || Constructor->isCopyOrMoveConstructor() || Construct->getNumArgs() == 0 ||
+      Constructor->getNumParams() == 0 ||
+      !Constructor->getParamDecl(0)->getType()->isIntegralOrEnumerationType() ||
+      !Function.context().getSourceManager().isInSystemHeader(Constructor->getLocation()) ||
+      !keepsSize(Container))
+    return nullptr;
+  return Construct->getArg(0);
+}
+
+/// Whether no call in the function changes the size of \p Container: its
+/// non-const methods are those that hand out its elements only.
+bool ConditionFormula::keepsSize(const VarDecl *Container) {
+  auto [It, Inserted] = SizeKept.try_emplace(Container, true);
+  if (!Inserted || !Mutated.count(Container))
+    return It->second;
+  static constexpr llvm::StringLiteral Accessors[] = {"data", "begin", "end",  "rbegin",
+                                                      "rend", "front", "back", "at"};
+  std::vector<const Stmt *> Stack{Function.decl()->getBody()};
+  while (!Stack.empty() && It->second) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
+      const auto *Object =
+          dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (Object && Object->getDecl() == Container && Method && !Method->isConst() &&
+          (!Method->getIdentifier() || !llvm::is_contained(Accessors, Method->getName())))
+        It->second = false;
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+  return It->second;
 }
 
 } // namespace lockstep::analysis

@@ -10,6 +10,7 @@
 // divergence. A condition that selects some members but not all, or a
 // different order on communicators that span every rank, still hangs.
 #include <mpi.h>
+#include <vector>
 
 // Negative: each half reduces on its own communicator; the odd half does so
 // before the world barrier and the even half after it. No rank waits for a
@@ -665,4 +666,47 @@ void grid_rows(MPI_Comm grid) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[1] == 0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// A buffer only the members size (`node_sum(leader ? n : 0)`): its size is
+// the count it was constructed with, so the members of a split by the same
+// test all pass `n`; a test the members do not share sizes it apart.
+void leaders_buffer(std::vector<double> &buf) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm leaders;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 4 == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  std::vector<double> node_sum(rank % 4 == 0 ? buf.size() : 0);
+  std::vector<double> eighth(rank % 8 == 0 ? buf.size() : 0);
+  if (leaders != MPI_COMM_NULL) {
+    // Negative: every leader sized it `buf.size()`.
+    MPI_Allreduce(MPI_IN_PLACE, node_sum.data(), static_cast<int>(node_sum.size()), MPI_DOUBLE,
+                  MPI_SUM, leaders);
+    // Positive beside it: leader 4 sized it 0, leader 0 `buf.size()`.
+    MPI_Allreduce(MPI_IN_PLACE, eighth.data(), static_cast<int>(eighth.size()), MPI_DOUBLE,
+                  MPI_SUM, leaders);
+    // CHECK-MESSAGES: :[[@LINE-2]]:48: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-3]]:48: note: 'static_cast<int>(eighth.size())' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:48: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  }
+}
+
+// Positive: a buffer one member grows is no longer the size it was
+// constructed with.
+void leaders_buffer_grown(std::vector<double> &buf) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm leaders;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 4 == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  std::vector<double> node_sum(rank % 4 == 0 ? buf.size() : 0);
+  if (rank == 0)
+    node_sum.push_back(0.0);
+  if (leaders != MPI_COMM_NULL)
+    MPI_Allreduce(MPI_IN_PLACE, node_sum.data(), static_cast<int>(node_sum.size()), MPI_DOUBLE,
+                  MPI_SUM, leaders);
+    // CHECK-MESSAGES: :[[@LINE-2]]:50: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-3]]:50: note: 'static_cast<int>(node_sum.size())' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:50: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
