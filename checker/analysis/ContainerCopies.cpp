@@ -25,12 +25,28 @@ bool Dataflow::constructContainer(const VarDecl *Var) {
       !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
     return false;
   std::vector<RankValue> Values, Positions(Construct->getNumArgs());
+  // A braced list of records (`std::vector<Item> items{{rank, 4}}`) fills
+  // the elements field by field, once the container is made.
+  const InitListExpr *Records = nullptr;
   for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
     StorageKey Into;
     Values.push_back(libraryArgument(Construct->getArg(I), Into, &Positions[I]));
+    FieldValues Fields;
+    if (const auto *List =
+            dyn_cast<CXXStdInitializerListExpr>(Construct->getArg(I)->IgnoreImplicit())) {
+      Records = dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit());
+      if (Records &&
+          llvm::all_of(Records->inits(), [&](const Expr *Init) { return fieldsOf(Init, Fields); }))
+        Values.back() = RankValue();
+      else
+        Records = nullptr;
+    }
   }
   fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Positions, Construct,
                 /*Constructed=*/true);
+  if (Records)
+    for (const Expr *Init : Records->inits())
+      writeElementFields(StorageKey{Var}, /*Index=*/nullptr, {}, Init);
   return true;
 }
 

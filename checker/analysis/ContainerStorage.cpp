@@ -87,6 +87,12 @@ bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&I
   FieldPath Named;
   bool ThroughPointer = false;
   E = E->IgnoreParenImpCasts();
+  // `for (const auto &[owner, size] : items)`: the field of the element.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl());
+        Binding && Binding->getBinding() &&
+        isa<MemberExpr>(Binding->getBinding()->IgnoreParenImpCasts()))
+      E = Binding->getBinding()->IgnoreParenImpCasts();
   while (const auto *Member = dyn_cast<MemberExpr>(E)) {
     Named.push_back(Member->getMemberDecl());
     E = Member->getBase()->IgnoreParenImpCasts();
@@ -97,14 +103,27 @@ bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&I
   if (ThroughPointer) {
     Element = intoContainer(E, Container);
   } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    Element = aliasOf(E, ElementReferences, Container);
+    const ValueDecl *Bound = Ref->getDecl();
+    // `for (auto &[name, steps] : m)`: a part of the element the pair refers to.
+    const FieldDecl *PairField = nullptr;
+    if (const auto *Binding = dyn_cast<BindingDecl>(Bound)) {
+      const DecompositionDecl *Whole;
+      if ((PairField = pairFieldOf(Binding, Whole)))
+        Bound = Whole;
+    }
+    auto Alias = isa<VarDecl>(Bound) ? ElementReferences.find(cast<VarDecl>(Bound))
+                                     : ElementReferences.end();
+    Element = Alias != ElementReferences.end();
+    if (Element)
+      Container = Alias->second;
     // The element it was bound to: `const auto &role = roles[rank]`.
-    if (auto It = ElementReferenceIndexes.find(Ref->getDecl());
+    if (auto It = ElementReferenceIndexes.find(Bound);
         Element && It != ElementReferenceIndexes.end())
       Index = It->second;
-    if (auto It = ElementReferenceFields.find(Ref->getDecl());
-        Element && It != ElementReferenceFields.end())
+    if (auto It = ElementReferenceFields.find(Bound); Element && It != ElementReferenceFields.end())
       Fields = It->second;
+    if (Element && PairField)
+      Fields.push_back(PairField);
   } else if (const Expr *Base = accessedBase(E, Index)) {
     if (!Base->getType()->isPointerType()) // an iterator, a view or a container
       Element = containerKeyOf(Base, Container);
@@ -464,6 +483,13 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
       containerKeyOf(Receiver, Object, &At)) {
+    // A record appended or inserted (`push_back({rank, 4})`) goes into the
+    // elements field by field.
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (Into[I].empty() && I < Callee->getNumParams() &&
+          Callee->getParamDecl(I)->getType()->isReferenceType() && !At.dependent() &&
+          writeElementFields(Object, /*Index=*/nullptr, {}, Args[I]))
+        Values[I] = RankValue();
     fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false, At);
     return;
   }

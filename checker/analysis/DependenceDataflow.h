@@ -100,6 +100,10 @@ const clang::Expr *stripCopies(const clang::Expr *E);
 bool inLibrary(const clang::FunctionDecl *Callee);
 /// The element \p Index names when it is a small constant.
 std::optional<unsigned> constantIndex(const clang::Expr *Index, const clang::ASTContext &Context);
+/// The field of the `std::pair` that \p Binding names (`auto &[name, steps]`
+/// of a pair: `first`, `second`), setting \p Whole to the pair; else null.
+const clang::FieldDecl *pairFieldOf(const clang::BindingDecl *Binding,
+                                    const clang::DecompositionDecl *&Whole);
 
 /// The forward data flow of one function: construct, then run() once.
 class Dataflow {
@@ -265,6 +269,8 @@ private:
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
+  bool writeElementFields(const StorageKey &Container, const clang::Expr *Index,
+                          llvm::ArrayRef<const void *> Fields, const clang::Expr *Source);
   void mergeReturnedFields(const FieldValues *Fields, const clang::Expr *Returned,
                            const RankValue &ReturnTaint);
   void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);

@@ -17,6 +17,11 @@ namespace {
 const Expr *wholeValue(const Expr *E) {
   while (true) {
     E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E);
+        Cast && isa<InitListExpr>(Cast->getSubExpr()->IgnoreImplicit())) {
+      E = Cast->getSubExpr(); // `Item{rank, 4}`
+      continue;
+    }
     const auto *Copy = dyn_cast<CXXConstructExpr>(E);
     if (!Copy || Copy->getNumArgs() != 1 || !Copy->getConstructor()->isCopyOrMoveConstructor())
       return E;
@@ -172,6 +177,23 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
     assignFields(FieldKey, Init);
     FieldKey.pop_back();
   }
+}
+
+// A record written into an element (`items.push_back({rank, 4})`,
+// `items[0] = Item{rank, 4}`, or its part \p Fields): field by field, so
+// that `items[i].size` stays the same on every rank for a per-rank `owner`.
+bool Dataflow::writeElementFields(const StorageKey &Container, const Expr *Index,
+                                  llvm::ArrayRef<const void *> Fields, const Expr *Source) {
+  FieldValues Values;
+  if (!fieldsOf(Source, Values))
+    return false;
+  FieldPath Part(Fields.begin(), Fields.end());
+  for (const auto &[Field, Value] : Values) {
+    Part.push_back(Field);
+    writeElement(Container, Index, Value, /*Compound=*/false, Source, Part);
+    Part.pop_back();
+  }
+  return true;
 }
 
 // The elements of the container fields of a record returned from storage

@@ -81,6 +81,18 @@ void Dataflow::collectAliases(const Stmt *Body) {
   });
 }
 
+const FieldDecl *pairFieldOf(const BindingDecl *Binding, const DecompositionDecl *&Whole) {
+  Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
+  const CXXRecordDecl *Pair =
+      Whole ? Whole->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr;
+  if (!isStdPair(Pair) || !Pair->hasDefinition())
+    return nullptr;
+  auto Index = llvm::find(Whole->bindings(), Binding) - Whole->bindings().begin();
+  if (Index > 1)
+    return nullptr;
+  return *std::next(Pair->getDefinition()->field_begin(), Index);
+}
+
 bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
   E = E->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -92,15 +104,13 @@ bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
       const Expr *Bound = Binding->getBinding();
       if (Bound && isa<MemberExpr>(Bound->IgnoreParenImpCasts()))
         return keyOf(Bound, Key);
-      const auto *Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
-      const CXXRecordDecl *Pair = Whole ? Whole->getType()->getAsCXXRecordDecl() : nullptr;
-      if (!isStdPair(Pair) || !Pair->hasDefinition())
+      const DecompositionDecl *Whole;
+      const FieldDecl *Field = pairFieldOf(Binding, Whole);
+      if (!Field)
         return false;
-      auto Index = llvm::find(Whole->bindings(), Binding) - Whole->bindings().begin();
-      if (Index > 1)
-        return false;
-      Key = StorageKey{Whole};
-      Key.push_back(*std::next(Pair->getDefinition()->field_begin(), Index));
+      auto Alias = References.find(Whole);
+      Key = Alias != References.end() ? Alias->second : StorageKey{Whole};
+      Key.push_back(Field);
       return true;
     }
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());

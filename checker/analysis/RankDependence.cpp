@@ -265,7 +265,9 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   StorageKey Key;
   FieldPath Fields;
   if (const Expr *Index; elementKeyOf(Target, Key, Index, Fields)) {
-    writeElement(Key, Index, Value, Compound, Definition, Fields);
+    const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Definition);
+    if (Compound || !Operator || !writeElementFields(Key, Index, Fields, Operator->getArg(1)))
+      writeElement(Key, Index, Value, Compound, Definition, Fields);
     return;
   }
   if (!keyOf(Target, Key))

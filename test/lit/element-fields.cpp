@@ -8,6 +8,7 @@
 // constant or agreed index does not, and neither do the other fields.
 #include <mpi.h>
 #include <array>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -260,4 +261,71 @@ void panel_room(MPI_Comm comm) {
   if (panels[0].room() <= 0)
     return;
   MPI_Barrier(comm);
+}
+
+// A record put into a container whole (`push_back({rank, 4})`, a braced
+// list, `items[0] = Task{...}`) fills the elements field by field: the
+// rank's own `owner` differs between ranks, `bytes` does not. A structured
+// binding of an element (`auto &[owner, bytes]`, a map's `[name, steps]`)
+// is that part of the element.
+struct Task {
+  int owner;
+  int bytes;
+};
+
+void records_into_elements() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<Task> pushed;
+  pushed.push_back({rank, 4});
+  std::vector<Task> listed{{rank, 8}};
+  std::vector<Task> assigned(2);
+  assigned[0] = Task{rank, 16};
+  for (const Task &t : pushed) {
+    // Negative: every rank pushed 4 bytes.
+    if (t.bytes == 4)
+      MPI_Barrier(MPI_COMM_WORLD);
+    // Positive beside it: the owner is the rank.
+    if (t.owner == 0)
+      MPI_Barrier(MPI_COMM_WORLD);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 't.owner == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 't.owner == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+  for (const auto &[owner, bytes] : listed) {
+    // Negative: the binding names the element's `bytes`.
+    if (bytes == 8)
+      MPI_Barrier(MPI_COMM_WORLD);
+    // Positive beside it.
+    if (owner == 0)
+      MPI_Barrier(MPI_COMM_WORLD);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'owner == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'owner == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-27]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+  // Negative: the field assigned at a constant index.
+  if (assigned[0].bytes == 16)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void map_bindings() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::map<int, int> steps_of;
+  steps_of[0] = rank;
+  std::map<int, int> shared{{0, 3}};
+  // Negative: the steps every rank stored.
+  for (const auto &[key, steps] : shared)
+    for (int s = 0; s < steps; ++s)
+      MPI_Barrier(MPI_COMM_WORLD);
+  // Positive beside it: the steps this rank stored.
+  for (const auto &[key, steps] : steps_of)
+    for (int s = 0; s < steps; ++s)
+      MPI_Barrier(MPI_COMM_WORLD);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+      // CHECK-MESSAGES: :[[@LINE-3]]:21: note: 's < steps' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-4]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
