@@ -270,7 +270,7 @@ private:
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   bool writeElementFields(const StorageKey &Container, const clang::Expr *Index,
-                          llvm::ArrayRef<const void *> Fields, const clang::Expr *Source);
+                          llvm::ArrayRef<const void *> Fields, const clang::Stmt *Source);
   void mergeReturnedFields(const FieldValues *Fields, const clang::Expr *Returned,
                            const RankValue &ReturnTaint);
   void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);

@@ -183,9 +183,13 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
 // `items[0] = Item{rank, 4}`, or its part \p Fields): field by field, so
 // that `items[i].size` stays the same on every rank for a per-rank `owner`.
 bool Dataflow::writeElementFields(const StorageKey &Container, const Expr *Index,
-                                  llvm::ArrayRef<const void *> Fields, const Expr *Source) {
+                                  llvm::ArrayRef<const void *> Fields, const Stmt *Source) {
+  const auto *Value = dyn_cast<Expr>(Source);
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Source);
+      Operator && Operator->isAssignmentOp())
+    Value = Operator->getArg(1); // `tasks[0] = Task{rank, 4}`
   FieldValues Values;
-  if (!fieldsOf(Source, Values))
+  if (!Value || !fieldsOf(Value, Values))
     return false;
   FieldPath Part(Fields.begin(), Fields.end());
   for (const auto &[Field, Value] : Values) {

@@ -265,8 +265,7 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   StorageKey Key;
   FieldPath Fields;
   if (const Expr *Index; elementKeyOf(Target, Key, Index, Fields)) {
-    const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Definition);
-    if (Compound || !Operator || !writeElementFields(Key, Index, Fields, Operator->getArg(1)))
+    if (Compound || !writeElementFields(Key, Index, Fields, Definition))
       writeElement(Key, Index, Value, Compound, Definition, Fields);
     return;
   }
