@@ -541,6 +541,13 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
       Result.SharedWrites.push_back({cast<ValueDecl>(Root), Value});
       SharedWriteKeys.push_back(Key);
     }
+    // Its elements likewise (`if (rank == 0) f_[0] = 1.0;` in a constructor).
+    if (Key.size() > 2 && Key.front() == &ThisRoot && !isElementStep(Key[1]) &&
+        Key[1] != &DerefStep && isElementStep(Key[2]) && Blocks.count(Value.Definition)) {
+      Result.SharedWrites.push_back(
+          {static_cast<const FieldDecl *>(Key[1]), Value, /*Elements=*/true});
+      SharedWriteKeys.push_back(StorageKey(Key.begin(), Key.begin() + 2));
+    }
     // So is what a parameter refers to (`if (rank == 0) o.chief = 1;` in
     // `parse(Options &o)`): the caller's storage. A whole pointee that only
     // the caller's arguments decide may keep the caller's own value.
@@ -549,7 +556,8 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
     // *nloc = 0;`), it is per-rank where they are, and otherwise the
     // caller's own value on the paths that leave it alone.
     const bool Field = Key.size() > 1 && Key.back() != &DerefStep;
-    if (!Blocks.count(Value.Definition) || !isa<ParmVarDecl>(Root) || isElementStep(Key.back()))
+    if (!Blocks.count(Value.Definition) || Key.front() == &ThisRoot || !isa<ParmVarDecl>(Root) ||
+        isElementStep(Key.back()))
       continue;
     if (Field || Value.Source) {
       recordParamWrite(Key, Value, /*Element=*/false);

@@ -417,3 +417,50 @@ void maybe_drained(MPI_Comm comm, bool now) {
     // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A member container whose elements a constructor fills on some ranks only
+// (`if (rank_ == 0) f_[i] = 1.0;`) holds per-rank elements for the other
+// methods: the ranks whose smoother stagnates leave before the Allreduce.
+// Its size, which the constructor gave every rank alike, does not differ.
+class Smoother {
+public:
+  Smoother(int n, int rank) : rank_(rank), f_(n, 0.0) {
+    if (rank_ == 0)
+      for (int i = 0; i < n / 2; ++i)
+        f_[i] = 1.0;
+  }
+  double residual() const {
+    double sum = 0.0;
+    for (double v : f_)
+      sum += v * v;
+    return sum;
+  }
+  void run(MPI_Comm comm) {
+    // Negative: the size is the constructor's count on every rank.
+    for (size_t i = 0; i < f_.size(); ++i)
+      MPI_Barrier(comm);
+    // Positive beside it: the elements differ.
+    double local = residual();
+    if (local == 0.0)
+      return;
+    double global = 0.0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'local == 0.0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where 'local == 0.0' return here
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: 'local == 0.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-24]]:23: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+
+private:
+  int rank_;
+  std::vector<double> f_;
+};
+
+void smooth(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Smoother s(64, rank);
+  s.run(comm);
+}
