@@ -152,17 +152,15 @@ FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
 const Expr *ConditionFormula::constructedCount(const Expr *E) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
-  if (!Method || !Method->getIdentifier() || Method->getName() != "size" ||
-      Call->getNumArgs() != 0)
+  if (!Method || !Method->getIdentifier() || Method->getName() != "size" || Call->getNumArgs() != 0)
     return nullptr;
   const auto *Ref = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *Container = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!Container || !Container->hasLocalStorage() || isa<ParmVarDecl>(Container) ||
       Container->getType()->isReferenceType() || Written.count(Container))
     return nullptr;
-  const auto *Construct =
-      dyn_cast_or_null<CXXConstructExpr>(Container->getInit() ? Container->getInit()->IgnoreImplicit()
-                                                              : nullptr);
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+      Container->getInit() ? Container->getInit()->IgnoreImplicit() : nullptr);
   const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
   if (!Constructor || Constructor->isCopyOrMoveConstructor() || Construct->getNumArgs() == 0 ||
       Constructor->getNumParams() == 0 ||
