@@ -184,12 +184,12 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
 // that `items[i].size` stays the same on every rank for a per-rank `owner`.
 bool Dataflow::writeElementFields(const StorageKey &Container, const Expr *Index,
                                   llvm::ArrayRef<const void *> Fields, const Stmt *Source) {
-  const auto *Value = dyn_cast<Expr>(Source);
+  const auto *Record = dyn_cast<Expr>(Source);
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Source);
       Operator && Operator->isAssignmentOp())
-    Value = Operator->getArg(1); // `tasks[0] = Task{rank, 4}`
+    Record = Operator->getArg(1); // `tasks[0] = Task{rank, 4}`
   FieldValues Values;
-  if (!Value || !fieldsOf(Value, Values))
+  if (!Record || !fieldsOf(Record, Values))
     return false;
   FieldPath Part(Fields.begin(), Fields.end());
   for (const auto &[Field, Value] : Values) {
