@@ -438,10 +438,18 @@ const void *ConditionFormula::writtenElementKey(const Expr *E, const void *Write
       Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements) ||
       llvm::is_contained(Function.reversePostOrder(), Write))
     return nullptr;
+  return elementKey(Array, Write, Index.Val.getInt().getZExtValue());
+}
+
+const void *ConditionFormula::elementKey(const VarDecl *Array, const void *Write, uint64_t At) {
   const void *Element = fieldKey(Array, Write);
-  for (uint64_t Step = 0, At = Index.Val.getInt().getZExtValue(); Step <= At; ++Step)
+  for (uint64_t Step = 0; Step <= At; ++Step)
     Element = fieldKey(Element, nullptr); // the element at At: At + 1 steps from the array
   return Element;
+}
+
+FormulaRef ConditionFormula::writtenElement(const VarDecl *Array, const void *Write, unsigned At) {
+  return Arena.perRank(elementKey(Array, Write, At), /*Boolean=*/false);
 }
 
 const void *ConditionFormula::fieldKey(const void *Owner, const void *Part) {

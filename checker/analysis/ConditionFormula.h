@@ -79,6 +79,9 @@ public:
   /// The formula of an arbitrary expression of the function (boolean or
   /// integer, as its type says).
   FormulaRef expression(const clang::Expr *E);
+  /// The value of `Array[At]` of a local array read where \p Write left it
+  /// (`coords[1]` after `MPI_Cart_coords(grid, rank, 2, coords)`).
+  FormulaRef writtenElement(const clang::VarDecl *Array, const void *Write, unsigned At);
   /// The same, where \p Stable are variables whose reads in \p Scope (a loop
   /// that does not write them) all see one value: one symbol per variable
   /// there, though the function writes them elsewhere.
@@ -106,6 +109,7 @@ private:
   std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
   const void *fieldKey(const void *Owner, const void *Part);
   const void *writtenElementKey(const clang::Expr *E, const void *Write);
+  const void *elementKey(const clang::VarDecl *Array, const void *Write, uint64_t At);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);
   std::optional<FormulaRef> communicatorTest(const clang::BinaryOperator *Compare);
@@ -130,7 +134,7 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, FormulaRef> Conditions;
   // edge() per (block, successor): a switch's default edge negates every case.
   llvm::DenseMap<std::pair<const clang::CFGBlock *, unsigned>, FormulaRef> Edges;
-  llvm::DenseSet<const clang::VarDecl *> Expanding; // initializers being substituted
+  llvm::DenseSet<const clang::VarDecl *> Expanding;      // initializers being substituted
   llvm::DenseMap<const clang::VarDecl *, bool> SizeKept; // keepsSize's answers
   // Calls of one-expression accessors being translated in place
   // (`t.is_first()` is `t.stage == 0`), innermost last.
@@ -141,7 +145,7 @@ private:
     bool Failed = false;
   };
   std::vector<InlinedCall> Inlined;
-  const clang::Stmt *StableScope = nullptr;         // while expression(E, Scope, Stable) runs
+  const clang::Stmt *StableScope = nullptr; // while expression(E, Scope, Stable) runs
   const llvm::DenseSet<const clang::VarDecl *> *StableVars = nullptr;
   unsigned Budget = 0;
   bool Truncated = false;

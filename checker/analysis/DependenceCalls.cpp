@@ -359,6 +359,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
       Handle.ElementParams = Value.ElementParams;
       writeOutArgument(NewCommArg, nullptr, Handle);
     }
+  recordSubGrid(Call, Role, NewCommArg);
   if (!Recording)
     return;
   for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
@@ -505,8 +506,8 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
     SplitLookups.push_back({Handle, Split});
   if (!Split)
     return agreed(RankValue::worldSize());
-  if (equalParts(Split->Colour))
-    return agreed(); // one size everywhere, but not the job's
+  if (!Split->Colour || equalParts(Split->Colour)) // a sub-grid, or equal parts
+    return agreed();                               // one size everywhere, but not the job's
 
   RankValue Size;
   Size.Source = perRankData(Call, Args[Out], Role.Name,

@@ -231,6 +231,8 @@ private:
                             llvm::ArrayRef<IndirectCalls::Runnable> Runnables);
   void recordCallbackArguments(const clang::CallExpr *Call);
   void recordCollective(const clang::CallExpr *Call, const CalleeRole &Role);
+  void recordSubGrid(const clang::CallExpr *Call, const CalleeRole &Role,
+                     const clang::Expr *NewCommArg);
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;
   /// What a call lockstep cannot see into reads flows into its writable
@@ -308,8 +310,8 @@ private:
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
   llvm::DenseMap<const clang::CFGBlock *, BranchWrites> WrittenUnder;
   const clang::CFGBlock *CurrentBlock = nullptr; // the block being transferred
-  clang::SourceLocation ReturnChosenAt;    // of the block being run (returnTaint)
-  std::vector<StorageKey> SharedWriteKeys; // the storage of each of Result.sharedWrites
+  clang::SourceLocation ReturnChosenAt;          // of the block being run (returnTaint)
+  std::vector<StorageKey> SharedWriteKeys;       // the storage of each of Result.sharedWrites
   State Current;
   bool Recording = false; // the pass over the stable states records calls and writes
   bool ReturnSeen = false;

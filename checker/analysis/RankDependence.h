@@ -29,11 +29,11 @@ using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
 
 /// What callers need to know about a function.
 struct FunctionFacts {
-  RankValue ReturnValue;            // params bits refer to the callee's parameters
+  RankValue ReturnValue; // params bits refer to the callee's parameters
   // A returned container's own state (its size), without its elements,
   // which ReturnValue holds as well; else ReturnValue.
   RankValue ReturnedOwn;
-  FieldValues ReturnedFields;       // a returned record, field by field
+  FieldValues ReturnedFields; // a returned record, field by field
   // The elements of a returned record's container fields (`b.x` that
   // make_shard(rank) filled per rank), apart from their sizes.
   FieldValues ReturnedFieldElements;
@@ -202,6 +202,11 @@ struct RankSplit {
   const clang::Expr *Color = nullptr;
   RankValue Value;
   const clang::ValueDecl *Parent = nullptr; // the communicator split, when named
+  // A Cartesian sub-grid (no Color): split by this rank's coordinate Dim, as
+  // the local array Coordinates holds it where CoordinatesWrite wrote it.
+  const clang::VarDecl *Coordinates = nullptr;
+  const void *CoordinatesWrite = nullptr;
+  unsigned Dim = 0;
 };
 
 /// A call that may run one of several functions (an override, a stored

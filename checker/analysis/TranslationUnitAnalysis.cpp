@@ -139,43 +139,41 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
   if (!Slot) {
     const FunctionDependence &Result = Dependence[&Function];
     const FunctionDecl *FD = Function.decl();
-    ConditionFacts Facts{[&Result](const Expr *E) -> const RankValue * {
-                           auto It = Result.Values.find(E);
-                           return It == Result.Values.end() ? nullptr : &It->second;
-                         },
-                         [&Result](const CFGBlock &Block) -> const RankValue * {
-                           auto It = Result.Conditions.find(&Block);
-                           return It == Result.Conditions.end() ? nullptr : &It->second;
-                         },
-                         [this, FD, WithPending](const RankValue &Value) {
-                           const Provenance *Source = Env.resolve(Value, FD);
-                           return Source && (WithPending || !Source->Pending);
-                         },
-                         [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
-                         [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
-                         [this, FD](const RankValue &Value, FormulaRef Symbol) {
-                           if (const ValueDecl *Comm = sameAmongMembersOf(Env.resolve(Value, FD)))
-                             Members.sameOnMembers(Comm, Symbol);
-                         },
-                         [this, &Function](const CFGBlock &Block, unsigned Index) {
-                           return Paths->passesStatusCheck(Function, Block, Index);
-                         },
-                         [this](const ValueDecl *Field) { return ColourFields.count(Field); },
-                         [this](const VarDecl *Object, const FieldDecl *Field) {
-                           return Wrappers.objectFor(Object, Field);
-                         },
-                         [this, WithPending](const FieldDecl *Field) {
-                           auto It = Env.Shared.find(Field);
-                           const Provenance *Source = It != Env.Shared.end()
-                                                          ? It->second.Source
-                                                          : Env.writtenElsewhere(Field);
-                           return (Source && (WithPending || !Source->Pending)) ||
-                                  Classifier.isRankName(Field->getName());
-                         },
-                         [this, WithPending](const ParmVarDecl *Param) {
-                           return passedValue(Param, WithPending);
-                         },
-                         [this](const ValueDecl *Comm) { return Members.passed(Comm); }};
+    ConditionFacts Facts{
+        [&Result](const Expr *E) -> const RankValue * {
+          auto It = Result.Values.find(E);
+          return It == Result.Values.end() ? nullptr : &It->second;
+        },
+        [&Result](const CFGBlock &Block) -> const RankValue * {
+          auto It = Result.Conditions.find(&Block);
+          return It == Result.Conditions.end() ? nullptr : &It->second;
+        },
+        [this, FD, WithPending](const RankValue &Value) {
+          const Provenance *Source = Env.resolve(Value, FD);
+          return Source && (WithPending || !Source->Pending);
+        },
+        [this](const ValueDecl *Comm) { return Members.isNull(Comm); },
+        [this](const ValueDecl *Comm) { return Members.isSplit(Comm); },
+        [this, FD](const RankValue &Value, FormulaRef Symbol) {
+          if (const ValueDecl *Comm = sameAmongMembersOf(Env.resolve(Value, FD)))
+            Members.sameOnMembers(Comm, Symbol);
+        },
+        [this, &Function](const CFGBlock &Block, unsigned Index) {
+          return Paths->passesStatusCheck(Function, Block, Index);
+        },
+        [this](const ValueDecl *Field) { return ColourFields.count(Field); },
+        [this](const VarDecl *Object, const FieldDecl *Field) {
+          return Wrappers.objectFor(Object, Field);
+        },
+        [this, WithPending](const FieldDecl *Field) {
+          auto It = Env.Shared.find(Field);
+          const Provenance *Source =
+              It != Env.Shared.end() ? It->second.Source : Env.writtenElsewhere(Field);
+          return (Source && (WithPending || !Source->Pending)) ||
+                 Classifier.isRankName(Field->getName());
+        },
+        [this, WithPending](const ParmVarDecl *Param) { return passedValue(Param, WithPending); },
+        [this](const ValueDecl *Comm) { return Members.passed(Comm); }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -465,14 +463,17 @@ void TranslationUnitAnalysis::collectSplits() {
   // split by `d.color`): functions handed the struct test the colour field.
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (const auto *Member = dyn_cast<MemberExpr>(Split.Color->IgnoreParenImpCasts()))
+      if (const auto *Member =
+              Split.Color ? dyn_cast<MemberExpr>(Split.Color->IgnoreParenImpCasts()) : nullptr)
         ColourFields.insert(Member->getMemberDecl());
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
       if (const Provenance *Source = Env.resolve(Split.Value, Function->decl());
           Source && !Source->Pending)
         Members.addSplit(Split.Communicator, Split.Parent,
-                         shapeOf(*Function).conditions().expression(Split.Color));
+                         Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
+                                     : shapeOf(*Function).conditions().writtenElement(
+                                           Split.Coordinates, Split.CoordinatesWrite, Split.Dim));
   // Each object of a class whose constructor splits its communicator is one
   // part of its own split: the one its construction's colour says.
   for (const auto &Function : Functions)

@@ -25,7 +25,10 @@ struct CollectiveRule {
   std::string Operation; // "allreduce", "barrier", "comm_split", ...
   bool Blocking = true;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
-  ArgRef Color, NewComm;                // communicator creation: the split colour, the new handle
+  ArgRef Color, NewComm; // communicator creation: the split colour, the new handle
+  // A sub-grid of a Cartesian communicator (MPI_Cart_sub): which dimensions
+  // it keeps; its members share their coordinates in the others.
+  ArgRef RemainDims;
   // A call collective over the members of a group, not over `comm`
   // (MPI_Comm_create_group): only its callers take part.
   ArgRef Group;
@@ -67,9 +70,9 @@ struct ValueSourceRule {
 /// it differ between ranks until a collective agrees on them.
 struct PerRankSourceRule {
   std::string Function;
-  std::vector<unsigned> OutArgs;  // the arguments it writes the data through
-  bool Returns = false;           // it returns the data
-  std::string Why;                // what the data is, for the notes: "a clock reading"
+  std::vector<unsigned> OutArgs; // the arguments it writes the data through
+  bool Returns = false;          // it returns the data
+  std::string Why;               // what the data is, for the notes: "a clock reading"
   std::string Origin;
 };
 

@@ -668,6 +668,56 @@ void grid_rows(MPI_Comm grid) {
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
+// Negative: MPI_Cart_sub made the same split, its rows keeping the second
+// dimension: the first row's members, and only they, sum along it, as do
+// the first column's along theirs. Positive: the first column is not one
+// row's members. A row's size is the same on every rank (equal parts).
+void cart_rows(MPI_Comm grid, int n) {
+  int rank, coords[2];
+  MPI_Comm_rank(grid, &rank);
+  MPI_Cart_coords(grid, rank, 2, coords);
+  int keep_columns[2] = {0, 1}, keep_rows[2] = {1, 0};
+  MPI_Comm row, column;
+  MPI_Cart_sub(grid, keep_columns, &row);
+  MPI_Cart_sub(grid, keep_rows, &column);
+  int row_size;
+  MPI_Comm_size(row, &row_size);
+  for (int i = 0; i < row_size; ++i)
+    MPI_Barrier(grid);
+  double v = rank;
+  if (coords[0] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, row);
+  if (coords[1] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, column);
+  if (coords[1] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, row);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'coords[1] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[1] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-18]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: a sub-grid whose kept dimensions the code changes after their
+// initializer is no known split, so a row test proves nothing about it.
+void cart_rows_rewritten(MPI_Comm grid, int transpose) {
+  int rank, coords[2];
+  MPI_Comm_rank(grid, &rank);
+  MPI_Cart_coords(grid, rank, 2, coords);
+  int keep[2] = {0, 1};
+  if (transpose) {
+    keep[0] = 1;
+    keep[1] = 0;
+  }
+  MPI_Comm sub;
+  MPI_Cart_sub(grid, keep, &sub);
+  if (coords[0] == 0)
+    MPI_Barrier(sub);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'coords[0] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[0] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
 // A buffer only the members size (`node_sum(leader ? n : 0)`): its size is
 // the count it was constructed with, so the members of a split by the same
 // test all pass `n`; a test the members do not share sizes it apart.

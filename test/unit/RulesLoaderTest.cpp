@@ -242,6 +242,11 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
   }
   // Per-rank send counts of the v-variants legitimately differ.
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->Count.K, ArgRef::Kind::Absent);
+  // A Cartesian sub-grid names the dimensions it keeps.
+  const CollectiveRule *CartSub = Rules.findCollective("MPI_Cart_sub");
+  ASSERT_NE(CartSub, nullptr);
+  EXPECT_EQ(CartSub->RemainDims.Index, 1u);
+  EXPECT_EQ(CartSub->NewComm.Index, 2u);
 }
 
 TEST(RulesLoader, GroupCollectivesNameTheirGroup) {
