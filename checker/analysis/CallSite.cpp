@@ -230,6 +230,16 @@ const ValueDecl *accessedStorage(const Expr *E) {
   return Call ? accessorTarget(Call->getDirectCallee()) : nullptr;
 }
 
+const Expr *fieldOwner(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    Object = Member->getBase();
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    Object = Call->getImplicitObjectArgument();
+  return Object ? Object->IgnoreParenImpCasts() : nullptr;
+}
+
 const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
   const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;

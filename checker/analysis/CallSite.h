@@ -188,5 +188,8 @@ const clang::ValueDecl *namedStorage(const clang::Expr *E);
 const clang::ValueDecl *accessedStorage(const clang::Expr *E);
 /// The global or field an accessor returns (`T f() { return X; }`), or null.
 const clang::ValueDecl *accessorTarget(const clang::FunctionDecl *Callee);
+/// The object whose field \p E reads, directly or through an accessor
+/// (`g` of `g.comm_` or `g.comm()`, `this` of `comm_`); null otherwise.
+const clang::Expr *fieldOwner(const clang::Expr *E);
 
 } // namespace lockstep::analysis

@@ -206,13 +206,7 @@ const ValueDecl *CollectiveEvents::communicatorKey(const Expr *Arg) const {
 /// Whether a communicator argument reads a field of the object the
 /// function runs on: `comm_`, `this->comm_`, `comm()` of an accessor.
 static bool readThroughThis(const Expr *Arg) {
-  Arg = Arg->IgnoreParenImpCasts();
-  if (const auto *Member = dyn_cast<MemberExpr>(Arg))
-    return isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
-  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Arg))
-    return Call->getImplicitObjectArgument() &&
-           isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-  return false;
+  return isa_and_nonnull<CXXThisExpr>(fieldOwner(Arg));
 }
 
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
@@ -246,6 +240,14 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       Event.CommunicatorDecl = communicatorKey(Arg);
       Event.OwnField = readThroughThis(Arg);
       Event.SelfCommunicator = Handles.holdsSelf(Arg, Context);
+      // `writers.get()`, `writers.comm_`: the communicator of an object
+      // that stands for its own.
+      const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl);
+      if (const Expr *Object = Field && !Event.OwnField ? fieldOwner(Arg) : nullptr)
+        if (const VarDecl *Holder = Wrappers.objectFor(Object, Field)) {
+          Event.CommunicatorDecl = Holder;
+          Event.WrapperField = Field;
+        }
     }
     Arguments.push_back(Argument);
   }
@@ -493,7 +495,7 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           const CFGElement &Element) {
         // A guard's collectives are reported where the guard is declared.
         const size_t Before = Events.size();
-        auto MarkGuard = llvm::make_scope_exit([&] {
+        llvm::scope_exit MarkGuard([&] {
           auto Automatic = Element.getAs<CFGAutomaticObjDtor>();
           for (size_t I = Before; Automatic && I < Events.size(); ++I) {
             Events[I].Guard = Automatic->getVarDecl();

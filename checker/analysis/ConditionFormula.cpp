@@ -482,23 +482,27 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
       return Arena.uniform(Compare, /*Boolean=*/true);
   if (!isNullHandle(R, Context) || isInteger(L))
     return std::nullopt;
-  const ValueDecl *Handle = namedStorage(L);
+  const ValueDecl *Handle = Inlined.empty() ? accessedStorage(L) : namedStorage(L);
   if (!Handle)
     return std::nullopt;
-  // Inside an accessor, the handle is one object's (`comm_ != MPI_COMM_NULL`
-  // of a process-group class): known where that object stands for it.
-  if (!Inlined.empty()) {
-    const auto *Member = dyn_cast<MemberExpr>(L);
-    const auto *Field = dyn_cast<FieldDecl>(Handle);
-    const auto *Object = static_cast<const VarDecl *>(Inlined.back().Owner);
-    Handle = Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) && Field &&
-                     Object && Facts.ObjectCommunicator &&
-                     (!Mutated.count(Object) || !writesOf(Field).ByMethods)
-                 ? Facts.ObjectCommunicator(Object, Field)
-                 : nullptr;
-    if (!Handle)
-      return notInlined(/*WantBoolean=*/true);
-  }
+  // The communicator field of one object: `g.comm()` or `g.comm_` here, or
+  // `comm_` in an accessor inlined for `g` (`g.valid()` of a process-group
+  // class): that object's own, where it stands for one.
+  const auto *Field = dyn_cast<FieldDecl>(Handle);
+  const Expr *Owner = Field ? fieldOwner(L) : nullptr;
+  const VarDecl *Object = nullptr;
+  if (isa_and_nonnull<CXXThisExpr>(Owner) && !Inlined.empty())
+    Object = static_cast<const VarDecl *>(Inlined.back().Owner);
+  else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Owner); Ref && Inlined.empty())
+    Object = dyn_cast<VarDecl>(Ref->getDecl());
+  const ValueDecl *Own =
+      Object && Facts.ObjectCommunicator && (!Mutated.count(Object) || !writesOf(Field).ByMethods)
+          ? Facts.ObjectCommunicator(Object, Field)
+          : nullptr;
+  if (Own)
+    Handle = Own;
+  else if (!Inlined.empty())
+    return notInlined(/*WantBoolean=*/true);
   FormulaRef Test = Facts.IsNull(Handle);
   return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
 }

@@ -79,6 +79,10 @@ public:
   /// The formula of an arbitrary expression of the function (boolean or
   /// integer, as its type says).
   FormulaRef expression(const clang::Expr *E);
+  /// \p E, an expression of the function \p Call (a call of this function)
+  /// runs, with that function's parameters the call's arguments; nullopt
+  /// when \p E reads anything else of that function's.
+  std::optional<FormulaRef> atCall(const clang::CallExpr *Call, const clang::Expr *E);
   /// The value of `Array[At]` of a local array read where \p Write left it
   /// (`coords[1]` after `MPI_Cart_coords(grid, rank, 2, coords)`).
   FormulaRef writtenElement(const clang::VarDecl *Array, const void *Write, unsigned At);

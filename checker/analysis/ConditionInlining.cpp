@@ -67,6 +67,21 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
   return F;
 }
 
+std::optional<FormulaRef> ConditionFormula::atCall(const CallExpr *Call, const Expr *E) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  std::optional<const void *> Owner = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    Owner = objectKey(Member->getImplicitObjectArgument());
+  if (!Callee || !Owner || !Inlined.empty())
+    return std::nullopt;
+  Budget = 0;
+  Inlined.push_back({Call, Callee, *Owner});
+  FormulaRef F = translate(E, /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
+  bool Failed = Inlined.back().Failed;
+  Inlined.pop_back();
+  return Failed ? std::nullopt : std::optional<FormulaRef>(F);
+}
+
 // The object a method is called on, as the owner of field keys: a variable
 // the function never writes, or `this`. Anything else has no stable identity.
 std::optional<const void *> ConditionFormula::objectKey(const Expr *Object) const {

@@ -64,14 +64,17 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   if (!Taint.dependent())
     return;
   Taint.Definition = Call;
-  for (const FieldDecl *Field : Env.OwnFields->of(Method)) {
+  for (const auto &[Field, ElementsOnly] : Env.OwnFields->of(Method)) {
     // Callables kept for later (hooks) are judged where each is stored, as
     // the collectives it hands over, not by how many the field holds.
     if (Env.Indirect && Env.Indirect->holdsCallables(Field))
       continue;
     StorageKey Key = Object;
     Key.push_back(Field);
-    Current[Key] = Taint;
+    if (ElementsOnly && (isContainer(Field->getType()) || Field->getType()->isConstantArrayType()))
+      writeElement(Key, /*Index=*/nullptr, Taint, /*Compound=*/true, Call);
+    else
+      Current[Key] = Taint;
   }
 }
 

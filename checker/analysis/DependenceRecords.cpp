@@ -200,15 +200,15 @@ bool Dataflow::writeElementFields(const StorageKey &Container, const Expr *Index
   return true;
 }
 
-// The elements of the container fields of a record returned from storage
-// (`return b;` after filling `b.x` per rank), for the callers' copies.
+// The elements of the container and array fields of a record returned from
+// storage (`return b;` after filling `b.x` per rank), for the callers' copies.
 void Dataflow::returnFieldElements(const Expr *Returned, const RankValue &ReturnTaint) {
   StorageKey Key;
   const RecordDecl *Record = plainRecord(wholeValue(Returned)->getType());
   if (!Record || !keyOf(wholeValue(Returned), Key))
     return;
   for (const FieldDecl *Field : Record->fields()) {
-    if (!isContainer(Field->getType()))
+    if (!isContainer(Field->getType()) && !Field->getType()->isConstantArrayType())
       continue;
     Key.push_back(Field);
     RankValue Elements = readElement(Key, /*Index=*/nullptr);

@@ -9,29 +9,39 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// The field of `*this` that \p E names (`n_`, `this->v_`, `v_[i]`), or null.
-static const FieldDecl *ownField(const Expr *E) {
+/// The field of `*this` that \p E names (`n_`, `this->v_`, `v_[i]`, the
+/// latter an element only), or a null field.
+static OwnFieldWrite ownField(const Expr *E) {
   E = E->IgnoreParenImpCasts();
+  const Expr *Base = nullptr;
   if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
-    return ownField(Subscript->getBase());
+    Base = Subscript->getBase();
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E);
       Operator && Operator->getOperator() == OO_Subscript)
-    return ownField(Operator->getArg(0));
+    Base = Operator->getArg(0);
+  if (Base)
+    return {ownField(Base).Field, /*ElementsOnly=*/true};
   const auto *Member = dyn_cast<MemberExpr>(E);
   if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
-    return nullptr;
-  return dyn_cast<FieldDecl>(Member->getMemberDecl());
+    return {nullptr, false};
+  return {dyn_cast<FieldDecl>(Member->getMemberDecl()), false};
 }
 
-const std::vector<const FieldDecl *> &OwnFieldWrites::of(const CXXMethodDecl *Method) {
+const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method) {
   Method = Method->getCanonicalDecl();
   if (auto It = Known.find(Method); It != Known.end())
     return It->second; // also a method met again while its callees are scanned
   Known[Method];
-  std::vector<const FieldDecl *> Fields;
-  auto Add = [&Fields](const FieldDecl *Field) {
-    if (Field && !llvm::is_contained(Fields, Field))
-      Fields.push_back(Field);
+  std::vector<OwnFieldWrite> Fields;
+  auto Add = [&Fields](OwnFieldWrite Write) {
+    if (!Write.Field)
+      return;
+    auto Known = llvm::find_if(
+        Fields, [&](const OwnFieldWrite &Other) { return Other.Field == Write.Field; });
+    if (Known == Fields.end())
+      Fields.push_back(Write);
+    else
+      Known->ElementsOnly = Known->ElementsOnly && Write.ElementsOnly;
   };
   const FunctionDecl *Definition = Method->getDefinition();
   const Stmt *Body = Definition ? Definition->getBody() : nullptr;
@@ -52,9 +62,9 @@ const std::vector<const FieldDecl *> &OwnFieldWrites::of(const CXXMethodDecl *Me
           return;
         if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
           // What it copies now: the map may grow while the callee is scanned.
-          std::vector<const FieldDecl *> Inner = of(Callee);
-          for (const FieldDecl *Field : Inner)
-            Add(Field);
+          std::vector<OwnFieldWrite> Inner = of(Callee);
+          for (const OwnFieldWrite &Write : Inner)
+            Add(Write);
         } else if (!handsOutAccess(Callee) && !Callee->getReturnType()->isPointerType()) {
           // `samples_.push_back(ms)`; not an accessor that a non-const
           // method calls in its non-const form (`front()`, `data()`).

@@ -16,15 +16,22 @@ class FieldDecl;
 
 namespace lockstep::analysis {
 
+struct OwnFieldWrite {
+  const clang::FieldDecl *Field;
+  // Only through a subscript (`w_[d] -= g[d]`): the elements change, the
+  // container's size does not.
+  bool ElementsOnly;
+};
+
 class OwnFieldWrites {
 public:
   /// Fields of `*this` that \p Method assigns, increments, or calls a
   /// non-const method of (a container's `push_back`), in its body or the
   /// bodies of the methods it calls on `this`; empty without a body.
-  const std::vector<const clang::FieldDecl *> &of(const clang::CXXMethodDecl *Method);
+  const std::vector<OwnFieldWrite> &of(const clang::CXXMethodDecl *Method);
 
 private:
-  llvm::DenseMap<const clang::CXXMethodDecl *, std::vector<const clang::FieldDecl *>> Known;
+  llvm::DenseMap<const clang::CXXMethodDecl *, std::vector<OwnFieldWrite>> Known;
 };
 
 } // namespace lockstep::analysis

@@ -54,11 +54,7 @@ ParameterBindings::ParameterBindings(const std::vector<std::unique_ptr<FunctionC
           Escaping.insert(Callee);
           continue;
         }
-        std::vector<Site> Arguments;
-        std::vector<const Expr *> Passed = explicitArguments(Call);
-        for (const Expr *Argument : Passed)
-          Arguments.push_back({Function.get(), Argument});
-        Calls[Callee].push_back(std::move(Arguments));
+        Calls[Callee].push_back({Function.get(), Call, explicitArguments(Call)});
       }
   }
 }
@@ -79,12 +75,18 @@ std::vector<ParameterBindings::Site> ParameterBindings::sites(const ParmVarDecl 
   if (It == Calls.end())
     return {};
   unsigned Index = Param->getFunctionScopeIndex();
-  for (const std::vector<Site> &Call : It->second) {
-    if (Index >= Call.size()) // a default argument
+  for (const Call &Seen : It->second) {
+    if (Index >= Seen.Arguments.size()) // a default argument
       return {};
-    Found.push_back(Call[Index]);
+    Found.push_back({Seen.Caller, Seen.Arguments[Index]});
   }
   return Found;
+}
+
+llvm::ArrayRef<ParameterBindings::Call>
+ParameterBindings::callsSeen(const FunctionDecl *Callee) const {
+  auto It = Calls.find(Callee->getCanonicalDecl());
+  return It == Calls.end() ? llvm::ArrayRef<Call>() : llvm::ArrayRef<Call>(It->second);
 }
 
 const ValueDecl *ParameterBindings::storage(const ParmVarDecl *Param) const {

@@ -5,6 +5,7 @@
 // `node_rank == 0` is the caller's, and `leaders` the caller's split.
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -13,6 +14,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class FunctionDecl;
 class ParmVarDecl;
@@ -42,9 +44,19 @@ public:
   /// The variable or field every call passes for \p Param, or null.
   const clang::ValueDecl *storage(const clang::ParmVarDecl *Param) const;
 
+  /// One call of a function seen here.
+  struct Call {
+    const FunctionCFG *Caller;
+    const clang::CallExpr *Expr;
+    std::vector<const clang::Expr *> Arguments; // explicitArguments
+  };
+  /// The calls of \p Callee this translation unit makes, whether or not
+  /// others may call it too.
+  llvm::ArrayRef<Call> callsSeen(const clang::FunctionDecl *Callee) const;
+
 private:
-  // By function (canonical), each call's arguments.
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<std::vector<Site>>> Calls;
+  // By function (canonical).
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<Call>> Calls;
   llvm::DenseSet<const clang::FunctionDecl *> Escaping;
 };
 

@@ -1,5 +1,6 @@
 #include "TranslationUnitAnalysis.h"
 #include "Exceptions.h"
+#include "HandedBackSplits.h"
 #include "IntercommRoots.h"
 #include "Limits.h"
 #include "SourceText.h"
@@ -467,13 +468,23 @@ void TranslationUnitAnalysis::collectSplits() {
               Split.Color ? dyn_cast<MemberExpr>(Split.Color->IgnoreParenImpCasts()) : nullptr)
         ColourFields.insert(Member->getMemberDecl());
   for (const auto &Function : Functions)
-    for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (const Provenance *Source = Env.resolve(Split.Value, Function->decl());
-          Source && !Source->Pending)
-        Members.addSplit(Split.Communicator, Split.Parent,
-                         Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
-                                     : shapeOf(*Function).conditions().writtenElement(
-                                           Split.Coordinates, Split.CoordinatesWrite, Split.Dim));
+    for (const RankSplit &Split : Dependence[Function.get()].Splits) {
+      const Provenance *Source = Env.resolve(Split.Value, Function->decl());
+      if (!Source || Source->Pending)
+        continue;
+      FormulaRef Colour = Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
+                                      : shapeOf(*Function).conditions().writtenElement(
+                                            Split.Coordinates, Split.CoordinatesWrite, Split.Dim);
+      Members.addSplit(Split.Communicator, Split.Parent, Colour);
+      // The callers' handles of a split a helper returns or writes out: the
+      // colour in the caller's terms where the call's arguments make it.
+      for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
+        std::optional<FormulaRef> Passed =
+            Split.Color ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
+                        : std::nullopt;
+        Members.addSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
+      }
+    }
   // Each object of a class whose constructor splits its communicator is one
   // part of its own split: the one its construction's colour says.
   for (const auto &Function : Functions)

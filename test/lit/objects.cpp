@@ -172,6 +172,45 @@ void latency_everywhere(LatencyMonitor &mon, double *all, int requests) {
   mon.report(all);
 }
 
+// A method that changes only the elements of a member, called on some ranks
+// only, leaves the member's size the same on every rank: the count of the
+// allreduce agrees (negative), an element tested before it does not
+// (positive).
+class Weights {
+public:
+  explicit Weights(int n) : w_(n, 0.0f) {}
+  void perturb() {
+    for (size_t d = 0; d < w_.size(); ++d)
+      w_[d] += 0.5f;
+  }
+  void sync(MPI_Comm comm) {
+    MPI_Allreduce(MPI_IN_PLACE, w_.data(), (int)w_.size(), MPI_FLOAT, MPI_SUM, comm);
+  }
+  void sync_unless_large(MPI_Comm comm) {
+    if (w_[0] > 1.0f)
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, w_.data(), (int)w_.size(), MPI_FLOAT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'w_[0] > 1.0f', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'w_[0] > 1.0f' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'w_[0] > 1.0f' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+12]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE+10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+
+private:
+  std::vector<float> w_;
+};
+
+void perturb_on_root(Weights &w, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    w.perturb();
+  w.sync(comm);
+  w.sync_unless_large(comm);
+}
+
 // An object made by std::make_unique gets its arguments as one made on the
 // stack does: a reader of a shard named after the rank.
 struct ShardReader {

@@ -193,3 +193,77 @@ void shard_length(MPI_Comm comm) {
   for (size_t i = 0; i < s.x.size(); ++i)
     MPI_Barrier(comm);
 }
+
+// A returned struct's array fields too: the tile's corner differs between
+// ranks, its extent does not.
+struct Tile {
+  int lo[2];
+  int extent[2];
+};
+
+static Tile make_tile(int rank, int n) {
+  Tile t;
+  for (int d = 0; d < 2; ++d) {
+    t.lo[d] = rank * n;
+    t.extent[d] = n;
+  }
+  return t;
+}
+
+// Positive: the corner decides.
+void corner_tile(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Tile t = make_tile(rank, 4);
+  if (t.lo[0] == 0)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 't.lo[0] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 't.lo[0] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the extent decides, and every rank's tile is as wide.
+void tile_extent(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Tile t = make_tile(rank, 4);
+  for (int i = 0; i < t.extent[0]; ++i)
+    MPI_Barrier(comm);
+}
+
+// The coordinates a helper's MPI_Cart_coords left in the returned grid.
+struct CartGrid {
+  MPI_Comm comm;
+  int dims[2];
+  int coords[2];
+};
+
+static CartGrid make_cart(MPI_Comm world) {
+  CartGrid g{};
+  int size, rank, periods[2] = {0, 0};
+  MPI_Comm_size(world, &size);
+  MPI_Dims_create(size, 2, g.dims);
+  MPI_Cart_create(world, 2, g.dims, periods, 1, &g.comm);
+  MPI_Comm_rank(g.comm, &rank);
+  MPI_Cart_coords(g.comm, rank, 2, g.coords);
+  return g;
+}
+
+// Positive: the first row alone broadcasts over the whole grid.
+void first_row(double *v) {
+  CartGrid g = make_cart(MPI_COMM_WORLD);
+  if (g.coords[0] == 0)
+    MPI_Bcast(v, 1, MPI_DOUBLE, 0, g.comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'g.coords[0] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g.coords[0] == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'g.coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the grid's extent, the same on every rank, bounds the loop.
+void each_row(double *v) {
+  CartGrid g = make_cart(MPI_COMM_WORLD);
+  for (int r = 0; r < g.dims[0]; ++r)
+    MPI_Bcast(v, 1, MPI_DOUBLE, r, g.comm);
+}

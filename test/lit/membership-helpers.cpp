@@ -1,0 +1,172 @@
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-exit,lockstep-rank-argument,lockstep-rank-loop' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// Splits a helper hands back: a function that splits a communicator and
+// returns the handle, or writes it through a pointer or reference
+// parameter. The caller's handle is the part the helper's colour names, so
+// a collective exactly its members make is quiet there too, and one that
+// only some members make is still reported.
+
+#include <mpi.h>
+
+// Splits by parity; the rank comes from the communicator split.
+static MPI_Comm make_half(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm half;
+  MPI_Comm_split(world, rank % 2, rank, &half);
+  return half;
+}
+
+// Negative: only the even half reduces, on the even half's communicator.
+void even_half_reduces(double *v) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm half = make_half(MPI_COMM_WORLD);
+  if (rank % 2 == 0)
+    MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, half);
+  MPI_Comm_free(&half);
+}
+
+// Positive: rank 0 alone of the even half.
+void first_of_half_reduces(double *v) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm half;
+  half = make_half(MPI_COMM_WORLD);
+  if (rank == 0)
+    MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, half);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_Comm_free(&half);
+}
+
+// Ranks below 'leaders' get a communicator, the others MPI_COMM_NULL; the
+// colour is the caller's rank, passed in.
+static void split_leaders(MPI_Comm world, int rank, int leaders, MPI_Comm *out) {
+  MPI_Comm_split(world, rank < leaders ? 0 : MPI_UNDEFINED, rank, out);
+}
+
+static void split_leaders_ref(MPI_Comm world, int rank, MPI_Comm &out) {
+  MPI_Comm_split(world, rank < 2 ? 0 : MPI_UNDEFINED, rank, &out);
+}
+
+// Negative: the leaders alone meet, tested by rank or by null handle.
+void leaders_meet(int leaders) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm lead;
+  split_leaders(MPI_COMM_WORLD, rank, leaders, &lead);
+  if (rank < leaders)
+    MPI_Barrier(lead);
+  if (lead != MPI_COMM_NULL)
+    MPI_Barrier(lead);
+}
+
+// Positive: one leader fewer than the communicator holds.
+void leaders_but_last_meet(int leaders) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm lead;
+  split_leaders(MPI_COMM_WORLD, rank, leaders, &lead);
+  if (rank < leaders - 1)
+    MPI_Barrier(lead);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank < leaders - 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < leaders - 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: through a reference parameter.
+void pair_meets() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm pair;
+  split_leaders_ref(MPI_COMM_WORLD, rank, pair);
+  if (rank < 2)
+    MPI_Barrier(pair);
+}
+
+// Positive: the world, not the helper's split, is what rank 0 waits on.
+void pair_meets_on_world() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm pair;
+  split_leaders_ref(MPI_COMM_WORLD, rank, pair);
+  if (rank < 2)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank < 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// A helper that returns either its split or the world hands back no part:
+// positive, as with an unknown handle.
+static MPI_Comm maybe_half(MPI_Comm world, bool split) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm half;
+  MPI_Comm_split(world, rank % 2, rank, &half);
+  if (!split)
+    return world;
+  return half;
+}
+
+void even_half_of_maybe(double *v, bool split) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm half = maybe_half(MPI_COMM_WORLD, split);
+  if (rank % 2 == 0)
+    MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, half);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank % 2 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank % 2 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// An RAII communicator whose constructor splits: the caller reads the handle
+// through accessors and makes the collectives itself.
+class SubComm {
+public:
+  SubComm(MPI_Comm parent, int color, int key) { MPI_Comm_split(parent, color, key, &comm_); }
+  ~SubComm() {
+    if (comm_ != MPI_COMM_NULL)
+      MPI_Comm_free(&comm_);
+  }
+  bool valid() const { return comm_ != MPI_COMM_NULL; }
+  MPI_Comm get() const { return comm_; }
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+// Negative: every fourth rank writes; the writers alone reduce on their
+// communicator, tested by the accessor, by the handle, or by the rank.
+void writers_reduce(double x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool is_writer = rank % 4 == 0;
+  SubComm writers(MPI_COMM_WORLD, is_writer ? 0 : MPI_UNDEFINED, rank);
+  if (writers.valid())
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, writers.get());
+  if (writers.get() != MPI_COMM_NULL)
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, writers.get());
+  if (is_writer)
+    MPI_Barrier(writers.get());
+}
+
+// Positive: the first writer alone.
+void first_writer_reduces(double x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  SubComm writers(MPI_COMM_WORLD, rank % 4 == 0 ? 0 : MPI_UNDEFINED, rank);
+  if (writers.valid() && rank == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, writers.get());
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'writers.valid() && rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'writers.valid() && rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
