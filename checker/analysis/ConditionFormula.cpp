@@ -340,6 +340,16 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       if (std::optional<FormulaRef> Passed = Facts.ParameterValue(Param))
         return Sorted(*Passed);
   const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
+  const bool PerRank = Value && Facts.Differs(*Value);
+  const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  // A field a split's colour is computed from: the field, whatever object
+  // and function read it, as the colour and inlined accessors read it.
+  if (const auto *Member = dyn_cast<MemberExpr>(E);
+      Member && PerRank && Facts.IsColourField && Facts.IsColourField(Member->getMemberDecl())) {
+    FormulaRef Symbol = Arena.perRank(Member->getMemberDecl(), Boolean);
+    Facts.PerRankSymbol(*Value, Symbol);
+    return Sorted(Symbol);
+  }
   if (Value && Value->ExactRank) {
     if (const void *Part = rankPart(Value->Source, Facts.CommunicatorPassed))
       return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
@@ -382,13 +392,8 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
         !WrittenFields.count(Member->getMemberDecl()))
       FieldKey = fieldKey(BaseVar, Member->getMemberDecl());
   }
-  const bool PerRank = Value && Facts.Differs(*Value);
-  const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
   if (!FieldKey && PerRank)
     FieldKey = writtenElementKey(E, Value->Definition);
-  if (const auto *Member = dyn_cast<MemberExpr>(E);
-      Member && PerRank && Facts.IsColourField && Facts.IsColourField(Member->getMemberDecl()))
-    FieldKey = Member->getMemberDecl(); // the field, whatever object and function read it
   FormulaRef Symbol =
       FieldKey ? (PerRank ? Arena.perRank(FieldKey, Boolean) : Arena.uniform(FieldKey, Boolean))
                : symbolFor(E, Named, PerRank, Boolean);

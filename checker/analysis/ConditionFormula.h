@@ -44,9 +44,10 @@ struct ConditionFacts {
   /// status is the same on every rank, so this only drops conjuncts that
   /// long functions of `NCCLCHECK`s would add to every question.
   std::function<bool(const clang::CFGBlock &Block, unsigned Index)> PassesStatusCheck;
-  /// Whether a field holds the colour of a split (`d.color` of
-  /// `MPI_Comm_split(w, d.color, k, &d.group)`): its per-rank reads, in any
-  /// function, are one symbol, so that tests of it line up with the split.
+  /// Whether a split's colour is computed from a field (`d.color` of
+  /// `MPI_Comm_split(w, d.color, k, &d.group)`, fieldsBehind): its per-rank
+  /// reads, in any function, are one symbol, so that tests of it line up
+  /// with the split.
   std::function<bool(const clang::ValueDecl *Field)> IsColourField;
   /// The object standing for the communicator in \p Field of \p Object
   /// (WrapperObjects), or null.
@@ -68,6 +69,11 @@ struct ConditionFacts {
 
 /// Whether \p E is an integer (or boolean) expression, as formulas take it.
 bool isInteger(const clang::Expr *E);
+
+/// The integer fields \p E is computed from: those it reads, also through
+/// the initializers of the locals it reads and the bodies of the accessors
+/// it calls (`is_leader() ? 0 : MPI_UNDEFINED` reads `node_rank`).
+void fieldsBehind(const clang::Expr *E, llvm::DenseSet<const clang::ValueDecl *> &Into);
 
 class ConditionFormula {
 public:
@@ -146,6 +152,10 @@ private:
     const clang::CallExpr *Call;
     const clang::FunctionDecl *Callee;
     const void *Owner; // what `this` is there: a variable, or null for the function's own
+    // An object without a stable identity (one the function writes): only
+    // the fields a split's colour is computed from, one symbol for every
+    // object, can be read there.
+    bool Anonymous = false;
     bool Failed = false;
   };
   std::vector<InlinedCall> Inlined;

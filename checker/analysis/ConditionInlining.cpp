@@ -9,6 +9,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -30,6 +31,28 @@ static const Expr *returnedExpression(const FunctionDecl *Callee) {
       Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
   const Expr *Value = Return ? Return->getRetValue() : nullptr;
   return Value && !Value->isValueDependent() && isInteger(Value) ? Value : nullptr;
+}
+
+void fieldsBehind(const Expr *E, llvm::DenseSet<const ValueDecl *> &Into) {
+  llvm::SmallPtrSet<const Stmt *, 8> Seen;
+  std::vector<const Stmt *> Pending{E};
+  while (!Pending.empty()) {
+    const Stmt *S = Pending.back();
+    Pending.pop_back();
+    if (!S || !Seen.insert(S).second)
+      continue;
+    if (const auto *Member = dyn_cast<MemberExpr>(S);
+        Member && isa<FieldDecl>(Member->getMemberDecl()) && isInteger(Member))
+      Into.insert(Member->getMemberDecl());
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
+        Pending.push_back(Var->getInit());
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Pending.push_back(returnedExpression(Call->getDirectCallee()));
+    for (const Stmt *Child : S->children())
+      Pending.push_back(Child);
+  }
 }
 
 // An accessor's body in place of its call, so that two tests of the same
@@ -54,11 +77,13 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
       return std::nullopt;
   }
   std::optional<const void *> Owner = Inlined.empty() ? nullptr : Inlined.back().Owner;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+  bool Anonymous = !Inlined.empty() && Inlined.back().Anonymous;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      Member && !isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreParenImpCasts())) {
     Owner = objectKey(Member->getImplicitObjectArgument());
-  if (!Owner)
-    return std::nullopt;
-  Inlined.push_back({Call, Callee, *Owner});
+    Anonymous = !Owner;
+  }
+  Inlined.push_back({Call, Callee, Owner.value_or(nullptr), Anonymous});
   FormulaRef F = translate(Body, WantBoolean);
   bool Failed = Inlined.back().Failed;
   Inlined.pop_back();
@@ -127,12 +152,13 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   }
   const auto *Member = dyn_cast<MemberExpr>(E);
   const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
-  if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
-      WrittenFields.count(Field))
+  if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return notInlined(WantBoolean);
   // A split's colour is the field, whatever object reads it (as in translate).
   if (Facts.IsColourField && Facts.IsColourField(Field))
     return Arena.perRank(Field, Boolean);
+  if (Inlined.back().Anonymous || WrittenFields.count(Field))
+    return notInlined(WantBoolean);
   if (Facts.FieldDiffers && !Facts.FieldDiffers(Field))
     return Arena.uniform(fieldKey(Inlined.back().Owner, Field), Boolean);
   // An object the function calls non-const methods of keeps only the fields

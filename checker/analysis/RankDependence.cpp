@@ -208,8 +208,23 @@ RankValue Dataflow::evaluate(const Expr *E) const {
     if (const auto *Member = dyn_cast<MemberExpr>(E))
       if (std::optional<RankValue> Field = fieldOfValue(Member))
         return *Field;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl()))
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl())) {
+      // A binding of a tuple-like object is what its `std::get<i>` of the
+      // whole gives; one of a copied array, any element of the original
+      // (the copy's elements are not told apart).
+      if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl())) {
+        const auto *Whole = dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
+        const VarDecl *Holding = Binding->getHoldingVar();
+        if (Holding && Holding->getInit())
+          return eval(Holding->getInit());
+        if (const auto *Copy =
+                Whole ? dyn_cast_or_null<ArrayInitLoopExpr>(Whole->getInit()) : nullptr)
+          return eval(Copy->getCommonExpr()->getSourceExpr());
+        if (const Expr *Bound = Binding->getBinding())
+          return eval(Bound);
+      }
       return {}; // enumerators, functions
+    }
   }
   if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
     RankValue Value = eval(Unary->getSubExpr());

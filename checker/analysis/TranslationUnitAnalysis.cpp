@@ -461,12 +461,12 @@ void TranslationUnitAnalysis::findGroupImbalances() {
 // A split's colour, as a formula over the rank: who shares each part.
 void TranslationUnitAnalysis::collectSplits() {
   // The communicator and its colour kept side by side in a struct (`d.group`
-  // split by `d.color`): functions handed the struct test the colour field.
+  // split by `d.color`, `h.leaders` by `h.is_leader() ? 0 : MPI_UNDEFINED`):
+  // functions handed the struct test the fields the colour is computed from.
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (const auto *Member =
-              Split.Color ? dyn_cast<MemberExpr>(Split.Color->IgnoreParenImpCasts()) : nullptr)
-        ColourFields.insert(Member->getMemberDecl());
+      if (Split.Color)
+        fieldsBehind(Split.Color, ColourFields);
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits) {
       const Provenance *Source = Env.resolve(Split.Value, Function->decl());

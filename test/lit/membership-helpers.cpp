@@ -170,3 +170,54 @@ void first_writer_reduces(double x) {
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A struct that keeps a leaders' communicator beside the fields its colour
+// is computed from, through an accessor: tests of those fields, in any
+// function and through the accessor, line up with the split.
+struct Hierarchy {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm leaders = MPI_COMM_NULL;
+  int world_rank = 0;
+  int node_rank = 0;
+  bool is_leader() const { return node_rank == 0; }
+};
+
+static Hierarchy make_hierarchy() {
+  Hierarchy h;
+  MPI_Comm_rank(MPI_COMM_WORLD, &h.world_rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, h.world_rank, MPI_INFO_NULL, &h.node);
+  MPI_Comm_rank(h.node, &h.node_rank);
+  int color = h.is_leader() ? 0 : MPI_UNDEFINED;
+  MPI_Comm_split(MPI_COMM_WORLD, color, h.world_rank, &h.leaders);
+  return h;
+}
+
+// Negative: the node leaders count the nodes on their communicator.
+int count_nodes(const Hierarchy &h) {
+  int nodes = 0, one = 1;
+  if (h.is_leader())
+    MPI_Allreduce(&one, &nodes, 1, MPI_INT, MPI_SUM, h.leaders);
+  if (h.node_rank == 0)
+    MPI_Allreduce(&one, &nodes, 1, MPI_INT, MPI_SUM, h.leaders);
+  MPI_Bcast(&nodes, 1, MPI_INT, 0, h.node);
+  return nodes;
+}
+
+// Positive: the first leader alone.
+int count_nodes_on_first(const Hierarchy &h) {
+  int nodes = 0, one = 1;
+  if (h.world_rank == 0)
+    MPI_Allreduce(&one, &nodes, 1, MPI_INT, MPI_SUM, h.leaders);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'h.world_rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'h.world_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:43: note: parameter 'h.world_rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-27]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  return nodes;
+}
+
+void run_hierarchy() {
+  Hierarchy h = make_hierarchy();
+  count_nodes(h);
+  count_nodes_on_first(h);
+}

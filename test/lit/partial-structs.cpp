@@ -8,6 +8,7 @@
 // a returned struct's container field keeps its elements apart from its size.
 #include <cstddef>
 #include <mpi.h>
+#include <tuple>
 #include <vector>
 
 struct Span {
@@ -266,4 +267,50 @@ void each_row(double *v) {
   CartGrid g = make_cart(MPI_COMM_WORLD);
   for (int r = 0; r < g.dims[0]; ++r)
     MPI_Bcast(v, 1, MPI_DOUBLE, r, g.comm);
+}
+
+// The bindings of a tuple and of a copied array: per-rank where an element
+// is (their elements are not told apart).
+static std::tuple<int, int, bool> rank_info(MPI_Comm comm) {
+  int r, s;
+  MPI_Comm_rank(comm, &r);
+  MPI_Comm_size(comm, &s);
+  return std::make_tuple(r, s, r == 0);
+}
+
+// Positive: the root flag of the tuple decides.
+void tuple_root(MPI_Comm comm) {
+  auto [rank, size, root] = rank_info(comm);
+  if (root)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'root'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: a tuple of values the same on every rank.
+void tuple_uniform(MPI_Comm comm, int n) {
+  auto [steps, every] = std::make_tuple(n, 10);
+  for (int i = 0; i < steps; i += every)
+    MPI_Barrier(comm);
+}
+
+// Positive: the first element of a copied array holds the rank; negative:
+// an array of the same values everywhere.
+void array_binding(MPI_Comm comm, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int mine[2] = {rank, n};
+  auto [first, count] = mine;
+  if (first == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'first == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'first == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  int shared[2] = {n, 2 * n};
+  auto [lo, hi] = shared;
+  for (int i = lo; i < hi; ++i)
+    MPI_Barrier(comm);
 }
