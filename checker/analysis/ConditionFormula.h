@@ -159,6 +159,9 @@ private:
     bool Failed = false;
   };
   std::vector<InlinedCall> Inlined;
+  /// \p E translated inside \p Frame; nullopt where it reads what the
+  /// frame cannot give.
+  std::optional<FormulaRef> translateIn(InlinedCall Frame, const clang::Expr *E, bool WantBoolean);
   const clang::Stmt *StableScope = nullptr; // while expression(E, Scope, Stable) runs
   const llvm::DenseSet<const clang::VarDecl *> *StableVars = nullptr;
   unsigned Budget = 0;

@@ -83,13 +83,16 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
     Owner = objectKey(Member->getImplicitObjectArgument());
     Anonymous = !Owner;
   }
-  Inlined.push_back({Call, Callee, Owner.value_or(nullptr), Anonymous});
-  FormulaRef F = translate(Body, WantBoolean);
+  return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous}, Body, WantBoolean);
+}
+
+std::optional<FormulaRef> ConditionFormula::translateIn(InlinedCall Frame, const Expr *E,
+                                                        bool WantBoolean) {
+  Inlined.push_back(Frame);
+  FormulaRef F = translate(E, WantBoolean);
   bool Failed = Inlined.back().Failed;
   Inlined.pop_back();
-  if (Failed)
-    return std::nullopt;
-  return F;
+  return Failed ? std::nullopt : std::optional<FormulaRef>(F);
 }
 
 std::optional<FormulaRef> ConditionFormula::atCall(const CallExpr *Call, const Expr *E) {
@@ -100,11 +103,8 @@ std::optional<FormulaRef> ConditionFormula::atCall(const CallExpr *Call, const E
   if (!Callee || !Owner || !Inlined.empty())
     return std::nullopt;
   Budget = 0;
-  Inlined.push_back({Call, Callee, *Owner});
-  FormulaRef F = translate(E, /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
-  bool Failed = Inlined.back().Failed;
-  Inlined.pop_back();
-  return Failed ? std::nullopt : std::optional<FormulaRef>(F);
+  return translateIn({Call, Callee, *Owner}, E,
+                     /*WantBoolean=*/!isInteger(E) || E->getType()->isBooleanType());
 }
 
 // The object a method is called on, as the owner of field keys: a variable

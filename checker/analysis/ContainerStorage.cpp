@@ -367,9 +367,9 @@ static bool setsSize(const FunctionDecl *Callee) {
 // A container \p Constructed from them has no other state or elements.
 void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Callee,
                              llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
-                             const Stmt *Definition, bool Constructed,
-                             const RankValue &IndexValue) {
-  RankValue Elements, Size;
+                             const Stmt *Definition, bool Constructed, const RankValue &IndexValue,
+                             const RankValue &Keys) {
+  RankValue Elements, Size = Keys;
   const bool Sets = !Constructed && setsSize(Callee);
   for (size_t I = 0; I < Values.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
@@ -459,6 +459,27 @@ void Dataflow::addCallableResults(const CallExpr *Call, llvm::ArrayRef<const Exp
   }
 }
 
+/// The key a mutator of a keyed container inserts or erases, which decides
+/// whether its size changes (`m[k]`, `s.insert(k)`, `m.insert({k, v})`,
+/// `m.emplace(k, v)`, `m.erase(k)`); null for other containers.
+static const Expr *changedKey(const CXXMethodDecl *Method, llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty() ||
+      Method->getParent()->lookup(&Method->getASTContext().Idents.get("key_type")).empty())
+    return nullptr;
+  const Expr *Key = Args.front()->IgnoreImplicit();
+  if (const auto *Pair = dyn_cast<InitListExpr>(Key); Pair && Pair->getNumInits())
+    return Pair->getInit(0);
+  if (const auto *Pair = dyn_cast<CXXConstructExpr>(Key);
+      Pair && Pair->getNumArgs() == 2 && isStdPair(Pair->getType()->getAsCXXRecordDecl()))
+    return Pair->getArg(0); // `{k, v}` of a pair
+  const auto *Made = dyn_cast<CallExpr>(Key);
+  const FunctionDecl *Maker = Made ? Made->getDirectCallee() : nullptr;
+  if (Maker && Maker->isInStdNamespace() && Maker->getIdentifier() &&
+      Maker->getIdentifier()->isStr("make_pair") && Made->getNumArgs() == 2)
+    return Made->getArg(0);
+  return Args.front();
+}
+
 // A library call that fills a container: a method of the container (its
 // element arguments go into the elements, its counts into the container:
 // `v.push_back(x)`, `v.resize(n)`), or an algorithm handed a mutable pointer
@@ -490,7 +511,9 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
           Callee->getParamDecl(I)->getType()->isReferenceType() && !At.dependent() &&
           writeElementFields(Object, /*Index=*/nullptr, {}, Args[I]))
         Values[I] = RankValue();
-    fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false, At);
+    const Expr *Key = changedKey(Method, Args);
+    fillContainer(Object, Callee, Values, Positions, Call, /*Constructed=*/false, At,
+                  Key ? eval(Key) : RankValue());
     return;
   }
   for (size_t I = 0; I < Args.size(); ++I) {

@@ -197,7 +197,8 @@ private:
   void fillContainer(const StorageKey &Object, const clang::FunctionDecl *Callee,
                      llvm::ArrayRef<RankValue> Values, llvm::ArrayRef<RankValue> Positions,
                      const clang::Stmt *Definition, bool Constructed,
-                     const RankValue &IndexValue = RankValue());
+                     const RankValue &IndexValue = RankValue(),
+                     const RankValue &Keys = RankValue());
   bool constructContainer(const clang::VarDecl *Var);
   RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
   bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);

@@ -9,7 +9,10 @@
 // `len`) makes its size the same everywhere again, also in an object held
 // by a `std::unique_ptr`.
 #include <mpi.h>
+#include <map>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 // Negative: only the root's values change; the count stays the same.
@@ -200,4 +203,33 @@ void reduce_prefix(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-2]]:44: note: '(int)head.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:44: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// A keyed container's size is how many different keys went in: per-rank
+// keys (`m[rank % 3]`, `s.erase(rank)`) make it differ between ranks,
+// per-rank values under the same keys do not.
+void keyed_counts(MPI_Comm comm, const std::vector<std::string> &names, double *out) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::map<std::string, double> by_name;
+  for (const auto &name : names) {
+    by_name[name] += rank;
+    by_name.insert({name, 1.0 * rank});
+    by_name.emplace(name, rank);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)by_name.size(), MPI_DOUBLE, MPI_SUM, comm);
+  std::map<int, double> by_class;
+  by_class[rank % 3] += 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)by_class.size(), MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:36: note: '(int)by_class.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  std::set<int> peers{0, 1, 2, 3};
+  peers.erase(rank);
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)peers.size(), MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:36: note: '(int)peers.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
