@@ -277,6 +277,8 @@ private:
   void mergeReturnedFields(const FieldValues *Fields, const clang::Expr *Returned,
                            const RankValue &ReturnTaint);
   void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);
+  void mergeReturnedTuple(const clang::Expr *Returned, const RankValue &ReturnTaint);
+  RankValue bindingValue(const clang::BindingDecl *Binding) const;
   RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
                    const clang::FunctionDecl *Callee) const;
   void publishWritesAtExit(const State &AtExit);
@@ -317,6 +319,7 @@ private:
   bool Recording = false; // the pass over the stable states records calls and writes
   bool ReturnSeen = false;
   bool RecordReturned = true; // every return so far returned a record field by field
+  bool TupleReturned = true;  // every return so far built a tuple (ReturnedTuple)
   mutable llvm::DenseSet<const clang::ValueDecl *> SharedReads;
   // What the flow read of the seeds (see FunctionDependence).
   mutable uint64_t FieldSeedsRead = 0;

@@ -242,4 +242,77 @@ void Dataflow::mergeReturnedFields(const FieldValues *Fields, const Expr *Return
       It->second.merge(Value);
 }
 
+/// The elements a `std::tuple` is built from (`std::make_tuple(a, b)`,
+/// `std::tuple<int, int>(a, b)`, `{a, b}`, or a tuple converted from one
+/// so built); empty for any other expression.
+static llvm::SmallVector<const Expr *, 4> tupleElements(const Expr *E) {
+  E = E->IgnoreImplicit();
+  const auto *Class = E->getType()->getAsCXXRecordDecl();
+  if (!Class || !Class->isInStdNamespace() || !Class->getIdentifier() ||
+      !Class->getIdentifier()->isStr("tuple"))
+    return {};
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    const Expr *From =
+        Construct->getNumArgs() == 1 ? Construct->getArg(0)->IgnoreImplicit() : nullptr;
+    if (From && From->getType()->getAsCXXRecordDecl() &&
+        From->getType()->getAsCXXRecordDecl()->getName() == "tuple")
+      return tupleElements(From); // a copy or a conversion
+    return llvm::SmallVector<const Expr *, 4>(Construct->arguments());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Maker = Call ? Call->getDirectCallee() : nullptr;
+  if (Maker && Maker->isInStdNamespace() && Maker->getIdentifier() &&
+      Maker->getIdentifier()->isStr("make_tuple"))
+    return llvm::SmallVector<const Expr *, 4>(Call->arguments());
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return llvm::SmallVector<const Expr *, 4>(List->inits());
+  return {};
+}
+
+// A function returns its tuple element by element only while every return
+// builds one of as many elements; otherwise its callers see the whole.
+void Dataflow::mergeReturnedTuple(const Expr *Returned, const RankValue &ReturnTaint) {
+  std::vector<RankValue> &Merged = Result.Facts.ReturnedTuple;
+  llvm::SmallVector<const Expr *, 4> Elements = tupleElements(Returned);
+  if (Elements.empty() || (ReturnSeen && Merged.size() != Elements.size()))
+    TupleReturned = false;
+  if (!TupleReturned) {
+    Merged.clear();
+    return;
+  }
+  if (!ReturnSeen)
+    Merged.assign(Elements.size(), RankValue());
+  for (size_t I = 0; I < Elements.size(); ++I) {
+    RankValue Value = eval(Elements[I]);
+    Value.combine(ReturnTaint);
+    if (ReturnSeen)
+      Merged[I].merge(Value);
+    else
+      Merged[I] = Value;
+  }
+}
+
+// A binding of a tuple a function of the file returns (`auto [rank, size,
+// root] = info(comm)`) is that element; of another tuple-like object, what
+// its `std::get<i>` of the whole gives; of a copied array, any element of
+// the original (the copy's elements are not told apart).
+RankValue Dataflow::bindingValue(const BindingDecl *Binding) const {
+  const auto *Whole = dyn_cast_or_null<DecompositionDecl>(Binding->getDecomposedDecl());
+  if (const VarDecl *Holding = Binding->getHoldingVar()) {
+    const auto *Call = Whole && Whole->getInit()
+                           ? dyn_cast<CallExpr>(Whole->getInit()->IgnoreImplicit())
+                           : nullptr;
+    const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
+    auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
+    size_t Index = llvm::find(Whole->bindings(), Binding) - Whole->bindings().begin();
+    if (It != Env.Facts.end() && Index < It->second.ReturnedTuple.size())
+      return atCall(It->second.ReturnedTuple[Index], explicitArguments(Call), Callee);
+    return Holding->getInit() ? eval(Holding->getInit()) : RankValue();
+  }
+  if (const auto *Copy = Whole ? dyn_cast_or_null<ArrayInitLoopExpr>(Whole->getInit()) : nullptr)
+    return eval(Copy->getCommonExpr()->getSourceExpr());
+  const Expr *Bound = Binding->getBinding();
+  return Bound ? eval(Bound) : RankValue();
+}
+
 } // namespace lockstep::analysis::dependence

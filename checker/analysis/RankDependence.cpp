@@ -45,6 +45,8 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
          SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameFields(ReturnedFieldElements, Other.ReturnedFieldElements) &&
+         ReturnedTuple.size() == Other.ReturnedTuple.size() &&
+         SameEach(ReturnedTuple, Other.ReturnedTuple, Same) &&
          SameEach(OutParams, Other.OutParams, Same) &&
          SameEach(OutElements, Other.OutElements, Same) &&
          SameEach(OutElementFields, Other.OutElementFields, SameFields) &&
@@ -209,20 +211,8 @@ RankValue Dataflow::evaluate(const Expr *E) const {
       if (std::optional<RankValue> Field = fieldOfValue(Member))
         return *Field;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E); Ref && !isa<VarDecl>(Ref->getDecl())) {
-      // A binding of a tuple-like object is what its `std::get<i>` of the
-      // whole gives; one of a copied array, any element of the original
-      // (the copy's elements are not told apart).
-      if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl())) {
-        const auto *Whole = dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
-        const VarDecl *Holding = Binding->getHoldingVar();
-        if (Holding && Holding->getInit())
-          return eval(Holding->getInit());
-        if (const auto *Copy =
-                Whole ? dyn_cast_or_null<ArrayInitLoopExpr>(Whole->getInit()) : nullptr)
-          return eval(Copy->getCommonExpr()->getSourceExpr());
-        if (const Expr *Bound = Binding->getBinding())
-          return eval(Bound);
-      }
+      if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl()))
+        return bindingValue(Binding);
       return {}; // enumerators, functions
     }
   }
@@ -386,6 +376,7 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
         Result.Facts.ReturnChosenBy |= ReturnTaint.Params;
       }
       mergeReturnedFields(Record ? &Fields : nullptr, Return->getRetValue(), ReturnTaint);
+      mergeReturnedTuple(Return->getRetValue(), ReturnTaint);
       if (ReturnSeen) {
         Result.Facts.ReturnValue.merge(Returned);
         Result.Facts.ReturnedOwn.merge(Own);
@@ -596,7 +587,7 @@ RankValue Dataflow::reachingTaint(const CFGBlock &Block) const {
 
 void Dataflow::clearRecords() {
   ReturnSeen = false;
-  RecordReturned = true;
+  RecordReturned = TupleReturned = true;
   Result.Facts = FunctionFacts(Function.decl()->getNumParams());
   Result.Calls.clear();
   Result.SharedWrites.clear();

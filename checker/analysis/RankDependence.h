@@ -37,6 +37,9 @@ struct FunctionFacts {
   // The elements of a returned record's container fields (`b.x` that
   // make_shard(rank) filled per rank), apart from their sizes.
   FieldValues ReturnedFieldElements;
+  // A returned tuple, element by element, while every return builds one
+  // of as many elements (`return std::make_tuple(r, n, r == 0);`).
+  std::vector<RankValue> ReturnedTuple;
   // Written through pointer or reference parameters, by parameter: the whole
   // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
   // container a reference reaches (`v[i] = rank`: the caller's container

@@ -269,8 +269,9 @@ void each_row(double *v) {
     MPI_Bcast(v, 1, MPI_DOUBLE, r, g.comm);
 }
 
-// The bindings of a tuple and of a copied array: per-rank where an element
-// is (their elements are not told apart).
+// The bindings of a tuple a function returns, element by element, and of a
+// copied array, per-rank where any element is (its elements are not told
+// apart).
 static std::tuple<int, int, bool> rank_info(MPI_Comm comm) {
   int r, s;
   MPI_Comm_rank(comm, &r);
@@ -287,6 +288,13 @@ void tuple_root(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'root' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the size the same tuple holds.
+void tuple_size(MPI_Comm comm) {
+  auto [rank, size, root] = rank_info(comm);
+  for (int i = 0; i < size; ++i)
+    MPI_Barrier(comm);
 }
 
 // Negative: a tuple of values the same on every rank.
