@@ -466,6 +466,18 @@ static const Expr *changedKey(const CXXMethodDecl *Method, llvm::ArrayRef<const 
   if (Args.empty() ||
       Method->getParent()->lookup(&Method->getASTContext().Idents.get("key_type")).empty())
     return nullptr;
+  // Only the methods that insert or erase: not a lookup (`find`, `at`,
+  // `lower_bound`), whose non-const form is no mutator either.
+  const IdentifierInfo *Name = Method->getIdentifier();
+  bool Changes = Method->getOverloadedOperator() == OO_Subscript ||
+                 (Name && llvm::is_contained({"insert", "emplace", "emplace_hint", "try_emplace",
+                                              "insert_or_assign", "erase", "extract"},
+                                             Name->getName()));
+  if (!Changes)
+    return nullptr;
+  // Past a position hint (`m.emplace_hint(it, k, v)`, `m.insert(it, {k, v})`).
+  if (Args.size() > 1 && isIterator(Args.front()->getType()))
+    Args = Args.drop_front();
   const Expr *Key = Args.front()->IgnoreImplicit();
   if (const auto *Pair = dyn_cast<InitListExpr>(Key); Pair && Pair->getNumInits())
     return Pair->getInit(0);

@@ -232,4 +232,10 @@ void keyed_counts(MPI_Comm comm, const std::vector<std::string> &names, double *
   // CHECK-MESSAGES: :[[@LINE-2]]:36: note: '(int)peers.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  // Negative: looking a per-rank key up inserts nothing.
+  std::map<int, double> table{{0, 1.0}, {1, 2.0}};
+  auto hit = table.find(rank);
+  if (hit != table.end())
+    hit->second += table.at(0);
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)table.size(), MPI_DOUBLE, MPI_SUM, comm);
 }
