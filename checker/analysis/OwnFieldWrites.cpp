@@ -36,12 +36,12 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
   auto Add = [&Fields](OwnFieldWrite Write) {
     if (!Write.Field)
       return;
-    auto Known = llvm::find_if(
+    auto Earlier = llvm::find_if(
         Fields, [&](const OwnFieldWrite &Other) { return Other.Field == Write.Field; });
-    if (Known == Fields.end())
+    if (Earlier == Fields.end())
       Fields.push_back(Write);
     else
-      Known->ElementsOnly = Known->ElementsOnly && Write.ElementsOnly;
+      Earlier->ElementsOnly = Earlier->ElementsOnly && Write.ElementsOnly;
   };
   const FunctionDecl *Definition = Method->getDefinition();
   const Stmt *Body = Definition ? Definition->getBody() : nullptr;
