@@ -101,6 +101,8 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
       Role.UniformSource = Rules.findUniformSource(Name);
     if (!Role.PerRankSource)
       Role.PerRankSource = Rules.findPerRankSource(Name);
+    if (!Role.Copy)
+      Role.Copy = Rules.findCopy(Name);
   }
   for (const rules::JoinProtocolRule &Join : Rules.JoinProtocols) {
     if (listed(Join.Shadows, Names))
@@ -119,7 +121,7 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   Role.AnnotatedCollective = hasAnnotation(FD, "lockstep::collective");
   Role.AnnotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
   Role.AnnotatedUniform = hasAnnotation(FD, "lockstep::uniform");
-  Role.StatusSuccess = statusSuccess(FD, Names);
+  Role.StatusSuccess = successOf(FD->getReturnType(), &Names.front());
   Role.NullFails = nullFails(FD, Names);
   return Role;
 }
@@ -134,11 +136,12 @@ bool CallClassifier::nullFails(const FunctionDecl *FD,
   return false;
 }
 
-std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
-                                                     const std::vector<std::string> &Names) const {
+// The success value of a status of \p Result's type or, with \p Function,
+// of the integral results of that function.
+std::optional<int64_t> CallClassifier::successOf(QualType Result,
+                                                 const std::string *Function) const {
   // The type names the result carries, outermost typedef first.
   std::vector<std::string> TypeNames;
-  QualType Result = FD->getReturnType();
   for (QualType T = Result; const auto *Typedef = T->getAs<TypedefType>();
        T = Typedef->getDecl()->getUnderlyingType())
     TypeNames.push_back(Typedef->getDecl()->getQualifiedNameAsString());
@@ -149,10 +152,9 @@ std::optional<int64_t> CallClassifier::statusSuccess(const FunctionDecl *FD,
     const rules::StatusRule &Status = Rules.Statuses[I];
     if (Status.NullFails)
       continue; // a pointer result: nullFails
-    const bool Applies = Status.Type.empty()
-                             ? Result->isIntegralOrEnumerationType() &&
-                                   std::regex_search(Names.front(), StatusFunctions[I])
-                             : llvm::is_contained(TypeNames, Status.Type);
+    const bool Applies = Status.Type.empty() ? Function && Result->isIntegralOrEnumerationType() &&
+                                                   std::regex_search(*Function, StatusFunctions[I])
+                                             : llvm::is_contained(TypeNames, Status.Type);
     if (!Applies)
       continue;
     if (Status.Value)

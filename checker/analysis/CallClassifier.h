@@ -30,6 +30,7 @@ struct CalleeRole {
   const rules::ValueSourceRule *UniformSource = nullptr;
   bool AnnotatedUniform = false;
   const rules::PerRankSourceRule *PerRankSource = nullptr; // a clock, a host query, ...
+  const rules::CopyRule *Copy = nullptr;                   // memcpy, cudaMemcpy, ...
   const rules::JoinProtocolRule *JoinBegin = nullptr;      // opens the region (guard constructor)
   const rules::JoinProtocolRule *JoinEnd = nullptr;        // closes it (guard destructor)
   std::vector<const rules::JoinProtocolRule *> ShadowedBy; // protocols that shadow this call
@@ -67,14 +68,19 @@ public:
   /// of it (`c10d::ProcessGroup`): an object the ranks run collectives on.
   bool isCollectiveReceiver(const clang::CXXRecordDecl *Class) const;
 
+  /// The success value of the values of \p Type when the rules call that
+  /// type a status (`ncclResult_t`: `ncclSuccess`).
+  std::optional<int64_t> statusTypeSuccess(clang::QualType Type) const {
+    return successOf(Type, nullptr);
+  }
+
   bool isRankName(llvm::StringRef Name) const;
   bool isWorldSizeName(llvm::StringRef Name) const;
 
 private:
   CalleeRole computeRole(const clang::FunctionDecl *Callee) const;
   bool readsEnvironmentNamedBy(const clang::ParmVarDecl *Param) const;
-  std::optional<int64_t> statusSuccess(const clang::FunctionDecl *Callee,
-                                       const std::vector<std::string> &Names) const;
+  std::optional<int64_t> successOf(clang::QualType Type, const std::string *Function) const;
   bool nullFails(const clang::FunctionDecl *Callee, const std::vector<std::string> &Names) const;
 
   const rules::RuleSet &Rules;

@@ -575,8 +575,9 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   std::string Variable;
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
-    if (resetThroughLibraryCall(Call, Callee)) {
-      // The object holds what the arguments say, nothing else.
+    if ((Role.Copy && copyThroughPointers(Call, *Role.Copy)) ||
+        resetThroughLibraryCall(Call, Callee)) {
+      // The destination, or the object, holds what the arguments say.
     } else if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
         flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);

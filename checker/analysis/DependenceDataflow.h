@@ -190,6 +190,8 @@ private:
                     llvm::ArrayRef<const void *> Fields = {});
   void fillThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   bool resetThroughLibraryCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  // --- memory copies (MemoryCopies.cpp) ----------------------------------
+  bool copyThroughPointers(const clang::CallExpr *Call, const rules::CopyRule &Copy);
   RankValue libraryArgument(const clang::Expr *Arg, StorageKey &Into,
                             RankValue *Position = nullptr) const;
   void addCallableResults(const clang::CallExpr *Call, llvm::ArrayRef<const clang::Expr *> Args,

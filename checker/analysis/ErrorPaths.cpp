@@ -200,13 +200,17 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
   return std::nullopt;
 }
 
-// A status: the result of a status call, or a local written only from status
-// calls of one success value and from constants.
+// A status: the result of a status call, a parameter of a status type
+// (`void check(ncclResult_t r)`), or a local written only from status calls
+// of one success value and from constants.
 std::optional<StatusValue> ErrorPaths::statusOf(const Expr *E, const FunctionDecl *FD,
                                                 std::vector<const FunctionDecl *> *Missing) {
   if (std::optional<StatusValue> Direct = callStatus(E, Missing))
     return Direct;
   const VarDecl *Var = localVariable(E->IgnoreParenCasts());
+  if (isa_and_nonnull<ParmVarDecl>(Var))
+    if (std::optional<int64_t> Success = Classifier.statusTypeSuccess(Var->getType()))
+      return StatusValue{*Success, /*Fails=*/false};
   if (!Var || isa<ParmVarDecl>(Var))
     return std::nullopt;
   const LocalWrites &Body = writesOf(FD);

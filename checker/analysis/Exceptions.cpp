@@ -111,13 +111,19 @@ static bool caught(const CXXTryStmt &Try, QualType Type) {
   return false;
 }
 
-/// Whether the handlers of \p Try catch everything the calls of its block
-/// may throw.
+/// Whether the handlers of \p Try catch everything its block may throw:
+/// its own `throw`s and what its calls may let out.
 static bool catchesAllThrown(const CXXTryStmt &Try, const ThrowingFunctions &Throwing) {
   bool All = true;
   walkBody(Try.getTryBlock(), [&](const Stmt *S, bool InTry) {
+    if (!All || InTry)
+      return;
+    if (const auto *Throw = dyn_cast<CXXThrowExpr>(S)) {
+      All = Throw->getSubExpr() && caught(Try, caughtAs(Throw->getSubExpr()->getType()));
+      return;
+    }
     const auto *Call = dyn_cast<CallExpr>(S);
-    if (!All || InTry || !Call || !Throwing.mayThrow(Call->getDirectCallee()))
+    if (!Call || !Throwing.mayThrow(Call->getDirectCallee()))
       return;
     std::optional<std::vector<QualType>> Types = Throwing.thrownTypes(Call->getDirectCallee());
     All = Types && llvm::all_of(*Types, [&](QualType Type) { return caught(Try, Type); });
@@ -160,13 +166,15 @@ static void dropEdge(CFGBlock *Block, CFGBlock::AdjacentBlock &Edge) {
       Pred = CFGBlock::AdjacentBlock(Block, /*IsReachable=*/false);
 }
 
-void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing) {
+void keepHandlerEdges(CFG &Graph, const ThrowingFunctions &Throwing, bool CallEdges) {
   for (CFGBlock *Block : Graph) {
     // A try's dispatch ends in its handlers, then (without a catch-all) the
     // edge for what none of them catches.
     if (const auto *Try = dyn_cast_or_null<CXXTryStmt>(Block->getTerminatorStmt());
         Try && Block->succ_size() == Try->getNumHandlers() + 1 && catchesAllThrown(*Try, Throwing))
       dropEdge(Block, *std::prev(Block->succ_end()));
+    if (!CallEdges)
+      continue;
     const CallExpr *Call = callWithExceptionalEdge(*Block);
     if (!Call || (handlersOf(*Block) && Throwing.mayThrow(Call->getDirectCallee())))
       continue;

@@ -39,12 +39,13 @@ private:
 /// may throw: its CFG needs the exceptional edges of those calls.
 bool callsIntoHandlers(const clang::Stmt *Body, const ThrowingFunctions &Throwing);
 
-/// Of the exceptional edges Clang adds to every call (CFG::BuildOptions::
-/// AddEHEdges), keeps those of calls to a function that may throw into a
-/// `try` of the function: the rest would only make every call a branch no
-/// rank decides. A `try` whose handlers catch every type its calls may
-/// throw loses its edge onwards to the caller.
-void keepHandlerEdges(clang::CFG &Graph, const ThrowingFunctions &Throwing);
+/// A `try` whose handlers catch every type its block may throw (its own
+/// `throw`s and its calls') loses its edge onwards to the caller. With
+/// \p CallEdges, of the exceptional edges Clang adds to every call
+/// (CFG::BuildOptions::AddEHEdges), keeps those of calls to a function that
+/// may throw into a `try` of the function: the rest would only make every
+/// call a branch no rank decides.
+void keepHandlerEdges(clang::CFG &Graph, const ThrowingFunctions &Throwing, bool CallEdges);
 
 /// The call that ends \p Block when the block's second edge is the jump to
 /// the handlers of a `try` should the call throw; null for other blocks.

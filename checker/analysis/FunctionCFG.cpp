@@ -43,8 +43,8 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   Result->Graph = CFG::buildCFG(FD, FD->getBody(), &Context, Options);
   if (!Result->Graph)
     return nullptr;
-  if (Options.AddEHEdges)
-    keepHandlerEdges(*Result->Graph, *Throwing);
+  if (Throwing)
+    keepHandlerEdges(*Result->Graph, *Throwing, /*CallEdges=*/Options.AddEHEdges);
   Result->computeReversePostOrder();
   Result->Parents = std::make_unique<ParentMap>(FD->getBody());
   // A function without branches is one path: its order says who

@@ -176,6 +176,57 @@ bool GroupBalance::isGroupHelper(const FunctionCFG &Function) {
   return Summary && Summary->OnlyGroupMarkers;
 }
 
+// Whether an exception may leave \p Callee other than from the failing arm
+// of a status check: `if (r != ncclSuccess) throw ...;` in a checking
+// helper reports an error, and the job is broken on that rank whatever its
+// groups hold. A `throw` out of the body, or a call to such a function, on
+// a path the walks follow; an override's throws are its overridden
+// method's (a virtual call may run it). Once per file, with a worklist.
+bool GroupBalance::throwsPastStatusChecks(const FunctionDecl *Callee) {
+  if (!Callee || !Throwing.mayThrow(Callee))
+    return false;
+  if (!ThrowingPastChecks) {
+    ThrowingPastChecks.emplace();
+    llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Callers;
+    std::vector<const FunctionDecl *> Work;
+    for (const auto &[Key, Function] : Functions) {
+      if (!Throwing.mayThrow(Key))
+        continue;
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(Key))
+        for (const CXXMethodDecl *Overridden : Method->overridden_methods())
+          Callers[Key].push_back(Overridden->getCanonicalDecl());
+      const CFGBlock &Exit = Function->cfg().getExit();
+      bool Throws = false;
+      for (const CFGBlock *Block : Function->cfg()) {
+        if (Paths.onErrorPath(*Function, *Block) || exceptionalCall(*Block))
+          continue;
+        for (const CFGElement &Element : *Block) {
+          auto S = Element.getAs<CFGStmt>();
+          if (S && isa<CXXThrowExpr>(S->getStmt()))
+            Throws =
+                Throws || llvm::any_of(Block->succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
+                  return Succ.getReachableBlock() == &Exit;
+                });
+          else if (const auto *Call = S ? dyn_cast<CallExpr>(S->getStmt()) : nullptr)
+            if (const FunctionDecl *Target = Call->getDirectCallee();
+                Target && Throwing.mayThrow(Target))
+              Callers[Target->getCanonicalDecl()].push_back(Key);
+        }
+      }
+      if (Throws && ThrowingPastChecks->insert(Key).second)
+        Work.push_back(Key);
+    }
+    while (!Work.empty()) {
+      const FunctionDecl *Thrower = Work.back();
+      Work.pop_back();
+      for (const FunctionDecl *Caller : Callers.lookup(Thrower))
+        if (ThrowingPastChecks->insert(Caller).second)
+          Work.push_back(Caller);
+    }
+  }
+  return ThrowingPastChecks->count(Callee->getCanonicalDecl());
+}
+
 GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   const CFG &Graph = Function.cfg();
   std::vector<DepthState> Out(Graph.getNumBlockIDs());
@@ -197,7 +248,7 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
     const bool Caught = exceptionalCall(Block);
     forEachCall(Block, Function.context(),
                 [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *Call) {
-                  if (!Caught && Throwing.mayThrow(Callee))
+                  if (!Caught && throwsPastStatusChecks(Callee))
                     for (const auto &[Key, Info] : State)
                       if (Key.Depth > 0)
                         if (auto [It, New] = Thrown.emplace(Key, Info); New && !Info.LeftBy)

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ private:
   const Outcome &analyse(const clang::FunctionDecl *FD);
   Outcome run(const FunctionCFG &Function);
   bool isGroupHelper(const FunctionCFG &Function);
+  bool throwsPastStatusChecks(const clang::FunctionDecl *Callee);
 
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
@@ -61,6 +63,7 @@ private:
   std::vector<AnalysisLimit> &Limits;
   llvm::DenseMap<const clang::FunctionDecl *, Outcome> Outcomes;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  std::optional<llvm::DenseSet<const clang::FunctionDecl *>> ThrowingPastChecks;
 };
 
 } // namespace lockstep::analysis

@@ -33,4 +33,8 @@ const PerRankSourceRule *RuleSet::findPerRankSource(const std::string &Name) con
                 [](const PerRankSourceRule &R) -> const std::string & { return R.Function; });
 }
 
+const CopyRule *RuleSet::findCopy(const std::string &Name) const {
+  return findBy(Copies, Name, [](const CopyRule &R) -> const std::string & { return R.Function; });
+}
+
 } // namespace lockstep::rules

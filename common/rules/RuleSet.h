@@ -76,6 +76,15 @@ struct PerRankSourceRule {
   std::string Origin;
 };
 
+/// A function that copies memory (`memcpy`, `cudaMemcpy`): what argument
+/// `To` points to holds, after it, what argument `From` points to. A value
+/// an allreduce agreed on device memory stays agreed once copied to the host.
+struct CopyRule {
+  std::string Function;
+  unsigned To = 0, From = 0;
+  std::string Origin;
+};
+
 /// An uneven-input join protocol: inside its region, ranks that run out of
 /// input early shadow the collectives of `shadows` until every rank joins.
 /// The region is the lifetime of a `guard` object, or the code between calls
@@ -126,6 +135,7 @@ struct RuleSet {
   std::vector<PerRankSourceRule> PerRankSources;
   std::vector<JoinProtocolRule> JoinProtocols;
   std::vector<StatusRule> Statuses;
+  std::vector<CopyRule> Copies;
   EnvironmentRules Environment;
   NamingRules Naming;
   std::vector<std::string> Files; // every file merged, in order
@@ -135,6 +145,7 @@ struct RuleSet {
   const ValueSourceRule *findRankSource(const std::string &Name) const;
   const ValueSourceRule *findUniformSource(const std::string &Name) const;
   const PerRankSourceRule *findPerRankSource(const std::string &Name) const;
+  const CopyRule *findCopy(const std::string &Name) const;
 };
 
 } // namespace lockstep::rules

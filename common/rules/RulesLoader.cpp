@@ -9,11 +9,30 @@
 #include <sstream>
 
 namespace lockstep::rules {
-namespace {
 
 using json_reader::Reader;
 using json_reader::typeName;
 using nlohmann::json;
+
+/// A "copies" entry: the function, and the arguments it writes and reads.
+static Error readCopy(const json &Entry, const std::string &Context, const std::string &File,
+                      CopyRule &Rule) {
+  Reader R(Entry, Context);
+  std::optional<unsigned> To, From;
+  if (!R.onlyKeys({"function", "to", "from"}) || !R.string("function", Rule.Function) ||
+      !R.index("to", To) || !R.index("from", From))
+    return R.takeError();
+  if (!To || !From)
+    return R.failure(To ? "from" : "to", "missing required field");
+  if (*To == *From)
+    return R.failure("from", "a copy reads and writes different arguments");
+  Rule.To = *To;
+  Rule.From = *From;
+  Rule.Origin = File;
+  return Error::success();
+}
+
+namespace {
 
 /// An argument reference: 3, "receiver", or "1.rootRank".
 bool argRef(Reader &R, const char *Key, ArgRef &Out) {
@@ -276,7 +295,7 @@ Error readSection(const json &Document, const char *Section, const std::string &
 Error readHeader(const json &Document, const std::string &File, std::string &Api) {
   Reader Top(Document, File);
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
-                     "uniform_sources", "per_rank_sources", "join_protocols", "status",
+                     "uniform_sources", "per_rank_sources", "join_protocols", "status", "copies",
                      "environment", "naming"}))
     return Top.takeError();
   if (!Document.contains("version"))
@@ -328,6 +347,8 @@ Error readRuleSections(const json &Document, const std::string &File, const std:
                     InFile(readJoinProtocol));
   if (!E)
     E = readSection(Document, "status", File, "type", Added.Statuses, InFile(readStatus));
+  if (!E)
+    E = readSection(Document, "copies", File, "function", Added.Copies, InFile(readCopy));
   return E;
 }
 
@@ -378,6 +399,8 @@ Error rejectRedefinitions(const RuleSet &Rules, const RuleSet &Added) {
                          ByFunction);
   if (!E)
     E = rejectDuplicates(Rules.JoinProtocols, Added.JoinProtocols, "join_protocols", ByName);
+  if (!E)
+    E = rejectDuplicates(Rules.Copies, Added.Copies, "copies", ByFunction);
   return E;
 }
 
@@ -390,6 +413,7 @@ void appendRules(RuleSet &Rules, RuleSet &Added) {
   append(Rules.PerRankSources, Added.PerRankSources);
   append(Rules.JoinProtocols, Added.JoinProtocols);
   append(Rules.Statuses, Added.Statuses);
+  append(Rules.Copies, Added.Copies);
   append(Rules.Environment.Readers, Added.Environment.Readers);
   append(Rules.Environment.RankVariables, Added.Environment.RankVariables);
   append(Rules.Environment.WorldSizeVariables, Added.Environment.WorldSizeVariables);

@@ -283,3 +283,76 @@ void train_until_file_ends(MPI_Comm comm) {
     MPI_Allreduce(MPI_IN_PLACE, batch, 256, MPI_FLOAT, MPI_SUM, comm);
   }
 }
+
+// Negative: the handler catches what the try block throws itself, and a
+// per-rank `break` leaves the loop early; the result every rank returns is
+// an allreduce's.
+static bool any_rank(bool local, MPI_Comm comm) {
+  int in = local, out = 0;
+  MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, comm);
+  return out != 0;
+}
+
+static bool advance(double *x, int n, MPI_Comm comm) {
+  bool bad = false;
+  try {
+    for (int i = 0; i < n; ++i) {
+      if (x[i] < 0.0)
+        throw std::domain_error("negative mass");
+      x[i] *= 1.01;
+      if (x[i] > 1e6) {
+        bad = true;
+        break;
+      }
+    }
+  } catch (const std::exception &) {
+    bad = true;
+  }
+  return !any_rank(bad, comm);
+}
+
+void integrate(double *x, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  x[0] = rank;
+  for (int step = 0; step < 100; ++step) {
+    if (!advance(x, n, comm))
+      return;
+    MPI_Barrier(comm);
+  }
+}
+
+// Positive: the same step returning its own rank's verdict.
+static bool advance_alone(double *x, int n) {
+  bool bad = false;
+  try {
+    for (int i = 0; i < n; ++i) {
+      if (x[i] < 0.0)
+        throw std::domain_error("negative mass");
+      x[i] *= 1.01;
+      if (x[i] > 1e6) {
+        bad = true;
+        break;
+      }
+    }
+  } catch (const std::exception &) {
+    bad = true;
+  }
+  return !bad;
+}
+
+void integrate_alone(double *x, int n, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  x[0] = rank;
+  for (int step = 0; step < 100; ++step) {
+    if (!advance_alone(x, n))
+      return;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where '!advance_alone(x, n)', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where '!advance_alone(x, n)' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: '!advance_alone(x, n)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  }
+}

@@ -1,6 +1,6 @@
 // REQUIRES: nccl
 // RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags %nccl_flags 2>&1 \
-// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+// RUN:   | %filecheck_diags %s --check-prefixes=CHECK-MESSAGES,CUT
 // RUN: %clang_tidy --checks='-*,lockstep-*' --config="{CheckOptions: {ErrorPathsAsExits: true}}" \
 // RUN:   %s -- %cxx_flags %nccl_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefixes=CHECK-MESSAGES,EXITS
@@ -8,7 +8,7 @@
 // Error paths in NCCL and CUDA code (issue 14, pattern 1): check macros that
 // return the error, exit or throw when a call fails are no rank exit and
 // leave no group open. ErrorPathsAsExits (for every check here) brings them
-// back: the EXITS lines.
+// back: the EXITS lines; CUT lines hold only while they are cut.
 #include <cstdio>
 #include <cstdlib>
 #include <mpi.h>
@@ -128,4 +128,38 @@ ncclResult_t root_skips(float *buf, size_t n, int rank, ncclComm_t comm, cudaStr
   // CHECK-MESSAGES: :[[@LINE-7]]:51: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
   // CHECK-MESSAGES: :[[@LINE-5]]:13: note: let every rank reach 'ncclAllReduce' before leaving, or make the decision to leave the same on every rank
   return ncclSuccess;
+}
+
+// Negative: a checking helper that throws when a status reports a failure,
+// inside a group: the throw reports the error, it leaves no group open.
+static void nccl_throw(ncclResult_t r) {
+  if (r != ncclSuccess)
+    throw std::runtime_error(ncclGetErrorString(r));
+}
+
+void fused_reduce(float **grads, int buckets, size_t n, ncclComm_t comm, cudaStream_t st) {
+  nccl_throw(ncclGroupStart());
+  for (int b = 0; b < buckets; ++b)
+    nccl_throw(ncclAllReduce(grads[b], grads[b], n, ncclFloat, ncclSum, comm, st));
+  nccl_throw(ncclGroupEnd());
+}
+// EXITS: :[[@LINE-5]]:14: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'fused_reduce'
+// EXITS: :[[@LINE-6]]:3: note: the group is still open if 'nccl_throw' throws here
+// EXITS: :[[@LINE-7]]:14: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
+
+// Positive: a helper that throws on a size, not a status, inside a group.
+static void check_bucket(size_t n, size_t cap) {
+  if (n > cap)
+    throw std::length_error("bucket too large");
+}
+
+void capped_reduce(float *grad, size_t n, size_t cap, ncclComm_t comm, cudaStream_t st) {
+  nccl_throw(ncclGroupStart());
+  check_bucket(n, cap);
+  nccl_throw(ncclAllReduce(grad, grad, n, ncclFloat, ncclSum, comm, st));
+  nccl_throw(ncclGroupEnd());
+  // CHECK-MESSAGES: :[[@LINE-4]]:14: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'capped_reduce'
+  // CUT: :[[@LINE-4]]:3: note: the group is still open if 'check_bucket' throws here
+  // EXITS: :[[@LINE-6]]:3: note: the group is still open if 'nccl_throw' throws here
+  // CHECK-MESSAGES: :[[@LINE-7]]:14: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
 }

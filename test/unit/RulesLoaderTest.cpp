@@ -60,6 +60,11 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(Rules.findPerRankSource("MPI_Recv")->OutArgs, std::vector<unsigned>{0});
   EXPECT_EQ(Rules.findPerRankSource("MPI_Cart_shift")->OutArgs, (std::vector<unsigned>{3, 4}));
   EXPECT_EQ(Rules.findPerRankSource("gethostname")->Why, "the host name");
+  ASSERT_NE(Rules.findCopy("cudaMemcpyAsync"), nullptr);
+  EXPECT_EQ(Rules.findCopy("cudaMemcpyAsync")->To, 0u);
+  EXPECT_EQ(Rules.findCopy("cudaMemcpyAsync")->From, 1u);
+  EXPECT_EQ(Rules.findCopy("cudaMemcpyPeer")->From, 2u);
+  EXPECT_NE(Rules.findCopy("memcpy"), nullptr);
 }
 
 TEST(RulesLoader, ShippedFilesLoadFromDisk) {
@@ -378,6 +383,44 @@ TEST(RulesLoader, RejectsMalformedPerRankSources) {
       {"function": "MPI_Wtime", "returns": true, "why": "a clock reading"}]})",
                  Rules)
                 .find("per_rank_sources: 'MPI_Wtime' is already defined in"),
+            std::string::npos);
+}
+
+TEST(RulesLoader, ReadsCopies) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "copies": [
+      {"function": "dev_copy", "to": 1, "from": 0}]})",
+                 Rules),
+            "");
+  ASSERT_EQ(Rules.Copies.size(), 1u);
+  EXPECT_EQ(Rules.findCopy("dev_copy")->To, 1u);
+  EXPECT_EQ(Rules.findCopy("dev_copy")->From, 0u);
+  EXPECT_EQ(Rules.findCopy("dev_copy")->Origin, "user.json");
+}
+
+TEST(RulesLoader, RejectsMalformedCopies) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "copies": [
+      {"function": "f", "to": 0}]})"),
+            "user.json: copies[0] ('f'): key 'from': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "copies": [
+      {"function": "f", "from": 1}]})"),
+            "user.json: copies[0] ('f'): key 'to': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "copies": [
+      {"function": "f", "to": 1, "from": 1}]})"),
+            "user.json: copies[0] ('f'): key 'from': a copy reads and writes different arguments");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "copies": [
+      {"function": "f", "to": "dst", "from": 1}]})"),
+            "user.json: copies[0] ('f'): key 'to': expected an argument index from 0 to 64, found "
+            "a string");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "copies": [
+      {"function": "f", "to": 0, "from": 1, "size": 2}]})"),
+            "user.json: copies[0] ('f'): key 'size': unknown key");
+  RuleSet Rules;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  EXPECT_NE(load(R"({"version": 1, "api": "x", "copies": [
+      {"function": "memcpy", "to": 0, "from": 1}]})",
+                 Rules)
+                .find("copies: 'memcpy' is already defined in"),
             std::string::npos);
 }
 
