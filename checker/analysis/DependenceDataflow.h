@@ -280,6 +280,7 @@ private:
                            const RankValue &ReturnTaint);
   void returnFieldElements(const clang::Expr *Returned, const RankValue &ReturnTaint);
   void mergeReturnedTuple(const clang::Expr *Returned, const RankValue &ReturnTaint);
+  bool computedFromAgreed(const clang::Expr *E) const;
   RankValue bindingValue(const clang::BindingDecl *Binding) const;
   RankValue atCall(const RankValue &Summary, llvm::ArrayRef<const clang::Expr *> Args,
                    const clang::FunctionDecl *Callee) const;

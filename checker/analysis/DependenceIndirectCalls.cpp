@@ -69,6 +69,7 @@ std::optional<RankValue> Dataflow::returnedByTargets(const CallExpr *Call,
   std::vector<const FunctionDecl *> Targets =
       Env.Indirect ? Env.Indirect->targets(Call) : std::vector<const FunctionDecl *>();
   std::optional<RankValue> Returned;
+  bool Agreed = true;
   for (const FunctionDecl *Target : Targets) {
     const FunctionDecl *Definition = Target->getDefinition();
     if (!Definition || !Definition->hasBody())
@@ -79,11 +80,14 @@ std::optional<RankValue> Dataflow::returnedByTargets(const CallExpr *Call,
     const RankValue &Summary = Own ? It->second.ReturnedOwn : It->second.ReturnValue;
     RankValue Value = chosenAtCall(It->second, atCall(Summary, Args, Definition), Args, Definition);
     Returned = Returned ? Returned->merge(Value) : Value;
+    Agreed = Agreed && It->second.ReturnsAgreed;
   }
   // An object picked under a rank-dependent condition (here, or by the
   // callers for a parameter) may be of another type on other ranks; one
-  // whose constructor took per-rank values is not.
-  if (const Expr *Holder = Returned && Targets.size() > 1 ? dispatchHolder(Call) : nullptr)
+  // whose constructor took per-rank values is not, nor overrides that all
+  // return what their (matching) collectives agreed.
+  if (const Expr *Holder =
+          Returned && Targets.size() > 1 && !Agreed ? dispatchHolder(Call) : nullptr)
     if (RankValue Picked = eval(Holder); Picked.dependent() && Picked.Chosen)
       Returned->combine(Picked);
   return Returned;

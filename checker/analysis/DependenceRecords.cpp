@@ -315,4 +315,34 @@ RankValue Dataflow::bindingValue(const BindingDecl *Binding) const {
   return Bound ? eval(Bound) : RankValue();
 }
 
+// Whether \p E is computed from storage a collective agreed on, through
+// operators and constants only (`go != 0`, `flag[0] > 0` after copying an
+// agreed flag back): constants alone do not count, as two overrides may
+// return different ones.
+bool Dataflow::computedFromAgreed(const Expr *E) const {
+  bool ReadsAgreed = false;
+  std::vector<const Expr *> Work{E};
+  while (!Work.empty()) {
+    const Expr *Part = Work.back()->IgnoreParenCasts();
+    Work.pop_back();
+    if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr>(Part))
+      continue;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Part);
+        Unary && Unary->getOpcode() != UO_Deref && Unary->getOpcode() != UO_AddrOf) {
+      Work.push_back(Unary->getSubExpr());
+      continue;
+    }
+    if (const auto *Binary = dyn_cast<BinaryOperator>(Part); Binary && !Binary->isAssignmentOp()) {
+      Work.push_back(Binary->getLHS());
+      Work.push_back(Binary->getRHS());
+      continue;
+    }
+    StorageKey Key;
+    if (!keyOf(Part, Key) || read(Key).Definition != &AgreedByEveryRank)
+      return false;
+    ReadsAgreed = true;
+  }
+  return ReadsAgreed;
+}
+
 } // namespace lockstep::analysis::dependence

@@ -37,7 +37,14 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
     for (const DispatchCall &Call : Dependence[Function.get()].Dispatches) {
       const Provenance *Source = Env.resolve(Call.Value, Function->decl());
       // Pending on another file: no summary says yet that it differs.
-      if (!Source || Source->Pending || !chosenByRank(Call.Holder, Source))
+      if (!Source || Source->Pending)
+        continue;
+      // Objects built on the parts of a split (`FluidSolver(sub)`), chosen
+      // by a rank-dependent branch: the split explains their communicator,
+      // not the branch; only collectives on their own communicator are
+      // made by the members of one part.
+      const bool OnParts = !chosenByRank(Call.Holder, Source) && Call.Value.Chosen;
+      if (!OnParts && !chosenByRank(Call.Holder, Source))
         continue;
       // `post()` on a std::function begins, as written, at its holder.
       SourceLocation Site = Call.Call->getBeginLoc();
@@ -48,7 +55,9 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
           Call.Choices.empty() ? Indirect->targets(Call.Inner ? Call.Inner : Call.Call)
                                : Call.Choices,
           Site, Call.Call);
-      if (!Choice || !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
+      // (At the call, the event names the object's communicator field.)
+      if (!Choice || (OnParts && isa_and_nonnull<FieldDecl>(Choice->Event.CommunicatorDecl)) ||
+          !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
         continue;
       Divergence D;
       D.K = Divergence::Kind::Dispatch;

@@ -55,6 +55,41 @@ std::unique_ptr<FunctionCFG> FunctionCFG::build(const FunctionDecl *FD, ASTConte
   return Result;
 }
 
+void FunctionCFG::ignoreEdges(llvm::function_ref<bool(const CFGBlock &, unsigned)> Follows) {
+  if (!PostDom)
+    return;
+  std::vector<std::pair<CFGBlock *, unsigned>> Ignored;
+  for (CFGBlock *Block : *Graph) {
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      if (Succ.getReachableBlock() && !Follows(*Block, Index))
+        Ignored.push_back({Block, Index});
+      ++Index;
+    }
+  }
+  if (Ignored.empty())
+    return;
+  // Clang's dominator trees skip unreachable edges: mark them so for the
+  // rebuild, then restore them.
+  auto BlockOf = [](const CFGBlock::AdjacentBlock &Edge) {
+    return Edge.getReachableBlock() ? Edge.getReachableBlock() : Edge.getPossiblyUnreachableBlock();
+  };
+  auto Mark = [&BlockOf](CFGBlock *Block, unsigned Index, bool Reachable) {
+    CFGBlock::AdjacentBlock &Edge = *std::next(Block->succ_begin(), Index);
+    CFGBlock *Target = BlockOf(Edge);
+    Edge = CFGBlock::AdjacentBlock(Target, Reachable);
+    for (CFGBlock::AdjacentBlock &Pred : Target->preds())
+      if (BlockOf(Pred) == Block)
+        Pred = CFGBlock::AdjacentBlock(Block, Reachable);
+  };
+  for (auto [Block, Index] : Ignored)
+    Mark(Block, Index, /*Reachable=*/false);
+  PostDom = std::make_unique<CFGPostDomTree>(Graph.get());
+  computeControlDependence();
+  for (auto [Block, Index] : Ignored)
+    Mark(Block, Index, /*Reachable=*/true);
+}
+
 bool FunctionCFG::singlePath() const {
   return Rpo.size() == Graph->size() &&
          llvm::all_of(*Graph, [](const CFGBlock *Block) { return Block->succ_size() <= 1; });

@@ -6,6 +6,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <vector>
@@ -31,6 +32,12 @@ public:
   const clang::CFG &cfg() const { return *Graph; }
   clang::ASTContext &context() const { return Context; }
   const clang::ParentMap &parents() const { return *Parents; }
+
+  /// Post-dominators and control dependence again, on the graph without
+  /// the edges \p Follows drops (the failing arms of status checks): what
+  /// follows `if (rank == 0) NCCLCHECK(...)` runs on every rank that goes
+  /// on, so that branch decides nothing about it. The graph keeps them.
+  void ignoreEdges(llvm::function_ref<bool(const clang::CFGBlock &, unsigned)> Follows);
 
   /// The nearest block every path from \p Block to the exit passes; the exit
   /// block when the paths only meet there.

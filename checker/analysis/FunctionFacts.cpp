@@ -29,10 +29,10 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
     return true;
   };
   return Same(ReturnValue, Other.ReturnValue) && Same(ReturnedOwn, Other.ReturnedOwn) &&
-         AgreedParams == Other.AgreedParams && ReturnChosenBy == Other.ReturnChosenBy &&
-         WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
-         Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
-         SameFields(ReturnedFields, Other.ReturnedFields) &&
+         ReturnsAgreed == Other.ReturnsAgreed && AgreedParams == Other.AgreedParams &&
+         ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
+         WrittenGlobals == Other.WrittenGlobals && Throws == Other.Throws &&
+         Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameFields(ReturnedFieldElements, Other.ReturnedFieldElements) &&
          ReturnedTuple.size() == Other.ReturnedTuple.size() &&
          SameEach(ReturnedTuple, Other.ReturnedTuple, Same) &&

@@ -334,12 +334,15 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
       }
       mergeReturnedFields(Record ? &Fields : nullptr, Return->getRetValue(), ReturnTaint);
       mergeReturnedTuple(Return->getRetValue(), ReturnTaint);
+      const bool Agreed = !ReturnTaint.dependent() && computedFromAgreed(Return->getRetValue());
       if (ReturnSeen) {
         Result.Facts.ReturnValue.merge(Returned);
         Result.Facts.ReturnedOwn.merge(Own);
+        Result.Facts.ReturnsAgreed = Result.Facts.ReturnsAgreed && Agreed;
       } else { // the first return: nothing to merge with
         Result.Facts.ReturnValue = Returned;
         Result.Facts.ReturnedOwn = Own;
+        Result.Facts.ReturnsAgreed = Agreed;
       }
       ReturnSeen = true;
     }
@@ -434,9 +437,13 @@ bool Dataflow::solve(std::vector<State> &Out, std::vector<bool> &Visited) {
     const CFGBlock *Block = Worklist.pop();
     Once = Once && !Visited[Block->getBlockID()];
     auto [Changed, ConditionChanged] = processBlock(*Block, Out, Visited);
+    // Not into the failing arm of a status check or an assertion: what it
+    // writes never reaches the code that goes on (ErrorPaths.h).
+    unsigned Index = 0;
     if (Changed)
       for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-        Worklist.push(Succ.getReachableBlock());
+        if (!Env.Paths || Env.Paths->follows(Function, *Block, Index++))
+          Worklist.push(Succ.getReachableBlock());
     if (ConditionChanged) {
       for (const CFGBlock *Dependent : Function.controlled(Block))
         Worklist.push(Dependent);

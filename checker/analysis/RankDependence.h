@@ -40,6 +40,11 @@ struct FunctionFacts {
   // A returned tuple, element by element, while every return builds one
   // of as many elements (`return std::make_tuple(r, n, r == 0);`).
   std::vector<RankValue> ReturnedTuple;
+  // Every return gives a value computed from what a collective agreed
+  // (`return go != 0;` after broadcasting `go`): the same on every rank
+  // whichever override of a virtual call runs, as long as their
+  // collectives match (which the dispatch check compares).
+  bool ReturnsAgreed = false;
   // Written through pointer or reference parameters, by parameter: the whole
   // pointee (`*out = v`), one of its fields (`s->n = v`), or elements of the
   // container a reference reaches (`v[i] = rank`: the caller's container

@@ -88,6 +88,10 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
   Env.Indirect = Indirect.get();
   Paths = std::make_unique<ErrorPaths>(Classifier, ByDecl, Options);
   Env.Paths = Paths.get();
+  for (const auto &Function : Functions)
+    Function->ignoreEdges([&](const CFGBlock &Block, unsigned Index) {
+      return Paths->follows(*Function, Block, Index);
+    });
   Env.OwnFields = &OwnFields;
   computeDependence();
   for (const auto &Function : Functions)

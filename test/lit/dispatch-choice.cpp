@@ -403,3 +403,145 @@ void step_by_placement() {
     opt = std::make_unique<HostPlaced>();
   opt->step();
 }
+
+// Negative: rank 0 coordinates, the others work; both roles run the same
+// collectives, and whether to go on is what rank 0 broadcast, on every rank.
+struct Duty {
+  explicit Duty(MPI_Comm c) : comm(c) {}
+  virtual ~Duty() = default;
+  virtual void hand_out(int *task) = 0;
+  virtual bool go_on(int round) = 0;
+  MPI_Comm comm;
+};
+
+struct Leader : Duty {
+  using Duty::Duty;
+  void hand_out(int *task) override {
+    task[0] = next++;
+    MPI_Bcast(task, 1, MPI_INT, 0, comm);
+  }
+  bool go_on(int round) override {
+    int go = round < 20 && best > 1e-9;
+    MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+    return go != 0;
+  }
+  int next = 0;
+  double best = 1.0;
+};
+
+struct Follower : Duty {
+  using Duty::Duty;
+  void hand_out(int *task) override { MPI_Bcast(task, 1, MPI_INT, 0, comm); }
+  bool go_on(int) override {
+    int go = 0;
+    MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+    return go != 0;
+  }
+};
+
+void master_worker(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Duty> role;
+  if (rank == 0)
+    role = std::make_unique<Leader>(comm);
+  else
+    role = std::make_unique<Follower>(comm);
+  int task[1];
+  int round = 0;
+  do {
+    role->hand_out(task);
+    ++round;
+  } while (role->go_on(round));
+}
+
+// Positive: the coordinator decides alone, without telling the workers.
+struct Stage {
+  explicit Stage(MPI_Comm c) : comm(c) {}
+  virtual ~Stage() = default;
+  virtual void hand_out(int *task) { MPI_Bcast(task, 1, MPI_INT, 0, comm); }
+  virtual bool go_on(int round) = 0;
+  MPI_Comm comm;
+};
+
+struct LoneCoordinator : Stage {
+  using Stage::Stage;
+  bool go_on(int round) override { return round < 20; }
+};
+
+struct LoneWorker : Stage {
+  using Stage::Stage;
+  bool go_on(int) override { return false; }
+};
+
+void lone_master(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Stage> stage;
+  if (rank == 0)
+    stage = std::make_unique<LoneCoordinator>(comm);
+  else
+    stage = std::make_unique<LoneWorker>(comm);
+  int task[1];
+  int round = 0;
+  do {
+    stage->hand_out(task);
+    ++round;
+  } while (stage->go_on(round));
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'Stage::hand_out' (which calls 'MPI_Bcast') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-30]]:38: note: 'MPI_Bcast' is called here, inside 'Stage::hand_out'
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'stage->go_on(round)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-13]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-8]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'Stage::hand_out'
+}
+
+// Positive: solvers built on the two parts of a split, chosen by the same
+// test as the colour; the fluid's override reduces over the whole world.
+struct Physics {
+  explicit Physics(MPI_Comm part) : comm_(part) {}
+  virtual ~Physics() = default;
+  virtual void post_step(double &dt) { (void)dt; }
+  virtual void sync(double &dt) { (void)dt; }
+  MPI_Comm comm_;
+};
+
+struct Fluid : Physics {
+  using Physics::Physics;
+  void post_step(double &dt) override {
+    double v = dt;
+    MPI_Allreduce(&v, &dt, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  }
+  void sync(double &dt) override { MPI_Bcast(&dt, 1, MPI_DOUBLE, 0, comm_); }
+};
+
+struct Solid : Physics {
+  using Physics::Physics;
+};
+
+void coupled(int nfluid) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool fluid = rank < nfluid;
+  MPI_Comm part;
+  MPI_Comm_split(MPI_COMM_WORLD, fluid ? 0 : 1, rank, &part);
+  std::unique_ptr<Physics> solver;
+  if (fluid)
+    solver = std::make_unique<Fluid>(part);
+  else
+    solver = std::make_unique<Solid>(part);
+  double dt = 0.01;
+  for (int step = 0; step < 100; ++step) {
+    solver->post_step(dt);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'solver->post_step' may run 'Fluid::post_step', which calls 'MPI_Allreduce', or 'Physics::post_step', which calls none, and 'solver' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-24]]:5: note: 'MPI_Allreduce' is called here, inside 'Fluid::post_step', which 'solver->post_step' may run
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'solver' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+    // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-37]]:16: note: 'Physics::post_step' calls no collective
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: make 'solver' the same on every rank, or have every function 'solver->post_step' may run call the same collectives
+    // Negative: the fluid's broadcast is on its own part, which only
+    // fluid ranks belong to.
+    solver->sync(dt);
+  }
+}

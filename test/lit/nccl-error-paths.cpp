@@ -163,3 +163,56 @@ void capped_reduce(float *grad, size_t n, size_t cap, ncclComm_t comm, cudaStrea
   // EXITS: :[[@LINE-6]]:3: note: the group is still open if 'nccl_throw' throws here
   // CHECK-MESSAGES: :[[@LINE-7]]:14: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
 }
+
+// Negative: after the canonical bootstrap, whose check exits on rank 0 only
+// when it fails, every rank goes on alike: the size the trainer stores is
+// the same everywhere.
+struct Trainer {
+  void init(size_t numel) { numel_ = numel; }
+  void step() { ncclAllReduce(grads_, grads_, numel_, ncclFloat, ncclSum, comm_, stream_); }
+  size_t numel_ = 0;
+  float *grads_ = nullptr;
+  ncclComm_t comm_;
+  cudaStream_t stream_;
+};
+
+void bootstrap_then_train(int rank) {
+  ncclUniqueId id;
+  if (rank == 0)
+    NCCLCHECK_EXIT(ncclGetUniqueId(&id));
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+  Trainer t;
+  t.init(1 << 20);
+  t.step();
+}
+// EXITS: :[[@LINE-16]]:47: warning: the count of 'ncclAllReduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+// EXITS: :[[@LINE-17]]:47: note: 'numel_' differs between ranks
+// EXITS: :[[@LINE-11]]:31: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+// EXITS: :[[@LINE-19]]:47: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+// EXITS: :[[@LINE-9]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'rank == 0', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+// EXITS: :[[@LINE-11]]:5: note: ranks where 'rank == 0' call 'exit' here
+// EXITS: :[[@LINE-164]]:7: note: expanded from macro 'NCCLCHECK_EXIT'
+// EXITS: :[[@LINE-14]]:7: note: 'rank == 0' differs between ranks
+// EXITS: :[[@LINE-17]]:31: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+// EXITS: :[[@LINE-14]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
+
+// Positive: only rank 0 sets the size.
+struct RootTrainer {
+  void init(size_t numel) { numel_ = numel; }
+  void step() { ncclAllReduce(grads_, grads_, numel_, ncclFloat, ncclSum, comm_, stream_); }
+  size_t numel_ = 0;
+  float *grads_ = nullptr;
+  ncclComm_t comm_;
+  cudaStream_t stream_;
+};
+
+void root_sizes(int rank) {
+  RootTrainer t;
+  if (rank == 0)
+    t.init(1 << 20);
+  t.step();
+  // CHECK-MESSAGES: :[[@LINE-12]]:47: warning: the count of 'ncclAllReduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-13]]:47: note: 'numel_' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:21: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-15]]:47: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
