@@ -43,7 +43,8 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       // by a rank-dependent branch: the split explains their communicator,
       // not the branch; only collectives on their own communicator are
       // made by the members of one part.
-      const bool OnParts = !chosenByRank(Call.Holder, Source) && Call.Value.Chosen;
+      const bool OnParts =
+          !chosenByRank(Call.Holder, Source) && Call.Value.Chosen && fromSplit(Source);
       if (!OnParts && !chosenByRank(Call.Holder, Source))
         continue;
       // `post()` on a std::function begins, as written, at its holder.

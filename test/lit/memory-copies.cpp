@@ -117,3 +117,29 @@ private:
   float *grads_{}, *scratch_{};
   std::vector<int> batches_;
 };
+
+// Positive: every rank gathered the same table, then copies out its own row.
+void own_row(int rank, float *w, MPI_Comm comm) {
+  int steps = 10 + rank;
+  int all[64];
+  MPI_Allgather(&steps, 1, MPI_INT, all, 1, MPI_INT, comm);
+  int mine = 0;
+  std::memcpy(&mine, all + rank, sizeof mine);
+  for (int i = 0; i < mine; ++i)
+    MPI_Allreduce(MPI_IN_PLACE, w, 16, MPI_FLOAT, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < mine' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:18: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+}
+
+// Negative: every rank copies out the same row.
+void first_row(int rank, float *w, MPI_Comm comm) {
+  int steps = 10 + rank;
+  int all[64];
+  MPI_Allgather(&steps, 1, MPI_INT, all, 1, MPI_INT, comm);
+  int first = 0;
+  std::memcpy(&first, &all[0], sizeof first);
+  for (int i = 0; i < first; ++i)
+    MPI_Allreduce(MPI_IN_PLACE, w, 16, MPI_FLOAT, MPI_SUM, comm);
+}
