@@ -576,8 +576,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
     if ((Role.Copy && copyThroughPointers(Call, *Role.Copy)) ||
-        resetThroughLibraryCall(Call, Callee)) {
-      // The destination, or the object, holds what the arguments say.
+        resetThroughLibraryCall(Call, Callee)) { // holds what the arguments say
     } else if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
         flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);

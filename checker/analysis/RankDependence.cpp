@@ -439,11 +439,9 @@ bool Dataflow::solve(std::vector<State> &Out, std::vector<bool> &Visited) {
     auto [Changed, ConditionChanged] = processBlock(*Block, Out, Visited);
     // Not into the failing arm of a status check or an assertion: what it
     // writes never reaches the code that goes on (ErrorPaths.h).
-    unsigned Index = 0;
-    if (Changed)
-      for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-        if (!Env.Paths || Env.Paths->follows(Function, *Block, Index++))
-          Worklist.push(Succ.getReachableBlock());
+    for (unsigned Index = 0; Changed && Index < Block->succ_size(); ++Index)
+      if (!Env.Paths || Env.Paths->follows(Function, *Block, Index))
+        Worklist.push(std::next(Block->succ_begin(), Index)->getReachableBlock());
     if (ConditionChanged) {
       for (const CFGBlock *Dependent : Function.controlled(Block))
         Worklist.push(Dependent);
