@@ -342,6 +342,11 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   const RankValue *Value = Facts.ValueAt(E->IgnoreParenCasts());
   const bool PerRank = Value && Facts.Differs(*Value);
   const bool Boolean = !isInteger(E) || E->getType()->isBooleanType();
+  if (const void *Coordinate = PerRank ? coordinateKey(E) : nullptr) {
+    FormulaRef Symbol = Arena.perRank(Coordinate, Boolean);
+    Facts.PerRankSymbol(*Value, Symbol);
+    return Sorted(Symbol);
+  }
   // A field a split's colour is computed from: the field, whatever object
   // and function read it, as the colour and inlined accessors read it.
   if (const auto *Member = dyn_cast<MemberExpr>(E);
@@ -436,14 +441,32 @@ const void *ConditionFormula::writtenElementKey(const Expr *E, const void *Write
   const auto *Ref =
       Subscript ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
   const auto *Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  Expr::EvalResult Index;
-  if (!Write || !Array || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType() ||
-      Subscript->getIdx()->isValueDependent() ||
-      !Subscript->getIdx()->EvaluateAsInt(Index, Function.context()) ||
-      Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements) ||
+  std::optional<uint64_t> Index = Array ? trackedIndex(Subscript) : std::nullopt;
+  if (!Write || !Index || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType() ||
       llvm::is_contained(Function.reversePostOrder(), Write))
     return nullptr;
-  return elementKey(Array, Write, Index.Val.getInt().getZExtValue());
+  return elementKey(Array, Write, *Index);
+}
+
+// `d.coords[2]` of an array field holding a sub-grid's coordinates.
+const void *ConditionFormula::coordinateKey(const Expr *E) const {
+  const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E);
+  const auto *Member =
+      Subscript ? dyn_cast<MemberExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
+  const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  std::optional<uint64_t> Index = Field ? trackedIndex(Subscript) : std::nullopt;
+  return Index && Facts.CoordinateKey ? Facts.CoordinateKey(Field, *Index) : nullptr;
+}
+
+// The constant index of \p Subscript, when it is one of the elements the
+// data flow tells apart.
+std::optional<uint64_t> ConditionFormula::trackedIndex(const ArraySubscriptExpr *Subscript) const {
+  Expr::EvalResult Index;
+  if (Subscript->getIdx()->isValueDependent() ||
+      !Subscript->getIdx()->EvaluateAsInt(Index, Function.context()) ||
+      Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements))
+    return std::nullopt;
+  return Index.Val.getInt().getZExtValue();
 }
 
 const void *ConditionFormula::elementKey(const VarDecl *Array, const void *Write, uint64_t At) {

@@ -49,6 +49,11 @@ struct ConditionFacts {
   /// reads, in any function, are one symbol, so that tests of it line up
   /// with the split.
   std::function<bool(const clang::ValueDecl *Field)> IsColourField;
+  /// The key of element \p At of an array field that holds a sub-grid's
+  /// coordinates (`d->coords` of `MPI_Cart_coords(d->cart, r, 3,
+  /// d->coords)` before `MPI_Cart_sub`), or null: its per-rank reads, in any
+  /// function, are one symbol, so that tests of it line up with the split.
+  std::function<const void *(const clang::FieldDecl *Field, uint64_t At)> CoordinateKey;
   /// The object standing for the communicator in \p Field of \p Object
   /// (WrapperObjects), or null.
   std::function<const clang::ValueDecl *(const clang::VarDecl *Object,
@@ -119,6 +124,8 @@ private:
   std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
   const void *fieldKey(const void *Owner, const void *Part);
   const void *writtenElementKey(const clang::Expr *E, const void *Write);
+  const void *coordinateKey(const clang::Expr *E) const;
+  std::optional<uint64_t> trackedIndex(const clang::ArraySubscriptExpr *Subscript) const;
   const void *elementKey(const clang::VarDecl *Array, const void *Write, uint64_t At);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);

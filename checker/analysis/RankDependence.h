@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <map>
 #include <optional>
@@ -210,11 +211,14 @@ struct RankSplit {
   const clang::Expr *Color = nullptr;
   RankValue Value;
   const clang::ValueDecl *Parent = nullptr; // the communicator split, when named
-  // A Cartesian sub-grid (no Color): split by this rank's coordinate Dim, as
-  // the local array Coordinates holds it where CoordinatesWrite wrote it.
+  // A Cartesian sub-grid (no Color): split by this rank's coordinates in the
+  // dimensions Dims drops, as the local array Coordinates holds them where
+  // CoordinatesWrite wrote them, or as every object's array field
+  // CoordinatesField does.
   const clang::VarDecl *Coordinates = nullptr;
   const void *CoordinatesWrite = nullptr;
-  unsigned Dim = 0;
+  const clang::FieldDecl *CoordinatesField = nullptr;
+  llvm::SmallVector<unsigned, 2> Dims;
 };
 
 /// A call that may run one of several functions (an override, a stored

@@ -16,22 +16,38 @@ void TranslationUnitAnalysis::collectSplits() {
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
       if (Split.Color)
         fieldsBehind(Split.Color, ColourFields);
+      else if (Split.CoordinatesField)
+        CoordinateFields.try_emplace(Split.CoordinatesField);
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits) {
       const Provenance *Source = Env.resolve(Split.Value, Function->decl());
       if (!Source || Source->Pending)
         continue;
+      // A sub-grid's members share every coordinate it drops: the first is
+      // the colour, the others are the same on its members.
+      auto Coordinate = [&](unsigned Dim) {
+        return Split.CoordinatesField
+                   ? Formulas.perRank(&CoordinateFields[Split.CoordinatesField][Dim],
+                                      /*Boolean=*/false)
+                   : shapeOf(*Function).conditions().writtenElement(Split.Coordinates,
+                                                                    Split.CoordinatesWrite, Dim);
+      };
       FormulaRef Colour = Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
-                                      : shapeOf(*Function).conditions().writtenElement(
-                                            Split.Coordinates, Split.CoordinatesWrite, Split.Dim);
-      Members.addSplit(Split.Communicator, Split.Parent, Colour);
+                                      : Coordinate(Split.Dims.front());
+      auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
+        Members.addSplit(Comm, Parent, Shared);
+        if (!Split.Color) // a sub-grid drops at least one dimension
+          for (unsigned Dim : llvm::ArrayRef(Split.Dims).drop_front())
+            Members.sameOnMembers(Comm, Coordinate(Dim));
+      };
+      AddSplit(Split.Communicator, Split.Parent, Colour);
       // The callers' handles of a split a helper returns or writes out: the
       // colour in the caller's terms where the call's arguments make it.
       for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
         std::optional<FormulaRef> Passed =
             Split.Color ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
                         : std::nullopt;
-        Members.addSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
+        AddSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
       }
     }
   // Each object of a class whose constructor splits its communicator is one

@@ -166,6 +166,11 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
           return Paths->passesStatusCheck(Function, Block, Index);
         },
         [this](const ValueDecl *Field) { return ColourFields.count(Field); },
+        [this](const FieldDecl *Field, uint64_t At) -> const void * {
+          auto It = CoordinateFields.find(Field);
+          return It == CoordinateFields.end() || At >= It->second.size() ? nullptr
+                                                                         : &It->second[At];
+        },
         [this](const VarDecl *Object, const FieldDecl *Field) {
           return Wrappers.objectFor(Object, Field);
         },

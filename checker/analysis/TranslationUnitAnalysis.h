@@ -13,6 +13,7 @@
 #include "GroupBalance.h"
 #include "GuardedSequences.h"
 #include "HandleCommunicators.h"
+#include "Limits.h"
 #include "LoopDivergence.h"
 #include "Membership.h"
 #include "OwnFieldWrites.h"
@@ -23,6 +24,7 @@
 
 #include "clang/AST/ASTContext.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <vector>
@@ -148,6 +150,8 @@ private:
   RankSolver Solver;
   Membership Members;
   llvm::DenseSet<const clang::ValueDecl *> ColourFields; // fields that hold a split's colour
+  // Array fields that hold a sub-grid's coordinates: one key per element.
+  std::map<const clang::FieldDecl *, std::array<char, limits::TrackedElements>> CoordinateFields;
   SequenceTable Table;
   std::unique_ptr<SequenceBuilder> Builder, PendingBuilder;
   llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes, PendingShapes;

@@ -718,6 +718,61 @@ void cart_rows_rewritten(MPI_Comm grid, int transpose) {
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
+// Negative: a line of a 3-D grid drops its first two dimensions, so its
+// members share both of them and a test of either selects whole lines.
+// Positive: the third coordinate differs along a line.
+void cart_lines(MPI_Comm grid) {
+  int rank, coords[3];
+  MPI_Comm_rank(grid, &rank);
+  MPI_Cart_coords(grid, rank, 3, coords);
+  int keep_line[3] = {0, 0, 1};
+  MPI_Comm line;
+  MPI_Cart_sub(grid, keep_line, &line);
+  double v = rank;
+  if (coords[0] == 0 && coords[1] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, line);
+  if (coords[1] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, line);
+  if (coords[2] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, line);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'coords[2] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'coords[2] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-13]]:3: note: 'coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the coordinates and the planes of a 3-D grid kept in a
+// structure that a helper fills through a pointer: a plane's members share
+// the third coordinate, in whichever function reads it. Positive: the first
+// coordinate differs within a plane.
+struct Decomposition {
+  MPI_Comm cart, plane;
+  int coords[3];
+  int rank;
+};
+
+static void decompose(Decomposition *d) {
+  int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
+  MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &d->cart);
+  MPI_Comm_rank(d->cart, &d->rank);
+  MPI_Cart_coords(d->cart, d->rank, 3, d->coords);
+  int keep_plane[3] = {1, 1, 0};
+  MPI_Cart_sub(d->cart, keep_plane, &d->plane);
+}
+
+void plane_sums(double *v) {
+  Decomposition d;
+  decompose(&d);
+  if (d.coords[2] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, d.plane);
+  if (d.coords[0] == 0)
+    MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, d.plane);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'd.coords[0] == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'd.coords[0] == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:3: note: 'd->coords' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
 // A buffer only the members size (`node_sum(leader ? n : 0)`): its size is
 // the count it was constructed with, so the members of a split by the same
 // test all pass `n`; a test the members do not share sizes it apart.
