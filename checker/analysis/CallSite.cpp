@@ -444,4 +444,43 @@ const Expr *dispatchHolder(const CallExpr *Call) {
   return Holder;
 }
 
+void forEachWrite(const Stmt *Body, llvm::function_ref<bool(const UnaryOperator *)> ReadOnly,
+                  llvm::function_ref<void(const Expr *, bool ByMethod)> Visit) {
+  std::vector<const Stmt *> Stack{Body};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.back();
+    Stack.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+      Visit(Binary->getLHS(), false);
+    else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+             Unary && (Unary->isIncrementDecrementOp() ||
+                       (Unary->getOpcode() == UO_AddrOf && !ReadOnly(Unary))))
+      Visit(Unary->getSubExpr(), false);
+    else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+             Operator && Operator->isAssignmentOp())
+      Visit(Operator->getArg(0), false);
+    else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+      const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
+      forEachWrittenOperand(Call, [&](const Expr *E) { Visit(E, E == Object); });
+    } else if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+      // `int &r = rounds;`: what is written through `r` is written to `rounds`.
+      for (const auto *D : Decl->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D);
+            Var && Var->getInit() && writableReference(Var->getType()))
+          Visit(Var->getInit(), false);
+    } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      forEachInitCaptureReference(Lambda->getLambdaClass(),
+                                  [&](const VarDecl *Capture, const VarDecl *) {
+                                    if (writableReference(Capture->getType()))
+                                      Visit(Capture->getInit(), false);
+                                  });
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
 } // namespace lockstep::analysis

@@ -167,6 +167,13 @@ bool insertsElement(const clang::CXXMethodDecl *Method);
 void forEachWrittenOperand(const clang::CallExpr *Call,
                            llvm::function_ref<void(const clang::Expr *)> Written);
 
+/// Calls \p Visit for each operand \p Body writes, saying whether a
+/// non-const method call does (on its object); an address taken is a write
+/// unless \p ReadOnly says it is only read through.
+void forEachWrite(const clang::Stmt *Body,
+                  llvm::function_ref<bool(const clang::UnaryOperator *)> ReadOnly,
+                  llvm::function_ref<void(const clang::Expr *, bool ByMethod)> Visit);
+
 /// `MPI_COMM_NULL`, `nullptr`, `NULL`, `0` as a handle.
 bool isNullHandle(const clang::Expr *E, clang::ASTContext &Context);
 

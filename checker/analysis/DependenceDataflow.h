@@ -143,6 +143,7 @@ private:
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+  void followConstructorFields(const clang::VarDecl *Var);
   void publishObjectFields(const StorageKey &Object, const FieldPath *ElementParts);
   void publishElementFields(const clang::Expr *Element, const StorageKey &Container,
                             const clang::Expr *Index, const FieldPath &Parts);

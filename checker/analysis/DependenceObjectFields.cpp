@@ -78,6 +78,28 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
   }
 }
 
+// An object made by a constructor of this file holds what the constructor
+// leaves in its fields, in this declaration's terms: `Groups g(world,
+// rank);` whose constructor splits `world` by `rank / 2` into `tp` holds
+// that split in `g.tp`, not a mix of every argument.
+void Dataflow::followConstructorFields(const VarDecl *Var) {
+  const auto *Construct =
+      Var->getInit() ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit()) : nullptr;
+  const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
+  if (!Constructor || Constructor->isCopyOrMoveConstructor() || !Constructor->hasBody())
+    return;
+  auto Facts = Env.Facts.find(Constructor->getCanonicalDecl());
+  if (Facts == Env.Facts.end())
+    return;
+  const FunctionDecl *Definition = Constructor->getDefinition();
+  llvm::ArrayRef<const Expr *> Args(Construct->getArgs(), Construct->getNumArgs());
+  for (const auto &[Field, Left] : Facts->second.OwnFieldsAtExit) {
+    RankValue Value = atCall(Left, Args, Definition);
+    Value.Definition = Construct;
+    write(StorageKey{Var, Field}, Value);
+  }
+}
+
 // A field is per-rank in a method when it, or a part of it (`m.in.x`), is
 // per-rank here in the object \p Object, or, with \p ElementParts, in the
 // elements of the container \p Object (their part \p ElementParts): for

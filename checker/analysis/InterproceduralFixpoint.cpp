@@ -204,7 +204,7 @@ void TranslationUnitAnalysis::computeSeeds() {
                         const std::vector<RankValue> &Args) {
           for (size_t I = 0; I < Args.size() && I < Seeds.size(); ++I) {
             if (const Provenance *Source = Env.resolve(Args[I], Function.decl());
-                saysMore(Source, Seeds[I])) {
+                saysMoreOfParameter(Source, Seeds[I])) {
               const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
               Seeds[I] = Arena.make(Provenance::Kind::Parameter, Param->getNameAsString(),
                                     Param->getLocation(), Source);
@@ -248,7 +248,7 @@ void TranslationUnitAnalysis::computeFieldSeeds() {
         for (const auto &[Field, Value] : *Call.ArgFields[I]) {
           const Provenance *&Seed = Seeds[Field];
           if (const Provenance *Source = Env.resolve(Value, Function->decl());
-              saysMore(Source, Seed)) {
+              saysMoreOfParameter(Source, Seed)) {
             const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seed = Arena.make(Provenance::Kind::Parameter,
                               Param->getNameAsString() + "." + Field->getNameAsString(),

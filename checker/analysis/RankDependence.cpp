@@ -265,6 +265,7 @@ void Dataflow::declare(const VarDecl *Var) {
     write(StorageKey{Var}, Value);
     copyPointee(StorageKey{Var}, Var->getInit());
     assignFields(StorageKey{Var}, Var->getInit());
+    followConstructorFields(Var);
   }
 }
 

@@ -76,13 +76,6 @@ inline const Provenance *pendingRoot(const Provenance *Source) {
   return nullptr;
 }
 
-/// Whether \p Found says more than \p Known about why a value differs
-/// between ranks: something where there was nothing, or a source known here
-/// where there was only one pending on another file.
-inline bool saysMore(const Provenance *Found, const Provenance *Known) {
-  return Found && (!Known || (Known->Pending && !Found->Pending));
-}
-
 /// The communicator on whose members a value that differs for \p Source is
 /// the same: one assigned only where `sub != MPI_COMM_NULL` (the same value
 /// on every member of `sub`, which alone meet in a collective on it), or
@@ -107,6 +100,22 @@ inline bool fromSplit(const Provenance *Source) {
       return false;
   }
   return false;
+}
+
+/// Whether \p Found says more than \p Known about why a value differs
+/// between ranks: something where there was nothing, or a source known here
+/// where there was only one pending on another file.
+inline bool saysMore(const Provenance *Found, const Provenance *Known) {
+  return Found && (!Known || (Known->Pending && !Found->Pending));
+}
+
+/// Whether a caller's \p Found says more about a parameter than the
+/// callers' \p Known: as saysMore, and a value that differs for real over a
+/// split's handle, which each part has its own of (a helper handed a split
+/// by one caller and a communicator picked by the rank by another).
+inline bool saysMoreOfParameter(const Provenance *Found, const Provenance *Known) {
+  return saysMore(Found, Known) ||
+         (Found && !Found->Pending && fromSplit(Known) && !fromSplit(Found));
 }
 
 /// Whether \p Source is a split whose colour only the function's parameters
@@ -194,14 +203,14 @@ struct RankValue {
   // `v.size()`): a caller may hand per-rank elements in a container whose
   // size every rank agrees on.
   uint64_t ElementParams = 0;
-  bool ExactRank = false;             // is the rank itself (for tautologies)
-  bool ExactSize = false;             // is the world size itself
-  bool Opaque = false;                // came from a function lockstep knows nothing about
+  bool ExactRank = false; // is the rank itself (for tautologies)
+  bool ExactSize = false; // is the world size itself
+  bool Opaque = false;    // came from a function lockstep knows nothing about
   // Picked at a merge by a rank-dependent condition (`if (rank == 0) s =
   // a; else s = b;`), not computed from per-rank data: an object of
   // another type, perhaps, on other ranks.
   bool Chosen = false;
-  const void *Definition = nullptr;   // the write (or merge block) that produced it
+  const void *Definition = nullptr; // the write (or merge block) that produced it
 
   static RankValue rank(const Provenance *Source) {
     RankValue V;

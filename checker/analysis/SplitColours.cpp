@@ -18,6 +18,8 @@ void TranslationUnitAnalysis::collectSplits() {
         fieldsBehind(Split.Color, ColourFields);
       else if (Split.CoordinatesField)
         CoordinateFields.try_emplace(Split.CoordinatesField);
+      else
+        collectCoordinateCopies(*Function, Split);
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits) {
       const Provenance *Source = Env.resolve(Split.Value, Function->decl());
@@ -36,9 +38,15 @@ void TranslationUnitAnalysis::collectSplits() {
                                       : Coordinate(Split.Dims.front());
       auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
         Members.addSplit(Comm, Parent, Shared);
-        if (!Split.Color) // a sub-grid drops at least one dimension
-          for (unsigned Dim : llvm::ArrayRef(Split.Dims).drop_front())
-            Members.sameOnMembers(Comm, Coordinate(Dim));
+        if (Split.Color)
+          return;
+        // A sub-grid drops at least one dimension.
+        for (unsigned Dim : llvm::ArrayRef(Split.Dims).drop_front())
+          Members.sameOnMembers(Comm, Coordinate(Dim));
+        for (const auto &[Field, Copied] : CoordinateCopies)
+          if (Copied.Coordinates == Split.Coordinates && Copied.Write == Split.CoordinatesWrite &&
+              llvm::is_contained(Split.Dims, Copied.Dim))
+            Members.sameOnMembers(Comm, Formulas.perRank(Field, /*Boolean=*/false));
       };
       AddSplit(Split.Communicator, Split.Parent, Colour);
       // The callers' handles of a split a helper returns or writes out: the
@@ -73,6 +81,52 @@ void TranslationUnitAnalysis::collectSplits() {
       if (Colour)
         Members.addSplit(Made.Object, Parent, *Colour);
     });
+}
+
+// A sub-grid's coordinates copied into scalar fields (`g.i = coords[0];
+// g.j = coords[1];` beside `MPI_Cart_sub(g.cart, keep_col, &g.col)`), each
+// read where the coordinates call left it: the field is that coordinate
+// wherever it is read, one symbol as a colour field is, when nothing else
+// in the file writes it. A dropped coordinate is the same on the members.
+void TranslationUnitAnalysis::collectCoordinateCopies(const FunctionCFG &Function,
+                                                      const RankSplit &Split) {
+  if (!Split.Coordinates)
+    return;
+  const FunctionDependence &Result = Dependence[&Function];
+  llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Copies;
+  forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+    const auto *Assign = dyn_cast<BinaryOperator>(S);
+    const auto *Member = Assign && Assign->getOpcode() == BO_Assign
+                             ? dyn_cast<MemberExpr>(Assign->getLHS()->IgnoreParenImpCasts())
+                             : nullptr;
+    const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+    const auto *Element =
+        Field ? dyn_cast<ArraySubscriptExpr>(Assign->getRHS()->IgnoreParenImpCasts()) : nullptr;
+    const auto *Array =
+        Element ? dyn_cast<DeclRefExpr>(Element->getBase()->IgnoreParenImpCasts()) : nullptr;
+    auto Read = Array && Array->getDecl() == Split.Coordinates ? Result.Values.find(Element)
+                                                               : Result.Values.end();
+    Expr::EvalResult Index;
+    if (Read == Result.Values.end() || Read->second.Definition != Split.CoordinatesWrite ||
+        !Field->getType()->isIntegerType() || Element->getIdx()->isValueDependent() ||
+        !Element->getIdx()->EvaluateAsInt(Index, Function.context()) ||
+        Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements))
+      return;
+    Copies.push_back({Field, static_cast<unsigned>(Index.Val.getInt().getZExtValue())});
+  });
+  for (const auto &[Field, Dim] : Copies) {
+    unsigned Writes = 0;
+    for (const auto &Other : Functions)
+      forEachWrite(
+          Other->decl()->getBody(), [](const UnaryOperator *) { return false; },
+          [&, Field = Field](const Expr *E, bool) {
+            const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+            Writes += Written && Written->getMemberDecl() == Field;
+          });
+    if (Writes == 1)
+      CoordinateCopies.try_emplace(Field,
+                                   CoordinateCopy{Split.Coordinates, Split.CoordinatesWrite, Dim});
+  }
 }
 
 } // namespace lockstep::analysis

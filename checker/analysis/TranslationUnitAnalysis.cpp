@@ -165,7 +165,10 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
         [this, &Function](const CFGBlock &Block, unsigned Index) {
           return Paths->passesStatusCheck(Function, Block, Index);
         },
-        [this](const ValueDecl *Field) { return ColourFields.count(Field); },
+        [this](const ValueDecl *Field) {
+          const auto *Copy = dyn_cast<FieldDecl>(Field);
+          return ColourFields.count(Field) || (Copy && CoordinateCopies.count(Copy));
+        },
         [this](const FieldDecl *Field, uint64_t At) -> const void * {
           auto It = CoordinateFields.find(Field);
           return It == CoordinateFields.end() || At >= It->second.size() ? nullptr

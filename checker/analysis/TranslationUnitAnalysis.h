@@ -115,6 +115,7 @@ private:
   throwSite(const clang::CFGBlock &Block) const;
   void findGroupImbalances();
   void collectSplits();
+  void collectCoordinateCopies(const FunctionCFG &Function, const RankSplit &Split);
 
   const CallClassifier &Classifier;
   ProvenanceArena Arena;
@@ -152,6 +153,14 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> ColourFields; // fields that hold a split's colour
   // Array fields that hold a sub-grid's coordinates: one key per element.
   std::map<const clang::FieldDecl *, std::array<char, limits::TrackedElements>> CoordinateFields;
+  // Scalar fields a sub-grid's coordinates are copied into once (`g.j =
+  // coords[1]`): the coordinates as the splits name them, and the dimension.
+  struct CoordinateCopy {
+    const clang::VarDecl *Coordinates;
+    const void *Write;
+    unsigned Dim;
+  };
+  llvm::DenseMap<const clang::FieldDecl *, CoordinateCopy> CoordinateCopies;
   SequenceTable Table;
   std::unique_ptr<SequenceBuilder> Builder, PendingBuilder;
   llvm::DenseMap<const FunctionCFG *, std::unique_ptr<FunctionShape>> Shapes, PendingShapes;

@@ -377,9 +377,8 @@ void wrong_group(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-57]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'loss.member()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-61]]:48: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
-  // CHECK-MESSAGES: :[[@LINE-62]]:30: note: parameter 'color' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE-30]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-29]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: 'advance' moves the object to another stage, so 'last' is no
@@ -394,11 +393,10 @@ void moved_stage(MPI_Comm world, double *v) {
   if (st.last())
     stage_group.sum(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-77]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-76]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-61]]:21: note: parameter 'stage' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 class ExternStage {
@@ -422,11 +420,10 @@ void moved_elsewhere(MPI_Comm world, double *v) {
   if (st.last())
     stage_group.sum(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-105]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-103]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-21]]:28: note: parameter 'stage' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // The size of a communicator a caller splits is the same on all its members,

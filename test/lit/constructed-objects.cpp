@@ -1,0 +1,69 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %cxx_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// An object a constructor of the file makes holds what the constructor
+// leaves in each field, in the declaration's terms: a communicator the
+// constructor splits off is that split wherever the object's field goes
+// (into a helper too), a constant field is the same on every rank whatever
+// the constructor was handed, and a field set from the rank differs.
+#include <mpi.h>
+
+// Called with each part's own handle (grid_sums) and with a communicator
+// picked by the rank (picked_sums): the second is reported.
+static void sum(double *x, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: the communicator of 'MPI_Allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:58: note: 'comm' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:37: note: parameter 'comm' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+37]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:58: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Allreduce' on each communicator in a branch that all of its members take
+}
+
+struct Grid {
+  MPI_Comm row, col;
+  int steps;
+  Grid(MPI_Comm world, int rank, int q) : steps(10) {
+    MPI_Comm_split(world, rank / q, rank, &row);
+    MPI_Comm_split(world, rank % q, rank, &col);
+  }
+};
+
+// Negative: each rank passes its own row and column, which its part of each
+// split shares; the step count is the constructor's constant.
+void grid_sums(double *x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Grid g(MPI_COMM_WORLD, rank, 2);
+  for (int i = 0; i < g.steps; ++i) {
+    sum(x, g.row);
+    sum(x, g.col);
+  }
+}
+
+struct Picked {
+  MPI_Comm comm;
+  int root;
+  int steps;
+  Picked(MPI_Comm a, MPI_Comm b, int rank)
+      : comm(rank == 0 ? a : b), root(rank), steps(rank + 1) {}
+};
+
+// Positive: the constructor picks the communicator, the root and the step
+// count by the rank.
+void picked_sums(double *x, MPI_Comm a, MPI_Comm b) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Picked p(a, b, rank);
+  sum(x, p.comm);
+  MPI_Bcast(x, 1, MPI_DOUBLE, p.root, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: note: 'p.root' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:31: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  for (int i = 0; i < p.steps; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < p.steps' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
