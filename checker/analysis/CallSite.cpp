@@ -252,6 +252,11 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
+const FunctionDecl *forwardedTo(const CallExpr *Call, const FunctionDecl *Callee) {
+  const CXXConstructorDecl *Made = madeUniqueBy(Call);
+  return Made ? Made : Callee;
+}
+
 bool writableReference(QualType Type) {
   return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
 }

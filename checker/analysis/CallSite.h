@@ -147,6 +147,12 @@ const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 /// as the instantiation's `new T(...)` names it; null for other calls.
 const clang::CXXConstructorDecl *madeUniqueBy(const clang::CallExpr *Call);
 
+/// The function whose parameters receive \p Call's arguments: the
+/// constructor `std::make_unique<T>(args...)` forwards them to, which
+/// decides what is written through them; else \p Callee.
+const clang::FunctionDecl *forwardedTo(const clang::CallExpr *Call,
+                                       const clang::FunctionDecl *Callee);
+
 /// Whether \p Class is `std::pair` (its fields `first` and `second`).
 bool isStdPair(const clang::CXXRecordDecl *Class);
 

@@ -1,6 +1,5 @@
-// Calls in the rank-dependence data flow: what they return and what they
-// write (rank, uniform and per-rank sources, collectives, summarized and
-// unknown functions).
+// Calls in the rank-dependence data flow: what they return and what they write
+// (rank, uniform and per-rank sources, collectives, summarized and unknown functions).
 #include "DependenceDataflow.h"
 #include "PerRankSources.h"
 #include "SourceText.h"
@@ -441,8 +440,9 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
         In.combine(Values[I]);
     return In;
   };
+  const FunctionDecl *Target = forwardedTo(Call, Callee); // `T(args...)` of make_unique
   for (size_t I = 0; I < Args.size(); ++I) {
-    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : Args[I]->getType();
     // Handles (MPI_Datatype, ncclComm_t, FILE *, and Open MPI's predefined
     // handles, pointers to opaque globals) are not data: only values read

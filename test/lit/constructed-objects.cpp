@@ -7,6 +7,7 @@
 // (into a helper too), a constant field is the same on every rank whatever
 // the constructor was handed, and a field set from the rank differs.
 #include <mpi.h>
+#include <memory>
 
 // Called with each part's own handle (grid_sums) and with a communicator
 // picked by the rank (picked_sums): the second is reported.
@@ -65,5 +66,37 @@ void picked_sums(double *x, MPI_Comm a, MPI_Comm b) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < p.steps' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// `std::make_unique<T>(args...)` hands its arguments to `T(args...)`: a
+// configuration the constructor takes by const reference is still the same
+// on every rank after it (negative); one it takes by non-const reference
+// may have been written from the rank (positive).
+struct Config {
+  int steps = 100;
+};
+
+struct Trainer {
+  Trainer(int rank, const Config &c) : rank_(rank), steps_(c.steps) {}
+  void step() { MPI_Barrier(MPI_COMM_WORLD); }
+  int rank_, steps_;
+};
+
+struct Tuner {
+  Tuner(int rank, Config &c) { c.steps += rank; }
+};
+
+void made_unique(int rank) {
+  Config kept, tuned;
+  auto trainer = std::make_unique<Trainer>(rank, kept);
+  for (int i = 0; i < kept.steps; ++i)
+    trainer->step();
+  auto tuner = std::make_unique<Tuner>(rank, tuned);
+  for (int i = 0; i < tuned.steps; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < tuned.steps' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:22: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
