@@ -20,6 +20,21 @@ void TranslationUnitAnalysis::collectSplits() {
         CoordinateFields.try_emplace(Split.CoordinatesField);
       else
         collectCoordinateCopies(*Function, Split);
+  // A copy is the coordinate only while nothing else in the file writes it.
+  llvm::DenseMap<const FieldDecl *, unsigned> CopyWrites;
+  if (!CoordinateCopies.empty())
+    for (const auto &Function : Functions)
+      forEachWrite(
+          Function->decl()->getBody(), [](const UnaryOperator *) { return false; },
+          [&](const Expr *E, bool) {
+            const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+            const auto *Field = Written ? dyn_cast<FieldDecl>(Written->getMemberDecl()) : nullptr;
+            if (Field && CoordinateCopies.count(Field))
+              ++CopyWrites[Field];
+          });
+  for (const auto &[Field, Writes] : CopyWrites)
+    if (Writes != 1)
+      CoordinateCopies.erase(Field);
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits) {
       const Provenance *Source = Env.resolve(Split.Value, Function->decl());
@@ -87,7 +102,8 @@ void TranslationUnitAnalysis::collectSplits() {
 // g.j = coords[1];` beside `MPI_Cart_sub(g.cart, keep_col, &g.col)`), each
 // read where the coordinates call left it: the field is that coordinate
 // wherever it is read, one symbol as a colour field is, when nothing else
-// in the file writes it. A dropped coordinate is the same on the members.
+// in the file writes it (collectSplits counts the writes). A dropped
+// coordinate is the same on the members.
 void TranslationUnitAnalysis::collectCoordinateCopies(const FunctionCFG &Function,
                                                       const RankSplit &Split) {
   if (!Split.Coordinates)
@@ -114,19 +130,9 @@ void TranslationUnitAnalysis::collectCoordinateCopies(const FunctionCFG &Functio
       return;
     Copies.push_back({Field, static_cast<unsigned>(Index.Val.getInt().getZExtValue())});
   });
-  for (const auto &[Field, Dim] : Copies) {
-    unsigned Writes = 0;
-    for (const auto &Other : Functions)
-      forEachWrite(
-          Other->decl()->getBody(), [](const UnaryOperator *) { return false; },
-          [&, Field = Field](const Expr *E, bool) {
-            const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-            Writes += Written && Written->getMemberDecl() == Field;
-          });
-    if (Writes == 1)
-      CoordinateCopies.try_emplace(Field,
-                                   CoordinateCopy{Split.Coordinates, Split.CoordinatesWrite, Dim});
-  }
+  for (const auto &[Field, Dim] : Copies)
+    CoordinateCopies.try_emplace(Field,
+                                 CoordinateCopy{Split.Coordinates, Split.CoordinatesWrite, Dim});
 }
 
 } // namespace lockstep::analysis
