@@ -1,5 +1,7 @@
 #include "CallSite.h"
 
+#include "Limits.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -15,6 +17,16 @@ const CXXMethodDecl *methodOf(const CallExpr *Call) {
   if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
     return dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   return nullptr;
+}
+
+std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
+  Expr::EvalResult Result;
+  if (!Index || Index->isValueDependent() || !Index->EvaluateAsInt(Result, Context))
+    return std::nullopt;
+  const llvm::APSInt &Value = Result.Val.getInt();
+  if (Value.isNegative() || Value.uge(limits::TrackedElements))
+    return std::nullopt;
+  return unsigned(Value.getZExtValue());
 }
 
 const Expr *accessedBase(const Expr *E, const Expr *&Index) {

@@ -30,6 +30,9 @@ const clang::CXXMethodDecl *methodOf(const clang::CallExpr *Call);
 /// `v.front()` and `*it`: a method that returns a reference into its object
 /// (not to the object itself, as assignments and stream operators do).
 const clang::Expr *accessedBase(const clang::Expr *E, const clang::Expr *&Index);
+/// The element \p Index names when it is a small constant: one of the
+/// elements the data flow tells apart (limits::TrackedElements).
+std::optional<unsigned> constantIndex(const clang::Expr *Index, const clang::ASTContext &Context);
 /// Whether a communicator or process group is an element a rank picks from
 /// a container (`groups[rank / tp]`), directly or through a local or an
 /// accessor.

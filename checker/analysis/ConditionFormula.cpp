@@ -399,7 +399,8 @@ const void *ConditionFormula::writtenElementKey(const Expr *E, const void *Write
   const auto *Ref =
       Subscript ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
   const auto *Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  std::optional<uint64_t> Index = Array ? trackedIndex(Subscript) : std::nullopt;
+  std::optional<unsigned> Index =
+      Array ? constantIndex(Subscript->getIdx(), Function.context()) : std::nullopt;
   if (!Write || !Index || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType() ||
       llvm::is_contained(Function.reversePostOrder(), Write))
     return nullptr;
@@ -412,19 +413,9 @@ const void *ConditionFormula::coordinateKey(const Expr *E) const {
   const auto *Member =
       Subscript ? dyn_cast<MemberExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
   const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
-  std::optional<uint64_t> Index = Field ? trackedIndex(Subscript) : std::nullopt;
+  std::optional<unsigned> Index =
+      Field ? constantIndex(Subscript->getIdx(), Function.context()) : std::nullopt;
   return Index && Facts.CoordinateKey ? Facts.CoordinateKey(Field, *Index) : nullptr;
-}
-
-// The constant index of \p Subscript, when it is one of the elements the
-// data flow tells apart.
-std::optional<uint64_t> ConditionFormula::trackedIndex(const ArraySubscriptExpr *Subscript) const {
-  Expr::EvalResult Index;
-  if (Subscript->getIdx()->isValueDependent() ||
-      !Subscript->getIdx()->EvaluateAsInt(Index, Function.context()) ||
-      Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements))
-    return std::nullopt;
-  return Index.Val.getInt().getZExtValue();
 }
 
 const void *ConditionFormula::elementKey(const VarDecl *Array, const void *Write, uint64_t At) {

@@ -125,7 +125,6 @@ private:
   const void *fieldKey(const void *Owner, const void *Part);
   const void *writtenElementKey(const clang::Expr *E, const void *Write);
   const void *coordinateKey(const clang::Expr *E) const;
-  std::optional<uint64_t> trackedIndex(const clang::ArraySubscriptExpr *Subscript) const;
   const void *elementKey(const clang::VarDecl *Array, const void *Write, uint64_t At);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,
                        bool Boolean);

@@ -19,16 +19,6 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
-std::optional<unsigned> constantIndex(const Expr *Index, const ASTContext &Context) {
-  Expr::EvalResult Result;
-  if (!Index || Index->isValueDependent() || !Index->EvaluateAsInt(Result, Context))
-    return std::nullopt;
-  const llvm::APSInt &Value = Result.Val.getInt();
-  if (Value.isNegative() || Value.uge(limits::TrackedElements))
-    return std::nullopt;
-  return unsigned(Value.getZExtValue());
-}
-
 namespace {
 
 /// Whether \p E names a variable of \p Aliases, and the storage it reaches.

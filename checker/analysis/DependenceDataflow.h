@@ -98,8 +98,6 @@ bool isContainer(clang::QualType Type);
 const clang::Expr *stripCopies(const clang::Expr *E);
 /// Whether \p Callee is the system's (a standard library function).
 bool inLibrary(const clang::FunctionDecl *Callee);
-/// The element \p Index names when it is a small constant.
-std::optional<unsigned> constantIndex(const clang::Expr *Index, const clang::ASTContext &Context);
 /// The field of the `std::pair` that \p Binding names (`auto &[name, steps]`
 /// of a pair: `first`, `second`), setting \p Whole to the pair; else null.
 const clang::FieldDecl *pairFieldOf(const clang::BindingDecl *Binding,

@@ -273,9 +273,14 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
   if (auto Init = Element.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *Initializer = Init->getInitializer();
     if (const FieldDecl *Field = Initializer->getMember()) {
+      // A field set in the initializer list holds, part by part, what its
+      // initializer holds (`L_(L)`: `L_.world_rank` is the caller's).
+      StorageKey Key{&ThisRoot, Field};
       RankValue Value = eval(Initializer->getInit());
       Value.Definition = Initializer->getInit();
-      write(StorageKey{&ThisRoot, Field}, Value);
+      write(Key, Value);
+      copyPointee(Key, Initializer->getInit());
+      assignFields(Key, Initializer->getInit());
     }
     return;
   }

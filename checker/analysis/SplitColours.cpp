@@ -122,13 +122,13 @@ void TranslationUnitAnalysis::collectCoordinateCopies(const FunctionCFG &Functio
         Element ? dyn_cast<DeclRefExpr>(Element->getBase()->IgnoreParenImpCasts()) : nullptr;
     auto Read = Array && Array->getDecl() == Split.Coordinates ? Result.Values.find(Element)
                                                                : Result.Values.end();
-    Expr::EvalResult Index;
-    if (Read == Result.Values.end() || Read->second.Definition != Split.CoordinatesWrite ||
-        !Field->getType()->isIntegerType() || Element->getIdx()->isValueDependent() ||
-        !Element->getIdx()->EvaluateAsInt(Index, Function.context()) ||
-        Index.Val.getInt().isNegative() || Index.Val.getInt().uge(limits::TrackedElements))
+    std::optional<unsigned> Index = Read != Result.Values.end()
+                                        ? constantIndex(Element->getIdx(), Function.context())
+                                        : std::nullopt;
+    if (!Index || Read->second.Definition != Split.CoordinatesWrite ||
+        !Field->getType()->isIntegerType())
       return;
-    Copies.push_back({Field, static_cast<unsigned>(Index.Val.getInt().getZExtValue())});
+    Copies.push_back({Field, *Index});
   });
   for (const auto &[Field, Dim] : Copies)
     CoordinateCopies.try_emplace(Field,

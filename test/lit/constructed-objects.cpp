@@ -8,6 +8,7 @@
 // the constructor was handed, and a field set from the rank differs.
 #include <mpi.h>
 #include <memory>
+#include <random>
 
 // Called with each part's own handle (grid_sums) and with a communicator
 // picked by the rank (picked_sums): the second is reported.
@@ -99,4 +100,70 @@ void made_unique(int rank) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < tuned.steps' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:22: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// A field the initializer list binds holds, part by part, what it was bound
+// to: `layout_(layout)` makes `layout_.rank` the caller's rank and
+// `layout_.size` the caller's size. A generator seeded from the first draws
+// differently on every rank (positive), one seeded from the second alike
+// (negative), and so do tests of them in the constructor's body.
+struct Layout {
+  int rank = 0, size = 1;
+};
+
+static void fill_layout(Layout &layout) {
+  MPI_Comm_rank(MPI_COMM_WORLD, &layout.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &layout.size);
+}
+
+struct RankSeeded {
+  explicit RankSeeded(Layout &layout) : layout_(layout) {
+    gen_.seed(1000u + layout_.rank);
+    if (layout_.rank == 0)
+      MPI_Barrier(MPI_COMM_WORLD);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'layout_.rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'layout_.rank == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-6]]:31: note: parameter 'layout.rank' receives a rank-dependent value from a caller
+      // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+  void epoch(float *x) {
+    std::uniform_real_distribution<float> coin(0.0f, 1.0f);
+    for (int b = 0; b < 8; ++b) {
+      if (coin(gen_) > 0.5f)
+        continue;
+      MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' is never reached on ranks where 'coin(gen_) > 0.5f', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: ranks where 'coin(gen_) > 0.5f' continue with the next iteration here
+      // CHECK-MESSAGES: :[[@LINE-5]]:11: note: 'coin(gen_) > 0.5f' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-24]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+    }
+  }
+  Layout &layout_;
+  std::mt19937 gen_;
+};
+
+struct SizeSeeded {
+  explicit SizeSeeded(Layout &layout) : layout_(layout), gen_(1000u + layout_.size) {
+    if (layout_.size > 1)
+      MPI_Barrier(MPI_COMM_WORLD);
+  }
+  bool skipped() { return std::uniform_int_distribution<int>(0, 3)(gen_) == 0; }
+  void step(float *x) {
+    if (skipped())
+      return;
+    MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  }
+  Layout &layout_;
+  std::mt19937 gen_;
+};
+
+void seeded_epochs(float *x) {
+  Layout layout;
+  fill_layout(layout);
+  RankSeeded by_rank(layout);
+  by_rank.epoch(x);
+  SizeSeeded by_size(layout);
+  by_size.step(x);
 }
