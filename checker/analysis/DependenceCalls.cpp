@@ -315,6 +315,10 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
 }
 
 void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
+  // `using Base::Base;`: the base's constructor runs on the same arguments.
+  if (const auto *Made = dyn_cast_or_null<CXXConstructorDecl>(Callee);
+      Made && Made->isInheritingConstructor())
+    Callee = Made->getInheritedConstructor().getConstructor();
   if (!Recording || !Callee || !Callee->hasBody())
     return;
   CallSiteRecord Record;

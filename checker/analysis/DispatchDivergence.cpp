@@ -56,8 +56,16 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
           Call.Choices.empty() ? Indirect->targets(Call.Inner ? Call.Inner : Call.Call)
                                : Call.Choices,
           Site, Call.Call);
-      // (At the call, the event names the object's communicator field.)
-      if (!Choice || (OnParts && isa_and_nonnull<FieldDecl>(Choice->Event.CommunicatorDecl)) ||
+      // (At the call, the event names the object's communicator field: one
+      // that holds a part of the split somewhere, not a communicator every
+      // rank shares, such as a `world_` beside the part's `comm_`.)
+      auto OnOwnPart = [&](const CollectiveEvent *Event) {
+        const auto *Field = Event ? dyn_cast_or_null<FieldDecl>(Event->CommunicatorDecl) : nullptr;
+        return !Event || (Field && fromSplit(Env.Shared.lookup(Field).Source));
+      };
+      if (!Choice ||
+          (OnParts && OnOwnPart(&Choice->Event) &&
+           OnOwnPart(Choice->OtherEvent ? &*Choice->OtherEvent : nullptr)) ||
           !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
         continue;
       Divergence D;

@@ -77,15 +77,25 @@ void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
   const std::string Call = quoted(calledName(Event));
   const std::string Performer = functionName(Event.Via, Context);
   const std::string Other = functionName(D.OtherTarget, Context);
+  // The same operation on communicators written differently is named with
+  // them (`world_` against `comm_`).
+  const bool ByCommunicator = D.OtherEvent && D.OtherEvent->Collective == Event.Collective &&
+                              !Event.Communicator.empty() && !D.OtherEvent->Communicator.empty() &&
+                              D.OtherEvent->Communicator != Event.Communicator;
+  Message Calls = Finding.name(Event, Naming::Collective);
   Message Instead = "calls none";
-  if (D.OtherEvent)
+  if (ByCommunicator) {
+    Calls = Calls + Finding.name(Event, Naming::OnCommunicator);
+    Instead = "calls " + Finding.name(*D.OtherEvent, Naming::Collective) +
+              Finding.name(*D.OtherEvent, Naming::OnCommunicator);
+  } else if (D.OtherEvent) {
     Instead = D.OtherEvent->Collective == Event.Collective
                   ? Message("runs other collectives")
                   : "calls " + Finding.name(*D.OtherEvent, Naming::Collective);
+  }
   Finding.warning(Event.Site,
-                  Call + " may run " + Performer + ", which calls " +
-                      Finding.name(Event, Naming::Collective) + ", or " + Other + ", which " +
-                      Instead + ", and " + quoted(sourceText(D.Condition, Context)) +
+                  Call + " may run " + Performer + ", which calls " + Calls + ", or " + Other +
+                      ", which " + Instead + ", and " + quoted(sourceText(D.Condition, Context)) +
                       " differs between ranks: ranks that reach different functions run "
                       "different collectives and the job hangs");
   addCommonNotes(Finding, D, Context);

@@ -545,3 +545,53 @@ void coupled(int nfluid) {
     solver->sync(dt);
   }
 }
+
+// Components built on the parts of a split keep the world beside their part.
+// Positive: the ocean reduces over the world, which the atmosphere's ranks
+// never do at that point. Negative: the ocean's barrier on its own part.
+struct Component {
+  Component(MPI_Comm world, MPI_Comm part) : world_(world), comm_(part) {}
+  virtual ~Component() = default;
+  virtual void step(double *mean) = 0;
+  virtual void finish() {}
+  MPI_Comm world_, comm_;
+};
+
+struct Ocean : Component {
+  using Component::Component;
+  void step(double *mean) override {
+    MPI_Allreduce(MPI_IN_PLACE, mean, 1, MPI_DOUBLE, MPI_SUM, world_);
+  }
+  void finish() override { MPI_Barrier(comm_); }
+};
+
+struct Atmosphere : Component {
+  using Component::Component;
+  void step(double *mean) override {
+    MPI_Allreduce(MPI_IN_PLACE, mean, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  }
+};
+
+void climate(int nocean) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool ocean = rank < nocean;
+  MPI_Comm part;
+  MPI_Comm_split(MPI_COMM_WORLD, ocean ? 0 : 1, rank, &part);
+  std::unique_ptr<Component> model;
+  if (ocean)
+    model = std::make_unique<Ocean>(MPI_COMM_WORLD, part);
+  else
+    model = std::make_unique<Atmosphere>(MPI_COMM_WORLD, part);
+  double mean = 0;
+  model->step(&mean);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'model->step' may run 'Ocean::step', which calls 'MPI_Allreduce' on 'world_', or 'Atmosphere::step', which calls 'MPI_Allreduce' on 'comm_', and 'model' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-26]]:5: note: 'MPI_Allreduce' is called here, inside 'Ocean::step', which 'model->step' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'model' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-22]]:5: note: 'MPI_Allreduce' is called here, inside 'Atmosphere::step'
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'model' the same on every rank, or have every function 'model->step' may run call the same collectives
+  // Negative: the ocean's barrier is on its own part, beside the world.
+  model->finish();
+}
