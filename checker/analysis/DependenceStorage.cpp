@@ -513,7 +513,7 @@ void Dataflow::startProgram() {
     if (const auto *Var = dyn_cast<VarDecl>(Decl); Var && Var->isFileVarDecl()) {
       SharedReads.insert(Var);
       RankValue Initial = Var->getInit() ? eval(Var->getInit()) : RankValue();
-      Initial.Definition = Var;
+      Initial.Definition = Var->getInit(); // an expression, as every write's
       write(StorageKey{Var}, Initial);
     }
 }

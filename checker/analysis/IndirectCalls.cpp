@@ -130,7 +130,13 @@ static const ParmVarDecl *callableParameter(const Expr *E) {
 IndirectCalls::IndirectCalls(
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions)
     : Functions(Functions) {
-  for (const auto &[Decl, Function] : Functions) {
+  // In the order of the declarations, not of the map: the overrides a call
+  // may run are named in the order they were found.
+  std::vector<std::pair<const FunctionDecl *, const FunctionCFG *>> Ordered(Functions.begin(),
+                                                                            Functions.end());
+  llvm::sort(Ordered,
+             [](const auto &A, const auto &B) { return A.first->getID() < B.first->getID(); });
+  for (const auto &[Decl, Function] : Ordered) {
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Decl)) {
       std::vector<const CXXMethodDecl *> Pending(Method->begin_overridden_methods(),
                                                  Method->end_overridden_methods());

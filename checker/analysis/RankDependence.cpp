@@ -234,7 +234,8 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   if (!keyOf(Target, Key))
     return;
   const auto *Source = dyn_cast<Expr>(Definition);
-  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source))
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source);
+      Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2)
     Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
   if (!Compound && (takeReturnedContainer(Key, Source) || copyContainer(Key, Source, Definition)))
     return;

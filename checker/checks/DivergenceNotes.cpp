@@ -39,11 +39,16 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
 }
 
 std::string qualifiedName(const FunctionDecl *FD) {
-  if (!FD->isFunctionTemplateSpecialization())
-    return FD->getQualifiedNameAsString();
+  // As the user can write it: no `(anonymous namespace)::` or inline
+  // namespace.
+  PrintingPolicy Policy = FD->getASTContext().getPrintingPolicy();
+  Policy.SuppressUnwrittenScope = true;
   std::string Name;
   llvm::raw_string_ostream OS(Name);
-  FD->getNameForDiagnostic(OS, FD->getASTContext().getPrintingPolicy(), /*Qualified=*/true);
+  if (FD->isFunctionTemplateSpecialization())
+    FD->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
+  else
+    FD->printQualifiedName(OS, Policy);
   return Name;
 }
 

@@ -35,8 +35,9 @@ std::string leavingKeyword(const clang::Stmt *Leaving);
 /// What the user calls at the site: the collective or the function around it.
 std::string calledName(const analysis::CollectiveEvent &Event);
 
-/// \p FD's qualified name, with the template arguments of a specialization
-/// ('publish<true>'): two arms may call two specializations of one template.
+/// \p FD's qualified name as the user writes it, with the template arguments
+/// of a specialization ('publish<true>'): two arms may call two
+/// specializations of one template.
 std::string qualifiedName(const clang::FunctionDecl *FD);
 
 /// A function as a message names it: "'Logger::log'", or "the lambda on

@@ -10,7 +10,7 @@ using analysis::GroupImbalance;
 
 void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &Context) {
   const std::string Marker = quoted(P.Marker);
-  const std::string Function = quoted(P.Function->getQualifiedNameAsString());
+  const std::string Function = quoted(qualifiedName(P.Function));
   FindingBuilder Finding = finding(Context);
   Finding.about(P.Function, nullptr, nullptr);
   switch (P.K) {
@@ -21,10 +21,9 @@ void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &Con
                                 "ranks hang");
     if (const auto *Call = dyn_cast_or_null<CallExpr>(P.Leaving);
         Call && Call->getDirectCallee() && !Call->getDirectCallee()->isNoReturn())
-      Finding.note(Call->getBeginLoc(),
-                   "the group is still open if " +
-                       quoted(Call->getDirectCallee()->getQualifiedNameAsString()) +
-                       " throws here");
+      Finding.note(Call->getBeginLoc(), "the group is still open if " +
+                                            quoted(qualifiedName(Call->getDirectCallee())) +
+                                            " throws here");
     else if (P.Leaving)
       Finding.note(P.Leaving->getBeginLoc(),
                    "the group is still open at this " + quoted(leavingKeyword(P.Leaving)));

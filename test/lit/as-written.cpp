@@ -117,3 +117,35 @@ void leave_together(double *grad, int n, bool resume) {
     return;
   MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
+
+// Functions are named as they can be written: `average`, not
+// `(anonymous namespace)::average`; a namespace the user names stays.
+namespace {
+void average(double *grad, int n) {
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+} // namespace
+
+namespace ddp {
+void average(double *grad, int n) {
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+} // namespace ddp
+
+void average_on_leaders(double *grad, int n) {
+  int rank = world_rank();
+  if (rank % 8 == 0)
+    average(grad, n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'average' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 8 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-15]]:3: note: 'MPI_Allreduce' is called here, inside 'average'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 8 == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-127]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'average' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank % 8 == 0)
+    ddp::average(grad, n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ddp::average' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 8 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-16]]:3: note: 'MPI_Allreduce' is called here, inside 'ddp::average'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 8 == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-134]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'ddp::average' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

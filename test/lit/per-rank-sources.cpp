@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <unistd.h>
 
 extern "C" int cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
@@ -202,4 +203,36 @@ void edge_leaves(MPI_Comm grid, double *r) {
   // Negative: the neighbours only address point-to-point messages.
   MPI_Sendrecv_replace(r, 1, MPI_DOUBLE, east, 0, west, 0, grid, MPI_STATUS_IGNORE);
   MPI_Barrier(grid);
+}
+
+// `std::random_device{}()` assigned (an operator call on the right of `=`):
+// a seed drawn on every rank differs (positive); one drawn on rank 0 and
+// broadcast is the same everywhere (negative).
+void drawn_seed(MPI_Comm comm, double *grad, int n) {
+  unsigned seed = 0;
+  seed = std::random_device{}();
+  std::mt19937 gen(seed);
+  std::bernoulli_distribution skip(0.1);
+  if (skip(gen))
+    return;
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'skip(gen)', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'skip(gen)' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'skip(gen)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:30: note: 'seed' is a random number from 'std::random_device::operator()'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+}
+
+void broadcast_seed(MPI_Comm comm, double *grad, int n) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  unsigned seed = 0;
+  if (rank == 0)
+    seed = std::random_device{}();
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED, 0, comm);
+  std::mt19937 gen(seed);
+  std::bernoulli_distribution skip(0.1);
+  if (skip(gen))
+    return;
+  MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
 }

@@ -32,6 +32,15 @@ void log_only(MPI_Comm) {}
 
 void (*g_step)(MPI_Comm) = advance;
 
+// Written per rank by tune(), which main calls last.
+int g_retry = 3;
+
+void tune(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  g_retry = rank;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   // Negative: run() has not written it yet.
@@ -43,8 +52,8 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_mode'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_mode' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-30]]:7: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE-32]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-39]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-41]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   // Negative: through a pointer to a function that writes no global.
   void (*quiet)(MPI_Comm) = log_only;
@@ -57,9 +66,28 @@ int main(int argc, char **argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_phase'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_phase' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-33]]:7: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE-35]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-42]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-44]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // g_retry still holds its initializer: rank 0 writing the same value again
+  // leaves it the same everywhere (negative), another value does not
+  // (positive).
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    g_retry = 3;
+  if (g_retry > 1)
+    MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0)
+    g_retry = 4;
+  if (g_retry > 1)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_retry > 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_retry > 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  tune(MPI_COMM_WORLD);
   MPI_Finalize();
 }
 
