@@ -315,9 +315,8 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
 }
 
 void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
-  // `using Base::Base;`: the base's constructor runs on the same arguments.
   if (const auto *Made = dyn_cast_or_null<CXXConstructorDecl>(Callee);
-      Made && Made->isInheritingConstructor())
+      Made && Made->isInheritingConstructor()) // `using Base::Base;` runs Base's constructor
     Callee = Made->getInheritedConstructor().getConstructor();
   if (!Recording || !Callee || !Callee->hasBody())
     return;
@@ -398,11 +397,6 @@ RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
   return {};
 }
 
-// A library function of the system passes what it is given on to what it
-// writes, as to what it returns: `in >> n`, `std::getline(in, line)`,
-// `fscanf(f, "%d", &n)` and `snprintf(path, sizeof path, "shard%d", rank)`
-// make per-rank input. Each output takes the other inputs: a state object
-// handed over under a rank test is not assumed to change.
 // The object a chain of calls returning their own object writes to: `name`
 // in `name << "r" << rank` (each `<<` returns the stream it was given).
 const Expr *Dataflow::chainedObject(const Expr *E) {
@@ -416,18 +410,20 @@ const Expr *Dataflow::chainedObject(const Expr *E) {
     if (!Object && !Args.empty() && Callee->getNumParams() > 0 &&
         Callee->getParamDecl(0)->getType()->isLValueReferenceType())
       Object = Args.front();
-    QualType Returned = Callee->getReturnType()->getPointeeType();
-    if (!Object || !Returned->isRecordType() ||
-        Returned->getAsCXXRecordDecl()->getCanonicalDecl() !=
-            (Object->getType()->getAsCXXRecordDecl()
-                 ? Object->getType()->getAsCXXRecordDecl()->getCanonicalDecl()
-                 : nullptr))
+    const CXXRecordDecl *Returned = Callee->getReturnType()->getPointeeCXXRecordDecl();
+    const CXXRecordDecl *Class = Object ? Object->getType()->getAsCXXRecordDecl() : nullptr;
+    if (!Returned || !Class || Returned->getCanonicalDecl() != Class->getCanonicalDecl())
       return E;
     E = Object;
   }
   return E;
 }
 
+// A library function of the system passes what it is given on to what it
+// writes, as to what it returns: `in >> n`, `std::getline(in, line)`,
+// `fscanf(f, "%d", &n)` and `snprintf(path, sizeof path, "shard%d", rank)`
+// make per-rank input. Each output takes the other inputs: a state object
+// handed over under a rank test is not assumed to change.
 void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
                                       bool ObjectToo) {
   std::vector<const Expr *> Args = explicitArguments(Call);
