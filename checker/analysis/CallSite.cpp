@@ -364,6 +364,26 @@ const CXXConstructorDecl *madeUniqueBy(const CallExpr *Call) {
   return Constructor;
 }
 
+/// Whether the class of \p Method also declares a const overload of it with
+/// the same parameters: the non-const one hands out for writing the parts
+/// the const one hands out for reading, and leaves the container as it is
+/// (`find`, `begin`, a vector's `operator[]`; not a map's `operator[]`,
+/// which inserts and has no const twin).
+static bool hasConstTwin(const CXXMethodDecl *Method) {
+  for (const NamedDecl *Found : Method->getParent()->lookup(Method->getDeclName())) {
+    const auto *Other = dyn_cast<CXXMethodDecl>(Found);
+    if (!Other || Other == Method || !Other->isConst() ||
+        Other->getNumParams() != Method->getNumParams())
+      continue;
+    if (llvm::all_of(llvm::zip(Other->parameters(), Method->parameters()), [](auto Params) {
+          return std::get<0>(Params)->getType().getCanonicalType() ==
+                 std::get<1>(Params)->getType().getCanonicalType();
+        }))
+      return true;
+  }
+  return false;
+}
+
 bool handsOutAccess(const CXXMethodDecl *Method) {
   QualType Returned = Method->getReturnType();
   const CXXRecordDecl *Pointee = Returned->getPointeeCXXRecordDecl();
@@ -371,9 +391,11 @@ bool handsOutAccess(const CXXMethodDecl *Method) {
       isIterator(Returned) ||
       (Returned->isReferenceType() &&
        !(Pointee && Pointee->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()));
-  return Part && llvm::all_of(Method->parameters(), [](const ParmVarDecl *Param) {
-           return Param->getType()->isIntegralOrEnumerationType();
-         });
+  return Part && (llvm::all_of(Method->parameters(),
+                               [](const ParmVarDecl *Param) {
+                                 return Param->getType()->isIntegralOrEnumerationType();
+                               }) ||
+                  hasConstTwin(Method));
 }
 
 bool isOwningHolder(const CXXRecordDecl *Class) {

@@ -137,7 +137,8 @@ bool isIterator(clang::QualType Type);
 /// Whether calling \p Method hands out a part of its object instead of
 /// changing it: it returns a pointer, an iterator or a reference to something
 /// else than the object, given no arguments or only indexes (`v.data()`,
-/// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`).
+/// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`), or with a const twin
+/// (`m.find(key)`).
 bool handsOutAccess(const clang::CXXMethodDecl *Method);
 
 /// The class of the object \p E makes to outlive the statement (on the heap

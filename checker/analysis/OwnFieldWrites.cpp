@@ -10,17 +10,17 @@ namespace lockstep::analysis {
 using namespace clang;
 
 /// The field of `*this` that \p E names (`n_`, `this->v_`, `v_[i]`, the
-/// latter an element only), or a null field.
+/// latter an element only; not `counts_[key]` of a map, which inserts), or a
+/// null field.
 static OwnFieldWrite ownField(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  const Expr *Base = nullptr;
   if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
-    Base = Subscript->getBase();
+    return {ownField(Subscript->getBase()).Field, /*ElementsOnly=*/true};
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E);
-      Operator && Operator->getOperator() == OO_Subscript)
-    Base = Operator->getArg(0);
-  if (Base)
-    return {ownField(Base).Field, /*ElementsOnly=*/true};
+      Operator && Operator->getOperator() == OO_Subscript) {
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Operator->getDirectCallee());
+    return {ownField(Operator->getArg(0)).Field, !Method || handsOutAccess(Method)};
+  }
   const auto *Member = dyn_cast<MemberExpr>(E);
   if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return {nullptr, false};
@@ -65,10 +65,14 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
           std::vector<OwnFieldWrite> Inner = of(Callee);
           for (const OwnFieldWrite &Write : Inner)
             Add(Write);
-        } else if (!handsOutAccess(Callee) && !Callee->getReturnType()->isPointerType()) {
-          // `samples_.push_back(ms)`; not an accessor that a non-const
-          // method calls in its non-const form (`front()`, `data()`).
-          Add(ownField(Object));
+        } else {
+          // `samples_.push_back(ms)`; an accessor in its non-const form
+          // (`data()`, `find(key)`) hands out the elements for writing
+          // (`it->second += v`) and leaves the size alone.
+          OwnFieldWrite Write = ownField(Object);
+          Write.ElementsOnly = Write.ElementsOnly || handsOutAccess(Callee) ||
+                               Callee->getReturnType()->isPointerType();
+          Add(Write);
         }
       }
     });

@@ -18,7 +18,8 @@ namespace lockstep::analysis {
 
 struct OwnFieldWrite {
   const clang::FieldDecl *Field;
-  // Only through a subscript (`w_[d] -= g[d]`): the elements change, the
+  // Only through a subscript (`w_[d] -= g[d]`) or an accessor that hands
+  // out the elements (`sums_.find(name)`): the elements may change, the
   // container's size does not.
   bool ElementsOnly;
 };

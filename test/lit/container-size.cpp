@@ -238,4 +238,21 @@ void keyed_counts(MPI_Comm comm, const std::vector<std::string> &names, double *
   if (hit != table.end())
     hit->second += table.at(0);
   MPI_Allreduce(MPI_IN_PLACE, out, (int)table.size(), MPI_DOUBLE, MPI_SUM, comm);
+  // Looking a key up on some ranks only (`find`) changes no key; indexing
+  // with one (`operator[]`) inserts it.
+  std::map<std::string, double> phases{{"solve", 0.0}};
+  if (rank % 2 == 1) {
+    auto it = phases.find("solve");
+    if (it != phases.end())
+      it->second += 1.0;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)phases.size(), MPI_DOUBLE, MPI_SUM, comm);
+  if (rank % 2 == 1)
+    phases["halo"] += 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, out, (int)phases.size(), MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:36: note: '(int)phases.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-43]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:36: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }

@@ -8,6 +8,7 @@
 #include <c10d/ProcessGroup.hpp>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -209,6 +210,47 @@ void perturb_on_root(Weights &w, MPI_Comm comm) {
     w.perturb();
   w.sync(comm);
   w.sync_unless_large(comm);
+}
+
+// A method that updates a map's existing entries through `find`, called on
+// some ranks only, leaves the keys (the loop's trip count) the same on every
+// rank (negative); one that counts with `operator[]`, which inserts a
+// missing key, does not (positive).
+class PhaseMetrics {
+public:
+  void declare(const std::string &phase) { seconds_.emplace(phase, 0.0); }
+  void add(const std::string &phase, double s) {
+    auto it = seconds_.find(phase);
+    if (it != seconds_.end())
+      it->second += s;
+  }
+  void count(const std::string &phase) { counts_[phase] += 1; }
+  void summarize(MPI_Comm comm) {
+    for (auto &[phase, s] : seconds_)
+      MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm);
+    for (auto &[phase, n] : counts_)
+      MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_INT, MPI_SUM, comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+      // CHECK-MESSAGES: :[[@LINE-3]]:29: note: 'counts_' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE+14]]:7: note: the value is assigned under this rank-dependent condition
+      // CHECK-MESSAGES: :[[@LINE+11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  }
+
+private:
+  std::map<std::string, double> seconds_;
+  std::map<std::string, int> counts_;
+};
+
+void metrics_on_odd_ranks(PhaseMetrics &metrics, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  metrics.declare("exchange");
+  if (rank % 2 == 1) {
+    metrics.add("exchange", 0.5);
+    metrics.count("halo");
+  }
+  metrics.summarize(comm);
 }
 
 // An object made by std::make_unique gets its arguments as one made on the
