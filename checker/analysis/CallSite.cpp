@@ -196,6 +196,10 @@ std::string usrOf(const Decl *D) {
 }
 
 bool visibleElsewhere(const ValueDecl *D) {
+  // A library's own fields and globals (`MPI::Status`'s) are written by the
+  // header's inline code, which every file that reads them analyses too.
+  if (D->getASTContext().getSourceManager().isInSystemHeader(D->getLocation()))
+    return false;
   if (const auto *Field = dyn_cast<FieldDecl>(D))
     return Field->getParent()->getIdentifier() && Field->getParent()->isExternallyVisible();
   const auto *Var = dyn_cast<VarDecl>(D);
@@ -430,7 +434,8 @@ bool insertsElement(const CXXMethodDecl *Method) {
 }
 
 void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Written) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  // make_unique's forwarding references write what the constructor does.
+  const FunctionDecl *Callee = forwardedTo(Call, Call->getDirectCallee());
   if (!Callee)
     return;
   std::vector<const Expr *> Args = explicitArguments(Call);

@@ -103,7 +103,8 @@ void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, Visit
 /// file.
 std::string usrOf(const clang::Decl *D);
 
-/// A field of a named record or a global that other files can read.
+/// A field of a named record or a global of the project (not of a system
+/// header) that other files can read.
 bool visibleElsewhere(const clang::ValueDecl *D);
 
 /// Whether \p E is written as the macro \p Name (`MPI_COMM_SELF`), directly

@@ -20,6 +20,13 @@ void TranslationUnitAnalysis::collectSplits() {
         CoordinateFields.try_emplace(Split.CoordinatesField);
       else
         collectCoordinateCopies(*Function, Split);
+  // So are the fields a wrapper object's construction passes for its colour
+  // (`CommGroup(world, topo.stage, topo.rank)`).
+  for (const auto &Function : Functions)
+    Wrappers.forEachConstruction(Function->decl(), [&](const WrapperObjects::Made &Made) {
+      if (const Expr *Argument = WrapperObjects::passedFor(Made.Object, Made.Split->Color))
+        fieldsBehind(Argument, ColourFields);
+    });
   // A copy is the coordinate only while nothing else in the file writes it.
   llvm::DenseMap<const FieldDecl *, unsigned> CopyWrites;
   if (!CoordinateCopies.empty())
@@ -76,9 +83,8 @@ void TranslationUnitAnalysis::collectSplits() {
   // Each object of a class whose constructor splits its communicator is one
   // part of its own split: the one its construction's colour says.
   for (const auto &Function : Functions)
-    Wrappers.forEachConstruction(Function->decl(), [&](const WrapperObjects::Construction &Made) {
-      const FunctionCFG *Constructor =
-          ByDecl.lookup(Made.Construct->getConstructor()->getCanonicalDecl());
+    Wrappers.forEachConstruction(Function->decl(), [&](const WrapperObjects::Made &Made) {
+      const FunctionCFG *Constructor = ByDecl.lookup(Made.Constructor->getCanonicalDecl());
       if (const Provenance *Source =
               Constructor ? Env.resolve(Made.Split->Value, Constructor->decl()) : nullptr;
           Source && Source->Pending)

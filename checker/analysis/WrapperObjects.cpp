@@ -5,6 +5,14 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+namespace {
+/// A constructor call and the arguments written for it.
+struct Construction {
+  const CXXConstructorDecl *Constructor;
+  llvm::ArrayRef<const Expr *> Arguments;
+};
+} // namespace
+
 /// Whether \p Field is the only field of its type, as written, in its
 /// class: the one communicator an object of it holds (`MPI_Comm` is `int`
 /// in MPICH, so the typedef tells it from the counters beside it).
@@ -16,15 +24,33 @@ static bool soleOfItsType(const FieldDecl *Field) {
   return Same == 1;
 }
 
-/// The construction of a local variable in its declaration.
-static const CXXConstructExpr *constructionOf(const VarDecl *Var) {
+/// The construction of a local variable in its declaration: the object
+/// itself (`CommGroup g(world, stage, rank)`), or the one its pointer owns
+/// (`auto g = std::make_unique<CommGroup>(world, stage, rank)`, `new
+/// CommGroup(...)`), whose arguments are the constructor's.
+static std::optional<Construction> constructionOf(const VarDecl *Var) {
   const Expr *Init =
       Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) ? Var->getInit() : nullptr;
   if (!Init)
-    return nullptr;
+    return std::nullopt;
   if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Init))
     Init = Cleanups->getSubExpr();
-  return dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+  Init = Init->IgnoreImplicit();
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+  if (const auto *Owner = Construct ? Construct->getConstructor()->getParent() : nullptr;
+      Owner && isOwningHolder(Owner) && Construct->getNumArgs() == 1)
+    Init = Construct->getArg(0)->IgnoreImplicit(); // `std::unique_ptr<CommGroup> g(new ...)`
+  else if (Construct)
+    return Construction{Construct->getConstructor(),
+                        {Construct->getArgs(), Construct->getNumArgs()}};
+  if (const auto *New = dyn_cast<CXXNewExpr>(Init); New && New->getConstructExpr()) {
+    const CXXConstructExpr *Made = New->getConstructExpr();
+    return Construction{Made->getConstructor(), {Made->getArgs(), Made->getNumArgs()}};
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(Init))
+    if (const CXXConstructorDecl *Constructor = madeUniqueBy(Call))
+      return Construction{Constructor, {Call->getArgs(), Call->getNumArgs()}};
+  return std::nullopt;
 }
 
 void WrapperObjects::addSplit(const FunctionDecl *Function, const RankSplit &Split) {
@@ -63,10 +89,8 @@ void WrapperObjects::noteAssignments(const FunctionDecl *Function) {
 }
 
 const RankSplit *WrapperObjects::splitOf(const VarDecl *Var, const FieldDecl *Field) const {
-  const CXXConstructExpr *Construct = constructionOf(Var);
-  if (!Construct)
-    return nullptr;
-  return Splitting.lookup({Construct->getConstructor()->getCanonicalDecl(), Field});
+  std::optional<Construction> Made = constructionOf(Var);
+  return Made ? Splitting.lookup({Made->Constructor->getCanonicalDecl(), Field}) : nullptr;
 }
 
 const VarDecl *WrapperObjects::objectFor(const VarDecl *Var, const FieldDecl *Field) const {
@@ -81,12 +105,14 @@ const VarDecl *WrapperObjects::objectFor(const VarDecl *Var, const FieldDecl *Fi
 }
 
 const VarDecl *WrapperObjects::objectFor(const Expr *Object, const FieldDecl *Field) const {
+  if (const Expr *Holder = Object ? accessedThrough(Object->IgnoreParenImpCasts()) : nullptr)
+    Object = Holder; // `g->` of a smart pointer
   const auto *Ref = Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
   return Ref ? objectFor(dyn_cast<VarDecl>(Ref->getDecl()), Field) : nullptr;
 }
 
-void WrapperObjects::forEachConstruction(
-    const FunctionDecl *Function, llvm::function_ref<void(const Construction &)> Visit) const {
+void WrapperObjects::forEachConstruction(const FunctionDecl *Function,
+                                         llvm::function_ref<void(const Made &)> Visit) const {
   if (Splitting.empty())
     return;
   forEachStmtInOrder(Function->getBody(), [&](const Stmt *S) {
@@ -95,29 +121,33 @@ void WrapperObjects::forEachConstruction(
       return;
     for (const Decl *D : Declaration->decls()) {
       const auto *Var = dyn_cast<VarDecl>(D);
-      const CXXConstructExpr *Construct = constructionOf(Var);
+      std::optional<Construction> Construct = constructionOf(Var);
       if (!Construct || Var->getDeclContext() != Function) // not a lambda's inside
         continue;
-      const CXXConstructorDecl *Constructor = Construct->getConstructor();
+      const CXXConstructorDecl *Constructor = Construct->Constructor;
       for (const auto &[Key, Split] : Splitting)
         if (Split && Key.first == Constructor->getCanonicalDecl() &&
             Classes.lookup(Constructor->getParent()->getCanonicalDecl()) == Key.second &&
             !Reassigned.count(Var))
-          Visit({Var, Construct, Split});
+          Visit({Var, Constructor, Split});
     }
   });
 }
 
 const Expr *WrapperObjects::constructorArgument(const VarDecl *Var, const ParmVarDecl *Param) {
-  const CXXConstructExpr *Construct = constructionOf(Var);
+  std::optional<Construction> Made = constructionOf(Var);
   const auto *Owner = Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
-  if (!Construct || !Owner ||
-      Owner->getCanonicalDecl() != Construct->getConstructor()->getCanonicalDecl())
+  if (!Made || !Owner || Owner->getCanonicalDecl() != Made->Constructor->getCanonicalDecl())
     return nullptr;
   unsigned Index = Param->getFunctionScopeIndex();
-  if (Index >= Construct->getNumArgs() || isa<CXXDefaultArgExpr>(Construct->getArg(Index)))
+  if (Index >= Made->Arguments.size() || isa<CXXDefaultArgExpr>(Made->Arguments[Index]))
     return nullptr;
-  return Construct->getArg(Index);
+  // make_unique takes its arguments by forwarding reference: a prvalue is
+  // bound to a temporary.
+  const Expr *Argument = Made->Arguments[Index];
+  if (const auto *Bound = dyn_cast<MaterializeTemporaryExpr>(Argument))
+    return Bound->getSubExpr();
+  return Argument;
 }
 
 bool WrapperObjects::ofFieldsClass(const VarDecl *Var, const FieldDecl *Field) {
@@ -125,6 +155,10 @@ bool WrapperObjects::ofFieldsClass(const VarDecl *Var, const FieldDecl *Field) {
   if (Type->isPointerType())
     Type = Type->getPointeeType();
   const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
+  if (const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Class);
+      isOwningHolder(Holder) && !Holder->getTemplateArgs().asArray().empty() &&
+      Holder->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    Class = Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
   return Class && Class->getCanonicalDecl() == Field->getParent()->getCanonicalDecl();
 }
 
@@ -136,8 +170,8 @@ const Expr *WrapperObjects::passedFor(const VarDecl *Var, const Expr *InConstruc
 }
 
 const Expr *WrapperObjects::fieldArgument(const VarDecl *Var, const FieldDecl *Field) {
-  const CXXConstructExpr *Construct = constructionOf(Var);
-  const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
+  std::optional<Construction> Made = constructionOf(Var);
+  const CXXConstructorDecl *Constructor = Made ? Made->Constructor : nullptr;
   if (const FunctionDecl *Definition = Constructor ? Constructor->getDefinition() : nullptr)
     Constructor = cast<CXXConstructorDecl>(Definition);
   if (!Constructor)

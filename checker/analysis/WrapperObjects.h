@@ -32,15 +32,16 @@ public:
   const clang::VarDecl *objectFor(const clang::Expr *Object, const clang::FieldDecl *Field) const;
   const clang::VarDecl *objectFor(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;
 
-  /// A wrapper object constructed by a splitting constructor.
-  struct Construction {
+  /// A wrapper object constructed by a splitting constructor (a local, or
+  /// the object a local smart or plain pointer owns from its declaration).
+  struct Made {
     const clang::VarDecl *Object;
-    const clang::CXXConstructExpr *Construct;
+    const clang::CXXConstructorDecl *Constructor;
     const RankSplit *Split; // the constructor's
   };
   /// Calls \p Visit for each such construction of a local of \p Function.
   void forEachConstruction(const clang::FunctionDecl *Function,
-                           llvm::function_ref<void(const Construction &)> Visit) const;
+                           llvm::function_ref<void(const Made &)> Visit) const;
 
   /// What the constructor of the local \p Var is passed for its parameter
   /// \p Param, if \p Var is constructed in its declaration.
@@ -51,8 +52,9 @@ public:
   static const clang::Expr *passedFor(const clang::VarDecl *Var, const clang::Expr *InConstructor);
   /// The argument that initializes \p Field of \p Var (`stage_(stage)`).
   static const clang::Expr *fieldArgument(const clang::VarDecl *Var, const clang::FieldDecl *Field);
-  /// Whether \p Var is, or refers or points to, an object of the class that
-  /// declares \p Field (not of a class derived from it).
+  /// Whether \p Var is, or refers or points to (or owns, as a smart
+  /// pointer), an object of the class that declares \p Field (not of a class
+  /// derived from it).
   static bool ofFieldsClass(const clang::VarDecl *Var, const clang::FieldDecl *Field);
 
 private:

@@ -155,7 +155,10 @@ p = run([LOCKSTEP, "check", "-p", ".", "--summary-out", "summaries.json"], field
 local_n_finding(p.stdout, "one run")
 with open(os.path.join(fields, "summaries.json")) as f:
     storage = json.load(f).get("per_rank_storage", {})
-check([s["name"] for s in storage.values()] == ["Decomposition::local_n"],
+# Open MPI's C++ bindings (included unless OMPI_SKIP_MPICXX) keep a receive's
+# status, per rank, in MPI::Status; only the project's own fields are checked.
+check([s["name"] for s in storage.values() if not s["name"].startswith("MPI::")]
+      == ["Decomposition::local_n"],
       "per-rank fields in the summary: %s" % storage)
 p = run([LOCKSTEP, "check", "-p", ".", "--summaries", "summaries.json"], fields, 1)
 local_n_finding(p.stdout, "with --summaries")

@@ -7,6 +7,7 @@
 // a collective exactly its members make is quiet there too, and one that
 // only some members make is still reported.
 
+#include <memory>
 #include <mpi.h>
 
 // Splits by parity; the rank comes from the communicator split.
@@ -169,6 +170,35 @@ void first_writer_reduces(double x) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'writers.valid() && rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// The same wrapper owned through a pointer (`std::make_unique`, `new`), its
+// colour a field of a topology struct: the stage's members alone reduce on
+// it (negative); the first data-parallel rank of each stage alone does not
+// (positive).
+struct Topology {
+  int rank = 0, stage = 0, dp_rank = 0;
+};
+
+void stage_reduces(double x, int world_size) {
+  Topology topo;
+  MPI_Comm_rank(MPI_COMM_WORLD, &topo.rank);
+  topo.stage = topo.rank / (world_size / 2);
+  topo.dp_rank = topo.rank % (world_size / 2);
+  const bool last = topo.stage == 1;
+  auto stage = std::make_unique<SubComm>(MPI_COMM_WORLD, topo.stage, topo.rank);
+  SubComm *same = new SubComm(MPI_COMM_WORLD, topo.stage, topo.rank);
+  if (last) {
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, stage->get());
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, same->get());
+  }
+  if (topo.dp_rank == 0)
+    MPI_Barrier(stage->get());
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'topo.dp_rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'topo.dp_rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  delete same;
 }
 
 // A struct that keeps a leaders' communicator beside the fields its colour

@@ -136,6 +136,53 @@ void receive_status(MPI_Comm comm, int peer, int *data) {
   MPI_Barrier(comm);
 }
 
+// A receive's status (which tag, which source) is each rank's own: a worker
+// told to stop before any task leaves the workers' allreduce.
+void stop_tag_leaves(MPI_Comm world, MPI_Comm workers, double *tally) {
+  MPI_Status st;
+  MPI_Recv(tally, 1, MPI_DOUBLE, 0, MPI_ANY_TAG, world, &st);
+  if (st.MPI_TAG == 13)
+    return;
+  MPI_Allreduce(MPI_IN_PLACE, tally, 1, MPI_DOUBLE, MPI_SUM, workers);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'st.MPI_TAG == 13', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'st.MPI_TAG == 13' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'st.MPI_TAG == 13' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'st' is a received message from 'MPI_Recv'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: the tag only ends the loop of receives; every worker reaches the
+// allreduce after it.
+void drain_until_stop(MPI_Comm world, MPI_Comm workers, double *tally) {
+  MPI_Status st;
+  for (;;) {
+    MPI_Recv(tally, 1, MPI_DOUBLE, 0, MPI_ANY_TAG, world, &st);
+    if (st.MPI_TAG == 13)
+      break;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, tally, 1, MPI_DOUBLE, MPI_SUM, workers);
+}
+
+// A polled request completes at a different moment on each rank.
+void poll_then_reduce(MPI_Comm comm, MPI_Request req, double *x) {
+  int done = 0;
+  MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  if (done)
+    MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'done'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'done' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'done' is a completion flag from 'MPI_Test'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: polled until it completes, on every rank.
+void poll_until_done(MPI_Comm comm, MPI_Request req, double *x) {
+  int done = 0;
+  while (!done)
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, comm);
+}
+
 // What a collective hands each rank differs between ranks unless the rules
 // call the buffer uniform: a reduce's result is on the root only, a
 // scatter's part and a scan's prefix are each rank's own.

@@ -57,7 +57,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(Rules.Statuses[2].Value, 0);
   EXPECT_TRUE(Rules.Statuses[4].NullFails); // system.json: fopen, malloc, ...
   EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->Returns);
-  EXPECT_EQ(Rules.findPerRankSource("MPI_Recv")->OutArgs, std::vector<unsigned>{0});
+  EXPECT_EQ(Rules.findPerRankSource("MPI_Recv")->OutArgs, (std::vector<unsigned>{0, 6}));
   EXPECT_EQ(Rules.findPerRankSource("MPI_Cart_shift")->OutArgs, (std::vector<unsigned>{3, 4}));
   EXPECT_EQ(Rules.findPerRankSource("gethostname")->Why, "the host name");
   ASSERT_NE(Rules.findCopy("cudaMemcpyAsync"), nullptr);
