@@ -79,6 +79,8 @@ void ConditionFormula::collectWrites(const Stmt *Body) {
       Body, [this](const UnaryOperator *AddressOf) { return readOnlyArgument(AddressOf); },
       [this](const Expr *E, bool ByMethod) {
         E = E->IgnoreParenImpCasts();
+        if (const Expr *Holder = ByMethod ? accessedThrough(E) : nullptr)
+          E = Holder->IgnoreParenImpCasts(); // `g->f()` changes the object `g` owns
         if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
           if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
             (ByMethod ? Mutated : Written).insert(Var);
@@ -478,8 +480,6 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
           : nullptr;
   if (Own)
     Handle = Own;
-  else if (!Inlined.empty())
-    return notInlined(/*WantBoolean=*/true);
   FormulaRef Test = Facts.IsNull(Handle);
   return Compare->getOpcode() == BO_EQ ? Test : Arena.negate(Test);
 }

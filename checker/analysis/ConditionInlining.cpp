@@ -113,6 +113,8 @@ std::optional<const void *> ConditionFormula::objectKey(const Expr *Object) cons
   if (!Object)
     return std::nullopt;
   Object = Object->IgnoreParenImpCasts();
+  if (const Expr *Holder = accessedThrough(Object))
+    Object = Holder->IgnoreParenImpCasts(); // `g->` of a smart pointer: the object it owns
   if (isa<CXXThisExpr>(Object))
     return Inlined.empty() ? nullptr : Inlined.back().Owner;
   const auto *Ref = dyn_cast<DeclRefExpr>(Object);
