@@ -35,6 +35,24 @@ bool aliasOf(const Expr *E, const llvm::DenseMap<const VarDecl *, StorageKey> &A
 
 } // namespace
 
+const FieldDecl *referencedOwnField(const Expr *E) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  // An override may return another field.
+  if (!Method || Method->isVirtual() || !Method->getReturnType()->isLValueReferenceType())
+    return nullptr;
+  const FunctionDecl *Definition = Method->getDefinition();
+  const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
+  const auto *Return =
+      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const auto *Member = Return && Return->getRetValue()
+                           ? dyn_cast<MemberExpr>(Return->getRetValue()->IgnoreParenImpCasts())
+                           : nullptr;
+  return Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())
+             ? dyn_cast<FieldDecl>(Member->getMemberDecl())
+             : nullptr;
+}
+
 // A copy of an object is the object: iterators and pointers passed by value.
 const Expr *stripCopies(const Expr *E) {
   for (const Expr *Previous = nullptr; E && E != Previous;) {
@@ -114,6 +132,8 @@ bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&I
       Fields = It->second;
     if (Element && PairField)
       Fields.push_back(PairField);
+  } else if (referencedOwnField(E)) {
+    Element = false; // a field of the object (keyOf), not one of its elements
   } else if (const Expr *Base = accessedBase(E, Index)) {
     if (!Base->getType()->isPointerType()) // an iterator, a view or a container
       Element = containerKeyOf(Base, Container);

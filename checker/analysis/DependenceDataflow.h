@@ -98,6 +98,10 @@ bool isContainer(clang::QualType Type);
 const clang::Expr *stripCopies(const clang::Expr *E);
 /// Whether \p Callee is the system's (a standard library function).
 bool inLibrary(const clang::FunctionDecl *Callee);
+/// The field of its own object that the method call \p E returns a
+/// reference to, when that is all the method does (`const std::vector<float>
+/// &grads() const { return grads_; }`): `t.grads()` is `t.grads_`.
+const clang::FieldDecl *referencedOwnField(const clang::Expr *E);
 /// The field of the `std::pair` that \p Binding names (`auto &[name, steps]`
 /// of a pair: `first`, `second`), setting \p Whole to the pair; else null.
 const clang::FieldDecl *pairFieldOf(const clang::BindingDecl *Binding,

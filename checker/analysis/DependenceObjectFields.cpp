@@ -55,8 +55,8 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       write(Key, Value);
     }
   }
-  if (Object.front() == &ThisRoot)
-    return;
+  if (Object.size() == 1 && Object.front() == &ThisRoot)
+    return; // a method of this object: what it leaves is its facts' (above)
   publishObjectFields(Object, /*ElementParts=*/nullptr);
   if (Method->isConst())
     return;

@@ -134,6 +134,16 @@ bool Dataflow::keyOf(const Expr *E, StorageKey &Key) const {
   }
   if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
     return pointeeKeyOf(Unary->getSubExpr(), Key);
+  if (const FieldDecl *Field = referencedOwnField(E)) {
+    const Expr *Object =
+        cast<CXXMemberCallExpr>(E)->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Object))
+      Key = StorageKey{&ThisRoot};
+    else if (!(Object->getType()->isPointerType() ? pointeeKeyOf(Object, Key) : keyOf(Object, Key)))
+      return false;
+    Key.push_back(Field);
+    return true;
+  }
   return false;
 }
 

@@ -55,6 +55,9 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
       else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
                Operator && Operator->isAssignmentOp())
         Add(ownField(Operator->getArg(0)));
+      else if (Operator && Operator->getOperator() == OO_Subscript &&
+               insertsElement(dyn_cast_or_null<CXXMethodDecl>(Operator->getDirectCallee())))
+        Add(ownField(Operator)); // a map's `buckets_[name]` inserts, however it is used after
       else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
         const CXXMethodDecl *Callee = Call->getMethodDecl();
         const Expr *Object = Call->getImplicitObjectArgument();

@@ -160,7 +160,7 @@ RankValue Dataflow::evaluate(const Expr *E) const {
       Value.combine(At); // `ranks[rank]`
     return Value;
   }
-  if (isa<DeclRefExpr, MemberExpr>(E) ||
+  if (isa<DeclRefExpr, MemberExpr>(E) || referencedOwnField(E) ||
       (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     if (keyOf(E, Key))
       return withElements(Key, read(Key));
