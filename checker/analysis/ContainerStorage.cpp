@@ -186,6 +186,12 @@ bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
   }
   if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isAdditiveOp())
     return intoContainer(Binary->getLHS(), Container) || intoContainer(Binary->getRHS(), Container);
+  // `data.begin() + lo` of a class iterator
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E);
+      Operator && Operator->getNumArgs() == 2 &&
+      (Operator->getOperator() == OO_Plus || Operator->getOperator() == OO_Minus))
+    return intoContainer(Operator->getArg(0), Container) ||
+           intoContainer(Operator->getArg(1), Container);
   // `v.data()`, `v.begin()`, `it->`: a method of the object that points into it.
   const auto *Call = dyn_cast<CallExpr>(E);
   const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
