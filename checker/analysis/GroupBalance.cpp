@@ -3,6 +3,7 @@
 #include "CallSite.h"
 #include "CorrelatedBranches.h"
 #include "Divergence.h"
+#include "GroupGuards.h"
 #include "Limits.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -298,6 +299,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   }
 
   Outcome Result;
+  if (const auto *Member = dyn_cast<CXXMethodDecl>(Function.decl());
+      Member && conditionalGroupGuard(Member, Classifier))
+    return Result; // each object pairs its own start and end
   if (AnyMarker) {
     DepthState AtExit = Transfer(Graph.getExit());
     AtExit.insert(Thrown.begin(), Thrown.end());

@@ -4,8 +4,10 @@
 //
 // Group balance with correlated conditions (issue 14, pattern 2): a group
 // opened and closed under the same test of a value that does not change in
-// between is balanced on every path. A value that changes between the tests,
-// or two different tests, still leaves the group open.
+// between is balanced on every path, also across the constructor and the
+// destructor of a guard that tests a field only its constructors set. A
+// value that changes between the tests, or two different tests, still
+// leaves the group open.
 #include <nccl.h>
 
 // Negative: one group around the per-device operations when there are several.
@@ -134,3 +136,49 @@ void many_flags(float *buf, size_t n, ncclComm_t comm, cudaStream_t s, bool f0, 
   if (f16)
     ncclGroupEnd();
 }
+
+// Negative: a guard that opens a group only when asked, and ends it under
+// the same test of the field its constructor set; each object pairs its own
+// start and end.
+class OptionalGroup {
+public:
+  explicit OptionalGroup(bool enable) : active_(enable) {
+    if (active_)
+      ncclGroupStart();
+  }
+  ~OptionalGroup() {
+    if (active_)
+      ncclGroupEnd();
+  }
+
+private:
+  bool active_;
+};
+
+void fused_parts(float *buf, size_t n, int parts, ncclComm_t comm, cudaStream_t s) {
+  OptionalGroup group(parts > 1);
+  for (int i = 0; i < parts; ++i)
+    ncclAllReduce(buf + i, buf + i, n, ncclFloat, ncclSum, comm, s);
+}
+
+// Positive: a guard that a method can disarm; its constructor and destructor
+// no longer pair up.
+class DisarmableGroup {
+public:
+  explicit DisarmableGroup(bool enable) : active_(enable) {
+    if (active_)
+      ncclGroupStart();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'DisarmableGroup::DisarmableGroup'; the operations queued in it are never launched and the other ranks hang [lockstep-group-balance]
+    // CHECK-MESSAGES: :[[@LINE-2]]:7: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
+  }
+  ~DisarmableGroup() {
+    if (active_)
+      ncclGroupEnd();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'ncclGroupEnd' ends a group that is not open on every path through 'DisarmableGroup::~DisarmableGroup'; the group calls no longer pair up [lockstep-group-balance]
+    // CHECK-MESSAGES: :[[@LINE-2]]:7: note: start the group on the same paths that end it
+  }
+  void disarm() { active_ = false; }
+
+private:
+  bool active_;
+};
