@@ -194,6 +194,11 @@ bool Dataflow::intoContainer(const Expr *E, StorageKey &Container) const {
            intoContainer(Operator->getArg(1), Container);
   // `v.data()`, `v.begin()`, `it->`: a method of the object that points into it.
   const auto *Call = dyn_cast<CallExpr>(E);
+  // `std::next(data.begin(), lo)`, `std::prev(it)`: the same iterator, moved.
+  if (const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
+      (Callee->getName() == "next" || Callee->getName() == "prev") && Call->getNumArgs() > 0)
+    return intoContainer(Call->getArg(0), Container);
   const CXXMethodDecl *Method = Call ? methodOf(Call) : nullptr;
   if (!Method || Method->isStatic() || !explicitArguments(Call).empty() ||
       !isIterator(Method->getReturnType()))

@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <vector>
 
@@ -28,7 +29,7 @@ void sync_nonzero(std::vector<LayerGrad> &layers, MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'sq == 0.0' continue with the next iteration here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'sq == 0.0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:43: note: parameter 'layers' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE+57]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+73]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   }
 }
@@ -43,7 +44,7 @@ void sync_nonzero_iterators(const std::vector<double> &norms, MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where '*it == 0.0' continue with the next iteration here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: '*it == 0.0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-8]]:56: note: parameter 'norms' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE+42]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+58]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   }
 }
@@ -59,7 +60,7 @@ void sync_nonzero_each(std::vector<double> &norms, MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'norm == 0.0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-7]]:56: note: parameter 'norm' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE-9]]:45: note: parameter 'norms' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE+26]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+42]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-7]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   });
 }
@@ -77,6 +78,22 @@ void sync_batches(const std::vector<double> &data, MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where '!std::isfinite(sum)' break out of the loop here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: '!std::isfinite(sum)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-10]]:46: note: parameter 'data' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+24]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// The same with the iterators moved by std::next.
+void sync_batches_next(const std::vector<double> &data, MPI_Comm comm) {
+  for (size_t lo = 0; lo + 2 <= data.size(); lo += 2) {
+    std::vector<double> batch(std::next(data.begin(), lo), std::next(data.begin(), lo + 2));
+    if (!std::isfinite(std::accumulate(batch.begin(), batch.end(), 0.0)))
+      break;
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where '!std::isfinite(std::accumulate(batch.begin(), batch.end(), 0.0))', which break out of the loop before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where '!std::isfinite(std::accumulate(batch.begin(), batch.end(), 0.0))' break out of the loop here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: '!std::isfinite(std::accumulate(batch.begin(), batch.end(), 0.0))' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:51: note: parameter 'data' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   }
@@ -93,6 +110,7 @@ void step_local_gradients(MPI_Comm comm) {
   sync_nonzero_iterators(norms, comm);
   sync_nonzero_each(norms, comm);
   sync_batches(norms, comm);
+  sync_batches_next(norms, comm);
 }
 
 // Negative: gradients every rank holds alike (after an allreduce).
@@ -105,5 +123,6 @@ void step_agreed_gradients(MPI_Comm comm) {
   sync_nonzero_iterators(norms, comm);
   sync_nonzero_each(norms, comm);
   sync_batches(norms, comm);
+  sync_batches_next(norms, comm);
 }
 
