@@ -9,24 +9,24 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-namespace {
-
 /// The field of `*this` that \p Condition reads as a whole (`active_`).
-const FieldDecl *testedOwnField(const Expr *Condition) {
+static const FieldDecl *testedOwnField(const Expr *Condition) {
   const auto *Member = Condition ? dyn_cast<MemberExpr>(Condition->IgnoreParenImpCasts()) : nullptr;
   return Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())
              ? dyn_cast<FieldDecl>(Member->getMemberDecl())
              : nullptr;
 }
 
+namespace {
 /// The group markers of one body, and the one field they all run under.
 struct GuardedMarkers {
   unsigned Begins = 0, Ends = 0;
   const FieldDecl *Field = nullptr;
   bool Unguarded = false; // a marker outside such a test, or under another field
 };
+} // namespace
 
-GuardedMarkers markersOf(const Stmt *Body, const CallClassifier &Classifier) {
+static GuardedMarkers markersOf(const Stmt *Body, const CallClassifier &Classifier) {
   GuardedMarkers Found;
   // Each statement with the field whose test holds it in its then-arm.
   std::vector<std::pair<const Stmt *, const FieldDecl *>> Work{{Body, nullptr}};
@@ -55,8 +55,6 @@ GuardedMarkers markersOf(const Stmt *Body, const CallClassifier &Classifier) {
   }
   return Found;
 }
-
-} // namespace
 
 const FieldDecl *conditionalGroupGuard(const CXXMethodDecl *Member,
                                        const CallClassifier &Classifier) {
