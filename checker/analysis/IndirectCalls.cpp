@@ -5,6 +5,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <tuple>
+
 namespace lockstep::analysis {
 using namespace clang;
 
@@ -132,11 +134,13 @@ IndirectCalls::IndirectCalls(
     : Functions(Functions) {
   // In the order of the declarations, not of the map: the overrides a call
   // may run are named in the order they were found.
-  std::vector<std::pair<const FunctionDecl *, const FunctionCFG *>> Ordered(Functions.begin(),
-                                                                            Functions.end());
-  llvm::sort(Ordered,
-             [](const auto &A, const auto &B) { return A.first->getID() < B.first->getID(); });
-  for (const auto &[Decl, Function] : Ordered) {
+  // (Decl::getID searches the allocator's slabs: taken once per function.)
+  std::vector<std::tuple<int64_t, const FunctionDecl *, const FunctionCFG *>> Ordered;
+  Ordered.reserve(Functions.size());
+  for (const auto &[Decl, Function] : Functions)
+    Ordered.emplace_back(Decl->getID(), Decl, Function);
+  llvm::sort(Ordered, [](const auto &A, const auto &B) { return std::get<0>(A) < std::get<0>(B); });
+  for (const auto &[ID, Decl, Function] : Ordered) {
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Decl)) {
       std::vector<const CXXMethodDecl *> Pending(Method->begin_overridden_methods(),
                                                  Method->end_overridden_methods());
