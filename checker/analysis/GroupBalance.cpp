@@ -299,10 +299,9 @@ GroupBalance::Outcome GroupBalance::run(const FunctionCFG &Function) {
   }
 
   Outcome Result;
-  if (const auto *Member = dyn_cast<CXXMethodDecl>(Function.decl());
-      Member && conditionalGroupGuard(Member, Classifier))
-    return Result; // each object pairs its own start and end
-  if (AnyMarker) {
+  // A guard that groups only when asked pairs its own start and end.
+  const auto *Member = dyn_cast<CXXMethodDecl>(Function.decl());
+  if (AnyMarker && !(Member && conditionalGroupGuard(Member, Classifier))) {
     DepthState AtExit = Transfer(Graph.getExit());
     AtExit.insert(Thrown.begin(), Thrown.end());
     judgeExit(

@@ -26,32 +26,50 @@ struct GuardedMarkers {
 };
 } // namespace
 
+/// Whether \p S runs each statement it holds once whenever it runs: a block,
+/// an expression, a declaration, or the `do { ... } while (0)` of a macro.
+static bool runsItsPartsOnce(const Stmt *S) {
+  if (const auto *Loop = dyn_cast<DoStmt>(S)) {
+    const auto *Zero = dyn_cast<IntegerLiteral>(Loop->getCond()->IgnoreParenImpCasts());
+    return Zero && Zero->getValue() == 0;
+  }
+  return isa<CompoundStmt, Expr, DeclStmt, ReturnStmt>(S);
+}
+
 static GuardedMarkers markersOf(const Stmt *Body, const CallClassifier &Classifier) {
   GuardedMarkers Found;
-  // Each statement with the field whose test holds it in its then-arm.
-  std::vector<std::pair<const Stmt *, const FieldDecl *>> Work{{Body, nullptr}};
+  // Each statement with how it runs: once per call (no field, not
+  // conditional), exactly when one test of a field holds (that field), or
+  // under anything else (conditional).
+  struct Item {
+    const Stmt *S;
+    const FieldDecl *Guard;
+    bool Conditional;
+  };
+  std::vector<Item> Work{{Body, nullptr, false}};
   while (!Work.empty()) {
-    auto [S, Guard] = Work.back();
+    auto [S, Guard, Conditional] = Work.back();
     Work.pop_back();
     if (!S)
       continue;
     if (const auto *If = dyn_cast<IfStmt>(S); If && !If->getInit() && !If->getConditionVariable()) {
-      const FieldDecl *Tested = testedOwnField(If->getCond());
-      Work.push_back({If->getCond(), Guard});
-      Work.push_back({If->getThen(), Tested ? Tested : Guard});
-      Work.push_back({If->getElse(), Tested ? nullptr : Guard});
+      const FieldDecl *Tested = Guard || Conditional ? nullptr : testedOwnField(If->getCond());
+      Work.push_back({If->getCond(), Guard, Conditional});
+      Work.push_back({If->getThen(), Tested, !Tested});
+      Work.push_back({If->getElse(), nullptr, true});
       continue;
     }
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (const rules::GroupMarkerRule *Marker = Classifier.classify(Callee).GroupMarker) {
           (Marker->Role == rules::GroupRole::Begin ? Found.Begins : Found.Ends) += 1;
-          if (!Guard || (Found.Field && Found.Field != Guard))
+          if (!Guard || Conditional || (Found.Field && Found.Field != Guard))
             Found.Unguarded = true;
           Found.Field = Guard;
         }
+    const bool Once = runsItsPartsOnce(S);
     for (const Stmt *Child : S->children())
-      Work.push_back({Child, Guard});
+      Work.push_back({Child, Once ? Guard : nullptr, Conditional || !Once});
   }
   return Found;
 }
@@ -79,11 +97,12 @@ const FieldDecl *conditionalGroupGuard(const CXXMethodDecl *Member,
       return nullptr;
     Opens = Opens || Opening.Begins;
   }
-  // A method that changes the field would unpair them (`release()`).
+  // A method that changes the field would unpair them (`release()`); the
+  // destructor may clear it once it has ended the group.
   bool Rewritten = false;
   for (const CXXMethodDecl *Method : Class->methods()) {
     const FunctionDecl *Definition = Method->getDefinition();
-    if (isa<CXXConstructorDecl>(Method) || !Definition || !Definition->getBody())
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(Method) || !Definition || !Definition->getBody())
       continue;
     forEachWrite(
         Definition->getBody(), [](const UnaryOperator *) { return false; },

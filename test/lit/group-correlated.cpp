@@ -147,8 +147,10 @@ public:
       ncclGroupStart();
   }
   ~OptionalGroup() {
-    if (active_)
+    if (active_) {
       ncclGroupEnd();
+      active_ = false;
+    }
   }
 
 private:
@@ -178,6 +180,28 @@ public:
     // CHECK-MESSAGES: :[[@LINE-2]]:7: note: start the group on the same paths that end it
   }
   void disarm() { active_ = false; }
+
+private:
+  bool active_;
+};
+
+// Positive: a second test inside the first decides the start alone.
+class SplitGroup {
+public:
+  SplitGroup(bool enable, int parts) : active_(enable) {
+    if (active_) {
+      if (parts > 1)
+        ncclGroupStart();
+      // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'ncclGroupStart' opens a group that is still open on some paths out of 'SplitGroup::SplitGroup'; the operations queued in it are never launched and the other ranks hang [lockstep-group-balance]
+      // CHECK-MESSAGES: :[[@LINE-2]]:9: note: end the group on every path, or hold it in an RAII guard whose destructor ends it
+    }
+  }
+  ~SplitGroup() {
+    if (active_)
+      ncclGroupEnd();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'ncclGroupEnd' ends a group that is not open on every path through 'SplitGroup::~SplitGroup'; the group calls no longer pair up [lockstep-group-balance]
+    // CHECK-MESSAGES: :[[@LINE-2]]:7: note: start the group on the same paths that end it
+  }
 
 private:
   bool active_;
