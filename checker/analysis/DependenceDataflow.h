@@ -144,6 +144,13 @@ private:
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
+  // --- globals (DependenceGlobals.cpp) ----------------------------------
+  /// Records a per-rank write to a field of a global struct; false when
+  /// \p Key names none.
+  bool recordGlobalPartWrite(const StorageKey &Key, const RankValue &Value);
+  /// What the file writes into the field of a global struct \p Key names;
+  /// nullopt when \p Key names none, or nothing here writes it.
+  std::optional<RankValue> globalPartValue(const StorageKey &Key) const;
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void followConstructorFields(const clang::VarDecl *Var);
   void publishObjectFields(const StorageKey &Object, const FieldPath *ElementParts);

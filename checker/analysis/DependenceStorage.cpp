@@ -187,6 +187,8 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     return elementsFallback(StorageKey(Key.begin(), Key.end() - 1));
   RankValue Value;
   const auto *Last = static_cast<const Decl *>(Key.back() == &DerefStep ? nullptr : Key.back());
+  if (std::optional<RankValue> Part = globalPartValue(Key))
+    return *Part;
   if (Key.size() > 1 && Last) {
     const auto *Field = static_cast<const FieldDecl *>(Key.back());
     const auto *Param = Key.front() == &ThisRoot
@@ -347,6 +349,8 @@ void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) 
     return;
   const void *Last = Key.back();
   const ValueDecl *Shared = nullptr;
+  if (recordGlobalPartWrite(Key, Value))
+    return;
   if (Key.size() > 1 && Last != &DerefStep)
     Shared = static_cast<const FieldDecl *>(Last);
   else if (Key.size() == 1 && Key.front() != &ThisRoot)
@@ -434,7 +438,10 @@ void Dataflow::dropWritesAgreedAtExit(const State &AtExit) {
   std::vector<SharedWrite> Kept;
   for (size_t I = 0; I < Result.SharedWrites.size(); ++I) {
     const StorageKey &Key = SharedWriteKeys[I];
-    auto It = AtExit.find(Key);
+    // The longest recorded prefix holds it: `MPI_Bcast(&cfg, ...)` agrees `cfg.steps`.
+    auto It = AtExit.end();
+    for (size_t Length = Key.size(); Length > 0 && It == AtExit.end(); --Length)
+      It = AtExit.find(StorageKey(Key.begin(), Key.begin() + Length));
     bool Agreed = It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
                   !It->second.dependent() &&
                   (!Result.SharedWrites[I].Elements || ElementsAgreed(Key));
@@ -512,22 +519,6 @@ FieldValues Dataflow::ownFieldsAtExit(const State &AtExit) const {
   return Set;
 }
 
-// Globals in call order: the program starts in main, where a global that a
-// function writes with a per-rank value still holds its initial value until
-// main calls that function (`if (g_verbose) ...; run();` reads the initial
-// value). Elsewhere any caller may have run the writer first.
-void Dataflow::startProgram() {
-  if (!Function.decl()->isMain())
-    return;
-  for (const auto &[Decl, Value] : Env.Shared)
-    if (const auto *Var = dyn_cast<VarDecl>(Decl); Var && Var->isFileVarDecl()) {
-      SharedReads.insert(Var);
-      RankValue Initial = Var->getInit() ? eval(Var->getInit()) : RankValue();
-      Initial.Definition = Var->getInit(); // an expression, as every write's
-      write(StorageKey{Var}, Initial);
-    }
-}
-
 // A global, member or parameter's pointee that differs between ranks when
 // the function returns, although no single write made it so (`if (rank ==
 // 0) g_mode = 1;`: the arms meet at the exit), is a per-rank write for the
@@ -542,6 +533,9 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
     bool Global = Key.size() == 1 && Key.front() != &ThisRoot && isa<VarDecl>(Root) &&
                   (cast<VarDecl>(Root)->isFileVarDecl() ||
                    capturedByReference(cast<VarDecl>(Root), Function.decl()));
+    // A field of a global struct (`if (rank == 0) apply(file, g_cfg);`).
+    if (Blocks.count(Value.Definition))
+      recordGlobalPartWrite(Key, Value);
     // A member made per-rank where rank-dependent arms met (`if (rank == 0)
     // hooks_.push_back(h);`): no single write recorded it.
     bool Member = Key.size() == 2 && Key.front() == &ThisRoot && Key.back() != &DerefStep &&
@@ -576,18 +570,6 @@ void Dataflow::publishWritesAtExit(const State &AtExit) {
       RankValue Kept = Value;
       Kept.Params |= uint64_t(1) << It->second;
       recordParamWrite(Key, Kept, /*Element=*/false);
-    }
-  }
-}
-
-// After a call, the globals the callee writes hold what it wrote.
-void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *Call) {
-  for (const ValueDecl *Global : Callee.WrittenGlobals) {
-    SharedReads.insert(Global);
-    if (auto It = Env.Shared.find(Global); It != Env.Shared.end()) {
-      RankValue Value = It->second;
-      Value.Definition = Call;
-      write(StorageKey{Global}, Value);
     }
   }
 }

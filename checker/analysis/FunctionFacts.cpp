@@ -31,8 +31,9 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
   return Same(ReturnValue, Other.ReturnValue) && Same(ReturnedOwn, Other.ReturnedOwn) &&
          ReturnsAgreed == Other.ReturnsAgreed && AgreedParams == Other.AgreedParams &&
          ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
-         WrittenGlobals == Other.WrittenGlobals && Throws == Other.Throws &&
-         Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&
+         WrittenGlobals == Other.WrittenGlobals && WrittenGlobalParts == Other.WrittenGlobalParts &&
+         Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
+         SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameFields(ReturnedFieldElements, Other.ReturnedFieldElements) &&
          ReturnedTuple.size() == Other.ReturnedTuple.size() &&
          SameEach(ReturnedTuple, Other.ReturnedTuple, Same) &&

@@ -263,18 +263,23 @@ llvm::SmallVector<const ValueDecl *>
 TranslationUnitAnalysis::publishSharedWrites(const FunctionCFG &Function,
                                              const FunctionDependence &Result) {
   llvm::SmallVector<const ValueDecl *> Published;
-  for (const SharedWrite &Write : Result.SharedWrites) {
-    auto &Into = Write.Elements ? Env.SharedElements : Env.Shared;
-    auto Known = Into.find(Write.Decl);
+  auto Publish = [&](auto &Into, const auto &Key, const SharedWrite &Write,
+                     const ValueDecl *ReadAs) {
+    auto Known = Into.find(Key);
     if (const Provenance *Source = Env.resolve(Write.Value, Function.decl());
         saysMore(Source, Known == Into.end() ? nullptr : Known->second.Source)) {
       RankValue Value;
       Value.Source = Source;
       Value.ExactRank = Write.Value.ExactRank && !Write.Elements;
-      Into[Write.Decl] = Value;
-      Published.push_back(Write.Decl);
+      Into[Key] = Value;
+      Published.push_back(ReadAs);
     }
-  }
+  };
+  for (const SharedWrite &Write : Result.SharedWrites)
+    if (Write.Part.Global) // its readers read the global
+      Publish(Env.SharedParts, Write.Part, Write, Write.Part.Global);
+    else
+      Publish(Write.Elements ? Env.SharedElements : Env.Shared, Write.Decl, Write, Write.Decl);
   return Published;
 }
 

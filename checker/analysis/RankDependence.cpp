@@ -412,8 +412,10 @@ FunctionDependence Dataflow::run() {
   if (copiesAnObject(Function.decl()))
     dropFieldWrites();
   for (const SharedWrite &Write : Result.SharedWrites)
-    if (const auto *Var = dyn_cast<VarDecl>(Write.Decl);
-        Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
+    if (Write.Part.Global)
+      Result.Facts.WrittenGlobalParts.insert(Write.Part);
+    else if (const auto *Var = dyn_cast<VarDecl>(Write.Decl);
+             Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
       Result.Facts.WrittenGlobals.insert(Var);
   // A callee's write to a local it captured reaches that local through
   // this function, unless this is a lambda that holds a copy of it.

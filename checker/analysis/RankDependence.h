@@ -19,6 +19,8 @@
 
 #include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace lockstep::analysis {
@@ -27,6 +29,21 @@ class OwnFieldWrites;
 
 /// The fields of a record value, each with its own dependence.
 using FieldValues = std::map<const clang::FieldDecl *, RankValue>;
+
+/// A field inside a global struct, by its path (`g_cfg.substeps`,
+/// `g_run.io.stride`): each global keeps its own, unlike a field written in
+/// any object.
+struct GlobalPart {
+  const clang::VarDecl *Global = nullptr;
+  llvm::SmallVector<const clang::FieldDecl *, 2> Fields;
+
+  bool operator<(const GlobalPart &Other) const {
+    return std::tie(Global, Fields) < std::tie(Other.Global, Other.Fields);
+  }
+  bool operator==(const GlobalPart &Other) const {
+    return Global == Other.Global && Fields == Other.Fields;
+  }
+};
 
 /// What callers need to know about a function.
 struct FunctionFacts {
@@ -84,6 +101,8 @@ struct FunctionFacts {
   // function it calls, writes with a value that may differ between ranks:
   // they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
+  // Likewise for fields of globals (`if (rank == 0) apply(file, g_cfg);`).
+  std::set<GlobalPart> WrittenGlobalParts;
   // An exception may leave it (a `throw` or a throwing call outside any
   // `try`), on the ranks ThrowsWhen picks; ThrowAt: the first such throw.
   bool Throws = false;
@@ -117,6 +136,7 @@ struct SharedWrite {
   const clang::ValueDecl *Decl = nullptr;
   RankValue Value;
   bool Elements = false; // written: the elements of the container \p Decl holds
+  GlobalPart Part;       // a field of a global: its path (\p Decl is the field)
 };
 
 /// The interprocedural facts one function's analysis reads.
@@ -137,6 +157,7 @@ public:
   OwnFieldWrites *OwnFields = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionFacts> Facts; // by canonical decl
   llvm::DenseMap<const clang::ValueDecl *, RankValue> Shared;       // fields, globals, captures
+  std::map<GlobalPart, RankValue> SharedParts;                      // fields of globals
   // The elements of the containers such storage holds, where they differ
   // between ranks and its size need not (`diag_[i] = 1.0 / (1 + rank)`).
   llvm::DenseMap<const clang::ValueDecl *, RankValue> SharedElements;

@@ -181,6 +181,9 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
           auto It = Env.Shared.find(Field);
           const Provenance *Source =
               It != Env.Shared.end() ? It->second.Source : Env.writtenElsewhere(Field);
+          for (const auto &[Part, Value] : Env.SharedParts)
+            if (!Source && Part.Fields.back() == Field)
+              Source = Value.Source;
           return (Source && (WithPending || !Source->Pending)) ||
                  Classifier.isRankName(Field->getName());
         },
@@ -546,15 +549,20 @@ ExternalSummaries TranslationUnitAnalysis::exportSummaries() const {
   }
   // Fields and globals written here with per-rank values: read in another
   // file, they are per-rank there too.
-  for (const auto &[Decl, Value] : Env.Shared) {
+  // Another file knows a field of a global struct by the field alone.
+  auto Export = [&](const ValueDecl *Decl, const RankValue &Value) {
     if (!Value.Source || Value.pending() || !visibleElsewhere(Decl))
-      continue;
+      return;
     ExternalFunction Summary;
     Summary.Name = Decl->getQualifiedNameAsString();
     Summary.Storage = true;
     setRankSource(Value.Source, Decl->getASTContext().getSourceManager(), Summary);
     Out.emplace(usrOf(Decl), std::move(Summary));
-  }
+  };
+  for (const auto &[Decl, Value] : Env.Shared)
+    Export(Decl, Value);
+  for (const auto &[Part, Value] : Env.SharedParts)
+    Export(Part.Fields.back(), Value);
   return Out;
 }
 
