@@ -1,6 +1,7 @@
 #include "TranslationUnitAnalysis.h"
 #include "Exceptions.h"
 #include "IntercommRoots.h"
+#include "LatchedCollectives.h"
 #include "Limits.h"
 #include "SourceText.h"
 #include "TripCount.h"
@@ -59,6 +60,17 @@ static const Expr *communicatorArgument(const CallExpr *Call, const CallClassifi
   const FunctionDecl *Callee = resolvedCallee(Call);
   const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
   return Role && Role->Collective ? ruleArgument(Call, Role->Collective->Comm) : nullptr;
+}
+
+/// Whether a polling loop latches \p Event (LatchedCollectives) around \p
+/// Within (a branch, or the loop itself): every rank that leaves the loop
+/// makes it once, whichever iteration it makes it in.
+static bool latchedAround(const CollectiveEvent &Event, const FunctionCFG &Function,
+                          const Stmt *Within) {
+  const Stmt *Loop = latchingLoop(Event.SiteStmt, Function);
+  return Loop && Within &&
+         sourceContains(Function.context().getSourceManager(), Loop->getSourceRange(),
+                        Within->getBeginLoc());
 }
 
 TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
@@ -354,7 +366,9 @@ void TranslationUnitAnalysis::findDivergences() {
         for (bool Pending : {false, true})
           if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
             for (Divergence &D : With->at(Shape, *Block, Source))
-              if (Keep(D.Event, Pending)) {
+              if (!(D.K == Divergence::Kind::OnlySomeRanks &&
+                    latchedAround(D.Event, Function, D.Branch)) &&
+                  Keep(D.Event, Pending)) {
                 std::tie(D.ThrowSite, D.Thrower) = throwSite(*Block);
                 Divergences.push_back(std::move(D));
               }
@@ -392,6 +406,7 @@ void TranslationUnitAnalysis::findDivergences() {
                    loopStatement(*Header, Function.parents()) ? *All : EventsIn(Header), *Regions))
             // A trip count the same on every member, of a loop of collectives only they make.
             if (!(Members && D.Event.CommunicatorDecl == Members) &&
+                !latchedAround(D.Event, Function, loopStatement(*Header, Function.parents())) &&
                 !(Loop && D.Event.CommunicatorDecl &&
                   tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
                 Keep(D.Event, D.Event.pending()))
