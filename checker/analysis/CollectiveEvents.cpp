@@ -244,7 +244,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       // that stands for its own.
       const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl);
       if (const Expr *Object = Field && !Event.OwnField ? fieldOwner(Arg) : nullptr)
-        if (const VarDecl *Holder = Wrappers.objectFor(Object, Field)) {
+        if (const ValueDecl *Holder = Wrappers.objectFor(Object, Field)) {
           Event.CommunicatorDecl = Holder;
           Event.WrapperField = Field;
         }
@@ -393,7 +393,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       // caller's own only where it calls the method on itself.
       const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(SiteStmt);
       const Expr *Object = Member ? Member->getImplicitObjectArgument() : nullptr;
-      if (const VarDecl *Holder = Object ? Wrappers.objectFor(Object, Field) : nullptr) {
+      if (const ValueDecl *Holder = Object ? Wrappers.objectFor(Object, Field) : nullptr) {
         Event.CommunicatorDecl = Holder;
         Event.WrapperField = Field;
       }

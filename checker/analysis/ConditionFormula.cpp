@@ -5,6 +5,7 @@
 #include "Limits.h"
 #include "Membership.h"
 #include "ReachingAssignments.h"
+#include "WrapperObjects.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -470,14 +471,21 @@ std::optional<FormulaRef> ConditionFormula::communicatorTest(const BinaryOperato
   const auto *Field = dyn_cast<FieldDecl>(Handle);
   const Expr *Owner = Field ? fieldOwner(L) : nullptr;
   const VarDecl *Object = nullptr;
-  if (isa_and_nonnull<CXXThisExpr>(Owner) && !Inlined.empty())
+  // Or the field of the function's object that holds it (`leaders_`).
+  const FieldDecl *HeldIn = nullptr;
+  if (isa_and_nonnull<CXXThisExpr>(Owner) && !Inlined.empty()) {
     Object = static_cast<const VarDecl *>(Inlined.back().Owner);
-  else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Owner); Ref && Inlined.empty())
+    HeldIn = Inlined.back().HeldIn;
+  } else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Owner); Ref && Inlined.empty()) {
     Object = dyn_cast<VarDecl>(Ref->getDecl());
-  const ValueDecl *Own =
-      Object && Facts.ObjectCommunicator && (!Mutated.count(Object) || !writesOf(Field).ByMethods)
-          ? Facts.ObjectCommunicator(Object, Field)
-          : nullptr;
+  } else if (Inlined.empty()) {
+    HeldIn = WrapperObjects::holdingField(Owner);
+  }
+  const ValueDecl *Own = nullptr;
+  if (Object && Facts.ObjectCommunicator && (!Mutated.count(Object) || !writesOf(Field).ByMethods))
+    Own = Facts.ObjectCommunicator(Object, Field);
+  else if (HeldIn && Facts.ObjectCommunicator)
+    Own = Facts.ObjectCommunicator(HeldIn, Field);
   if (Own)
     Handle = Own;
   FormulaRef Test = Facts.IsNull(Handle);

@@ -56,7 +56,7 @@ struct ConditionFacts {
   std::function<const void *(const clang::FieldDecl *Field, uint64_t At)> CoordinateKey;
   /// The object standing for the communicator in \p Field of \p Object
   /// (WrapperObjects), or null.
-  std::function<const clang::ValueDecl *(const clang::VarDecl *Object,
+  std::function<const clang::ValueDecl *(const clang::ValueDecl *Object,
                                          const clang::FieldDecl *Field)>
       ObjectCommunicator;
   /// Whether a field may hold a per-rank value: some function writes one
@@ -162,6 +162,9 @@ private:
     // the fields a split's colour is computed from, one symbol for every
     // object, can be read there.
     bool Anonymous = false;
+    // An anonymous object held in a field of the function's own object
+    // (`leaders_->member()`): that field, which names its communicator.
+    const clang::FieldDecl *HeldIn = nullptr;
     bool Failed = false;
   };
   std::vector<InlinedCall> Inlined;

@@ -83,7 +83,10 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
     Owner = objectKey(Member->getImplicitObjectArgument());
     Anonymous = !Owner;
   }
-  return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous}, Body, WantBoolean);
+  const FieldDecl *HeldIn = nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call); Member && Anonymous)
+    HeldIn = WrapperObjects::holdingField(Member->getImplicitObjectArgument());
+  return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous, HeldIn}, Body, WantBoolean);
 }
 
 std::optional<FormulaRef> ConditionFormula::translateIn(InlinedCall Frame, const Expr *E,

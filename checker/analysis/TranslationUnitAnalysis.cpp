@@ -186,7 +186,7 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
           return It == CoordinateFields.end() || At >= It->second.size() ? nullptr
                                                                          : &It->second[At];
         },
-        [this](const VarDecl *Object, const FieldDecl *Field) {
+        [this](const ValueDecl *Object, const FieldDecl *Field) {
           return Wrappers.objectFor(Object, Field);
         },
         [this, WithPending](const FieldDecl *Field) {

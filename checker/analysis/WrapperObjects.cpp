@@ -104,11 +104,37 @@ const VarDecl *WrapperObjects::objectFor(const VarDecl *Var, const FieldDecl *Fi
   return splitOf(Var, Field) ? Var : nullptr;
 }
 
-const VarDecl *WrapperObjects::objectFor(const Expr *Object, const FieldDecl *Field) const {
+const ValueDecl *WrapperObjects::objectFor(const Expr *Object, const FieldDecl *Field) const {
+  if (const FieldDecl *Holding = holdingField(Object))
+    return objectFor(static_cast<const ValueDecl *>(Holding), Field);
   if (const Expr *Holder = Object ? accessedThrough(Object->IgnoreParenImpCasts()) : nullptr)
     Object = Holder; // `g->` of a smart pointer
   const auto *Ref = Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
   return Ref ? objectFor(dyn_cast<VarDecl>(Ref->getDecl()), Field) : nullptr;
+}
+
+const ValueDecl *WrapperObjects::objectFor(const ValueDecl *Object, const FieldDecl *Field) const {
+  if (const auto *Var = dyn_cast_or_null<VarDecl>(Object))
+    return objectFor(Var, Field);
+  const auto *Holding = dyn_cast_or_null<FieldDecl>(Object);
+  if (!Holding || Splitting.empty() || !ofFieldsClass(Holding, Field) ||
+      Classes.lookup(cast<CXXRecordDecl>(Field->getParent())->getCanonicalDecl()) != Field)
+    return nullptr;
+  return Holding;
+}
+
+const FieldDecl *WrapperObjects::holdingField(const Expr *Object) {
+  if (!Object)
+    return nullptr;
+  Object = Object->IgnoreParenImpCasts();
+  if (const Expr *Holder = accessedThrough(Object))
+    Object = Holder->IgnoreParenImpCasts(); // `node_->` of a smart pointer
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Object); Deref && Deref->getOpcode() == UO_Deref)
+    Object = Deref->getSubExpr()->IgnoreParenImpCasts(); // `(*node_).`
+  const auto *Member = dyn_cast<MemberExpr>(Object);
+  if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(Member->getMemberDecl());
 }
 
 void WrapperObjects::forEachConstruction(const FunctionDecl *Function,
@@ -150,7 +176,7 @@ const Expr *WrapperObjects::constructorArgument(const VarDecl *Var, const ParmVa
   return Argument;
 }
 
-bool WrapperObjects::ofFieldsClass(const VarDecl *Var, const FieldDecl *Field) {
+bool WrapperObjects::ofFieldsClass(const ValueDecl *Var, const FieldDecl *Field) {
   QualType Type = Var->getType().getNonReferenceType();
   if (Type->isPointerType())
     Type = Type->getPointeeType();

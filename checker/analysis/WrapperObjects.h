@@ -29,8 +29,16 @@ public:
   /// The variable whose object's \p Field a call on \p Object (the object
   /// expression of a member call) uses, when it stands for its own
   /// communicator; null otherwise.
-  const clang::VarDecl *objectFor(const clang::Expr *Object, const clang::FieldDecl *Field) const;
+  const clang::ValueDecl *objectFor(const clang::Expr *Object, const clang::FieldDecl *Field) const;
   const clang::VarDecl *objectFor(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;
+  /// Also for an object held in a field of the function's own object
+  /// (`node_` of `node_->get()`): that field stands for the object's
+  /// communicator, apart from other fields holding objects of its class.
+  const clang::ValueDecl *objectFor(const clang::ValueDecl *Object,
+                                    const clang::FieldDecl *Field) const;
+  /// The field of the function's own object that holds \p Object (`node_`
+  /// of `node_->`, `this->node_.`), or null.
+  static const clang::FieldDecl *holdingField(const clang::Expr *Object);
 
   /// A wrapper object constructed by a splitting constructor (a local, or
   /// the object a local smart or plain pointer owns from its declaration).
@@ -55,7 +63,7 @@ public:
   /// Whether \p Var is, or refers or points to (or owns, as a smart
   /// pointer), an object of the class that declares \p Field (not of a class
   /// derived from it).
-  static bool ofFieldsClass(const clang::VarDecl *Var, const clang::FieldDecl *Field);
+  static bool ofFieldsClass(const clang::ValueDecl *Var, const clang::FieldDecl *Field);
 
 private:
   const RankSplit *splitOf(const clang::VarDecl *Var, const clang::FieldDecl *Field) const;

@@ -6,7 +6,7 @@
 // that uses it (`if (leaders_)` of an `explicit operator bool`). Ranks that
 // fail the test are not members, so a collective on the same wrapper's
 // communicator after it is made by exactly its members; one on the whole
-// job is not.
+// job, or on another wrapper held in another field, is not.
 #include <mpi.h>
 #include <memory>
 
@@ -113,16 +113,56 @@ public:
   void fence() {
     if (leaders_)
       MPI_Barrier(world_);
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'leaders_'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'leaders_' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-31]]:26: note: parameter 'c' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE-29]]:5: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
-    // CHECK-MESSAGES: :[[@LINE-32]]:42: note: parameter 'color' receives a rank-dependent value from a caller
-    // CHECK-MESSAGES: :[[@LINE-17]]:5: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-7]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'leaders_'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'leaders_' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-31]]:26: note: parameter 'c' receives a rank-dependent value from a caller
+      // CHECK-MESSAGES: :[[@LINE-29]]:5: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+      // CHECK-MESSAGES: :[[@LINE-32]]:42: note: parameter 'color' receives a rank-dependent value from a caller
+      // CHECK-MESSAGES: :[[@LINE-17]]:5: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-7]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 
 private:
   MPI_Comm world_;
   Comm leaders_;
+};
+
+// Two wrappers of one class held in fields of one object: each field stands
+// for its own communicator, so the leaders' test does not cover the node's.
+class Hierarchy {
+public:
+  explicit Hierarchy(MPI_Comm world)
+      : world_(world), rank_(rankIn(world)), node_(world, rank_ / 4, rank_) {
+    leaders_ = std::make_unique<SubComm>(world, rank_ % 4 == 0 ? 0 : MPI_UNDEFINED, rank_);
+  }
+  // Negative: leaders sum across nodes, then every rank takes its node's sum.
+  void allreduce(double *v) {
+    if (leaders_->member())
+      MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, leaders_->get());
+    MPI_Bcast(v, 1, MPI_DOUBLE, 0, node_.get());
+  }
+  // Positive: the ranks that lead no node skip their node's broadcast.
+  void broadcast_from_leaders(double *v) {
+    if (!leaders_->member())
+      return;
+    MPI_Bcast(v, 1, MPI_DOUBLE, 0, node_.get());
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' is never reached on ranks where '!leaders_->member()', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where '!leaders_->member()' return here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: '!leaders_->member()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-137]]:50: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+    // CHECK-MESSAGES: :[[@LINE-138]]:32: note: parameter 'color' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE-127]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
+  }
+
+private:
+  static int rankIn(MPI_Comm c) {
+    int r;
+    MPI_Comm_rank(c, &r);
+    return r;
+  }
+  MPI_Comm world_;
+  int rank_;
+  SubComm node_;
+  std::unique_ptr<SubComm> leaders_;
 };
