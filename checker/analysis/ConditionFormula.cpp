@@ -59,7 +59,8 @@ ConditionFormula::ConditionFormula(const FunctionCFG &Function, FormulaArena &Ar
 }
 
 // `MPI_Send(&n, ...)`: an address handed to a pointer-to-const parameter is
-// only read through.
+// only read through; one handed to a release (`MPI_Comm_free(&c)`) leaves
+// the handle null, which no read before it sees.
 bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
   const Stmt *Child = AddressOf;
   const Stmt *Parent = Function.parents().getParentIgnoreParenImpCasts(const_cast<Stmt *>(Child));
@@ -67,6 +68,8 @@ bool ConditionFormula::readOnlyArgument(const Expr *AddressOf) const {
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee)
     return false;
+  if (Facts.ReleasesHandle && Facts.ReleasesHandle(Call))
+    return true;
   for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
     if (Call->getArg(I)->IgnoreParenImpCasts() == AddressOf) {
       QualType T = Callee->getParamDecl(I)->getType();

@@ -70,6 +70,10 @@ struct ConditionFacts {
   /// The communicator a parameter stands for (Membership::passed): the rank
   /// in it is the rank in the caller's.
   std::function<const clang::ValueDecl *(const clang::ValueDecl *Comm)> CommunicatorPassed;
+  /// Whether \p Call releases the handle whose address it is given
+  /// (`MPI_Comm_free(&c)`): it leaves the handle null wherever it runs, so
+  /// the handle's earlier reads are still what it held before.
+  std::function<bool(const clang::CallExpr *Call)> ReleasesHandle;
 };
 
 /// Whether \p E is an integer (or boolean) expression, as formulas take it.

@@ -200,7 +200,14 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
                  Classifier.isRankName(Field->getName());
         },
         [this, WithPending](const ParmVarDecl *Param) { return passedValue(Param, WithPending); },
-        [this](const ValueDecl *Comm) { return Members.passed(Comm); }};
+        [this](const ValueDecl *Comm) { return Members.passed(Comm); },
+        [this](const CallExpr *Call) {
+          const FunctionDecl *Callee = resolvedCallee(Call);
+          const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
+          return Role && Role->Collective &&
+                 llvm::is_contained({"comm_free", "window_free", "file_close"},
+                                    Role->Collective->Operation);
+        }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;
@@ -468,7 +475,13 @@ void TranslationUnitAnalysis::findRankArguments() {
       const ValueDecl *Members = sameAmongMembersOf(Source);
       if (Members && Comm && accessedStorage(Comm) == Members)
         continue; // the same on every member, and only they make the call
-      if (Source && Comm && sameOnMembers(*Function, Argument.Argument, accessedStorage(Comm)))
+      // A handle given by its address (`MPI_Comm_free(&c)`) is compared by
+      // what it holds.
+      const Expr *Compared = Argument.Argument->IgnoreParenImpCasts();
+      if (const auto *Address = dyn_cast<UnaryOperator>(Compared);
+          Address && Address->getOpcode() == UO_AddrOf)
+        Compared = Address->getSubExpr();
+      if (Source && Comm && sameOnMembers(*Function, Compared, accessedStorage(Comm)))
         continue; // computed from the colour of the split that made it (`row_of(rank) % q`)
       if (Source &&
           Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role).second)

@@ -5,7 +5,8 @@
 // returns the handle, or writes it through a pointer or reference
 // parameter. The caller's handle is the part the helper's colour names, so
 // a collective exactly its members make is quiet there too, and one that
-// only some members make is still reported.
+// only some members make is still reported. Freeing the handle after its
+// collectives (`MPI_Comm_free(&c)`) leaves what they were given alone.
 
 #include <memory>
 #include <mpi.h>
@@ -250,4 +251,44 @@ void run_hierarchy() {
   Hierarchy h = make_hierarchy();
   count_nodes(h);
   count_nodes_on_first(h);
+}
+
+// A helper that returns no communicator to non-members and a group's
+// communicator to members; the caller frees it after using it.
+static MPI_Comm make_capable(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  if (rank == 0)
+    return MPI_COMM_NULL; // the login rank takes no part
+  MPI_Group all;
+  MPI_Comm_group(world, &all);
+  MPI_Comm capable = MPI_COMM_NULL;
+  MPI_Comm_create_group(world, all, 77, &capable);
+  MPI_Group_free(&all);
+  return capable;
+}
+
+// Negative: only members use it and free it; the free does not make the
+// handle they reduce on differ.
+void use_capable() {
+  MPI_Comm capable = make_capable(MPI_COMM_WORLD);
+  double work = 1.0, total = 0.0;
+  if (capable != MPI_COMM_NULL) {
+    MPI_Allreduce(&work, &total, 1, MPI_DOUBLE, MPI_SUM, capable);
+    MPI_Comm_free(&capable);
+  }
+}
+
+// Positive beside it: a collective of the whole job among them.
+void use_capable_world() {
+  MPI_Comm capable = make_capable(MPI_COMM_WORLD);
+  if (capable != MPI_COMM_NULL) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'capable != MPI_COMM_NULL'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'capable != MPI_COMM_NULL' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-28]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-30]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_Comm_free(&capable);
+  }
 }
