@@ -11,23 +11,22 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-namespace {
-
 /// Whether \p Source says \p Holder was chosen under a rank-dependent
 /// condition: what picks a function. A value that only carries per-rank data
 /// (`std::make_unique<Trainer>(rank)`, a factory given the rank) is taken to
 /// have the same type, and run the same overrides, on every rank; a plain
-/// function pointer carries nothing but the choice.
-bool chosenByRank(const Expr *Holder, const Provenance *Source) {
-  if (Source && Holder->getType()->isFunctionPointerType())
+/// function pointer carries nothing but the choice. A value picked where a
+/// branch on the callers' rank met (\p Value.Chosen, `if (rank == 0)` on a
+/// parameter) was chosen too, though its source is the parameter's.
+static bool chosenByRank(const Expr *Holder, const RankValue &Value, const Provenance *Source) {
+  if (Source &&
+      (Holder->getType()->isFunctionPointerType() || (Value.Chosen && !fromSplit(Source))))
     return true;
   for (; Source; Source = Source->Via)
     if (Source->K == Provenance::Kind::Implicit)
       return true;
   return false;
 }
-
-} // namespace
 
 void TranslationUnitAnalysis::findDispatchDivergences() {
   std::set<unsigned> Reported;
@@ -44,8 +43,8 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       // not the branch; only collectives on their own communicator are
       // made by the members of one part.
       const bool OnParts =
-          !chosenByRank(Call.Holder, Source) && Call.Value.Chosen && fromSplit(Source);
-      if (!OnParts && !chosenByRank(Call.Holder, Source))
+          !chosenByRank(Call.Holder, Call.Value, Source) && Call.Value.Chosen && fromSplit(Source);
+      if (!OnParts && !chosenByRank(Call.Holder, Call.Value, Source))
         continue;
       // `post()` on a std::function begins, as written, at its holder.
       SourceLocation Site = Call.Call->getBeginLoc();
