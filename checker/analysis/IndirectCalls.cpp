@@ -247,7 +247,7 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
         for (const FieldDecl *Field : Record->fields()) {
           if (Field->isUnnamedBitField())
             continue;
-          if (I < Table->getNumInits() && Field->getType()->isFunctionPointerType())
+          if (I < Table->getNumInits() && holdsCallable(Field->getType()))
             Arms.push_back({Field, Table->getInit(I)});
           ++I;
         }
@@ -442,7 +442,21 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   if (isa_and_nonnull<ParmVarDecl>(Holder) && holdsCallable(Holder->getType()))
     return {}; // what the callers pass: their calls run it (passedCallables)
   auto It = Holder ? Stored.find(Holder) : Stored.end();
-  return It == Stored.end() ? std::vector<const FunctionDecl *>() : It->second;
+  if (It == Stored.end())
+    return {};
+  // A field of one object (`sum.fn()` of `Deferred sum{"sum", [] {...}}`):
+  // what that object was given, where that is known, not every object's.
+  if (const auto *Member = dyn_cast<MemberExpr>(Callable->IgnoreParenImpCasts());
+      Member && isa<FieldDecl>(Holder))
+    if (auto Own = Stored.find(namedStorage(Member->getBase())); Own != Stored.end()) {
+      std::vector<const FunctionDecl *> Given;
+      for (const FunctionDecl *Target : It->second)
+        if (llvm::is_contained(Own->second, Target))
+          Given.push_back(Target);
+      if (!Given.empty())
+        return Given;
+    }
+  return It->second;
 }
 
 } // namespace lockstep::analysis

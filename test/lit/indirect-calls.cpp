@@ -291,3 +291,34 @@ void comm_monitor_on_root(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'CommMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   hooks.run(1.0);
 }
+
+// A std::function field of a struct filled by braces (`{name, lambda}`):
+// `sum.fn()` runs what the braces gave that object.
+struct Deferred {
+  std::string name;
+  std::function<double()> fn;
+};
+
+static double global_sum(double x, MPI_Comm comm) {
+  double total = 0.0;
+  MPI_Allreduce(&x, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return total;
+}
+
+// Positive: only rank 0 runs the deferred global sum. Negative beside it:
+// `local` was given a lambda without collectives.
+void deferred_on_root(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  Deferred sum{"sum", [comm]() { return global_sum(1.0, comm); }};
+  Deferred local{"local", []() { return 1.0; }};
+  if (rank == 0)
+    sum.fn();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'sum.fn' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-14]]:3: note: 'MPI_Allreduce' is called here, inside the lambda, which 'sum.fn' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'sum.fn' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank == 0)
+    local.fn();
+}
