@@ -60,6 +60,8 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       // rank shares, such as a `world_` beside the part's `comm_`.)
       auto OnOwnPart = [&](const CollectiveEvent *Event) {
         const auto *Field = Event ? dyn_cast_or_null<FieldDecl>(Event->CommunicatorDecl) : nullptr;
+        if (Field && Event->WrapperField) // a field holding a wrapper: the wrapper's own
+          Field = Event->WrapperField;
         return !Event || (Field && fromSplit(Env.Shared.lookup(Field).Source));
       };
       if (!Choice ||
