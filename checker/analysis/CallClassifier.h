@@ -44,6 +44,11 @@ struct CalleeRole {
   std::string Name;                     // the rule's name, or the function's qualified name
 
   bool isCollective() const { return Collective || AnnotatedCollective; }
+  /// A collective a rank can wait in: not one that, like `MPI_Comm_free`,
+  /// returns without the other members.
+  bool synchronizes() const {
+    return AnnotatedCollective || (Collective && Collective->Synchronizes);
+  }
   /// Known to the rules: its return value is never an unknown quantity.
   bool isKnown() const {
     return isCollective() || GroupMarker || RankSource || AnnotatedRankSource || UniformSource ||

@@ -102,7 +102,7 @@ CollectiveEvents::CollectiveEvents(
             if (waitsOn(Callee))
               Waiting.insert(Decl);
             const CalleeRole &Role = Classifier.classify(Callee);
-            if (Role.isCollective() || Role.GroupMarker || externallyPerforming(Callee)) {
+            if (Role.synchronizes() || Role.GroupMarker || externallyPerforming(Callee)) {
               Performing.insert(Decl);
               return;
             }
@@ -306,7 +306,7 @@ bool CollectiveEvents::callsCollectives(const FunctionCFG &Function, const CFGBl
           return;
         if (Callee) {
           const CalleeRole &Role = Classifier.classify(Callee);
-          Calls = Role.isCollective() || Role.GroupMarker || performsCollectives(Callee);
+          Calls = Role.synchronizes() || Role.GroupMarker || performsCollectives(Callee);
         }
         for (const FunctionDecl *Target : Indirect.targets(Site))
           Calls |= performsCollectives(Target);
@@ -478,7 +478,8 @@ CollectiveEvent CollectiveEvents::firstDirectEvent(const FunctionCFG &Function) 
       if (auto S = Element.getAs<CFGStmt>())
         if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
           if (const FunctionDecl *Callee = resolvedCallee(Call))
-            if (const CalleeRole &Role = Classifier.classify(Callee); Role.Collective)
+            if (const CalleeRole &Role = Classifier.classify(Callee);
+                Role.Collective && Role.synchronizes())
               return directEvent(Call, Role, Function.context());
   return {};
 }
@@ -511,7 +512,7 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
         if (!Callee)
           return;
         const CalleeRole &Role = Classifier.classify(Callee);
-        if (Role.isCollective() || Role.GroupMarker) {
+        if (Role.synchronizes() || Role.GroupMarker) {
           if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
             Events.push_back(directEvent(Call, Role, Function.context()));
         } else {

@@ -362,7 +362,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
       writeOutArgument(NewCommArg, nullptr, Handle);
     }
   recordSubGrid(Call, Role, NewCommArg);
-  if (!Recording)
+  if (!Recording || !Rule.Synchronizes) // no rank waits in `MPI_Comm_free(&c)`
     return;
   for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);

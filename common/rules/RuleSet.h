@@ -24,6 +24,10 @@ struct CollectiveRule {
   std::string Api;       // the "api" of the file that declared it
   std::string Operation; // "allreduce", "barrier", "comm_split", ...
   bool Blocking = true;
+  // Whether a member that enters it waits for the others. `MPI_Comm_free` is
+  // collective but local in practice: a rank that skips it, or makes it in
+  // another order, stalls no one, so it is no event a rank can hang in.
+  bool Synchronizes = true;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
   ArgRef Color, NewComm; // communicator creation: the split colour, the new handle
   // A sub-grid of a Cartesian communicator (MPI_Cart_sub): which dimensions

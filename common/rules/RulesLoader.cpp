@@ -107,9 +107,11 @@ Error readInPlace(const json &Entry, const std::string &Context, CollectiveRule 
 Error readCollective(const json &Entry, const std::string &Context, const std::string &Api,
                      const std::string &File, CollectiveRule &Rule) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"name", "operation", "blocking", "args", "uniform_outputs", "in_place"}) ||
+  if (!R.onlyKeys({"name", "operation", "blocking", "synchronizes", "args", "uniform_outputs",
+                   "in_place"}) ||
       !R.string("name", Rule.Name) || !R.string("operation", Rule.Operation) ||
-      !R.boolean("blocking", Rule.Blocking) || !R.indexList("uniform_outputs", Rule.UniformOutputs))
+      !R.boolean("blocking", Rule.Blocking) || !R.boolean("synchronizes", Rule.Synchronizes) ||
+      !R.indexList("uniform_outputs", Rule.UniformOutputs))
     return R.takeError();
   if (!R.has("args"))
     return R.failure("args", "missing required field");

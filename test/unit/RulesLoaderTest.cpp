@@ -44,6 +44,8 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
 
   EXPECT_NE(Rules.findCollective("MPI_Iallreduce"), nullptr);
   EXPECT_FALSE(Rules.findCollective("MPI_Iallreduce")->Blocking);
+  EXPECT_TRUE(Rules.findCollective("MPI_Iallreduce")->Synchronizes);
+  EXPECT_FALSE(Rules.findCollective("MPI_Comm_free")->Synchronizes) << "local in practice";
   EXPECT_NE(Rules.findCollective("MPI_Comm_split"), nullptr);
   EXPECT_NE(Rules.findCollective("ncclCommSplit"), nullptr);
   EXPECT_EQ(Rules.findCollective("MPI_Send"), nullptr) << "point-to-point is not collective";
@@ -129,6 +131,10 @@ TEST(RulesLoader, RejectsWrongTypes) {
       {"name": "f", "operation": "barrier", "blocking": "yes", "args": {}}]})"),
             "user.json: collectives[0] ('f'): key 'blocking': expected true or false, found a "
             "string");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "comm_free", "synchronizes": 0, "args": {}}]})"),
+            "user.json: collectives[0] ('f'): key 'synchronizes': expected true or false, found "
+            "an integer");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": {}})"),
             "user.json: key 'collectives': expected an array, found an object");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
