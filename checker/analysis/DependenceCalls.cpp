@@ -26,26 +26,6 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 
 } // namespace
 
-/// Whether a function whose body no file shows computes its result from
-/// what it is given: a number or an object (`val_loss(rank)`,
-/// `forwardLoss(rank, step)`), not a status or a count it looks up
-/// elsewhere (integers, `bool`, handles and pointers keep the rule above),
-/// nor the process group every rank joins (`createGloo(rank, world)`, held
-/// directly or by a smart pointer).
-static bool computesFromInputsUnseen(const FunctionDecl *Callee, const CallClassifier &Classifier) {
-  if (Callee->hasBody())
-    return false;
-  QualType Result = Callee->getReturnType().getNonReferenceType();
-  if (!Result->isRecordType())
-    return Result->isRealFloatingType();
-  const auto *Held =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(Result->getAsCXXRecordDecl());
-  const TemplateArgumentList *Args = Held ? &Held->getTemplateArgs() : nullptr;
-  return !Classifier.isCollectiveReceiver(Result->getAsCXXRecordDecl()) &&
-         !(Args && Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type &&
-           Classifier.isCollectiveReceiver(Args->get(0).getAsType()->getAsCXXRecordDecl()));
-}
-
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
   const FunctionDecl *Callee = resolvedCallee(Call);
   std::vector<const Expr *> Args = explicitArguments(Call);
@@ -109,7 +89,10 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   Value.Opaque = true;
   Value.Source = Env.returnedElsewhere(Call, Callee); // a rank, once its summary says so
   const bool Transfers = transfersInputs(Role);
-  const bool Unseen = !Transfers && computesFromInputsUnseen(Callee, Classifier);
+  // A function of the user's whose body no file shows computes its result
+  // from what it is given, when that is a number or an object.
+  const bool Unseen = !Transfers && !Callee->hasBody() &&
+                      computedUnseen(Callee->getReturnType().getNonReferenceType());
   if (!Transfers && !Unseen)
     return Value;
   // An iterator or a pointer into a container hands a library algorithm its
@@ -128,8 +111,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
     Value.combine(objectValue(Operator->getArg(0), Callee)); // `!in` of a stream
   Value.Opaque = true;
   if (Unseen && Value.Source && !Value.pending())
-    Value.Source = Env.Arena.make(Provenance::Kind::UnseenCall, Callee->getQualifiedNameAsString(),
-                                  Call->getBeginLoc(), Value.Source);
+    Value.Source =
+        Env.Arena.makeUnseen(Callee->getQualifiedNameAsString(), Call->getBeginLoc(), Value.Source);
   return Value;
 }
 
@@ -419,60 +402,6 @@ const Expr *Dataflow::chainedObject(const Expr *E) {
   return E;
 }
 
-// A library function of the system passes what it is given on to what it
-// writes, as to what it returns: `in >> n`, `std::getline(in, line)`,
-// `fscanf(f, "%d", &n)` and `snprintf(path, sizeof path, "shard%d", rank)`
-// make per-rank input. Each output takes the other inputs: a state object
-// handed over under a rank test is not assumed to change.
-void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *Callee,
-                                      bool ObjectToo) {
-  std::vector<const Expr *> Args = explicitArguments(Call);
-  const Expr *Object =
-      chainedObject(ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""}));
-  std::vector<RankValue> Values;
-  for (const Expr *Arg : Args)
-    Values.push_back(eval(Arg));
-  const RankValue ObjectValue = Object ? eval(Object) : RankValue();
-  auto InputsBut = [&](size_t Skip) {
-    RankValue In = Skip == Args.size() ? RankValue() : ObjectValue;
-    for (size_t I = 0; I < Values.size(); ++I)
-      if (I != Skip)
-        In.combine(Values[I]);
-    return In;
-  };
-  const FunctionDecl *Target = forwardedTo(Call, Callee); // `T(args...)` of make_unique
-  for (size_t I = 0; I < Args.size(); ++I) {
-    const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
-    QualType Type = Param ? Param->getType() : Args[I]->getType();
-    // Handles (MPI_Datatype, ncclComm_t, FILE *, and Open MPI's predefined
-    // handles, pointers to opaque globals) are not data: only values read
-    // into plain storage are per-rank input.
-    QualType Pointee = Type->getPointeeType();
-    bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
-                    !Pointee.isConstQualified() && !Pointee->isPointerType() &&
-                    !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
-    RankValue In = InputsBut(I);
-    if (Writable && In.dependent() && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
-      writeOutArgument(chainedObject(Args[I]), Param, In);
-  }
-  if (!ObjectToo)
-    return;
-  // Only mutators (void, or returning the object itself as streams do) write
-  // the object; accessors such as operator[] or data() do not. What it held
-  // stays in it (a per-rank stream read with a count the callers pass).
-  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-  StorageKey Key;
-  RankValue In = InputsBut(Args.size());
-  if (In.dependent() && Object && Method && !Method->isConst() && keyOf(Object, Key)) {
-    QualType Returned = Method->getReturnType();
-    const CXXRecordDecl *ReturnedRecord = Returned->getPointeeCXXRecordDecl();
-    if (Returned->isVoidType() ||
-        (Returned->isReferenceType() && ReturnedRecord &&
-         ReturnedRecord->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()))
-      write(Key, In.combine(read(Key)));
-  }
-}
-
 // A colour that cuts the ranks into parts of one size (`rank / tp`, `rank %
 // tp`), as process grids do when the job's size is a multiple of the part's.
 static bool equalParts(const Expr *Colour) {
@@ -580,6 +509,8 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
     } else if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
         flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);
+      else
+        flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/false, /*Unseen=*/true);
     } else if (Role.SystemLibrary) {
       // What a library function reads lands in its writable reference
       // arguments (`in >> n`, `std::getline(in, line)`); a container it

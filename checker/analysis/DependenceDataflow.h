@@ -249,9 +249,13 @@ private:
   RankValue optionField(const clang::CallExpr *Call, const rules::ArgRef &Ref,
                         const clang::Expr *&Written) const;
   /// What a call lockstep cannot see into reads flows into its writable
-  /// arguments and, \p ObjectToo, into the object a mutator changes.
+  /// arguments and, \p ObjectToo, into the object a mutator changes; of a
+  /// user's function (\p Unseen), into the floating-point ones.
   void flowThroughUnknownCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
-                              bool ObjectToo);
+                              bool ObjectToo, bool Unseen = false);
+  /// Whether a function whose body no file shows computes a value of \p
+  /// Type from its inputs.
+  bool computedUnseen(clang::QualType Type) const;
   static const clang::Expr *chainedObject(const clang::Expr *E);
   void writeOutArgument(const clang::Expr *Arg, const clang::ParmVarDecl *Param, RankValue Value,
                         const clang::FieldDecl *Field = nullptr);

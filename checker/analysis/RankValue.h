@@ -60,6 +60,8 @@ struct Provenance {
   const clang::ValueDecl *MembersOf = nullptr;
   // PerRankData: what the data is ("a clock reading"), and the variable or
   // expression that receives it as written ("t"; empty when none does).
+  // UnseenCall: the argument written through (`loss` of `f(b, &loss)`), or
+  // empty for the result.
   std::string Why, Holder;
   // Pending: the USR of the field, global or function.
   std::string Usr;
@@ -150,6 +152,12 @@ public:
     Storage.back().MembersOf = MembersOf;
     Storage.back().Pending = Via && Via->Pending;
     return &Storage.back();
+  }
+  const Provenance *makeUnseen(std::string Function, clang::SourceLocation Call,
+                               const Provenance *Via, std::string Written = "") {
+    const Provenance *Made = make(Provenance::Kind::UnseenCall, std::move(Function), Call, Via);
+    Storage.back().Holder = std::move(Written);
+    return Made;
   }
   const Provenance *makeExternal(std::string Name, clang::SourceLocation Call, std::string File,
                                  unsigned Line, unsigned Column, const std::string &Part = "") {

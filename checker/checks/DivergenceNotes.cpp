@@ -177,8 +177,13 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const AST
                                       "; each rank reads its own");
       break;
     case Provenance::Kind::UnseenCall:
-      Finding.note(Source->Loc, Name + " is given a value that differs between ranks; its body is "
-                                       "not visible, so its result is taken to differ as well");
+      Finding.note(Source->Loc, Name +
+                                    " is given a value that differs between ranks; its body is "
+                                    "not visible, so " +
+                                    (Source->Holder.empty()
+                                         ? "its result is"
+                                         : "what it writes to " + quoted(Source->Holder) + " is") +
+                                    " taken to differ as well");
       break;
     case Provenance::Kind::External:
       Finding.note(Source->Loc, "the rank comes from " + Name + ", defined in another file");

@@ -283,3 +283,51 @@ void broadcast_seed(MPI_Comm comm, double *grad, int n) {
     return;
   MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, comm);
 }
+
+// A function of the user's whose body no file shows computes the numbers it
+// writes from what it is given, as it does its result: a loss computed from
+// a per-rank batch is per-rank. Its other outputs (a count, a state object)
+// keep their values.
+struct Batch {
+  const int *tokens;
+  int size;
+};
+Batch shard_batch(int rank, int step);
+void forward_backward(const Batch &b, float *grads, float *loss, int *tokens_seen);
+
+// Positive: the batch's own loss decides the skip.
+void skip_bad_batch(MPI_Comm comm, float *grads, int n, int steps) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int s = 0; s < steps; ++s) {
+    float loss;
+    int seen;
+    forward_backward(shard_batch(rank, s), grads, &loss, &seen);
+    if (loss != loss)
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, grads, n, MPI_FLOAT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'loss != loss', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'loss != loss' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'loss != loss' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: 'forward_backward' is given a value that differs between ranks; its body is not visible, so what it writes to 'loss' is taken to differ as well
+    // CHECK-MESSAGES: :[[@LINE-8]]:22: note: 'shard_batch' is given a value that differs between ranks; its body is not visible, so its result is taken to differ as well
+    // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Negative: the loss is agreed first, and a count it writes decides nothing
+// per rank.
+void skip_agreed(MPI_Comm comm, float *grads, int n, int steps) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int s = 0; s < steps; ++s) {
+    float loss;
+    int seen;
+    forward_backward(shard_batch(rank, s), grads, &loss, &seen);
+    MPI_Allreduce(MPI_IN_PLACE, &loss, 1, MPI_FLOAT, MPI_MAX, comm);
+    if (loss != loss || seen < 0)
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, grads, n, MPI_FLOAT, MPI_SUM, comm);
+  }
+}
