@@ -116,6 +116,7 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
       Role.JoinEnd = &Join;
   }
   Role.EnvironmentReader = listed(Rules.Environment.Readers, Names);
+  Role.AbortsJob = listed(Rules.JobAborts, Names);
   Role.Converter = listed(Rules.Environment.Converters, Names);
   Role.SystemLibrary = FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
   Role.AnnotatedCollective = hasAnnotation(FD, "lockstep::collective");

@@ -35,6 +35,7 @@ struct CalleeRole {
   const rules::JoinProtocolRule *JoinEnd = nullptr;        // closes it (guard destructor)
   std::vector<const rules::JoinProtocolRule *> ShadowedBy; // protocols that shadow this call
   bool EnvironmentReader = false;
+  bool AbortsJob = false; // ends every process of the job (rules' job_aborts)
   bool Converter = false;
   // Declared in a system header: a library function (std::min, snprintf,
   // fopen) whose results are computed from its inputs.

@@ -10,6 +10,18 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+/// `MPI_Abort(comm, 1)` ends every process of the job: what follows it runs
+/// nowhere, and no rank is left waiting.
+static bool abortsJob(const CFGBlock &Block, const CallClassifier &Classifier) {
+  for (const CFGElement &Element : Block)
+    if (auto S = Element.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+        if (const FunctionDecl *Callee = Call->getDirectCallee();
+            Callee && Classifier.classify(Callee).AbortsJob)
+          return true;
+  return false;
+}
+
 namespace {
 
 /// `assert(x)` failing stops every rank.
@@ -76,7 +88,7 @@ bool ErrorPaths::keeps(const Cuts &C, const CFGBlock &Block, unsigned Index) {
   if (auto It = C.FailingEdge.find(Block.getBlockID()); It != C.FailingEdge.end())
     return It->second != Index;
   const CFGBlock *Target = std::next(Block.succ_begin(), Index)->getReachableBlock();
-  return !Target || !C.Assertions.test(Target->getBlockID());
+  return !Target || !C.JobEnds.test(Target->getBlockID());
 }
 
 bool ErrorPaths::passesStatusCheck(const FunctionCFG &Function, const CFGBlock &Block,
@@ -95,10 +107,10 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
     return It->second;
   const CFG &Graph = Function.cfg();
   Cuts Result;
-  Result.Assertions.resize(Graph.getNumBlockIDs());
+  Result.JobEnds.resize(Graph.getNumBlockIDs());
   for (const CFGBlock *Block : Graph) {
-    if (!Options.AssertionsAsExits && failsAnAssertion(*Block))
-      Result.Assertions.set(Block->getBlockID());
+    if ((!Options.AssertionsAsExits && failsAnAssertion(*Block)) || abortsJob(*Block, Classifier))
+      Result.JobEnds.set(Block->getBlockID());
     // An exception that no handler of the try takes leaves the function:
     // uncaught, it ends the process and mpirun the job. The handlers are
     // what the ranks that throw run.
@@ -121,7 +133,7 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
   }
   // What runs only on the cut paths: reached in the whole graph, not without them.
   Result.Dropped.resize(Graph.getNumBlockIDs());
-  if (!Result.FailingEdge.empty() || Result.Assertions.any()) {
+  if (!Result.FailingEdge.empty() || Result.JobEnds.any()) {
     auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
     Result.Dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
     Result.Dropped.reset(reached(Graph, Kept));

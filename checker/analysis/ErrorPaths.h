@@ -1,5 +1,6 @@
 // Paths that stop the job or report an error: no divergence. A failing
-// `assert` aborts the process and the launcher takes the job down; the arm
+// `assert` aborts the process and the launcher takes the job down, and
+// `MPI_Abort` (rules' job_aborts) ends every process itself; the arm
 // of a status check taken when a call failed (`if (r_ != ncclSuccess) return
 // r_;`) reports the error, and the job is broken on that rank whatever the
 // others do. Both are cut from the walks of the engine (guarded sequences,
@@ -56,8 +57,8 @@ public:
   ~ErrorPaths();
 
   /// Whether the analyses follow edge \p Index out of \p Block: false into
-  /// a failing assertion and into the failing arm of a status check that
-  /// leaves.
+  /// a failing assertion or a job abort, and into the failing arm of a
+  /// status check that leaves.
   bool follows(const FunctionCFG &Function, const clang::CFGBlock &Block, unsigned Index);
 
   /// Whether edge \p Index out of \p Block is the passing arm of a status
@@ -71,8 +72,8 @@ public:
 private:
   struct Cuts {
     llvm::DenseMap<unsigned, unsigned> FailingEdge; // status branch block -> failing successor
-    llvm::BitVector Assertions;                     // blocks that fail an assertion
-    llvm::BitVector Dropped;                        // blocks only on cut paths
+    llvm::BitVector JobEnds; // blocks that fail an assertion or abort the job (MPI_Abort)
+    llvm::BitVector Dropped; // blocks only on cut paths
   };
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);

@@ -140,6 +140,9 @@ struct RuleSet {
   std::vector<JoinProtocolRule> JoinProtocols;
   std::vector<StatusRule> Statuses;
   std::vector<CopyRule> Copies;
+  // Functions that end every process of the job (`MPI_Abort`): no rank is
+  // left waiting for one that calls them.
+  std::vector<std::string> JobAborts;
   EnvironmentRules Environment;
   NamingRules Naming;
   std::vector<std::string> Files; // every file merged, in order

@@ -298,7 +298,7 @@ Error readHeader(const json &Document, const std::string &File, std::string &Api
   Reader Top(Document, File);
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
                      "uniform_sources", "per_rank_sources", "join_protocols", "status", "copies",
-                     "environment", "naming"}))
+                     "job_aborts", "environment", "naming"}))
     return Top.takeError();
   if (!Document.contains("version"))
     return Error(File + ": key 'version': missing required field");
@@ -351,6 +351,8 @@ Error readRuleSections(const json &Document, const std::string &File, const std:
     E = readSection(Document, "status", File, "type", Added.Statuses, InFile(readStatus));
   if (!E)
     E = readSection(Document, "copies", File, "function", Added.Copies, InFile(readCopy));
+  if (Reader Top(Document, File); !E && !Top.stringList("job_aborts", Added.JobAborts))
+    E = Top.takeError();
   return E;
 }
 
@@ -416,6 +418,7 @@ void appendRules(RuleSet &Rules, RuleSet &Added) {
   append(Rules.JoinProtocols, Added.JoinProtocols);
   append(Rules.Statuses, Added.Statuses);
   append(Rules.Copies, Added.Copies);
+  append(Rules.JobAborts, Added.JobAborts);
   append(Rules.Environment.Readers, Added.Environment.Readers);
   append(Rules.Environment.RankVariables, Added.Environment.RankVariables);
   append(Rules.Environment.WorldSizeVariables, Added.Environment.WorldSizeVariables);

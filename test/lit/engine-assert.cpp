@@ -10,8 +10,11 @@
 // and an assert on a condition that holds on every rank (0 <= rank) never
 // fails at all. A plain return under the same condition leaves the others
 // waiting and is still reported. AssertionsAsExits takes failing assertions as
-// exits again (the ASSERTS lines).
+// exits again (the ASSERTS lines). `MPI_Abort` (rules' job_aborts) ends every
+// process of the job itself: what follows it runs nowhere, under either
+// setting, while `exit` ends one process only.
 #include <cassert>
+#include <cstdlib>
 #include <mpi.h>
 
 // Negative: rank 0 validates the input before everyone synchronises.
@@ -82,4 +85,32 @@ void validate_nested_return(MPI_Comm comm, int x) {
   // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: rank 0 aborts the job on bad input; the return after the abort
+// never runs (MPICH's topo tests).
+int abort_on_root(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && x < 0) {
+    MPI_Abort(comm, 1);
+    return 1;
+  }
+  MPI_Barrier(comm);
+  return 0;
+}
+
+// Positive: `exit` ends rank 0's process alone; the others wait.
+int exit_on_root(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && x < 0)
+    exit(1);
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && x < 0', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && x < 0' call 'exit' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && x < 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
 }

@@ -46,6 +46,7 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_FALSE(Rules.findCollective("MPI_Iallreduce")->Blocking);
   EXPECT_TRUE(Rules.findCollective("MPI_Iallreduce")->Synchronizes);
   EXPECT_FALSE(Rules.findCollective("MPI_Comm_free")->Synchronizes) << "local in practice";
+  EXPECT_EQ(Rules.JobAborts, std::vector<std::string>{"MPI_Abort"});
   EXPECT_NE(Rules.findCollective("MPI_Comm_split"), nullptr);
   EXPECT_NE(Rules.findCollective("ncclCommSplit"), nullptr);
   EXPECT_EQ(Rules.findCollective("MPI_Send"), nullptr) << "point-to-point is not collective";
@@ -135,6 +136,8 @@ TEST(RulesLoader, RejectsWrongTypes) {
       {"name": "f", "operation": "comm_free", "synchronizes": 0, "args": {}}]})"),
             "user.json: collectives[0] ('f'): key 'synchronizes': expected true or false, found "
             "an integer");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "job_aborts": "MPI_Abort"})"),
+            "user.json: key 'job_aborts': expected an array of strings, found a string");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": {}})"),
             "user.json: key 'collectives': expected an array, found an object");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
