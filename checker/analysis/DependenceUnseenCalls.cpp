@@ -10,16 +10,16 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
-// A number or an object (`val_loss(rank)`, `forwardLoss(rank, step)`), not
-// a status or a count looked up elsewhere (integers, `bool`, handles and
-// pointers), nor the process group every rank joins (`createGloo(rank,
-// world)`, held directly or by a smart pointer).
 /// What an out-argument names as written: `loss` of `&loss`.
 static const Expr *pointee(const Expr *Arg) {
   const auto *Address = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
   return Address && Address->getOpcode() == UO_AddrOf ? Address->getSubExpr() : Arg;
 }
 
+// A number or an object (`val_loss(rank)`, `forwardLoss(rank, step)`), not
+// a status or a count looked up elsewhere (integers, `bool`, handles and
+// pointers), nor the process group every rank joins (`createGloo(rank,
+// world)`, held directly or by a smart pointer).
 bool Dataflow::computedUnseen(QualType Type) const {
   if (!Type->isRecordType())
     return Type->isRealFloatingType();
