@@ -10,33 +10,7 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// `MPI_Abort(comm, 1)` ends every process of the job: what follows it runs
-/// nowhere, and no rank is left waiting.
-static bool abortsJob(const CFGBlock &Block, const CallClassifier &Classifier) {
-  for (const CFGElement &Element : Block)
-    if (auto S = Element.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee();
-            Callee && Classifier.classify(Callee).AbortsJob)
-          return true;
-  return false;
-}
-
 namespace {
-
-/// `assert(x)` failing stops every rank.
-bool failsAnAssertion(const CFGBlock &Block) {
-  for (const CFGElement &Element : Block)
-    if (auto S = Element.getAs<CFGStmt>())
-      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          if (Callee->getIdentifier() &&
-              llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn",
-                                  "_wassert", "__assert2", "__assert"},
-                                 Callee->getName()))
-            return true;
-  return false;
-}
 
 /// Leaves the function: return, throw, a call that does not return, or a
 /// goto forward (to the cleanup before a return). Not break or continue:
@@ -76,7 +50,8 @@ template <typename FollowsFn> llvm::BitVector reached(const CFG &Graph, FollowsF
 ErrorPaths::ErrorPaths(const CallClassifier &Classifier,
                        const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
                        PathOptions Options)
-    : Classifier(Classifier), Functions(Functions), Options(Options) {}
+    : Classifier(Classifier), Functions(Functions), Options(Options),
+      Ends(Classifier, Functions, Options.AssertionsAsExits) {}
 
 ErrorPaths::~ErrorPaths() = default;
 
@@ -109,7 +84,7 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
   Cuts Result;
   Result.JobEnds.resize(Graph.getNumBlockIDs());
   for (const CFGBlock *Block : Graph) {
-    if ((!Options.AssertionsAsExits && failsAnAssertion(*Block)) || abortsJob(*Block, Classifier))
+    if (Ends.endsJob(*Block))
       Result.JobEnds.set(Block->getBlockID());
     // An exception that no handler of the try takes leaves the function:
     // uncaught, it ends the process and mpirun the job. The handlers are

@@ -1,10 +1,9 @@
-// Paths that stop the job or report an error: no divergence. A failing
-// `assert` aborts the process and the launcher takes the job down, and
-// `MPI_Abort` (rules' job_aborts) ends every process itself; the arm
-// of a status check taken when a call failed (`if (r_ != ncclSuccess) return
-// r_;`) reports the error, and the job is broken on that rank whatever the
-// others do. Both are cut from the walks of the engine (guarded sequences,
-// group balance), unless an option asks to see them as exits.
+// Paths that stop the job or report an error: no divergence. A call that
+// ends the job (JobEnds.h: a failing `assert`, `MPI_Abort`, a `die()` that
+// calls it) leaves no rank waiting; the arm of a status check taken when a
+// call failed (`if (r_ != ncclSuccess) return r_;`) reports the error, and
+// the job is broken on that rank whatever the others do. Both are cut from the walks of the engine
+// (guarded sequences, group balance), unless an option asks to see them as exits.
 //
 // A status check compares a status value with its success value (or a
 // pointer status with null, its failure value), or tests it for truth: the
@@ -18,6 +17,7 @@
 
 #include "CallClassifier.h"
 #include "FunctionCFG.h"
+#include "JobEnds.h"
 #include "LocalWrites.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -72,8 +72,8 @@ public:
 private:
   struct Cuts {
     llvm::DenseMap<unsigned, unsigned> FailingEdge; // status branch block -> failing successor
-    llvm::BitVector JobEnds; // blocks that fail an assertion or abort the job (MPI_Abort)
-    llvm::BitVector Dropped; // blocks only on cut paths
+    llvm::BitVector JobEnds;                        // blocks that end the job (JobEnds.h)
+    llvm::BitVector Dropped;                        // blocks only on cut paths
   };
   const Cuts &cutsOf(const FunctionCFG &Function);
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);
@@ -95,6 +95,7 @@ private:
   const CallClassifier &Classifier;
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   PathOptions Options;
+  JobEnds Ends;
   llvm::DenseMap<const FunctionCFG *, Cuts> CutsByFunction;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<LocalWrites>> Writes;
   // Functions of this file that return a status: its value, or nullopt when

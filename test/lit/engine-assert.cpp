@@ -12,7 +12,9 @@
 // waiting and is still reported. AssertionsAsExits takes failing assertions as
 // exits again (the ASSERTS lines). `MPI_Abort` (rules' job_aborts) ends every
 // process of the job itself: what follows it runs nowhere, under either
-// setting, while `exit` ends one process only.
+// setting, while `exit` ends one process only. So does a call to a function
+// of this file every way through which ends the job (`die()`), but not one
+// that may return, or ends its own process only.
 #include <cassert>
 #include <cstdlib>
 #include <mpi.h>
@@ -109,6 +111,84 @@ int exit_on_root(MPI_Comm comm, int x) {
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && x < 0', which call 'exit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && x < 0' call 'exit' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && x < 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}
+
+// The usual error helpers: every way through them aborts the job.
+[[noreturn]] static void die(const char *message) {
+  (void)message;
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  exit(1);
+}
+
+static void fatal(MPI_Comm comm, int code) {
+  if (code == 0)
+    MPI_Abort(comm, 99);
+  else
+    MPI_Abort(comm, code);
+}
+
+static void check_or_die(bool ok, const char *what) {
+  if (!ok)
+    die(what);
+}
+
+static void fail_twice(const char *what) { die(what); }
+
+// Negative: rank 0 dies through helpers, with or without a return after.
+int die_on_root(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && x < 0)
+    die("negative input");
+  if (rank == 1 && x > 100) {
+    fatal(comm, 2);
+    return 1;
+  }
+  if (rank == 2 && x == 7)
+    fail_twice("seven");
+  check_or_die(rank != 3 || x != 0, "zero on rank 3");
+  MPI_Barrier(comm);
+  return 0;
+}
+
+// Positive: a helper that aborts only when asked to returns otherwise, and
+// its caller returns before the barrier.
+static void maybe_abort(bool really) {
+  if (really)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+int return_after_maybe_abort(MPI_Comm comm, bool really) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    maybe_abort(really);
+    return 1;
+  }
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where 'rank == 0' return here
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}
+
+// Positive: a helper that ends its own process only.
+[[noreturn]] static void quit(int code) { exit(code); }
+
+int quit_on_root(MPI_Comm comm, int x) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0 && x < 0)
+    quit(1);
+  MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0 && x < 0', which call 'quit' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank == 0 && x < 0' call 'quit' here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank == 0 && x < 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank

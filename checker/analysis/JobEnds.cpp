@@ -1,0 +1,104 @@
+#include "JobEnds.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace lockstep::analysis {
+using namespace clang;
+
+JobEnds::JobEnds(const CallClassifier &Classifier,
+                 const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
+                 bool AssertionsAsExits)
+    : Classifier(Classifier), Functions(Functions), AssertionsAsExits(AssertionsAsExits) {}
+
+/// `assert(x)` failing stops the process, and the launcher the job.
+static bool failsAnAssertion(const FunctionDecl &Callee) {
+  return Callee.getIdentifier() &&
+         llvm::is_contained({"__assert_fail", "__assert_perror_fail", "__assert_rtn", "_wassert",
+                             "__assert2", "__assert"},
+                            Callee.getName());
+}
+
+bool JobEnds::endsJob(const CFGBlock &Block) { return endsJob(Block, nullptr); }
+
+bool JobEnds::endsJob(const CFGBlock &Block, std::vector<const FunctionDecl *> *Missing) {
+  for (const CFGElement &Element : Block)
+    if (auto S = Element.getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()); Call && callEndsJob(*Call, Missing))
+        return true;
+  return false;
+}
+
+bool JobEnds::callEndsJob(const CallExpr &Call, std::vector<const FunctionDecl *> *Missing) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee)
+    return false;
+  if (Classifier.classify(Callee).AbortsJob || (!AssertionsAsExits && failsAnAssertion(*Callee)))
+    return true;
+  const FunctionDecl *Key = Callee->getCanonicalDecl();
+  if (auto Known = Decided.find(Key); Known != Decided.end())
+    return Known->second;
+  if (!Functions.count(Key) || Deciding.count(Key))
+    return false; // no body here, or recursion: it may return
+  if (Missing) {
+    Missing->push_back(Key);
+    return false;
+  }
+  return alwaysEndsJob(Key);
+}
+
+// Callees first, with an explicit stack: wrappers can wrap wrappers.
+bool JobEnds::alwaysEndsJob(const FunctionDecl *FD) {
+  const FunctionDecl *Key = FD->getCanonicalDecl();
+  if (auto Known = Decided.find(Key); Known != Decided.end())
+    return Known->second;
+  if (!Functions.count(Key))
+    return false;
+  std::vector<const FunctionDecl *> Stack{Key};
+  Deciding.insert(Key);
+  while (!Stack.empty()) {
+    const FunctionDecl *Top = Stack.back();
+    std::vector<const FunctionDecl *> Needed;
+    bool Ends = decide(*Functions.lookup(Top), Needed);
+    if (!Needed.empty()) {
+      Deciding.insert(Needed.front());
+      Stack.push_back(Needed.front());
+      continue;
+    }
+    Decided[Top] = Ends;
+    Deciding.erase(Top);
+    Stack.pop_back();
+  }
+  return Decided.lookup(Key);
+}
+
+// Ends the job when its exit cannot be reached without passing a block that
+// ends the job, and there is such a block: a function that loops forever
+// ends nothing.
+bool JobEnds::decide(const FunctionCFG &Function, std::vector<const FunctionDecl *> &Missing) {
+  const CFG &Graph = Function.cfg();
+  llvm::BitVector Ending(Graph.getNumBlockIDs());
+  for (const CFGBlock *Block : Graph)
+    if (endsJob(*Block, &Missing))
+      Ending.set(Block->getBlockID());
+  if (!Missing.empty() || Ending.none())
+    return false;
+  llvm::BitVector Seen(Graph.getNumBlockIDs());
+  std::vector<const CFGBlock *> Work{&Graph.getEntry()};
+  Seen.set(Graph.getEntry().getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.back();
+    Work.pop_back();
+    if (Block == &Graph.getExit())
+      return false;
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+      if (const CFGBlock *Next = Succ.getReachableBlock();
+          Next && !Ending.test(Next->getBlockID()) && !Seen.test(Next->getBlockID())) {
+        Seen.set(Next->getBlockID());
+        Work.push_back(Next);
+      }
+  }
+  return true;
+}
+
+} // namespace lockstep::analysis
