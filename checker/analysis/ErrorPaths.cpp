@@ -1,5 +1,6 @@
 #include "ErrorPaths.h"
 #include "CallSite.h"
+#include "CalleesFirst.h"
 #include "Exceptions.h"
 
 #include "clang/AST/ASTContext.h"
@@ -299,8 +300,7 @@ std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,
 }
 
 // The rules' status results, then the functions of this file that return
-// only statuses and constants (`int work(...) { NCCLCHECK(...); return 0; }`),
-// decided callees first with an explicit stack: call chains can be deep.
+// only statuses and constants (`int work(...) { NCCLCHECK(...); return 0; }`).
 std::optional<StatusValue> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
                                                     std::vector<const FunctionDecl *> *Missing) {
   const CalleeRole &Role = Classifier.classify(Callee);
@@ -319,21 +319,10 @@ std::optional<StatusValue> ErrorPaths::calleeStatus(const FunctionDecl *Callee,
     Missing->push_back(Key);
     return std::nullopt;
   }
-  std::vector<const FunctionDecl *> Stack{Key};
-  Deciding.insert(Key);
-  while (!Stack.empty()) {
-    const FunctionDecl *Top = Stack.back();
-    std::vector<const FunctionDecl *> Needed;
-    std::optional<StatusValue> Result = summarise(Top, Needed);
-    if (!Needed.empty()) {
-      Deciding.insert(Needed.front());
-      Stack.push_back(Needed.front());
-      continue;
-    }
-    Returned[Top] = Result;
-    Deciding.erase(Top);
-    Stack.pop_back();
-  }
+  decideCalleesFirst(Key, Returned, Deciding,
+                     [&](const FunctionDecl *F, std::vector<const FunctionDecl *> &Needed) {
+                       return summarise(F, Needed);
+                     });
   return Returned.lookup(Key);
 }
 

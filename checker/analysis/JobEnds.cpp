@@ -1,4 +1,5 @@
 #include "JobEnds.h"
+#include "CalleesFirst.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -47,28 +48,16 @@ bool JobEnds::callEndsJob(const CallExpr &Call, std::vector<const FunctionDecl *
   return alwaysEndsJob(Key);
 }
 
-// Callees first, with an explicit stack: wrappers can wrap wrappers.
 bool JobEnds::alwaysEndsJob(const FunctionDecl *FD) {
   const FunctionDecl *Key = FD->getCanonicalDecl();
   if (auto Known = Decided.find(Key); Known != Decided.end())
     return Known->second;
   if (!Functions.count(Key))
     return false;
-  std::vector<const FunctionDecl *> Stack{Key};
-  Deciding.insert(Key);
-  while (!Stack.empty()) {
-    const FunctionDecl *Top = Stack.back();
-    std::vector<const FunctionDecl *> Needed;
-    bool Ends = decide(*Functions.lookup(Top), Needed);
-    if (!Needed.empty()) {
-      Deciding.insert(Needed.front());
-      Stack.push_back(Needed.front());
-      continue;
-    }
-    Decided[Top] = Ends;
-    Deciding.erase(Top);
-    Stack.pop_back();
-  }
+  decideCalleesFirst(Key, Decided, Deciding,
+                     [&](const FunctionDecl *F, std::vector<const FunctionDecl *> &Needed) {
+                       return decide(*Functions.lookup(F), Needed);
+                     });
   return Decided.lookup(Key);
 }
 
