@@ -1,6 +1,7 @@
 #include "CollectiveEvents.h"
 #include "CallSite.h"
 #include "DecidingParameters.h"
+#include "IntercommRoots.h"
 #include "SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -232,9 +233,12 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       Arg = Handles.creator(namedStorage(ruleArgument(Call, Role.Collective->Handle)));
     if (!Arg)
       continue;
-    EventArgument Argument{Strings.save(RoleName), Strings.save(comparable(Arg, Context)),
+    EventArgument Argument{Strings.save(RoleName),
+                           Strings.save(comparable(Arg, Context)),
                            Strings.save(sourceText(Arg, Context)),
-                           OfHandle ? nullptr : namedParameter(Arg), readsLocal(Arg)};
+                           OfHandle ? nullptr : namedParameter(Arg),
+                           readsLocal(Arg),
+                           Ref == &Role.Collective->Root && namesIntercommMarker(Arg, Context)};
     if (Ref == &Role.Collective->Comm) {
       Event.Communicator = Argument.Written;
       Event.CommunicatorDecl = communicatorKey(Arg);
@@ -365,7 +369,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       if (const Expr *Arg = argumentAt(SiteStmt, Param->getFunctionScopeIndex()))
         It->second = PassedArgument{{"", Strings.save(comparable(Arg, Context)),
                                      Strings.save(sourceText(Arg, Context)), namedParameter(Arg),
-                                     readsLocal(Arg)},
+                                     readsLocal(Arg), namesIntercommMarker(Arg, Context)},
                                     communicatorKey(Arg),
                                     Handles.holdsSelf(Arg, Context)};
     return It->second ? &*It->second : nullptr;
@@ -408,8 +412,10 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
       for (EventArgument &Argument : Arguments)
         if (const PassedArgument *Arg = PassedFor(Argument.Parameter)) {
           SameValues &= Arg->Argument.Value.data() == Argument.Value.data();
-          Argument = {Argument.Role, Arg->Argument.Value, Arg->Argument.Written,
-                      Arg->Argument.Parameter, Arg->Argument.Local};
+          Argument = {
+              Argument.Role,         Arg->Argument.Value,
+              Arg->Argument.Written, Arg->Argument.Parameter,
+              Arg->Argument.Local,   Argument.Role == "root" && Arg->Argument.IntercommMarker};
         }
       Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
       // A loop stays a loop: what its calls are passed is part of it.

@@ -38,6 +38,9 @@ struct EventArgument {
   // Reads a local variable of that function: another function's event
   // cannot be compared with it by what is written.
   bool Local = false;
+  // A root that may be MPI_ROOT or MPI_PROC_NULL (IntercommRoots.h): the
+  // other group of an intercommunicator names the root's rank instead.
+  bool IntercommMarker = false;
 };
 
 /// Where events keep their text, once per translation unit. A callee's
@@ -94,9 +97,9 @@ struct CollectiveEvent {
   // `new_comm`, `new_handle`), and the file or window it acts on (`handle`).
   const clang::ValueDecl *Creates = nullptr;
   const clang::ValueDecl *Handle = nullptr;
-  llvm::StringRef LoopTrip;      // a loop's event: its trip count ("9", or "?")
-  bool Loop = false;             // stands for a loop: its iterations' collectives
-  uint32_t LoopBody = 0; // a loop's event: the key sequence each iteration runs (SequenceTable)
+  llvm::StringRef LoopTrip; // a loop's event: its trip count ("9", or "?")
+  bool Loop = false;        // stands for a loop: its iterations' collectives
+  uint32_t LoopBody = 0;    // a loop's event: the key sequence each iteration runs (SequenceTable)
   std::optional<uint32_t> LoopTripFormula; // a loop's event: its trip count as a formula
   bool JoinBoundary = false;               // a join protocol's own begin or end
   llvm::ArrayRef<const rules::JoinProtocolRule *> ShadowedBy; // join protocols that shadow the call
@@ -114,12 +117,14 @@ struct CollectiveEvent {
 /// of the same collective pass differently, if any.
 std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B);
 
-/// Whether two calls of the same collective that differ only in count and
-/// datatype, where one datatype is a derived one (a handle, not an `MPI_`
-/// constant), may still carry the same data: `n` of `MPI_DOUBLE` at the root
-/// of a gather and `1` of a vector of `n` doubles elsewhere match by type
-/// signature, which lockstep does not compute.
-bool mayCarrySameData(const CollectiveEvent &A, const CollectiveEvent &B);
+/// Whether two calls of the same collective with different agreed arguments
+/// may still match: they differ only in count and datatype, where one
+/// datatype is a derived one (a handle, not an `MPI_` constant), so that
+/// `n` of `MPI_DOUBLE` at the root of a gather and `1` of a vector of `n`
+/// doubles elsewhere match by type signature, which lockstep does not
+/// compute; or only in a root that one side gives as MPI_ROOT or
+/// MPI_PROC_NULL, the two groups of an intercommunicator.
+bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B);
 
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.
@@ -127,8 +132,8 @@ struct FunctionSummary {
   // The sequence (with `several`, the first path's): events of the callee's
   // blocks and loops, which the translation unit's analysis keeps.
   std::vector<const CollectiveEvent *> Events;
-  bool Several = false;                // paths run different sequences (or too many to say)
-  bool OnlyGroupMarkers = true;        // every event of every path opens or closes a group
+  bool Several = false;         // paths run different sequences (or too many to say)
+  bool OnlyGroupMarkers = true; // every event of every path opens or closes a group
 };
 
 /// A call that may run functions with different collectives: the first

@@ -192,7 +192,7 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
       if (X[I] == Y[I])
         continue;
       const CollectiveEvent &EX = Table.representative(X[I]), &EY = Table.representative(Y[I]);
-      if (mayCarrySameData(EX, EY))
+      if (mayMatch(EX, EY))
         continue;
       // Other loops, or one loop passed other values (`phase(3)` against
       // `phase(5)`, whose trip count is its parameter).
@@ -471,8 +471,7 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     KeysB = std::move(SharedKeysB), B = std::move(SharedB);
   }
   size_t K = 0;
-  while (K < KeysA.size() && K < KeysB.size() &&
-         (KeysA[K] == KeysB[K] || mayCarrySameData(*A[K], *B[K])))
+  while (K < KeysA.size() && K < KeysB.size() && (KeysA[K] == KeysB[K] || mayMatch(*A[K], *B[K])))
     ++K;
   const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
   auto Report = [&](Divergence::Kind Kind, const CollectiveEvent *OtherEvent) {

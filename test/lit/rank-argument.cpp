@@ -205,6 +205,43 @@ void intercomm_bcast(MPI_Comm inter, int *buf, int n, int in_root_group) {
   MPI_Reduce(buf, buf, n, MPI_INT, MPI_SUM, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
 }
 
+// Negative: the same, with the groups told apart by the rank (even world
+// ranks simulate, odd ones analyse), in two arms or through a variable.
+void intercomm_roles(MPI_Comm inter, MPI_Comm local, int *buf, int n) {
+  int world, lrank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(local, &lrank);
+  if (world % 2 == 0)
+    MPI_Bcast(buf, n, MPI_INT, lrank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  else
+    MPI_Bcast(buf, n, MPI_INT, 0, inter);
+  if (world % 2 == 0)
+    wrapped_bcast(buf, n, 0, inter);
+  else
+    wrapped_bcast(buf, n, lrank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  int root; // MPICH's comm_idup_nb
+  if (world % 2 == 0)
+    root = lrank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+  else
+    root = 0;
+  MPI_Bcast(buf, n, MPI_INT, root, inter);
+}
+
+// Positive: without the markers, the arms name two different roots.
+void roots_by_role(MPI_Comm comm, int *buf, int n) {
+  int world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  if (world % 2 == 0)
+    MPI_Bcast(buf, n, MPI_INT, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' gets root '0' on ranks where 'world % 2 == 0' but '1' on the other ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'world % 2 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks pass '1' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: compute the root so that it is the same on every rank, and call 'MPI_Bcast' once, outside the branch
+  else
+    MPI_Bcast(buf, n, MPI_INT, 1, comm);
+}
+
 // Positive: through the same kind of wrapper, each rank names itself.
 static int other_bcast(int *buf, int n, int root, MPI_Comm comm) {
   return MPI_Bcast(buf, n, MPI_INT, root, comm);
