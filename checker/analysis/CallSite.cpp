@@ -3,6 +3,7 @@
 #include "Limits.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -85,6 +86,24 @@ std::vector<const Expr *> explicitArguments(const CallExpr *Call) {
     if (isa_and_nonnull<CXXMethodDecl>(Operator->getDirectCallee()) && !Args.empty())
       Args.erase(Args.begin()); // the object
   return Args;
+}
+
+const Expr *ignoreBranchHints(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call || Call->getNumArgs() == 0)
+      return E;
+    switch (Call->getBuiltinCallee()) {
+    case Builtin::BI__builtin_expect:
+    case Builtin::BI__builtin_expect_with_probability:
+    case Builtin::BI__builtin_unpredictable:
+      E = Call->getArg(0);
+      break;
+    default:
+      return E;
+    }
+  }
 }
 
 const FunctionDecl *resolvedCallee(const CallExpr *Call) {

@@ -38,6 +38,11 @@ std::optional<unsigned> constantIndex(const clang::Expr *Index, const clang::AST
 /// accessor.
 bool pickedFromContainer(const clang::Expr *Handle);
 
+/// \p E without parentheses, implicit casts and branch hints
+/// (`__builtin_expect(x, 0)`, which the `likely`/`unlikely` macros of C code
+/// spell): the value the hint passes through.
+const clang::Expr *ignoreBranchHints(const clang::Expr *E);
+
 /// The function a call runs: the direct callee, devirtualized when the
 /// object's dynamic type is known.
 const clang::FunctionDecl *resolvedCallee(const clang::CallExpr *Call);

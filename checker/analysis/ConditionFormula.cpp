@@ -218,7 +218,7 @@ FormulaRef ConditionFormula::translate(const Expr *E, bool WantBoolean) {
     Truncated = true;
     return Arena.unknownPerRank(WantBoolean);
   }
-  E = E->IgnoreParenImpCasts();
+  E = ignoreBranchHints(E);
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (std::optional<FormulaRef> Body = inlinedCall(Call, WantBoolean))
       return *Body;

@@ -27,6 +27,8 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 } // namespace
 
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
+  if (const Expr *Hinted = ignoreBranchHints(Call); Hinted != Call)
+    return eval(Hinted);
   const FunctionDecl *Callee = resolvedCallee(Call);
   std::vector<const Expr *> Args = explicitArguments(Call);
   RankValue Value;

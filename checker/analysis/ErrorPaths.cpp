@@ -146,11 +146,11 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
                                                const FunctionDecl *FD) {
   ASTContext &Context = FD->getASTContext();
   bool TrueFails = true;
-  const Expr *E = Condition->IgnoreParenImpCasts();
+  const Expr *E = ignoreBranchHints(Condition);
   for (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot;
        Not = dyn_cast<UnaryOperator>(E)) {
     TrueFails = !TrueFails;
-    E = Not->getSubExpr()->IgnoreParenImpCasts();
+    E = ignoreBranchHints(Not->getSubExpr());
   }
   auto Arm = [&] { return TrueFails ? 0u : 1u; };
   const auto *Compare = dyn_cast<BinaryOperator>(E);

@@ -301,3 +301,29 @@ int gather_other(MPI_Comm comm, int n, NameList *list) {
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
+
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define CHKERRMPI(e)                                                           \
+  do {                                                                         \
+    if (unlikely((e) != MPI_SUCCESS))                                          \
+      return (e);                                                              \
+  } while (0)
+
+// Negative: the status check behind a branch hint (PETSc's PetscUnlikely,
+// the `unlikely` of C code) still tests the status.
+int hinted_check(MPI_Comm comm, double *stats) {
+  int rank, err;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    err = MPI_Send(stats, 2, MPI_DOUBLE, 1, 0, comm);
+    CHKERRMPI(err);
+  }
+  MPI_Barrier(comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // EXITS: :[[@LINE-4]]:5: note: ranks where 'rank == 0' return here
+  // EXITS: :[[@LINE-15]]:7: note: expanded from macro 'CHKERRMPI'
+  // EXITS: :[[@LINE-8]]:7: note: 'rank == 0' differs between ranks
+  // EXITS: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  return 0;
+}

@@ -48,3 +48,23 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
+
+/* Positive: a branch hint passes the rank condition on. */
+static void hinted_branch(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (__builtin_expect(rank == 0, 0))
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where '__builtin_expect(rank == 0, 0)'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: '__builtin_expect(rank == 0, 0)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+/* Negative: a hint on a condition every rank shares. */
+static void hinted_uniform(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  if (__builtin_expect(size > 1, 1))
+    MPI_Barrier(comm);
+}
