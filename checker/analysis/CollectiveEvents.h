@@ -114,7 +114,9 @@ struct CollectiveEvent {
 };
 
 /// The index of the first agreed argument (root, count, ...) that two calls
-/// of the same collective pass differently, if any.
+/// of the same collective pass differently, if any; an intercommunicator's
+/// roots (MPI_ROOT or MPI_PROC_NULL against the root's rank) are no
+/// difference.
 std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B);
 
 /// Whether two calls of the same collective with different agreed arguments
@@ -125,6 +127,16 @@ std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const Col
 /// compute; or only in a root that one side gives as MPI_ROOT or
 /// MPI_PROC_NULL, the two groups of an intercommunicator.
 bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B);
+
+class SequenceTable;
+
+/// Whether two loops' iterations run matching collectives: the same body,
+/// or bodies whose events match pairwise (mayMatch; nested loops of one trip
+/// count with matching bodies), as when two groups of an intercommunicator
+/// loop over `couple()` of their own classes. Neither their trip counts nor
+/// what they are passed is compared.
+bool matchingIterations(const SequenceTable &Table, const CollectiveEvent &A,
+                        const CollectiveEvent &B);
 
 /// What a function does for its callers: the sequence every path runs, or
 /// the mark that paths run different sequences.

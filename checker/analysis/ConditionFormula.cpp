@@ -344,8 +344,8 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
   }
   if (std::optional<FormulaRef> Chosen = reachingValue(E, WantBoolean))
     return Sorted(*Chosen);
-  if (const Expr *Count = constructedCount(E))
-    return Sorted(translate(Count, false));
+  if (std::optional<FormulaRef> Size = constructedSize(E))
+    return Sorted(*Size);
   // `cfg.n`, `this->n_`: one symbol per object and field the function does
   // not write, so two reads of it are the same value.
   const void *FieldKey = nullptr;

@@ -120,7 +120,7 @@ private:
   FormulaRef translateBinary(const clang::BinaryOperator *Binary, bool WantBoolean);
   FormulaRef leaf(const clang::Expr *E, bool WantBoolean);
   std::optional<FormulaRef> inlinedCall(const clang::CallExpr *Call, bool WantBoolean);
-  const clang::Expr *constructedCount(const clang::Expr *E);
+  std::optional<FormulaRef> constructedSize(const clang::Expr *E);
   bool keepsSize(const clang::VarDecl *Container);
   std::optional<const void *> objectKey(const clang::Expr *Object) const;
   FormulaRef inlinedLeaf(const clang::Expr *E, bool WantBoolean);

@@ -194,27 +194,33 @@ FormulaRef ConditionFormula::notInlined(bool WantBoolean) {
 
 // `recv.size()` of `std::vector<double> recv(is_root ? n : 0);`: the count
 // it was constructed with, where nothing in the function changes its size
-// (so that `recv.size()` on the ranks that take `is_root` is `n`).
-const Expr *ConditionFormula::constructedCount(const Expr *E) {
+// (so that `recv.size()` on the ranks that take `is_root` is `n`); of
+// `const std::vector<Event> schedule = {a, b, c, d};`, the elements listed.
+std::optional<FormulaRef> ConditionFormula::constructedSize(const Expr *E) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
   const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
   if (!Method || !Method->getIdentifier() || Method->getName() != "size" || Call->getNumArgs() != 0)
-    return nullptr;
+    return std::nullopt;
   const auto *Ref = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
   const auto *Container = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!Container || !Container->hasLocalStorage() || isa<ParmVarDecl>(Container) ||
       Container->getType()->isReferenceType() || Written.count(Container))
-    return nullptr;
+    return std::nullopt;
   const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
       Container->getInit() ? Container->getInit()->IgnoreImplicit() : nullptr);
   const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
   if (!Constructor || Constructor->isCopyOrMoveConstructor() || Construct->getNumArgs() == 0 ||
       Constructor->getNumParams() == 0 ||
-      !Constructor->getParamDecl(0)->getType()->isIntegralOrEnumerationType() ||
       !Function.context().getSourceManager().isInSystemHeader(Constructor->getLocation()) ||
       !keepsSize(Container))
-    return nullptr;
-  return Construct->getArg(0);
+    return std::nullopt;
+  if (const auto *List =
+          dyn_cast<CXXStdInitializerListExpr>(Construct->getArg(0)->IgnoreImplicit()))
+    if (const auto *Elements = dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()))
+      return Arena.constant(Elements->getNumInits());
+  if (!Constructor->getParamDecl(0)->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  return translate(Construct->getArg(0), false);
 }
 
 /// Whether no call in the function changes the size of \p Container: its

@@ -196,7 +196,7 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
         continue;
       // Other loops, or one loop passed other values (`phase(3)` against
       // `phase(5)`, whose trip count is its parameter).
-      if (!EX.LoopBody || EX.LoopBody != EY.LoopBody || firstDifferingArgument(EX, EY))
+      if (!matchingIterations(Table, EX, EY) || firstDifferingArgument(EX, EY))
         return Arena.truth();
       if (EX.LoopTripFormula && EY.LoopTripFormula)
         Trips =
@@ -489,7 +489,7 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
     // reported from the other side, at the event it runs in addition
   } else if (MineLonger && TheirsLonger) {
     bool Permuted = sameCollectives(KeysA, KeysB);
-    bool SameLoop = A[K]->LoopBody && A[K]->LoopBody == B[K]->LoopBody;
+    bool SameLoop = matchingIterations(Table, *A[K], *B[K]);
     if (SameLoop) {
       if (!Swapped) // one report per pair, at the first arm's loop
         Report(firstDifferingArgument(*A[K], *B[K]) ? Divergence::Kind::Arguments

@@ -3,15 +3,23 @@
 // (counts and datatypes that carry the same data, an intercommunicator's
 // roots).
 #include "CollectiveEvents.h"
+#include "GuardedSequences.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace lockstep::analysis {
 
+// On an intercommunicator the root's group passes MPI_ROOT or MPI_PROC_NULL,
+// the other group the root's rank.
+static bool intercommRoots(const EventArgument &X, const EventArgument &Y) {
+  return X.Role == "root" && (X.IntercommMarker || Y.IntercommMarker);
+}
+
 std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const CollectiveEvent &B) {
   for (size_t I = 0; I < A.AgreedArguments.size() && I < B.AgreedArguments.size(); ++I)
-    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value)
+    if (A.AgreedArguments[I].Value != B.AgreedArguments[I].Value &&
+        !intercommRoots(A.AgreedArguments[I], B.AgreedArguments[I]))
       return I;
   return std::nullopt;
 }
@@ -38,9 +46,7 @@ bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B) {
       return false;
     if (X.Value == Y.Value)
       continue;
-    // On an intercommunicator the root's group passes MPI_ROOT or
-    // MPI_PROC_NULL, the other group the root's rank.
-    if (X.Role == "root" && (X.IntercommMarker || Y.IntercommMarker))
+    if (intercommRoots(X, Y))
       Roots = true;
     else if (X.Role == "count")
       Counts = true;
@@ -52,6 +58,35 @@ bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B) {
   if (Counts || Types)
     return Counts && Types && Derived;
   return Roots;
+}
+
+bool matchingIterations(const SequenceTable &Table, const CollectiveEvent &A,
+                        const CollectiveEvent &B) {
+  if (!A.LoopBody || !B.LoopBody)
+    return false;
+  std::vector<std::pair<uint32_t, uint32_t>> Work{{A.LoopBody, B.LoopBody}};
+  while (!Work.empty()) {
+    auto [X, Y] = Work.back();
+    Work.pop_back();
+    if (X == Y)
+      continue;
+    std::vector<unsigned> KeysX = Table.keys(X), KeysY = Table.keys(Y);
+    if (KeysX.size() != KeysY.size())
+      return false;
+    for (size_t I = 0; I < KeysX.size(); ++I) {
+      if (KeysX[I] == KeysY[I])
+        continue;
+      const CollectiveEvent &EX = Table.representative(KeysX[I]);
+      const CollectiveEvent &EY = Table.representative(KeysY[I]);
+      if (mayMatch(EX, EY))
+        continue;
+      if (!EX.LoopBody || !EY.LoopBody || firstDifferingArgument(EX, EY) || !EX.LoopTripFormula ||
+          EX.LoopTripFormula != EY.LoopTripFormula)
+        return false;
+      Work.push_back({EX.LoopBody, EY.LoopBody});
+    }
+  }
+  return true;
 }
 
 } // namespace lockstep::analysis

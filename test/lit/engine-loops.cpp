@@ -13,6 +13,7 @@
 // arm (as lockstep-rank-argument reports arms that disagree). Either check may
 // own it (rank-branch or rank-loop); the wording is v2's choice.
 #include <mpi.h>
+#include <vector>
 
 void load_batch(int step);
 
@@ -205,5 +206,41 @@ void moving_end_from_resume_point(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
     start = step;
+  }
+}
+
+// Negative: half of a schedule listed in braces is 2 on every rank, as the
+// other arm's constant (probe27's coupler).
+void listed_schedule(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  const std::vector<int> schedule = {1, 2, 3, 4};
+  if (rank < 2) {
+    for (int c = 0; c < 2; ++c)
+      MPI_Barrier(comm);
+  } else {
+    const int rounds = (int)schedule.size() / 2;
+    for (int c = 0; c < rounds; ++c)
+      MPI_Barrier(comm);
+  }
+}
+
+// Positive: a list of six makes three rounds against two.
+void listed_schedule_longer(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  const std::vector<int> schedule = {1, 2, 3, 4, 5, 6};
+  if (rank < 2) {
+    for (int c = 0; c < 2; ++c)
+      MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs 2 times on ranks where 'rank < 2' but 3 times on the other ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank < 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+5]]:7: note: the other ranks run their loop of 'MPI_Barrier' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: run the same number of iterations on every rank
+  } else {
+    const int rounds = (int)schedule.size() / 2;
+    for (int c = 0; c < rounds; ++c)
+      MPI_Barrier(comm);
   }
 }

@@ -227,6 +227,38 @@ void intercomm_roles(MPI_Comm inter, MPI_Comm local, int *buf, int n) {
   MPI_Bcast(buf, n, MPI_INT, root, inter);
 }
 
+// Negative: each group loops over its side of the broadcasts, as many
+// times as the other.
+void intercomm_loops(MPI_Comm inter, MPI_Comm local, int *buf) {
+  int world, lrank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(local, &lrank);
+  if (world % 2 == 0)
+    for (int i = 0; i < 3; ++i)
+      MPI_Bcast(buf, 1, MPI_INT, lrank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  else
+    for (int i = 0; i < 3; ++i)
+      MPI_Bcast(buf, 1, MPI_INT, 0, inter);
+}
+
+// Positive: the receiving group loops once more.
+void intercomm_loops_uneven(MPI_Comm inter, MPI_Comm local, int *buf) {
+  int world, lrank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(local, &lrank);
+  if (world % 2 == 0)
+    for (int i = 0; i < 3; ++i)
+      MPI_Bcast(buf, 1, MPI_INT, lrank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  else
+    for (int i = 0; i < 4; ++i)
+      MPI_Bcast(buf, 1, MPI_INT, 0, inter);
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: warning: 'MPI_Bcast' runs 3 times on ranks where 'world % 2 == 0' but 4 times on the other ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: 'world % 2 == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the other ranks run their loop of 'MPI_Bcast' here
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: run the same number of iterations on every rank
+}
+
 // Positive: without the markers, the arms name two different roots.
 void roots_by_role(MPI_Comm comm, int *buf, int n) {
   int world;
