@@ -25,27 +25,6 @@ bool leavesFunction(const CFGBlock &Block, const SourceManager &SM) {
   return Leaving && !isa<BreakStmt, ContinueStmt, IndirectGotoStmt>(Leaving);
 }
 
-/// Blocks reached from the entry along the edges \p Follows keeps.
-template <typename FollowsFn> llvm::BitVector reached(const CFG &Graph, FollowsFn Follows) {
-  llvm::BitVector Seen(Graph.getNumBlockIDs());
-  std::vector<const CFGBlock *> Work{&Graph.getEntry()};
-  Seen.set(Graph.getEntry().getBlockID());
-  while (!Work.empty()) {
-    const CFGBlock *Block = Work.back();
-    Work.pop_back();
-    unsigned Index = 0;
-    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
-      const CFGBlock *Target = Succ.getReachableBlock();
-      const unsigned EdgeIndex = Index++;
-      if (Target && Follows(*Block, EdgeIndex) && !Seen.test(Target->getBlockID())) {
-        Seen.set(Target->getBlockID());
-        Work.push_back(Target);
-      }
-    }
-  }
-  return Seen;
-}
-
 } // namespace
 
 ErrorPaths::ErrorPaths(const CallClassifier &Classifier,
@@ -111,8 +90,8 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
   Result.Dropped.resize(Graph.getNumBlockIDs());
   if (!Result.FailingEdge.empty() || Result.JobEnds.any()) {
     auto Kept = [&](const CFGBlock &Block, unsigned Index) { return keeps(Result, Block, Index); };
-    Result.Dropped = reached(Graph, [](const CFGBlock &, unsigned) { return true; });
-    Result.Dropped.reset(reached(Graph, Kept));
+    Result.Dropped = reachedFromEntry(Graph, [](const CFGBlock &, unsigned) { return true; });
+    Result.Dropped.reset(reachedFromEntry(Graph, Kept));
   }
   return CutsByFunction[&Function] = std::move(Result);
 }

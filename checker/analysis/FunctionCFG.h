@@ -6,6 +6,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
@@ -111,5 +112,28 @@ const clang::Stmt *loopStatement(const clang::CFGBlock &Header, const clang::Par
 /// Whether \p Loc lies in \p Range, comparing where macros expand.
 bool sourceContains(const clang::SourceManager &SM, clang::SourceRange Range,
                     clang::SourceLocation Loc);
+
+/// Blocks reached from the entry along the edges \p Follows(Block, Index)
+/// keeps.
+template <typename FollowsFn>
+llvm::BitVector reachedFromEntry(const clang::CFG &Graph, FollowsFn Follows) {
+  llvm::BitVector Seen(Graph.getNumBlockIDs());
+  std::vector<const clang::CFGBlock *> Work{&Graph.getEntry()};
+  Seen.set(Graph.getEntry().getBlockID());
+  while (!Work.empty()) {
+    const clang::CFGBlock *Block = Work.back();
+    Work.pop_back();
+    unsigned Index = 0;
+    for (const clang::CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const clang::CFGBlock *Target = Succ.getReachableBlock();
+      const unsigned EdgeIndex = Index++;
+      if (Target && Follows(*Block, EdgeIndex) && !Seen.test(Target->getBlockID())) {
+        Seen.set(Target->getBlockID());
+        Work.push_back(Target);
+      }
+    }
+  }
+  return Seen;
+}
 
 } // namespace lockstep::analysis

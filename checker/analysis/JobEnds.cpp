@@ -72,22 +72,11 @@ bool JobEnds::decide(const FunctionCFG &Function, std::vector<const FunctionDecl
       Ending.set(Block->getBlockID());
   if (!Missing.empty() || Ending.none())
     return false;
-  llvm::BitVector Seen(Graph.getNumBlockIDs());
-  std::vector<const CFGBlock *> Work{&Graph.getEntry()};
-  Seen.set(Graph.getEntry().getBlockID());
-  while (!Work.empty()) {
-    const CFGBlock *Block = Work.back();
-    Work.pop_back();
-    if (Block == &Graph.getExit())
-      return false;
-    for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
-      if (const CFGBlock *Next = Succ.getReachableBlock();
-          Next && !Ending.test(Next->getBlockID()) && !Seen.test(Next->getBlockID())) {
-        Seen.set(Next->getBlockID());
-        Work.push_back(Next);
-      }
-  }
-  return true;
+  llvm::BitVector Returning = reachedFromEntry(Graph, [&](const CFGBlock &Block, unsigned Index) {
+    const CFGBlock *Target = std::next(Block.succ_begin(), Index)->getReachableBlock();
+    return !Target || !Ending.test(Target->getBlockID());
+  });
+  return !Returning.test(Graph.getExit().getBlockID());
 }
 
 } // namespace lockstep::analysis
