@@ -63,10 +63,6 @@ const clang::FunctionDecl *elementCallee(const clang::CFGElement &Element,
                                          clang::ASTContext &Context, clang::SourceLocation &Site,
                                          const clang::Stmt *&SiteStmt);
 
-/// Calls \p Visit(Callee, Site, SiteStmt) for each call a block makes, in
-/// order (SiteStmt is null for destructors), with the CFG element as a
-/// fourth argument when \p Visit takes one. With \p Unnamed, also for the
-/// calls through a pointer, with a null Callee.
 /// Visits \p Root and every statement below it, in source order, with an
 /// explicit stack: expressions nest 50,000 deep.
 template <typename VisitFn> void forEachStmtInOrder(const clang::Stmt *Root, VisitFn Visit) {
@@ -83,6 +79,10 @@ template <typename VisitFn> void forEachStmtInOrder(const clang::Stmt *Root, Vis
   }
 }
 
+/// Calls \p Visit(Callee, Site, SiteStmt) for each call a block makes, in
+/// order (SiteStmt is null for destructors), with the CFG element as a
+/// fourth argument when \p Visit takes one. With \p Unnamed, also for the
+/// calls through a pointer, with a null Callee.
 template <typename VisitFn>
 void forEachCall(const clang::CFGBlock &Block, clang::ASTContext &Context, VisitFn Visit,
                  bool Unnamed = false) {

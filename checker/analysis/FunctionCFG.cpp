@@ -1,5 +1,6 @@
 #include "FunctionCFG.h"
 #include "Exceptions.h"
+#include "NeverReturns.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -217,10 +218,22 @@ const Stmt *leavingStatement(const CFGBlock &Block) {
     if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S))
       return S;
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->isNoReturn())
+      if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && neverReturns(*Callee))
         return S;
   }
   return nullptr;
+}
+
+bool everyWayPasses(const CFG &Graph, llvm::function_ref<bool(const CFGBlock &)> Ends) {
+  llvm::BitVector Ending(Graph.getNumBlockIDs());
+  for (const CFGBlock *Block : Graph)
+    if (Ends(*Block))
+      Ending.set(Block->getBlockID());
+  if (Ending.none())
+    return false;
+  llvm::BitVector Reached = reachedFromEntry(
+      Graph, [&](const CFGBlock &Block, unsigned) { return !Ending.test(Block.getBlockID()); });
+  return !Reached.test(Graph.getExit().getBlockID());
 }
 
 const CFGBlock *FunctionCFG::loopTestedBy(const CFGBlock &Block) const {

@@ -136,4 +136,9 @@ llvm::BitVector reachedFromEntry(const clang::CFG &Graph, FollowsFn Follows) {
   return Seen;
 }
 
+/// Whether \p Graph has a block \p Ends and every way from its entry to
+/// its exit passes one: a function that loops forever ends nothing.
+bool everyWayPasses(const clang::CFG &Graph,
+                    llvm::function_ref<bool(const clang::CFGBlock &)> Ends);
+
 } // namespace lockstep::analysis

@@ -1,7 +1,6 @@
 #include "JobEnds.h"
 #include "CalleesFirst.h"
 
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace lockstep::analysis {
@@ -61,22 +60,11 @@ bool JobEnds::alwaysEndsJob(const FunctionDecl *FD) {
   return Decided.lookup(Key);
 }
 
-// Ends the job when its exit cannot be reached without passing a block that
-// ends the job, and there is such a block: a function that loops forever
-// ends nothing.
+// Ends the job when every way through it passes a block that does.
 bool JobEnds::decide(const FunctionCFG &Function, std::vector<const FunctionDecl *> &Missing) {
-  const CFG &Graph = Function.cfg();
-  llvm::BitVector Ending(Graph.getNumBlockIDs());
-  for (const CFGBlock *Block : Graph)
-    if (endsJob(*Block, &Missing))
-      Ending.set(Block->getBlockID());
-  if (!Missing.empty() || Ending.none())
-    return false;
-  llvm::BitVector Returning = reachedFromEntry(Graph, [&](const CFGBlock &Block, unsigned Index) {
-    const CFGBlock *Target = std::next(Block.succ_begin(), Index)->getReachableBlock();
-    return !Target || !Ending.test(Target->getBlockID());
-  });
-  return !Returning.test(Graph.getExit().getBlockID());
+  const bool Ends = everyWayPasses(Function.cfg(),
+                                   [&](const CFGBlock &Block) { return endsJob(Block, &Missing); });
+  return Missing.empty() && Ends;
 }
 
 } // namespace lockstep::analysis

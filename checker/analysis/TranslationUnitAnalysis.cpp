@@ -3,6 +3,7 @@
 #include "IntercommRoots.h"
 #include "LatchedCollectives.h"
 #include "Limits.h"
+#include "NeverReturns.h"
 #include "SourceText.h"
 #include "TripCount.h"
 
@@ -146,6 +147,7 @@ void TranslationUnitAnalysis::collectFunctions(ASTContext &Context) {
       Functions.push_back(std::move(Function));
     }
   }
+  cutNeverReturningCalls(Functions, ByDecl, Throwing.get());
 }
 // With \p WithPending, values read from storage that another file may write
 // per rank (Provenance::Pending) count as per-rank too; the findings

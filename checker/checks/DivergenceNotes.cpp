@@ -2,6 +2,7 @@
 #include "FindingBuilder.h"
 
 #include "../analysis/CallSite.h"
+#include "../analysis/NeverReturns.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -106,14 +107,29 @@ std::string leavingKeyword(const Stmt *Leaving) {
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Leaving)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     // A call that returns leaves only by what it throws (exceptionalCall).
-    return Callee && !Callee->isNoReturn() ? "throw" : Callee ? Callee->getName().str() : "exit";
+    return Callee && !analysis::neverReturns(*Callee) ? "throw"
+           : Callee                                   ? Callee->getName().str()
+                                                      : "exit";
   }
   return "exit";
 }
 
+void noteWhyNeverReturns(FindingBuilder &Finding, const Stmt *Leaving) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Leaving);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !analysis::neverReturns(*Callee))
+    return;
+  if (const CallExpr *Ending = analysis::firstEndingCall(*Callee))
+    Finding.note(Ending->getBeginLoc(),
+                 quoted(qualifiedName(Callee)) +
+                     " does not return: every way through it ends in a call that does not "
+                     "return, as " +
+                     quoted(qualifiedName(Ending->getDirectCallee())) + " here");
+}
+
 std::string leavingVerb(const Stmt *Leaving) {
   const auto *Call = dyn_cast_or_null<CallExpr>(Leaving);
-  if (Call && Call->getDirectCallee() && !Call->getDirectCallee()->isNoReturn())
+  if (Call && Call->getDirectCallee() && !analysis::neverReturns(*Call->getDirectCallee()))
     return "leave the 'try'";
   if (Call && Call->getDirectCallee())
     return "call " + quoted(leavingKeyword(Leaving));

@@ -29,6 +29,10 @@ std::string otherRanks(const analysis::Divergence &D, const clang::ASTContext &C
 /// "return", "break out of the loop", "throw", "call 'exit'", ...
 std::string leavingVerb(const clang::Stmt *Leaving);
 
+/// For a leaving call of a function not declared `noreturn` that never
+/// returns: a note at the call in its body that ends the process.
+void noteWhyNeverReturns(FindingBuilder &Finding, const clang::Stmt *Leaving);
+
 /// "return", "break", "continue", "throw", "goto", or the called function.
 std::string leavingKeyword(const clang::Stmt *Leaving);
 

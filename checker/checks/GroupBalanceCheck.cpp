@@ -1,4 +1,5 @@
 #include "GroupBalanceCheck.h"
+#include "../analysis/NeverReturns.h"
 #include "DivergenceNotes.h"
 
 #include "clang/AST/ASTContext.h"
@@ -20,7 +21,7 @@ void GroupBalanceCheck::reportImbalance(const GroupImbalance &P, ASTContext &Con
                                 "; the operations queued in it are never launched and the other "
                                 "ranks hang");
     if (const auto *Call = dyn_cast_or_null<CallExpr>(P.Leaving);
-        Call && Call->getDirectCallee() && !Call->getDirectCallee()->isNoReturn())
+        Call && Call->getDirectCallee() && !analysis::neverReturns(*Call->getDirectCallee()))
       Finding.note(Call->getBeginLoc(), "the group is still open if " +
                                             quoted(qualifiedName(Call->getDirectCallee())) +
                                             " throws here");

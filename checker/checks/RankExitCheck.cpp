@@ -18,6 +18,7 @@ void RankExitCheck::reportDivergence(const analysis::Divergence &D, ASTContext &
                                     " and the job hangs");
   if (D.Leaving)
     Finding.note(D.Leaving->getBeginLoc(), Ranks + " " + leavingVerb(D.Leaving) + " here");
+  noteWhyNeverReturns(Finding, D.Leaving);
   addCommonNotes(Finding, D, Context);
   Finding.note(D.Event.Site, "let every rank reach " + quoted(calledName(D.Event)) +
                                  " before leaving, or make the decision to leave the same on "
