@@ -167,6 +167,28 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
   return std::nullopt;
 }
 
+/// Whether \p E is one of some constants: a constant, a choice between
+/// constants (PETSc's `PetscMalloc1`: `(*p = calloc(n, s)) == NULL ?
+/// PETSC_ERR_MEM : 0`), or a comma expression that ends in one
+/// (`PetscFree`: `(free(p), p = NULL, 0)`).
+static bool constantValued(const Expr *E, const ASTContext &Context) {
+  std::vector<const Expr *> Work{E};
+  while (!Work.empty()) {
+    const Expr *Value = Work.back()->IgnoreParenCasts();
+    Work.pop_back();
+    if (const auto *Choice = dyn_cast<ConditionalOperator>(Value)) {
+      Work.push_back(Choice->getTrueExpr());
+      Work.push_back(Choice->getFalseExpr());
+    } else if (const auto *Comma = dyn_cast<BinaryOperator>(Value);
+               Comma && Comma->getOpcode() == BO_Comma) {
+      Work.push_back(Comma->getRHS());
+    } else if (!Value->isIntegerConstantExpr(Context)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A status: the result of a status call, a parameter of a status type
 // (`void check(ncclResult_t r)`), or a local written only from status calls
 // of one success value and from constants.
@@ -187,7 +209,7 @@ std::optional<StatusValue> ErrorPaths::statusOf(const Expr *E, const FunctionDec
   std::optional<StatusValue> Success;
   ASTContext &Context = FD->getASTContext();
   for (const Expr *Write : Writes->second) {
-    if (Write->isIntegerConstantExpr(Context) ||
+    if (constantValued(Write, Context) ||
         Write->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull))
       continue; // `int err = MPI_SUCCESS;`, `FILE *f = nullptr;`
     std::optional<StatusValue> Written = callStatus(Write, Missing);
@@ -311,7 +333,7 @@ std::optional<StatusValue> ErrorPaths::summarise(const FunctionDecl *FD,
   for (const Expr *Value : writesOf(FD).Returns) {
     if (!Value)
       return std::nullopt;
-    if (Value->isIntegerConstantExpr(FD->getASTContext()))
+    if (constantValued(Value, FD->getASTContext()))
       continue;
     std::optional<StatusValue> Returns = statusOf(Value, FD, &Missing);
     if (!Returns || (Success && *Success != *Returns))
