@@ -81,7 +81,11 @@ CollectiveEvents::CollectiveEvents(
     const HandleCommunicators &Handles, const WrapperObjects &Wrappers, EventStrings &Strings,
     bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
-      Handles(Handles), Wrappers(Wrappers), Strings(Strings), KeepPending(KeepPending) {
+      Handles(Handles), Wrappers(Wrappers), Strings(Strings), KeepPending(KeepPending),
+      Statics(Functions, [this](const FunctionDecl *FD) {
+        const CalleeRole &Role = this->Classifier.classify(FD);
+        return Role.synchronizes() || Role.GroupMarker || performsCollectives(FD);
+      }) {
   // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
@@ -496,6 +500,7 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
   if (!Inserted)
     return It->second;
   std::vector<CollectiveEvent> Events;
+  llvm::SmallPtrSet<const VarDecl *, 2> RunHere; // static initializers run by earlier calls
   forEachCall(
       Block, Function.context(),
       [&](const FunctionDecl *Callee, SourceLocation Site, const Stmt *SiteStmt,
@@ -522,6 +527,9 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
             Events.push_back(directEvent(Call, Role, Function.context()));
         } else {
+          const VarDecl *Once = performsCollectives(Callee) ? Statics.onceOf(Callee) : nullptr;
+          if (Once && (!RunHere.insert(Once).second || Statics.runBefore(Function, Block, Once)))
+            return; // it finds its static initialized
           if (performsCollectives(Callee))
             addCallEvents(Callee, Site, SiteStmt, Events);
           // Its destructor runs later, on the ranks that made the object:

@@ -10,6 +10,7 @@
 #include "FunctionCFG.h"
 #include "HandleCommunicators.h"
 #include "IndirectCalls.h"
+#include "StaticInitializers.h"
 #include "WrapperObjects.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -237,6 +238,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
   llvm::DenseMap<const clang::CFGBlock *, std::vector<CollectiveEvent>> BlockEvents;
   llvm::DenseMap<const clang::FunctionDecl *, DecidingParameters> Deciding;
+  StaticInitializers Statics;
 };
 
 } // namespace lockstep::analysis
