@@ -82,10 +82,21 @@ CollectiveEvents::CollectiveEvents(
     bool KeepPending)
     : Classifier(Classifier), Functions(Functions), External(External), Indirect(Indirect),
       Handles(Handles), Wrappers(Wrappers), Strings(Strings), KeepPending(KeepPending),
-      Statics(Functions, [this](const FunctionDecl *FD) {
-        const CalleeRole &Role = this->Classifier.classify(FD);
-        return Role.synchronizes() || Role.GroupMarker || performsCollectives(FD);
-      }) {
+      Statics(
+          Functions,
+          [this](const FunctionDecl *FD) {
+            const CalleeRole &Role = this->Classifier.classify(FD);
+            return Role.synchronizes() || Role.GroupMarker || performsCollectives(FD);
+          },
+          [this](const Stmt *Site) {
+            auto Performs = [this](const FunctionDecl *FD) { return performsCollectives(FD); };
+            if (llvm::any_of(this->Indirect.targets(Site), Performs))
+              return true;
+            return llvm::any_of(this->Indirect.passedCallables(Site),
+                                [&](const IndirectCalls::Runnable &Passed) {
+                                  return llvm::any_of(Passed.Targets, Performs);
+                                });
+          }) {
   // Which functions perform collectives: direct ones, then their callers.
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> Calls;
   for (const auto &[Decl, Function] : Functions) {
@@ -527,10 +538,11 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           if (const auto *Call = dyn_cast_or_null<CallExpr>(SiteStmt))
             Events.push_back(directEvent(Call, Role, Function.context()));
         } else {
+          // A call that finds its static initialized runs none of its own.
           const VarDecl *Once = performsCollectives(Callee) ? Statics.onceOf(Callee) : nullptr;
-          if (Once && (!RunHere.insert(Once).second || Statics.runBefore(Function, Block, Once)))
-            return; // it finds its static initialized
-          if (performsCollectives(Callee))
+          const bool Initialized =
+              Once && (!RunHere.insert(Once).second || Statics.runBefore(Function, Block, Once));
+          if (performsCollectives(Callee) && !Initialized)
             addCallEvents(Callee, Site, SiteStmt, Events);
           // Its destructor runs later, on the ranks that made the object:
           // `if (rank == 0) session = std::make_unique<Session>(comm);`.

@@ -167,16 +167,33 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
   return std::nullopt;
 }
 
-/// Whether \p E is one of some constants: a constant, a choice between
-/// constants (PETSc's `PetscMalloc1`: `(*p = calloc(n, s)) == NULL ?
+/// Whether \p Condition tests a pointer for null (`(*p = calloc(n, s)) ==
+/// NULL`, `!p`): a failed allocation, which any rank may meet.
+static bool testsForNull(const Expr *Condition, ASTContext &Context) {
+  Condition = Condition->IgnoreParenImpCasts();
+  auto IsNull = [&](const Expr *E) {
+    return E->isNullPointerConstant(Context, Expr::NPC_ValueDependentIsNotNull) !=
+           Expr::NPCK_NotNull;
+  };
+  if (const auto *Compare = dyn_cast<BinaryOperator>(Condition); Compare && Compare->isEqualityOp())
+    return IsNull(Compare->getLHS()) || IsNull(Compare->getRHS());
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition); Not && Not->getOpcode() == UO_LNot)
+    Condition = Not->getSubExpr()->IgnoreParenImpCasts();
+  return Condition->getType()->isPointerType();
+}
+
+/// Whether \p E is one of some constants: a constant, an allocation's
+/// outcome (PETSc's `PetscMalloc1`: `(*p = calloc(n, s)) == NULL ?
 /// PETSC_ERR_MEM : 0`), or a comma expression that ends in one
-/// (`PetscFree`: `(free(p), p = NULL, 0)`).
-static bool constantValued(const Expr *E, const ASTContext &Context) {
+/// (`PetscFree`: `(free(p), p = NULL, 0)`). A choice on anything else
+/// (`rank >= 4 ? 1 : 0`) is a decision, not a status.
+static bool constantValued(const Expr *E, ASTContext &Context) {
   std::vector<const Expr *> Work{E};
   while (!Work.empty()) {
     const Expr *Value = Work.back()->IgnoreParenCasts();
     Work.pop_back();
-    if (const auto *Choice = dyn_cast<ConditionalOperator>(Value)) {
+    if (const auto *Choice = dyn_cast<ConditionalOperator>(Value);
+        Choice && testsForNull(Choice->getCond(), Context)) {
       Work.push_back(Choice->getTrueExpr());
       Work.push_back(Choice->getFalseExpr());
     } else if (const auto *Comma = dyn_cast<BinaryOperator>(Value);

@@ -229,6 +229,8 @@ bool everyWayPasses(const CFG &Graph, llvm::function_ref<bool(const CFGBlock &)>
   for (const CFGBlock *Block : Graph)
     if (Ends(*Block))
       Ending.set(Block->getBlockID());
+  // Only blocks that run count: `for (;;) serve(); abort();` ends nothing.
+  Ending &= reachedFromEntry(Graph, [](const CFGBlock &, unsigned) { return true; });
   if (Ending.none())
     return false;
   llvm::BitVector Reached = reachedFromEntry(

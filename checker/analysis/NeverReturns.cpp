@@ -1,9 +1,12 @@
 #include "NeverReturns.h"
-#include "CallSite.h"
 #include "CalleesFirst.h"
+#include "Exceptions.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
 
 namespace lockstep::analysis {
 using namespace clang;
@@ -14,13 +17,22 @@ const CallExpr *firstEndingCall(const FunctionDecl &FD) {
   const FunctionDecl *Definition = FD.getDefinition();
   if (FD.isNoReturn() || !Definition || !Definition->getBody())
     return nullptr;
-  const CallExpr *First = nullptr;
-  forEachStmtInOrder(Definition->getBody(), [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    if (!First && Call && Call->getDirectCallee() && neverReturns(*Call->getDirectCallee()))
-      First = Call;
-  });
-  return First;
+  // In source order, without entering lambdas: their bodies are functions of
+  // their own.
+  std::vector<const Stmt *> Work{Definition->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && Call->getDirectCallee() && neverReturns(*Call->getDirectCallee()))
+      return Call;
+    const size_t End = Work.size();
+    Work.insert(Work.end(), S->child_begin(), S->child_end());
+    std::reverse(Work.begin() + End, Work.end());
+  }
+  return nullptr;
 }
 
 namespace {
@@ -29,7 +41,8 @@ using FunctionMap = llvm::DenseMap<const FunctionDecl *, const FunctionCFG *>;
 
 class NeverReturning {
 public:
-  explicit NeverReturning(const FunctionMap &Functions) : Functions(Functions) {}
+  NeverReturning(const FunctionMap &Functions, const ThrowingFunctions *Throwing)
+      : Functions(Functions), Throwing(Throwing) {}
 
   bool decided(const FunctionDecl *Key) {
     if (auto Known = Decided.find(Key); Known != Decided.end())
@@ -72,7 +85,10 @@ private:
   // return: a loop that never ends is a server's or a worker's, not an exit.
   bool decide(const FunctionDecl &FD, const FunctionCFG &Function,
               std::vector<const FunctionDecl *> &Needed) {
+    // An override may return; an exception may leave for a caller's handler.
     if (const auto *Method = dyn_cast<CXXMethodDecl>(&FD); Method && Method->isVirtual())
+      return false;
+    if (Throwing && Throwing->mayThrow(&FD))
       return false;
     const bool Ends = everyWayPasses(
         Function.cfg(), [&](const CFGBlock &Block) { return blockEnds(Block, Needed); });
@@ -80,6 +96,7 @@ private:
   }
 
   const FunctionMap &Functions;
+  const ThrowingFunctions *Throwing;
   llvm::DenseMap<const FunctionDecl *, bool> Decided;
   llvm::DenseSet<const FunctionDecl *> Deciding;
 };
@@ -101,7 +118,7 @@ static bool callsOneOf(const FunctionCFG &Function,
 
 void cutNeverReturningCalls(std::vector<std::unique_ptr<FunctionCFG>> &Functions,
                             FunctionMap &ByDecl, const ThrowingFunctions *Throwing) {
-  NeverReturning Finder(ByDecl);
+  NeverReturning Finder(ByDecl, Throwing);
   llvm::DenseSet<const FunctionDecl *> Marked;
   for (const std::unique_ptr<FunctionCFG> &Function : Functions) {
     const FunctionDecl *Key = Function->decl()->getCanonicalDecl();

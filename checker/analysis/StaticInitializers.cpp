@@ -9,8 +9,9 @@ using namespace clang;
 
 StaticInitializers::StaticInitializers(
     const llvm::DenseMap<const FunctionDecl *, const FunctionCFG *> &Functions,
-    std::function<bool(const FunctionDecl *)> Performs)
-    : Functions(Functions), Performs(std::move(Performs)) {}
+    std::function<bool(const FunctionDecl *)> Performs,
+    std::function<bool(const Stmt *)> RunsOthers)
+    : Functions(Functions), Performs(std::move(Performs)), RunsOthers(std::move(RunsOthers)) {}
 
 /// The static local whose initializer holds \p Site, or null.
 static const VarDecl *initializedStatic(const Stmt *Site, const ParentMap &Parents) {
@@ -41,15 +42,23 @@ const VarDecl *StaticInitializers::onceOf(const FunctionDecl *FD) {
   return Decided.lookup(Key);
 }
 
+// Once when every collective runs in one initializer (its own, or the one
+// every function it calls runs) and every way through the function passes
+// a block that runs it: a call that may skip it leaves it for a later call.
 const VarDecl *StaticInitializers::decide(const FunctionDecl *FD,
                                           std::vector<const FunctionDecl *> &Needed) {
   const FunctionCFG &Function = *Functions.lookup(FD);
   const VarDecl *Once = nullptr;
   bool Other = false; // a collective that runs on every call
+  llvm::DenseSet<const CFGBlock *> Running;
   for (const CFGBlock *Block : Function.cfg())
     forEachCall(
         *Block, Function.context(),
-        [&](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+        [&, Block = Block](const FunctionDecl *Callee, SourceLocation, const Stmt *Site) {
+          if (Site && RunsOthers(Site)) {
+            Other = true;
+            return;
+          }
           if (Callee && !Performs(Callee))
             return;
           const VarDecl *Runs = Site ? initializedStatic(Site, Function.parents()) : nullptr;
@@ -62,11 +71,15 @@ const VarDecl *StaticInitializers::decide(const FunctionDecl *FD,
           }
           if (!Runs || (Once && Once != Runs))
             Other = true;
-          else
-            Once = Runs;
+          Once = Runs;
+          Running.insert(Block);
         },
         /*Unnamed=*/true);
-  return Other || !Needed.empty() ? nullptr : Once;
+  if (Other || !Needed.empty() || !Once ||
+      !everyWayPasses(Function.cfg(),
+                      [&](const CFGBlock &Block) { return Running.count(&Block) != 0; }))
+    return nullptr;
+  return Once;
 }
 
 bool StaticInitializers::runBefore(const FunctionCFG &Function, const CFGBlock &Block,

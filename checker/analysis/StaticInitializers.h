@@ -20,14 +20,18 @@ namespace lockstep::analysis {
 class StaticInitializers {
 public:
   /// \p Performs says whether a call of a function runs a collective: it is
-  /// one, or performs one.
+  /// one, or performs one. \p RunsOthers says whether a call runs functions
+  /// that perform collectives besides the one it names: overrides, the
+  /// target of a `std::function`, callables passed to it.
   StaticInitializers(
       const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions,
-      std::function<bool(const clang::FunctionDecl *)> Performs);
+      std::function<bool(const clang::FunctionDecl *)> Performs,
+      std::function<bool(const clang::Stmt *)> RunsOthers);
 
   /// The static local whose initializer runs every collective \p FD
   /// performs, directly in \p FD or through the functions it calls (each of
-  /// which has that initializer); null when there is none.
+  /// which has that initializer), and which every call of \p FD reaches;
+  /// null when there is none.
   const clang::VarDecl *onceOf(const clang::FunctionDecl *FD);
 
   /// Whether a block of \p Function that dominates \p Block, other than
@@ -41,6 +45,7 @@ private:
 
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   std::function<bool(const clang::FunctionDecl *)> Performs;
+  std::function<bool(const clang::Stmt *)> RunsOthers;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Decided;
   llvm::DenseSet<const clang::FunctionDecl *> Deciding;
   // Per function and initializer: the blocks that call a function of it.

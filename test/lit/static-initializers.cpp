@@ -97,3 +97,57 @@ long report_refreshed(long mine) {
   // CHECK-MESSAGES: :[[@LINE-5]]:10: note: call 'refreshed_total' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   return t;
 }
+
+// A call that may return before its static: the initializer waits for a
+// later call.
+static long total_if(long mine, bool need) {
+  if (!need)
+    return 0;
+  return world_total(mine);
+}
+
+// Positive: the first call skips the initializer, so the call on rank 0
+// alone still runs the allreduce.
+long report_needed(long mine) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long t = total_if(mine, false);
+  if (rank == 0)
+    t += total_if(mine, true);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'total_if' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-77]]:5: note: 'MPI_Allreduce' is called here, inside 'total_if'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:10: note: call 'total_if' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  return t;
+}
+
+struct Stage {
+  virtual ~Stage() = default;
+  virtual void run() {}
+};
+struct SyncStage : Stage {
+  void run() override { MPI_Barrier(MPI_COMM_WORLD); }
+};
+
+// Its static runs once, but the stage it runs may synchronise every time.
+static long advance(Stage &stage, long mine) {
+  long t = world_total(mine);
+  stage.run();
+  return t;
+}
+
+// Positive: rank 0 advances once more than the others.
+long advance_twice_on_root(Stage &stage, long mine) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long t = advance(stage, mine);
+  if (rank == 0)
+    t += advance(stage, mine);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'advance' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-107]]:5: note: 'MPI_Allreduce' is called here, inside 'advance'
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:10: note: call 'advance' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  return t;
+}
