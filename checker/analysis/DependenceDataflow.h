@@ -12,6 +12,7 @@
 #include "RankDependence.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -49,10 +50,23 @@ inline const void *storageRoot(const StorageKey &Key) {
 /// containers whose elements only (not their size).
 struct BranchWrites {
   llvm::DenseSet<const void *> Whole, Elements;
+  std::vector<StorageKey> Parts; // what Whole holds, as the keys written
   bool writes(const StorageKey &Key) const {
     const void *Root = storageRoot(Key);
-    return Whole.count(Root) ||
-           (Elements.count(Root) && std::any_of(Key.begin() + 1, Key.end(), isElementStep));
+    return Whole.count(Root) || writesElement(Key);
+  }
+  /// Whether a key written holds \p Key or lies inside it.
+  bool writesPart(const StorageKey &Key) const {
+    return writesElement(Key) || llvm::any_of(Parts, [&](const StorageKey &P) {
+             size_t N = std::min(P.size(), Key.size());
+             return std::equal(P.begin(), P.begin() + N, Key.begin());
+           });
+  }
+
+private:
+  bool writesElement(const StorageKey &Key) const {
+    return Elements.count(storageRoot(Key)) &&
+           std::any_of(Key.begin() + 1, Key.end(), isElementStep);
   }
 };
 // Written by a collective or a uniform source: the same on every path that
@@ -264,6 +278,8 @@ private:
   void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,
                             llvm::ArrayRef<const clang::Expr *> Args);
   RankValue taintOf(const clang::CFGBlock &Branch) const;
+  /// \p Value without its dependence on the parameter \p Root, if it is one.
+  RankValue withoutParameter(RankValue Value, const void *Root) const;
   RankValue returnTaint(const clang::CFGBlock &Block, clang::SourceLocation &ChosenAt) const;
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);
@@ -303,9 +319,11 @@ private:
   bool sameDefinition(const void *A, const void *B) const;
   bool ownPart(const RankValue &Value, const void *Definition) const;
   const BranchWrites &writtenUnder(const clang::CFGBlock &Branch);
+  bool passedToKnownCallee(const clang::UnaryOperator *AddressOf) const;
   bool isSubscriptOrElementReference(const clang::Expr *E) const;
   void markCallWrites(const clang::CallExpr *Call,
-                      llvm::function_ref<void(const clang::Expr *)> Mark) const;
+                      llvm::function_ref<void(const clang::Expr *)> Mark,
+                      llvm::function_ref<void(const StorageKey &)> MarkPart) const;
   RankValue conditionValue(const clang::CFGBlock &Block) const;
 
   const FunctionCFG &Function;
@@ -324,9 +342,10 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> ElementReferenceIndexes;
   llvm::DenseMap<const clang::ValueDecl *, FieldPath> ElementReferenceFields; // `&l = b[i].label`
   bool HasElementKeys = false; // some element was written: whole reads look at elements
-  // Rank-dependent branches by the block where their arms meet again, and
-  // loop headers by themselves: where implicit flow happens.
+  // Rank-dependent branches by the block where their arms meet again: where
+  // implicit flow happens. LoopLeavers: those that decide whether a loop goes on.
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
+  llvm::DenseSet<const clang::CFGBlock *> LoopLeavers;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
   llvm::DenseMap<const clang::CFGBlock *, BranchWrites> WrittenUnder;
   const clang::CFGBlock *CurrentBlock = nullptr; // the block being transferred

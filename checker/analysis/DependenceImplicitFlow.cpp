@@ -183,10 +183,21 @@ bool Dataflow::ownPart(const RankValue &Value, const void *Definition) const {
   return Written && spelledAsMacro(Written, "MPI_COMM_SELF", Context);
 }
 
-// Gated implicit flow: where the arms of a rank-dependent branch meet again
-// (and at a loop header whose exit depends on the rank), storage that the
-// incoming paths wrote differently differs between ranks. An assignment that
-// only some ranks execute is the same value on all of them until then.
+RankValue Dataflow::withoutParameter(RankValue Value, const void *Root) const {
+  // Looked up by address alone: a root may be a marker, not a declaration.
+  auto It = ParamIndex.find(static_cast<const ParmVarDecl *>(Root));
+  if (It == ParamIndex.end() || It->second >= 64)
+    return Value;
+  Value.Params &= ~(uint64_t(1) << It->second);
+  Value.ElementParams &= ~(uint64_t(1) << It->second);
+  return Value;
+}
+
+// Gated implicit flow: where the arms of a rank-dependent branch meet again,
+// storage that the incoming paths wrote differently differs between ranks,
+// and where a loop that ranks leave at different iterations is left, so
+// does whatever the loop writes. An assignment that only some ranks execute
+// is the same value on all of them until then.
 void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State> &Out,
                                  const std::vector<bool> &Visited) {
   Current.clear();
@@ -202,33 +213,40 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     mergeInto(Current, *Incoming[I], Block,
               [this](const StorageKey &Key) { return parameterOnEntry(Key); });
   auto Gated = GatedAt.find(&Block);
-  if (Incoming.size() < 2 || Gated == GatedAt.end())
+  if (Incoming.empty() || Gated == GatedAt.end())
     return;
   RankValue Taint;
-  std::vector<const CFGBlock *> Deciding;
+  std::vector<const CFGBlock *> Deciding, Leaving;
   for (const CFGBlock *Branch : Gated->second) {
     RankValue BranchTaint = taintOf(*Branch);
     if (!BranchTaint.dependent())
       continue;
     Taint.combine(BranchTaint);
-    Deciding.push_back(Branch);
+    (LoopLeavers.count(Branch) ? Leaving : Deciding).push_back(Branch);
   }
-  if (!Taint.dependent())
+  if (!Taint.dependent() || (Incoming.size() < 2 && Leaving.empty()))
     return;
   // What the deciding branches write is gathered only once some storage
   // arrives differently defined: a `?:` chain thousands deep writes nothing
   // at its merges, and its nested arms would cost the square of its depth.
-  std::optional<BranchWrites> Written;
-  auto WrittenUnderDeciding = [&](const StorageKey &Key) {
-    if (!Written) {
-      Written.emplace();
-      for (const CFGBlock *Branch : Deciding) {
+  // What a loop writes arrives as one definition on every way out (the
+  // header's), however many iterations each rank ran.
+  std::optional<BranchWrites> Written, WrittenInLoop;
+  // No definitions to compare on the way out of a loop: only what it wrote
+  // (`L->first` is no write of `L->comm`).
+  auto WrittenBy = [this, &WrittenInLoop](std::optional<BranchWrites> &Into,
+                                          const std::vector<const CFGBlock *> &Branches,
+                                          const StorageKey &Key) {
+    if (!Into) {
+      Into.emplace();
+      for (const CFGBlock *Branch : Branches) {
         const BranchWrites &ByBranch = writtenUnder(*Branch);
-        Written->Whole.insert(ByBranch.Whole.begin(), ByBranch.Whole.end());
-        Written->Elements.insert(ByBranch.Elements.begin(), ByBranch.Elements.end());
+        Into->Whole.insert(ByBranch.Whole.begin(), ByBranch.Whole.end());
+        Into->Elements.insert(ByBranch.Elements.begin(), ByBranch.Elements.end());
+        Into->Parts.insert(Into->Parts.end(), ByBranch.Parts.begin(), ByBranch.Parts.end());
       }
     }
-    return Written->writes(Key);
+    return &Into == &WrittenInLoop ? Into->writesPart(Key) : Into->writes(Key);
   };
   for (auto &Entry : Current) {
     const StorageKey &Key = Entry.first; // lambdas capture no structured binding in C++17
@@ -245,7 +263,16 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     bool Differs = llvm::any_of(llvm::drop_begin(Incoming), [&](const State *In) {
       return !sameDefinition(DefinitionOn(In), First);
     });
-    if (Differs && (knownHere(Taint) || !knownHere(Value)) && WrittenUnderDeciding(Key)) {
+    RankValue KeyTaint = Taint;
+    bool Diverged = Differs && WrittenBy(Written, Deciding, Key);
+    if (!Diverged && !Leaving.empty() && WrittenBy(WrittenInLoop, Leaving, Key)) {
+      // A loop over a parameter's elements (`for (Layer &l : layers)`)
+      // writes them by the count the parameter itself holds: no news to the
+      // callers, who know what they pass.
+      KeyTaint = withoutParameter(Taint, storageRoot(Key));
+      Diverged = KeyTaint.dependent();
+    }
+    if (Diverged && (knownHere(KeyTaint) || !knownHere(Value))) {
       // Its own part on some paths, a communicator others share on the
       // rest (`c = n > 1 ? sub : world` as an if/else): the condition
       // chose it, and the split no longer explains it.
@@ -255,7 +282,7 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
       };
       if (llvm::any_of(Incoming, IsPart) && !llvm::all_of(Incoming, IsPart))
         Value.Source = nullptr;
-      Value.combine(Taint);
+      Value.combine(KeyTaint);
       Value.Chosen = true;
       Value.Definition = &Block; // no single write: the merge itself
     }
@@ -265,10 +292,10 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
 // What a call writes, as far as it is known: a library function its
 // writable reference arguments and, a mutator, its object (`in >> n`,
 // `todo.push_back(x)`); a function of this file the parameters its facts say
-// it writes whole (`fill(n)`) or field by field (`parse(path, s)`). Another file's function writes
-// what its summary says, wherever it is called.
-void Dataflow::markCallWrites(const CallExpr *Call,
-                              llvm::function_ref<void(const Expr *)> Mark) const {
+// it writes whole (`fill(n)`) or, by \p MarkPart, field by field (`parse(path, s)`).
+// Another file's function writes what its summary says, wherever it is called.
+void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Mark,
+                              llvm::function_ref<void(const StorageKey &)> MarkPart) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return;
@@ -297,9 +324,20 @@ void Dataflow::markCallWrites(const CallExpr *Call,
                Facts->second.OutFields[I],
                [](const auto &Out) { return !isContainer(Out.first->getType()); });
   };
-  for (size_t I = 0; I < Args.size() && I < 64; ++I)
-    if ((Facts->second.WrittenParams >> I & 1) || WritesFields(I))
+  for (size_t I = 0; I < Args.size() && I < 64; ++I) {
+    const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    const bool Whole = Facts->second.WrittenParams >> I & 1, Fields = WritesFields(I);
+    StorageKey Key;
+    if (Whole || (Fields && !referredStorage(Args[I], Param, Key))) {
       Mark(Args[I]);
+    } else if (Fields) { // `bfs_level(&c)` writes `c.sc`, not `c.comm`
+      for (const auto &Out : Facts->second.OutFields[I]) {
+        StorageKey Part = Key;
+        Part.push_back(Out.first);
+        MarkPart(Part);
+      }
+    }
+  }
 }
 
 bool Dataflow::isSubscriptOrElementReference(const Expr *E) const {
@@ -313,28 +351,48 @@ bool Dataflow::isSubscriptOrElementReference(const Expr *E) const {
   return Var && ElementReferences.count(Var);
 }
 
+// An address handed straight to a call whose writes markCallWrites knows
+// (`step(&S)`): the call says what it writes through it.
+bool Dataflow::passedToKnownCallee(const UnaryOperator *AddressOf) const {
+  const auto *Call = dyn_cast_or_null<CallExpr>(
+      Function.parents().getParentIgnoreParenImpCasts(const_cast<UnaryOperator *>(AddressOf)));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee &&
+         (Classifier.classify(Callee).SystemLibrary || Env.Facts.count(Callee->getCanonicalDecl()));
+}
+
 // The variables and fields a branch's arms (a loop's body) write.
 const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
   auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
   if (!Inserted)
     return It->second;
   BranchWrites Written;
+  auto WriteWhole = [&Written](const StorageKey &Key) {
+    Written.Whole.insert(storageRoot(Key));
+    Written.Parts.push_back(Key);
+  };
   auto Mark = [&](const Expr *E) {
     StorageKey Container;
     const Expr *Index;
     FieldPath Fields;
     // A subscript (`g[0] = x`) or an element reference (`for (float &x :
-    // g) x = 0`) writes the container's elements, not its size. Other ways
-    // in (a smart pointer's `p->w.resize(n)`, through a raw pointer: one
-    // storage) write it whole.
-    if (elementKeyOf(E, Container, Index, Fields))
-      (isSubscriptOrElementReference(E) && Container.back() != &DerefStep ? Written.Elements
-                                                                          : Written.Whole)
-          .insert(storageRoot(Container));
-    else if (StorageKey Key; keyOf(E, Key)) // `o.chief` is a write of `o`'s
-      Written.Whole.insert(storageRoot(Key));
-    else if (const ValueDecl *D = namedStorage(E))
-      Written.Whole.insert(D);
+    // g) x = 0`), or a field of one (`l.norm = x`), writes the container's
+    // elements, not its size. Other ways in (a smart pointer's
+    // `p->w.resize(n)`, through a raw pointer: one storage) write it whole.
+    const Expr *Element = E->IgnoreParenImpCasts();
+    for (const auto *Member = dyn_cast<MemberExpr>(Element); Member && !Member->isArrow();
+         Member = dyn_cast<MemberExpr>(Element))
+      Element = Member->getBase()->IgnoreParenImpCasts();
+    if (elementKeyOf(E, Container, Index, Fields)) {
+      if (isSubscriptOrElementReference(Element) && Container.back() != &DerefStep)
+        Written.Elements.insert(storageRoot(Container));
+      else
+        WriteWhole(Container);
+    } else if (StorageKey Key; keyOf(E, Key)) { // `o.chief` is a write of `o`'s
+      WriteWhole(Key);
+    } else if (const ValueDecl *D = namedStorage(E)) {
+      WriteWhole(StorageKey{D});
+    }
   };
   // What the branch decides, directly or through the branches it decides
   // (`if (rank == 1 && verbosity < 2) verbosity = 2;` writes under both).
@@ -350,19 +408,22 @@ const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
       if (!S)
         continue;
       if (const auto *Decl = dyn_cast<DeclStmt>(S->getStmt())) {
-        for (const auto *D : Decl->decls())
+        for (const auto *D : Decl->decls()) {
           Written.Whole.insert(D);
+          Written.Parts.push_back(StorageKey{D});
+        }
       } else if (const auto *Binary = dyn_cast<BinaryOperator>(S->getStmt())) {
         if (Binary->isAssignmentOp())
           Mark(Binary->getLHS());
       } else if (const auto *Unary = dyn_cast<UnaryOperator>(S->getStmt())) {
-        if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf)
+        if (Unary->isIncrementDecrementOp() ||
+            (Unary->getOpcode() == UO_AddrOf && !passedToKnownCallee(Unary)))
           Mark(Unary->getSubExpr());
       } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S->getStmt());
                  Operator && Operator->isAssignmentOp()) {
         Mark(Operator->getArg(0));
       } else if (const auto *Call = dyn_cast<CallExpr>(S->getStmt())) {
-        markCallWrites(Call, Mark);
+        markCallWrites(Call, Mark, WriteWhole);
       }
     }
   return WrittenUnder[&Branch] = std::move(Written);

@@ -120,6 +120,37 @@ void FunctionCFG::computeReversePostOrder() {
   RpoIndex.assign(N, ~0u);
   for (unsigned I = 0; I < Rpo.size(); ++I)
     RpoIndex[Rpo[I]->getBlockID()] = I;
+  for (const CFGBlock *Block : Rpo)
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock(); To && rpoIndex(To) <= rpoIndex(Block))
+        LoopSpans.push_back({rpoIndex(To), rpoIndex(Block)});
+}
+
+bool FunctionCFG::decidesLoop(const CFGBlock &Branch) const {
+  // A block in a loop lies between the loop's header and a block that
+  // jumps back to it in reverse post-order: most branches are in none.
+  const unsigned At = rpoIndex(&Branch);
+  if (At == ~0u || llvm::none_of(LoopSpans, [At](const std::pair<unsigned, unsigned> &Span) {
+        return Span.first <= At && At <= Span.second;
+      }))
+    return false;
+  const CFGBlock *Meet = immediatePostDominator(&Branch);
+  llvm::BitVector Seen(Graph->getNumBlockIDs());
+  std::vector<const CFGBlock *> Worklist{&Branch};
+  while (!Worklist.empty()) {
+    const CFGBlock *Block = Worklist.back();
+    Worklist.pop_back();
+    for (const CFGBlock::AdjacentBlock &Succ : Block->succs()) {
+      const CFGBlock *To = Succ.getReachableBlock();
+      if (To == &Branch)
+        return true;
+      if (To && To != Meet && !Seen.test(To->getBlockID())) {
+        Seen.set(To->getBlockID());
+        Worklist.push_back(To);
+      }
+    }
+  }
+  return false;
 }
 
 const CFGBlock *FunctionCFG::immediatePostDominator(const CFGBlock *Block) const {

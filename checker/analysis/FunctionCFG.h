@@ -65,6 +65,11 @@ public:
   /// (`res > tol` of `while (res > tol && it < max)`), or null.
   const clang::CFGBlock *loopTestedBy(const clang::CFGBlock &Block) const;
 
+  /// Whether \p Branch decides whether a loop around it goes on (the loop's
+  /// test, a `break` or a `return` inside it): it comes round to itself
+  /// again without passing the block where its arms meet.
+  bool decidesLoop(const clang::CFGBlock &Branch) const;
+
   /// The blocks reachable from the entry, in reverse post-order.
   const std::vector<const clang::CFGBlock *> &reversePostOrder() const { return Rpo; }
   /// \p Block's index in reversePostOrder(); ~0u when it is unreachable.
@@ -86,6 +91,7 @@ private:
   std::vector<std::vector<const clang::CFGBlock *>> Controllers, Controlled;
   std::vector<const clang::CFGBlock *> Rpo;
   std::vector<unsigned> RpoIndex;
+  std::vector<std::pair<unsigned, unsigned>> LoopSpans; // of each back edge, in RpoIndex
 };
 
 /// The value a branch block tests: for `if (a && b)` the block that tests `b`

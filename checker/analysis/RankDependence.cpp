@@ -375,26 +375,17 @@ FunctionDependence Dataflow::run() {
   std::vector<bool> Visited(Graph.getNumBlockIDs(), false);
   for (const CFGBlock *Block : Graph)
     Blocks.insert(Block);
-  // A loop's tests gate where its iterations meet: the first block of its
-  // condition (`while (n % 2 == 0 && n / 2 >= 16)` tests in two blocks).
-  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LoopTests;
+  // A branch that decides whether a loop goes on (its test, a `break` or a
+  // `return` in it) taints nothing inside the loop: the n-th iteration
+  // computes the same on every rank that runs it. Where the loop is left,
+  // what it writes holds the last iteration's value, and ranks stop at
+  // different ones.
   for (const CFGBlock *Branch : Graph)
     if (Branch->succ_size() >= 2) {
       GatedAt[Function.immediatePostDominator(Branch)].push_back(Branch);
-      if (isLoopBranch(*Branch))
-        LoopTests[Branch].push_back(Branch);
-      else if (const CFGBlock *Loop = Function.loopTestedBy(*Branch))
-        LoopTests[Loop].push_back(Branch);
+      if (Function.decidesLoop(*Branch))
+        LoopLeavers.insert(Branch);
     }
-  for (const CFGBlock *Loop : Graph) { // in the CFG's order: provenance must not vary
-    auto It = LoopTests.find(Loop);
-    if (It == LoopTests.end())
-      continue;
-    const std::vector<const CFGBlock *> &Tests = It->second;
-    auto Meet = llvm::find_if(Tests, [](const CFGBlock *Test) { return Test->pred_size() >= 2; });
-    std::vector<const CFGBlock *> &Gates = GatedAt[Meet != Tests.end() ? *Meet : Loop];
-    Gates.insert(Gates.end(), Tests.begin(), Tests.end());
-  }
 
   Recording = true;
   if (!solve(Out, Visited)) {

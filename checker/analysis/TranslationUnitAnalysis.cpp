@@ -55,8 +55,7 @@ private:
 
 } // namespace
 
-/// The communicator argument of a collective call; null when the rules name
-/// none.
+/// The communicator argument of a collective call; null when the rules name none.
 static const Expr *communicatorArgument(const CallExpr *Call, const CallClassifier &Classifier) {
   const FunctionDecl *Callee = resolvedCallee(Call);
   const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
@@ -369,27 +368,31 @@ void TranslationUnitAnalysis::findDivergences() {
       // The loops whose trip count the branch decides: its own, or those
       // it leaves (`if (rank > 1 && epoch == 3) break;`).
       std::vector<const CFGBlock *> Decided;
-      if (const CFGBlock *Header = Loop ? nullptr : Function.loopTestedBy(*Block)) {
+      const CFGBlock *Header = Loop ? Block : Function.loopTestedBy(*Block);
+      const ValueDecl *Members = sameAmongMembersOf(Source);
+      // Of a loop's test, only the ranks its body lets leave the function, where
+      // more than a communicator's members differ: the rest is its trip count's.
+      for (bool Pending : {false, true})
+        if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder;
+            With && !(Header && Members))
+          for (Divergence &D : With->at(Shape, *Block, Source))
+            if ((!Header || D.K == Divergence::Kind::SkippedAfterExit) &&
+                !(D.K == Divergence::Kind::OnlySomeRanks &&
+                  latchedAround(D.Event, Function, D.Branch)) &&
+                Keep(D.Event, Pending)) {
+              std::tie(D.ThrowSite, D.Thrower) = throwSite(*Block);
+              Divergences.push_back(std::move(D));
+            }
+      if (!Loop && Header)
         Decided.push_back(Header); // an operand of its condition decides its trip count
-      } else if (!Loop) {
-        for (bool Pending : {false, true})
-          if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder)
-            for (Divergence &D : With->at(Shape, *Block, Source))
-              if (!(D.K == Divergence::Kind::OnlySomeRanks &&
-                    latchedAround(D.Event, Function, D.Branch)) &&
-                  Keep(D.Event, Pending)) {
-                std::tie(D.ThrowSite, D.Thrower) = throwSite(*Block);
-                Divergences.push_back(std::move(D));
-              }
+      else if (!Loop)
         Decided = Shape.loopsLeftBy(Block);
-      } else if (!tripAgreed(Shape, *Block)) {
+      else if (!tripAgreed(Shape, *Block))
         Decided.push_back(Block);
-      }
       if (Decided.empty())
         continue;
       if (!Regions)
         Regions = joinRegions(Function, Classifier);
-      const ValueDecl *Members = sameAmongMembersOf(Source);
       // The collectives known here first, as the branches' are: a call that
       // still waits for another file's summary must not hide them.
       const bool Waits = PendingEvents && PendingEvents->waits(Function.decl());
@@ -477,8 +480,7 @@ void TranslationUnitAnalysis::findRankArguments() {
       const ValueDecl *Members = sameAmongMembersOf(Source);
       if (Members && Comm && accessedStorage(Comm) == Members)
         continue; // the same on every member, and only they make the call
-      // A handle given by its address (`MPI_Comm_free(&c)`) is compared by
-      // what it holds.
+      // A handle given by its address (`MPI_Comm_free(&c)`): by what it holds.
       const Expr *Compared = Argument.Argument->IgnoreParenImpCasts();
       if (const auto *Address = dyn_cast<UnaryOperator>(Compared);
           Address && Address->getOpcode() == UO_AddrOf)
@@ -512,8 +514,7 @@ SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
 /// Where a per-rank value comes from for a reader in another file: the name
 /// and place its provenance chain starts with.
 void setRankSource(const Provenance *Source, const SourceManager &SM, ExternalFunction &Out) {
-  // An assignment under a condition has no name of its own, what it derives
-  // from does.
+  // An assignment under a condition has no name of its own; its origin has.
   Out.RankPart = rankPartName(Source);
   Out.ReturnsSplit = fromSplit(Source);
   while (Source->Name.empty() && Source->Via)

@@ -455,11 +455,11 @@ int sized_and_ranked(MPI_Comm comm, long bytes) {
       return 1;
   }
   MPI_Barrier(comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' runs only on ranks where 'i + 1 >= np'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-7]]:9: note: 'i + 1 >= np' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-9]]:29: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'i < np && r < 2', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where 'i < np && r < 2' return here
+  // CHECK-MESSAGES: :[[@LINE-9]]:19: note: 'i < np && r < 2' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
 
