@@ -55,12 +55,16 @@ struct BranchWrites {
     const void *Root = storageRoot(Key);
     return Whole.count(Root) || writesElement(Key);
   }
-  /// Whether a key written holds \p Key or lies inside it.
+  /// Whether a key written holds \p Key or lies inside it; Parts sorted.
   bool writesPart(const StorageKey &Key) const {
-    return writesElement(Key) || llvm::any_of(Parts, [&](const StorageKey &P) {
-             size_t N = std::min(P.size(), Key.size());
-             return std::equal(P.begin(), P.begin() + N, Key.begin());
-           });
+    if (writesElement(Key))
+      return true;
+    for (size_t N = 1; N <= Key.size(); ++N)
+      if (llvm::binary_search(Parts, StorageKey(Key.begin(), Key.begin() + N)))
+        return true;
+    auto Inside = llvm::lower_bound(Parts, Key);
+    return Inside != Parts.end() && Inside->size() > Key.size() &&
+           std::equal(Key.begin(), Key.end(), Inside->begin());
   }
 
 private:
@@ -278,8 +282,9 @@ private:
   void writeOutParamsOfCall(const FunctionFacts &Callee, const clang::FunctionDecl *Target,
                             llvm::ArrayRef<const clang::Expr *> Args);
   RankValue taintOf(const clang::CFGBlock &Branch) const;
-  /// \p Value without its dependence on the parameter \p Root, if it is one.
-  RankValue withoutParameter(RankValue Value, const void *Root) const;
+  /// \p Value without its dependence on the parameter \p Root, if it is one
+  /// and \p Held, the storage's value, depends on it already.
+  RankValue withoutParameter(RankValue Value, const void *Root, const RankValue &Held) const;
   RankValue returnTaint(const clang::CFGBlock &Block, clang::SourceLocation &ChosenAt) const;
   void mergePredecessors(const clang::CFGBlock &Block, const std::vector<State> &Out,
                          const std::vector<bool> &Visited);

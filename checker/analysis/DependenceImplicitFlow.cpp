@@ -183,13 +183,17 @@ bool Dataflow::ownPart(const RankValue &Value, const void *Definition) const {
   return Written && spelledAsMacro(Written, "MPI_COMM_SELF", Context);
 }
 
-RankValue Dataflow::withoutParameter(RankValue Value, const void *Root) const {
+RankValue Dataflow::withoutParameter(RankValue Value, const void *Root,
+                                     const RankValue &Held) const {
   // Looked up by address alone: a root may be a marker, not a declaration.
   auto It = ParamIndex.find(static_cast<const ParmVarDecl *>(Root));
   if (It == ParamIndex.end() || It->second >= 64)
     return Value;
-  Value.Params &= ~(uint64_t(1) << It->second);
-  Value.ElementParams &= ~(uint64_t(1) << It->second);
+  const uint64_t Bit = uint64_t(1) << It->second;
+  if (!((Held.Params | Held.ElementParams) & Bit))
+    return Value;
+  Value.Params &= ~Bit;
+  Value.ElementParams &= ~Bit;
   return Value;
 }
 
@@ -245,6 +249,8 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
         Into->Elements.insert(ByBranch.Elements.begin(), ByBranch.Elements.end());
         Into->Parts.insert(Into->Parts.end(), ByBranch.Parts.begin(), ByBranch.Parts.end());
       }
+      llvm::sort(Into->Parts);
+      Into->Parts.erase(std::unique(Into->Parts.begin(), Into->Parts.end()), Into->Parts.end());
     }
     return &Into == &WrittenInLoop ? Into->writesPart(Key) : Into->writes(Key);
   };
@@ -266,10 +272,10 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
     RankValue KeyTaint = Taint;
     bool Diverged = Differs && WrittenBy(Written, Deciding, Key);
     if (!Diverged && !Leaving.empty() && WrittenBy(WrittenInLoop, Leaving, Key)) {
-      // A loop over a parameter's elements (`for (Layer &l : layers)`)
-      // writes them by the count the parameter itself holds: no news to the
-      // callers, who know what they pass.
-      KeyTaint = withoutParameter(Taint, storageRoot(Key));
+      // A loop over a parameter's elements (`for (Layer &l : layers)`) that
+      // writes them values from that parameter: no news to the callers,
+      // who know what they pass.
+      KeyTaint = withoutParameter(Taint, storageRoot(Key), Value);
       Diverged = KeyTaint.dependent();
     }
     if (Diverged && (knownHere(KeyTaint) || !knownHere(Value))) {
@@ -324,6 +330,8 @@ void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(cons
                Facts->second.OutFields[I],
                [](const auto &Out) { return !isContainer(Out.first->getType()); });
   };
+  for (const ValueDecl *Global : Facts->second.WrittenGlobals) // `inc(i)` writes `g`
+    MarkPart(StorageKey{Global});
   for (size_t I = 0; I < Args.size() && I < 64; ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     const bool Whole = Facts->second.WrittenParams >> I & 1, Fields = WritesFields(I);
@@ -351,14 +359,14 @@ bool Dataflow::isSubscriptOrElementReference(const Expr *E) const {
   return Var && ElementReferences.count(Var);
 }
 
-// An address handed straight to a call whose writes markCallWrites knows
-// (`step(&S)`): the call says what it writes through it.
+// An address handed straight to a function of this file (`step(&S)`):
+// markCallWrites says what it writes through it. A library function's
+// writes through a pointer (`memcpy(&y, ...)`) are not all known.
 bool Dataflow::passedToKnownCallee(const UnaryOperator *AddressOf) const {
   const auto *Call = dyn_cast_or_null<CallExpr>(
       Function.parents().getParentIgnoreParenImpCasts(const_cast<UnaryOperator *>(AddressOf)));
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee &&
-         (Classifier.classify(Callee).SystemLibrary || Env.Facts.count(Callee->getCanonicalDecl()));
+  return Callee && Env.Facts.count(Callee->getCanonicalDecl());
 }
 
 // The variables and fields a branch's arms (a loop's body) write.

@@ -4,6 +4,7 @@
 #include "TripCount.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <queue>
@@ -186,6 +187,17 @@ FunctionShape::loopExits(const CFGBlock *Header) const {
       }
     }
   return Exits;
+}
+
+bool FunctionShape::loopLeavesFunction(const CFGBlock *Header) const {
+  if (!isLoopHeader(Header))
+    return true; // not known to stay
+  return llvm::any_of(loopExits(Header), [this](const std::pair<const CFGBlock *, unsigned> &Exit) {
+    const CFGBlock *To = std::next(Exit.first->succ_begin(), Exit.second)->getReachableBlock();
+    return To && (To == &Function.cfg().getExit() ||
+                  isa_and_nonnull<ReturnStmt, CXXThrowExpr>(leavingStatement(*Exit.first)) ||
+                  isa_and_nonnull<ReturnStmt, CXXThrowExpr>(leavingStatement(*To)));
+  });
 }
 
 const CFGBlock *FunctionShape::immediateDominator(const CFGBlock *Block) const {

@@ -89,6 +89,9 @@ public:
   /// jumps out of its body.
   std::vector<std::pair<const clang::CFGBlock *, unsigned>>
   loopExits(const clang::CFGBlock *Header) const;
+  /// Whether the body of the loop of \p Header leaves the function (a
+  /// `return` or a `throw` inside it); true where its body is unknown.
+  bool loopLeavesFunction(const clang::CFGBlock *Header) const;
   /// The headers of the loops whose body \p Branch decides to jump out of
   /// (`break`, `return`, `goto`), itself or by a block it controls.
   std::vector<const clang::CFGBlock *> loopsLeftBy(const clang::CFGBlock *Branch) const;

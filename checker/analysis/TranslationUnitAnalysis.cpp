@@ -374,7 +374,7 @@ void TranslationUnitAnalysis::findDivergences() {
       // more than a communicator's members differ: the rest is its trip count's.
       for (bool Pending : {false, true})
         if (DivergenceFinder *With = Pending ? (HasPending ? &*PendingFinder : nullptr) : &Finder;
-            With && !(Header && Members))
+            With && !(Header && (Members || !Shape.loopLeavesFunction(Header))))
           for (Divergence &D : With->at(Shape, *Block, Source))
             if ((!Header || D.K == Divergence::Kind::SkippedAfterExit) &&
                 !(D.K == Divergence::Kind::OnlySomeRanks &&
