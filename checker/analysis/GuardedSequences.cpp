@@ -91,6 +91,7 @@ FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, C
   const CFG &Graph = Function.cfg();
   unsigned N = Graph.getNumBlockIDs();
   // Natural loops: the blocks that reach a back edge without passing its header.
+  llvm::SmallPtrSet<const CFGBlock *, 4> Irreducible;
   for (const CFGBlock *Latch : Function.reversePostOrder())
     for (const CFGBlock::AdjacentBlock &Succ : Latch->succs()) {
       const CFGBlock *Header = Succ.getReachableBlock();
@@ -109,7 +110,14 @@ FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, C
           if (const CFGBlock *P = Pred.getReachableBlock(); P && reachable(P))
             Work.push_back(P);
       }
+      // The entry reaches the latch around the header (a `goto` into the
+      // body): no natural loop. Walks end an iteration at its retreating
+      // edge, with no claim past it.
+      if (Body.test(Graph.getEntry().getBlockID()))
+        Irreducible.insert(Header);
     }
+  for (const CFGBlock *Header : Irreducible)
+    LoopBodies.erase(Header);
 }
 
 bool FunctionShape::isBackEdge(const CFGBlock *From, const CFGBlock *To) const {
@@ -368,9 +376,17 @@ SequenceBuilder::walk(FunctionShape &Shape,
           W.PathsLost = true; // an error path out of the body
           continue;
         }
-        for (const GuardedSequence &S : In)
-          W.send(std::next(From->succ_begin(), Index)->getReachableBlock(),
-                 Event ? append(S, *Event) : S);
+        const CFGBlock *Target = std::next(From->succ_begin(), Index)->getReachableBlock();
+        for (const GuardedSequence &S : In) {
+          GuardedSequence After = Event ? append(S, *Event) : S;
+          // Back to an enclosing loop's header (`goto retry;`): an iteration
+          // of that loop ends, as at its back edge. Sends only go forward.
+          if (Shape.order(Target) <= Shape.order(Block)) {
+            W.PathsLost = true;
+            W.finish(After);
+          } else
+            W.send(Target, After);
+        }
       }
       continue;
     }
@@ -445,8 +461,9 @@ void SequenceBuilder::leaveBlock(Walk &W, const CFGBlock *Block, const CFGBlock 
     // nothing, so the ranks that stay go on to what follows the loop (`for
     // (...) if (rank == 3) return; MPI_Barrier(comm);`). A loop with
     // collectives is judged by its trip count instead.
-    const bool PastLoop = Shape.isBackEdge(Block, Target) && Target != Loop && Stop &&
-                          !Shape.inLoop(Target, Stop) && !loopEvent(Shape, Target);
+    const bool PastLoop = Shape.isBackEdge(Block, Target) && Shape.isLoopHeader(Target) &&
+                          Target != Loop && Stop && !Shape.inLoop(Target, Stop) &&
+                          !loopEvent(Shape, Target);
     // The ranks where the call throws leave the `try` there.
     const Stmt *Throwing = EdgeIndex == 1 ? exceptionalCall(*Block) : nullptr;
     for (GuardedSequence S : In) {
