@@ -26,7 +26,11 @@ for nccl):
             left-nested operand chain 50,000 deep at N = 5000), then a
             barrier under `if (x > 0)`: one bug (past the engine's
             expression bound it is an unknown per-rank value, still a bug)
-  stress    branches, balanced, chain and ternary in one file (not ladder:
+  breaks    C++: one loop left by N per-rank `break`s in a row,
+            `if (owner[k] == rank) break; last = i + k;`, then a barrier
+            under a condition on `last`: one bug (each rank leaves at its
+            own iteration, so `last` differs)
+  stress    branches, balanced, chain, ternary and breaks in one file (not ladder:
             clang itself parses a 5000-deep else-if ladder slowly, ~6 s, and
             that would hide the other shapes' cost)
   calls     C: N functions; each reads the rank, branches on it with the
@@ -54,8 +58,8 @@ import argparse
 import random
 import sys
 
-STRESS_SHAPES = ["branches", "balanced", "ladder", "chain", "ternary", "sum"]
-COMBINED = ["branches", "balanced", "chain", "ternary"]  # the `stress` file
+STRESS_SHAPES = ["branches", "balanced", "ladder", "chain", "ternary", "sum", "breaks"]
+COMBINED = ["branches", "balanced", "chain", "ternary", "breaks"]  # the `stress` file
 DEFAULT_N = {"calls": 800, "nccl": 3500}
 
 
@@ -159,6 +163,22 @@ def stress_sum(o, n):
     o.add("          ;",
           "  if (x > 0)",
           "    MPI_Barrier(comm); // bug[branch]: only the ranks above %d" % (10 * n - 1),
+          "}", "")
+    o.functions += 1
+    o.bugs += 1
+
+
+def stress_breaks(o, n):
+    o.add("// One loop left by %d per-rank `break`s, then a collective under a" % n,
+          "// condition on what the loop wrote last.",
+          "void stress_breaks(MPI_Comm comm, const int *owner, int steps) {")
+    rank_prologue(o)
+    o.add("  int last = -1;", "  for (int i = 0; i < steps; ++i) {")
+    for k in range(n):
+        o.add("    if (owner[%d] == rank)" % k, "      break;", "    last = i + %d;" % k)
+    o.add("  }",
+          "  if (last == 2)",
+          "    MPI_Barrier(comm); // bug[branch]: each rank leaves the loop at its own iteration",
           "}", "")
     o.functions += 1
     o.bugs += 1

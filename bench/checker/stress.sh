@@ -4,9 +4,10 @@
 #
 #   bench/checker/stress.sh [-n N] [-k] [SHAPE ...]
 #
-#   SHAPE  branches, balanced, chain, ternary, sum (each alone in a file), all (the
-#          four in one file), ladder (an N-arm else-if ladder: not in the
-#          default list); default: branches balanced chain ternary sum all
+#   SHAPE  branches, balanced, chain, ternary, sum, breaks (each alone in a
+#          file), all (all but sum in one file), ladder (an N-arm else-if
+#          ladder: not in the default list); default: branches balanced chain
+#          ternary sum breaks all
 #   -n N   rank branches / call depth / ?: arms (default 5000)
 #   -k     keep the temporary directory (inputs, outputs, stderr of failures)
 #
@@ -28,9 +29,9 @@ REPS=${REPS:-1} TARGET=${TARGET_RATIO:-2} TARGET_MB=${TARGET_MB:-500}
 
 parse_options n:=N -- "$@"
 SHAPES=("${OPERANDS[@]}")
-((${#SHAPES[@]})) || SHAPES=(branches balanced chain ternary sum all)
+((${#SHAPES[@]})) || SHAPES=(branches balanced chain ternary sum breaks all)
 for s in "${SHAPES[@]}"; do
-  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|sum|all)$ ]] || usage_error "unknown shape '$s'"
+  [[ $s =~ ^(branches|balanced|chain|ternary|ladder|sum|breaks|all)$ ]] || usage_error "unknown shape '$s'"
 done
 need_at_least "$N" 2 "-n needs an integer >= 2"
 need_positive "$REPS" "REPS must be a positive integer"

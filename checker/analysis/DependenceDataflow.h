@@ -323,7 +323,8 @@ private:
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   bool ownPart(const RankValue &Value, const void *Definition) const;
-  const BranchWrites &writtenUnder(const clang::CFGBlock &Branch);
+  const BranchWrites &writtenUnder(const clang::CFGBlock &Merge, bool Leaving,
+                                   const std::vector<const clang::CFGBlock *> &Branches);
   bool passedToKnownCallee(const clang::UnaryOperator *AddressOf) const;
   bool isSubscriptOrElementReference(const clang::Expr *E) const;
   void markCallWrites(const clang::CallExpr *Call,
@@ -352,7 +353,11 @@ private:
   llvm::DenseMap<const clang::CFGBlock *, std::vector<const clang::CFGBlock *>> GatedAt;
   llvm::DenseSet<const clang::CFGBlock *> LoopLeavers;
   llvm::DenseSet<const void *> Blocks; // merges, as definitions
-  llvm::DenseMap<const clang::CFGBlock *, BranchWrites> WrittenUnder;
+  // What the branches gated at a merge write, by the merge and whether they
+  // leave a loop; kept while the same branches are gated there.
+  std::map<std::pair<const clang::CFGBlock *, bool>,
+           std::pair<std::vector<const clang::CFGBlock *>, BranchWrites>>
+      WrittenUnder;
   const clang::CFGBlock *CurrentBlock = nullptr; // the block being transferred
   clang::SourceLocation ReturnChosenAt;          // of the block being run (returnTaint)
   std::vector<StorageKey> SharedWriteKeys;       // the storage of each of Result.sharedWrites

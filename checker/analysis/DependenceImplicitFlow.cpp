@@ -234,25 +234,15 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
   // arrives differently defined: a `?:` chain thousands deep writes nothing
   // at its merges, and its nested arms would cost the square of its depth.
   // What a loop writes arrives as one definition on every way out (the
-  // header's), however many iterations each rank ran.
-  std::optional<BranchWrites> Written, WrittenInLoop;
-  // No definitions to compare on the way out of a loop: only what it wrote
-  // (`L->first` is no write of `L->comm`).
-  auto WrittenBy = [this, &WrittenInLoop](std::optional<BranchWrites> &Into,
-                                          const std::vector<const CFGBlock *> &Branches,
-                                          const StorageKey &Key) {
-    if (!Into) {
-      Into.emplace();
-      for (const CFGBlock *Branch : Branches) {
-        const BranchWrites &ByBranch = writtenUnder(*Branch);
-        Into->Whole.insert(ByBranch.Whole.begin(), ByBranch.Whole.end());
-        Into->Elements.insert(ByBranch.Elements.begin(), ByBranch.Elements.end());
-        Into->Parts.insert(Into->Parts.end(), ByBranch.Parts.begin(), ByBranch.Parts.end());
-      }
-      llvm::sort(Into->Parts);
-      Into->Parts.erase(std::unique(Into->Parts.begin(), Into->Parts.end()), Into->Parts.end());
-    }
-    return &Into == &WrittenInLoop ? Into->writesPart(Key) : Into->writes(Key);
+  // header's), however many iterations each rank ran: no definitions to
+  // compare there, only what it wrote (`L->first` is no write of `L->comm`).
+  const BranchWrites *Written = nullptr, *WrittenInLoop = nullptr;
+  auto WrittenBy = [this, &Block](const BranchWrites *&Into, bool InLoop,
+                                  const std::vector<const CFGBlock *> &Branches,
+                                  const StorageKey &Key) {
+    if (!Into)
+      Into = &writtenUnder(Block, InLoop, Branches);
+    return InLoop ? Into->writesPart(Key) : Into->writes(Key);
   };
   for (auto &Entry : Current) {
     const StorageKey &Key = Entry.first; // lambdas capture no structured binding in C++17
@@ -270,8 +260,8 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
       return !sameDefinition(DefinitionOn(In), First);
     });
     RankValue KeyTaint = Taint;
-    bool Diverged = Differs && WrittenBy(Written, Deciding, Key);
-    if (!Diverged && !Leaving.empty() && WrittenBy(WrittenInLoop, Leaving, Key)) {
+    bool Diverged = Differs && WrittenBy(Written, /*InLoop=*/false, Deciding, Key);
+    if (!Diverged && !Leaving.empty() && WrittenBy(WrittenInLoop, /*InLoop=*/true, Leaving, Key)) {
       // A loop over a parameter's elements (`for (Layer &l : layers)`) that
       // writes them values from that parameter: no news to the callers,
       // who know what they pass.
@@ -369,12 +359,19 @@ bool Dataflow::passedToKnownCallee(const UnaryOperator *AddressOf) const {
   return Callee && Env.Facts.count(Callee->getCanonicalDecl());
 }
 
-// The variables and fields a branch's arms (a loop's body) write.
-const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
-  auto [It, Inserted] = WrittenUnder.try_emplace(&Branch);
-  if (!Inserted)
-    return It->second;
-  BranchWrites Written;
+// The variables and fields written in the blocks that \p Branches, gated at
+// \p Merge, decide, directly or through the branches those decide (`if (rank
+// == 1 && verbosity < 2) verbosity = 2;` writes under both). The ways out of
+// a loop share one walk over its body, however many `break`s lead out.
+const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Merge, bool Leaving,
+                                           const std::vector<const CFGBlock *> &Branches) {
+  auto &Entry = WrittenUnder[{&Merge, Leaving}];
+  std::vector<const CFGBlock *> &Known = Entry.first;
+  BranchWrites &Written = Entry.second;
+  if (!Known.empty() && Known == Branches)
+    return Written;
+  Known = Branches;
+  Written = BranchWrites();
   auto WriteWhole = [&Written](const StorageKey &Key) {
     Written.Whole.insert(storageRoot(Key));
     Written.Parts.push_back(Key);
@@ -402,16 +399,23 @@ const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
       WriteWhole(StorageKey{D});
     }
   };
-  // What the branch decides, directly or through the branches it decides
-  // (`if (rank == 1 && verbosity < 2) verbosity = 2;` writes under both).
-  std::vector<const CFGBlock *> Decided(Function.controlled(&Branch));
-  llvm::DenseSet<const CFGBlock *> Seen(Decided.begin(), Decided.end());
-  for (size_t I = 0; I < Decided.size(); ++I)
-    for (const CFGBlock *Inner : Function.controlled(Decided[I]))
-      if (Inner != &Branch && Seen.insert(Inner).second)
-        Decided.push_back(Inner);
-  for (const CFGBlock *Block : Decided)
-    for (const CFGElement &Element : *Block) {
+  // Each block decided with the branch it was reached from: a branch's own
+  // block runs before it decides (a loop's `x = f(); if (x > rank) break;`
+  // comes back round to itself), so only another branch's decisions write it.
+  std::vector<std::pair<const CFGBlock *, const CFGBlock *>> Decided;
+  llvm::DenseSet<const CFGBlock *> Seen;
+  for (const CFGBlock *Branch : Branches)
+    for (const CFGBlock *Inner : Function.controlled(Branch))
+      if (Seen.insert(Inner).second)
+        Decided.push_back({Inner, Branch});
+  for (size_t I = 0; I < Decided.size(); ++I) {
+    const CFGBlock *Origin = Decided[I].second;
+    for (const CFGBlock *Inner : Function.controlled(Decided[I].first))
+      if (Inner != Origin && Seen.insert(Inner).second)
+        Decided.push_back({Inner, Origin});
+  }
+  for (const auto &Entry : Decided)
+    for (const CFGElement &Element : *Entry.first) {
       auto S = Element.getAs<CFGStmt>();
       if (!S)
         continue;
@@ -434,7 +438,9 @@ const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Branch) {
         markCallWrites(Call, Mark, WriteWhole);
       }
     }
-  return WrittenUnder[&Branch] = std::move(Written);
+  llvm::sort(Written.Parts);
+  Written.Parts.erase(llvm::unique(Written.Parts), Written.Parts.end());
+  return Written;
 }
 
 } // namespace lockstep::analysis::dependence

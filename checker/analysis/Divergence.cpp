@@ -370,7 +370,7 @@ std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, cons
   const FunctionCFG &Function = Shape.function();
   // Arms that run no collective and do not leave cannot diverge (a `?:`
   // chain computing a value): skip the walk.
-  if (!Builder.decidesCollectives(Function, Branch))
+  if (!Builder.decidesCollectives(Shape, Branch))
     return {};
   const CFGBlock *Stop = Function.immediatePostDominator(&Branch);
   Claim C{Shape, Branch, Source};

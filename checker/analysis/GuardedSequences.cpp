@@ -150,6 +150,14 @@ static bool endsProcess(const CFGBlock *Block) {
   return false;
 }
 
+llvm::SmallVector<const CFGBlock *, 4> FunctionShape::loopsAround(const CFGBlock *Block) const {
+  llvm::SmallVector<const CFGBlock *, 4> Headers;
+  for (const auto &[Header, Body] : LoopBodies)
+    if (Body.test(Block->getBlockID()))
+      Headers.push_back(Header);
+  return Headers;
+}
+
 std::vector<const CFGBlock *> FunctionShape::loopsLeftBy(const CFGBlock *Branch) const {
   std::vector<const CFGBlock *> Headers;
   for (const auto &[Header, Body] : LoopBodies) {
@@ -268,7 +276,8 @@ GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const Collecti
   return Sequence;
 }
 
-bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGBlock &Branch) {
+bool SequenceBuilder::decidesCollectives(FunctionShape &Shape, const CFGBlock &Branch) {
+  const FunctionCFG &Function = Shape.function();
   // Branches are asked inner first: a nested one already known to decide
   // nothing is not walked again (a `?:` chain stays linear).
   if (auto Known = Decides.find(&Branch); Known != Decides.end())
@@ -282,7 +291,8 @@ bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGB
       if (Seen.test(Decided->getBlockID()))
         continue;
       Seen.set(Decided->getBlockID());
-      if (!Events.blockEvents(Function, *Decided).empty() || leavingStatement(*Decided))
+      if (!Events.blockEvents(Function, *Decided).empty() ||
+          leavingSkipsCollectives(Shape, *Decided))
         return Decides[&Branch] = true;
       if (auto Known = Decides.find(Decided); Known == Decides.end())
         Work.push_back(Decided);
@@ -291,6 +301,31 @@ bool SequenceBuilder::decidesCollectives(const FunctionCFG &Function, const CFGB
     }
   }
   return Decides[&Branch] = false;
+}
+
+// A `break` or `continue` skips only what the loops around it run (a search
+// loop with a thousand `if (a[k] == rank) break;`): where those run no
+// collective it decides none. A way out that also leaves the function, or a
+// loop that ends by another one, is a block the deciding branches reach.
+bool SequenceBuilder::leavingSkipsCollectives(FunctionShape &Shape, const CFGBlock &Block) {
+  const Stmt *Leaving = leavingStatement(Block);
+  if (!isa_and_nonnull<BreakStmt, ContinueStmt>(Leaving))
+    return Leaving != nullptr;
+  // A `break` lies outside the loop it leaves, after the block that takes it.
+  llvm::SmallVector<const CFGBlock *, 4> Headers = Shape.loopsAround(&Block);
+  for (const CFGBlock::AdjacentBlock &Pred : Block.preds())
+    if (const CFGBlock *P = Pred.getReachableBlock(); P && Headers.empty())
+      Headers = Shape.loopsAround(P);
+  if (Headers.empty())
+    return true; // a `switch`'s `break` outside any loop
+  return llvm::any_of(Headers, [&](const CFGBlock *Header) {
+    auto [Known, Inserted] = LoopRuns.try_emplace(Header, false);
+    if (Inserted)
+      Known->second = llvm::any_of(Shape.function().cfg(), [&](const CFGBlock *B) {
+        return Shape.inLoop(Header, B) && !Events.blockEvents(Shape.function(), *B).empty();
+      });
+    return Known->second;
+  });
 }
 
 RegionSequences

@@ -92,6 +92,8 @@ public:
   /// Whether the body of the loop of \p Header leaves the function (a
   /// `return` or a `throw` inside it); true where its body is unknown.
   bool loopLeavesFunction(const clang::CFGBlock *Header) const;
+  /// The headers of the loops \p Block lies in.
+  llvm::SmallVector<const clang::CFGBlock *, 4> loopsAround(const clang::CFGBlock *Block) const;
   /// The headers of the loops whose body \p Branch decides to jump out of
   /// (`break`, `return`, `goto`), itself or by a block it controls.
   std::vector<const clang::CFGBlock *> loopsLeftBy(const clang::CFGBlock *Branch) const;
@@ -123,8 +125,9 @@ public:
   }
 
   /// Whether a collective can run in the blocks \p Branch decides, directly
-  /// or through the branches and loops among them.
-  bool decidesCollectives(const FunctionCFG &Function, const clang::CFGBlock &Branch);
+  /// or through the branches and loops among them, or be skipped by a way
+  /// out among them.
+  bool decidesCollectives(FunctionShape &Shape, const clang::CFGBlock &Branch);
 
   /// The sequences from \p Starts (a block and the path class entering it)
   /// up to \p Stop (excluded), or to the function's exit.
@@ -154,6 +157,7 @@ private:
   void leaveBlock(Walk &W, const clang::CFGBlock *Block, const clang::CFGBlock *Stop,
                   std::vector<GuardedSequence> &In, const clang::CFGBlock *Loop);
   const CollectiveEvent *loopEvent(FunctionShape &Shape, const clang::CFGBlock *Header);
+  bool leavingSkipsCollectives(FunctionShape &Shape, const clang::CFGBlock &Block);
   std::string tripText(std::optional<FormulaRef> Count) const;
 
   FormulaArena &Arena;
@@ -161,8 +165,9 @@ private:
   CollectiveEvents &Events;
   ErrorPaths &Paths;
   llvm::DenseMap<const clang::CFGBlock *, std::unique_ptr<CollectiveEvent>>
-      Loops;                                             // null: no collective
-  llvm::DenseMap<const clang::CFGBlock *, bool> Decides; // decidesCollectives, per branch
+      Loops;                                              // null: no collective
+  llvm::DenseMap<const clang::CFGBlock *, bool> Decides;  // decidesCollectives, per branch
+  llvm::DenseMap<const clang::CFGBlock *, bool> LoopRuns; // a collective in the body, per header
   uint64_t WalkedBlocks = 0;
 };
 
