@@ -81,15 +81,18 @@ void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *C
     After.Definition = Call;
     write(Key, After);
   };
+  // Written even where every value it is given is the same on all ranks: the
+  // call is its definition here, which a merge compares (`for (i < rank)
+  // note_seen(i);` leaves each rank its own last value).
   for (const ValueDecl *Global : Callee.WrittenGlobals) {
     SharedReads.insert(Global);
-    if (auto It = Env.Shared.find(Global); It != Env.Shared.end())
-      Written(It->second, StorageKey{Global});
+    auto It = Env.Shared.find(Global);
+    Written(It != Env.Shared.end() ? It->second : RankValue(), StorageKey{Global});
   }
   for (const GlobalPart &Part : Callee.WrittenGlobalParts) {
     SharedReads.insert(Part.Global);
-    if (auto It = Env.SharedParts.find(Part); It != Env.SharedParts.end())
-      Written(It->second, partKey(Part));
+    auto It = Env.SharedParts.find(Part);
+    Written(It != Env.SharedParts.end() ? It->second : RankValue(), partKey(Part));
   }
 }
 

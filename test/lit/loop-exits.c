@@ -112,3 +112,34 @@ int leave_inside_uniform(MPI_Comm comm, long bytes, int n) {
   MPI_Barrier(comm);
   return 0;
 }
+
+// A global written by a helper the loop calls: each rank keeps the value of
+// its own last iteration.
+static int last_seen;
+static void note_seen(int v) { last_seen = v; }
+
+// Positive: nothing in the function wrote `last_seen` before the loop.
+void helper_after_loop(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  for (int i = 0; i < rank; i++)
+    note_seen(i);
+  if (last_seen == 2)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'last_seen == 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'last_seen == 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:19: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+static int last_step;
+static void note_step(int v) { last_step = v; }
+
+// Negative: the same helper on a loop every rank runs alike.
+void helper_after_uniform_loop(MPI_Comm comm, int steps) {
+  for (int i = 0; i < steps; i++)
+    note_step(i);
+  if (last_step == 2)
+    MPI_Barrier(comm);
+}
