@@ -323,6 +323,7 @@ private:
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
   bool ownPart(const RankValue &Value, const void *Definition) const;
+  bool nullHandle(const void *Definition) const;
   const BranchWrites &writtenUnder(const clang::CFGBlock &Merge, bool Leaving,
                                    const std::vector<const clang::CFGBlock *> &Branches);
   bool passedToKnownCallee(const clang::UnaryOperator *AddressOf) const;

@@ -171,6 +171,14 @@ bool Dataflow::sameDefinition(const void *A, const void *B) const {
          VX.Val.getInt() == VY.Val.getInt();
 }
 
+// Whether \p Definition wrote the null handle (`MPI_COMM_NULL`).
+bool Dataflow::nullHandle(const void *Definition) const {
+  if (!Definition || Definition == &AgreedByEveryRank || Blocks.count(Definition))
+    return false;
+  const auto *Written = dyn_cast<Expr>(static_cast<const Stmt *>(Definition));
+  return Written && spelledAsMacro(Written, "MPI_COMM_NULL", Context);
+}
+
 // Whether a communicator handle is this rank's own part of the job: a split
 // made it (each part has its own), or it is written `MPI_COMM_SELF`.
 // \p Definition: the expression that wrote it, when one did.
@@ -276,6 +284,19 @@ void Dataflow::mergePredecessors(const CFGBlock &Block, const std::vector<State>
         const RankValue *On = ValueOn(In);
         return On && ownPart(*On, On->Definition);
       };
+      // Its part on the members, no communicator on the rest, chosen by
+      // membership of that split (`if (c != MPI_COMM_NULL) sub = c;`):
+      // what the split itself hands out.
+      auto PartOrNone = [&](const State *In) {
+        const RankValue *On = ValueOn(In);
+        return IsPart(In) || !On || nullHandle(On->Definition);
+      };
+      const Provenance *Test = KeyTaint.Source;
+      if (Deciding.size() == 1 && Leaving.empty() && Test &&
+          Test->K == Provenance::Kind::Implicit && Test->MembersOf && Test->Via == Value.Source &&
+          fromSplit(Value.Source) && llvm::any_of(Incoming, IsPart) &&
+          llvm::all_of(Incoming, PartOrNone))
+        continue;
       if (llvm::any_of(Incoming, IsPart) && !llvm::all_of(Incoming, IsPart))
         Value.Source = nullptr;
       Value.combine(KeyTaint);

@@ -1,0 +1,38 @@
+// RUN: %clang_tidy --checks='-*,lockstep-*' %s -- %c_flags 2>&1 \
+// RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
+//
+// A split's handle copied only where it is not null holds what the split
+// hands out: each member's part, and no communicator on the other ranks.
+// Copying something else there (the world) is a choice the ranks make apart.
+#include <mpi.h>
+
+// Negative: the copy is null exactly where the split's handle is.
+void copied_where_member(double x) {
+  int rank;
+  MPI_Comm part, sub = MPI_COMM_NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank > 0 ? 0 : MPI_UNDEFINED, rank, &part);
+  if (part != MPI_COMM_NULL)
+    sub = part;
+  if (sub != MPI_COMM_NULL)
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, sub);
+}
+
+// Positive: the other ranks reduce over the whole job meanwhile.
+void world_where_not_member(double x) {
+  int rank;
+  MPI_Comm part, sub;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank > 0 ? 0 : MPI_UNDEFINED, rank, &part);
+  if (part != MPI_COMM_NULL)
+    sub = part;
+  else
+    sub = MPI_COMM_WORLD;
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, sub);
+  // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: the communicator of 'MPI_Allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:59: note: 'sub' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:59: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Allreduce' on each communicator in a branch that all of its members take
+}
