@@ -420,22 +420,30 @@ const BranchWrites &Dataflow::writtenUnder(const CFGBlock &Merge, bool Leaving,
       WriteWhole(StorageKey{D});
     }
   };
-  // Each block decided with the branch it was reached from: a branch's own
+  // Each block decided with a branch it was reached from: a branch's own
   // block runs before it decides (a loop's `x = f(); if (x > rank) break;`
-  // comes back round to itself), so only another branch's decisions write it.
+  // comes back round to itself), so only another branch's decisions write
+  // it. Two origins per block say whether any other branch reaches it.
   std::vector<std::pair<const CFGBlock *, const CFGBlock *>> Decided;
-  llvm::DenseSet<const CFGBlock *> Seen;
+  llvm::DenseMap<const CFGBlock *, std::pair<const CFGBlock *, const CFGBlock *>> Origins;
+  auto Reach = [&](const CFGBlock *Inner, const CFGBlock *Origin) {
+    auto [It, Inserted] = Origins.try_emplace(Inner, Origin, nullptr);
+    if (Inserted || (!It->second.second && It->second.first != Origin)) {
+      if (!Inserted)
+        It->second.second = Origin;
+      Decided.push_back({Inner, Origin});
+    }
+  };
   for (const CFGBlock *Branch : Branches)
     for (const CFGBlock *Inner : Function.controlled(Branch))
-      if (Seen.insert(Inner).second)
-        Decided.push_back({Inner, Branch});
+      Reach(Inner, Branch);
   for (size_t I = 0; I < Decided.size(); ++I) {
     const CFGBlock *Origin = Decided[I].second;
     for (const CFGBlock *Inner : Function.controlled(Decided[I].first))
-      if (Inner != Origin && Seen.insert(Inner).second)
-        Decided.push_back({Inner, Origin});
+      if (Inner != Origin)
+        Reach(Inner, Origin);
   }
-  for (const auto &Entry : Decided)
+  for (const auto &Entry : Origins)
     for (const CFGElement &Element : *Entry.first) {
       auto S = Element.getAs<CFGStmt>();
       if (!S)

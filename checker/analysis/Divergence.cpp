@@ -343,6 +343,29 @@ bool DivergenceFinder::balancedAround(FunctionShape &Shape, const CFGBlock &Bran
   return false;
 }
 
+// The blocks of a cycle with two ways in: those between its head and latch
+// in reverse post-order that go round to the latch.
+bool DivergenceFinder::cycleRunsCollectives(FunctionShape &Shape) {
+  const FunctionCFG &Function = Shape.function();
+  for (auto [Head, Latch] : Shape.irreducibleSpans()) {
+    llvm::DenseSet<const CFGBlock *> Seen;
+    std::vector<const CFGBlock *> Work{Function.reversePostOrder()[Latch]};
+    while (!Work.empty()) {
+      const CFGBlock *Block = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(Block).second)
+        continue;
+      if (Builder.runsCollectives(Function, *Block))
+        return true;
+      for (const CFGBlock::AdjacentBlock &Pred : Block->preds())
+        if (const CFGBlock *P = Pred.getReachableBlock();
+            P && Shape.reachable(P) && Shape.order(P) >= Head && Shape.order(P) <= Latch)
+          Work.push_back(P);
+    }
+  }
+  return false;
+}
+
 // Branches nested thousands deep (an else-if ladder) walk each region again
 // inside the next: one function's walks share a bound, so the cost stays
 // linear in the rest of the file.
@@ -359,6 +382,12 @@ std::vector<Divergence> DivergenceFinder::at(FunctionShape &Shape, const CFGBloc
     }
     return {};
   }
+  // How often each rank goes round a cycle with two ways in is not
+  // compared: where collectives run in one, say so, once per function.
+  if (CyclesNoted.insert(Function).second && cycleRunsCollectives(Shape))
+    limit(Shape, branchLocation(Branch),
+          "collectives run in a cycle entered other than through its head (a goto into a "
+          "loop); how many times each rank runs them is not compared");
   uint64_t Before = Builder.walkedBlocks();
   std::vector<Divergence> Found = compareArms(Shape, Branch, Source);
   Walked[Function] += Builder.walkedBlocks() - Before;

@@ -14,6 +14,7 @@
 #include "RankValue.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 #include <string>
@@ -51,12 +52,12 @@ struct Divergence {
   BranchArm OtherArm;                   // ranks that run `OtherEvent`
   const Provenance *Source = nullptr;   // why the condition differs between ranks
   const clang::Stmt *Leaving = nullptr; // how the other ranks left, when they did
-  std::optional<CollectiveEvent> OtherEvent; // what the other ranks run instead
+  std::optional<CollectiveEvent> OtherEvent;        // what the other ranks run instead
   const clang::FunctionDecl *OtherTarget = nullptr; // Dispatch: the function they reach instead
   // Dispatch through a method's virtual call on its own object (`run()`
   // calling `on_step_end()`): that call.
   const clang::CXXMemberCallExpr *Inner = nullptr;
-  std::optional<RankWitness> Witness;        // two ranks that diverge, when known
+  std::optional<RankWitness> Witness; // two ranks that diverge, when known
   // Arms Returns and Throws: where the called function throws, and which
   // function that is (an override, for a virtual call).
   clang::SourceLocation ThrowSite;
@@ -112,6 +113,7 @@ private:
                         const CollectiveEvent &Event, const GuardedSequence &Other,
                         const CollectiveEvent *OtherEvent, size_t Pair);
   void limit(FunctionShape &Shape, clang::SourceLocation Where, std::string What);
+  bool cycleRunsCollectives(FunctionShape &Shape);
 
   SequenceBuilder &Builder;
   SequenceTable &Table;
@@ -122,6 +124,8 @@ private:
   /// Blocks the walks for each function's branches visited (limits::MaxWalkedBlocks);
   /// ~0: the bound was reached and reported.
   llvm::DenseMap<const FunctionCFG *, uint64_t> Walked;
+  /// Functions whose cycles with two ways in were looked at for collectives.
+  llvm::DenseSet<const FunctionCFG *> CyclesNoted;
   /// balanced() of the regions widened so far, by (first block, stop).
   llvm::DenseMap<std::pair<const clang::CFGBlock *, const clang::CFGBlock *>, Answer> Widened;
 };

@@ -113,8 +113,8 @@ FunctionShape::FunctionShape(const FunctionCFG &Function, FormulaArena &Arena, C
       // The entry reaches the latch around the header (a `goto` into the
       // body): no natural loop. Walks end an iteration at its retreating
       // edge, with no claim past it.
-      if (Body.test(Graph.getEntry().getBlockID()))
-        Irreducible.insert(Header);
+      if (Body.test(Graph.getEntry().getBlockID()) && Irreducible.insert(Header).second)
+        IrreducibleSpans.push_back({order(Header), order(Latch)});
     }
   for (const CFGBlock *Header : Irreducible)
     LoopBodies.erase(Header);

@@ -81,6 +81,12 @@ public:
   bool reachable(const clang::CFGBlock *Block) const { return Function.rpoIndex(Block) != ~0u; }
   bool isBackEdge(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
   bool isLoopHeader(const clang::CFGBlock *Block) const { return LoopBodies.count(Block); }
+  /// The cycles entered other than through their head (a `goto` into a
+  /// loop's body), as spans of reverse post-order from head to latch: no
+  /// natural loop, so no trip count is compared for them.
+  const std::vector<std::pair<unsigned, unsigned>> &irreducibleSpans() const {
+    return IrreducibleSpans;
+  }
   bool inLoop(const clang::CFGBlock *Header, const clang::CFGBlock *Block) const;
   /// Whether every loop around \p Inner has \p Outer in its body, below its
   /// header: a region from Outer sees Inner's iterations one by one.
@@ -109,6 +115,7 @@ private:
   FormulaArena &Arena;
   ConditionFormula Conditions;
   llvm::DenseMap<const clang::CFGBlock *, llvm::BitVector> LoopBodies;
+  std::vector<std::pair<unsigned, unsigned>> IrreducibleSpans;
   std::vector<FormulaRef> Reaching; // computed on first use
 };
 
@@ -135,6 +142,10 @@ public:
   region(FunctionShape &Shape,
          const std::vector<std::pair<const clang::CFGBlock *, GuardedSequence>> &Starts,
          const clang::CFGBlock *Stop);
+
+  bool runsCollectives(const FunctionCFG &Function, const clang::CFGBlock &Block) {
+    return !Events.blockEvents(Function, Block).empty();
+  }
 
   /// Blocks that region walks have visited so far (for limits::MaxWalkedBlocks).
   uint64_t walkedBlocks() const { return WalkedBlocks; }

@@ -58,6 +58,12 @@ void Membership::addSplit(const ValueDecl *Comm, const ValueDecl *Parent, Formul
     From->second = nullptr;
 }
 
+void Membership::addCopy(const ValueDecl *Copy, const ValueDecl *Of) {
+  const std::optional<FormulaRef> *Colour = colourOf(Of);
+  if (Colour && *Colour)
+    addSplit(Copy, Parents.lookup(Of), **Colour);
+}
+
 const std::optional<FormulaRef> *Membership::colourOf(const ValueDecl *Comm) {
   auto It = Colours.find(Comm);
   if (It == Colours.end() && ColoursElsewhere)

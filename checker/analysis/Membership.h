@@ -40,6 +40,9 @@ public:
   /// \p Comm is made by a split of \p Parent (when named) with colour
   /// \p Colour (over the rank): its members are members of \p Parent too.
   void addSplit(const clang::ValueDecl *Comm, const clang::ValueDecl *Parent, FormulaRef Colour);
+  /// \p Copy holds \p Of's part or no communicator, wherever it is written:
+  /// it has the same members.
+  void addCopy(const clang::ValueDecl *Copy, const clang::ValueDecl *Of);
   /// Where the colour of a communicator made in another file comes from
   /// (an accessor's summary); asked once per communicator.
   void setColoursElsewhere(std::function<std::optional<FormulaRef>(const clang::ValueDecl *)> Of) {

@@ -102,6 +102,45 @@ void TranslationUnitAnalysis::collectSplits() {
       if (Colour)
         Members.addSplit(Made.Object, Parent, *Colour);
     });
+  collectHandleCopies();
+}
+
+// A local variable or field that only ever holds one split's handle or no
+// communicator (`MPI_Comm sub = MPI_COMM_NULL; if (part != MPI_COMM_NULL)
+// sub = part;`) has that split's members. Its address handed out, or any
+// other value written to it, makes it a handle of its own.
+void TranslationUnitAnalysis::collectHandleCopies() {
+  llvm::DenseMap<const ValueDecl *, const ValueDecl *> CopyOf; // null: not a copy
+  auto Written = [&](const ValueDecl *Copy, const Expr *Value) {
+    if (!Copy || !Value)
+      return;
+    ASTContext &Context = Copy->getASTContext();
+    if (isNullHandle(Value, Context))
+      return;
+    const ValueDecl *Of = namedStorage(Value->IgnoreParenImpCasts());
+    auto [It, Inserted] = CopyOf.try_emplace(Copy, Of);
+    if (!Of || (!Inserted && It->second != Of))
+      It->second = nullptr;
+  };
+  for (const auto &Function : Functions)
+    forEachStmtInOrder(Function->decl()->getBody(), [&](const Stmt *S) {
+      if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp()) {
+        Written(namedStorage(Assign->getLHS()),
+                Assign->getOpcode() == BO_Assign ? Assign->getRHS() : Assign->getLHS());
+      } else if (const auto *Var = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : Var->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+            Written(V, V->getInit());
+      } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
+                 Address && Address->getOpcode() == UO_AddrOf) {
+        if (const ValueDecl *Taken = namedStorage(Address->getSubExpr()))
+          CopyOf[Taken] = nullptr; // written through elsewhere
+      }
+    });
+  for (const auto &[Copy, Of] : CopyOf)
+    if (Of && Of != Copy && (isa<VarDecl>(Copy) || isa<FieldDecl>(Copy)) &&
+        Copy->getType()->isPointerType() == Of->getType()->isPointerType())
+      Members.addCopy(Copy, Of);
 }
 
 // A sub-grid's coordinates copied into scalar fields (`g.i = coords[0];

@@ -116,6 +116,7 @@ private:
   void findGroupImbalances();
   void collectSplits();
   void collectCoordinateCopies(const FunctionCFG &Function, const RankSplit &Split);
+  void collectHandleCopies();
 
   const CallClassifier &Classifier;
   ProvenanceArena Arena;

@@ -143,3 +143,47 @@ void helper_after_uniform_loop(MPI_Comm comm, int steps) {
   if (last_step == 2)
     MPI_Barrier(comm);
 }
+
+// Positive: two per-rank ways out in the two arms of a test every rank
+// makes alike; `last` is written just before one of them, and each rank
+// leaves holding its own.
+void exits_in_both_arms(MPI_Comm comm) {
+  int rank, last = 0, t = 0;
+  MPI_Comm_rank(comm, &rank);
+  for (;;) {
+    t++;
+    if (t & 1) {
+      if (t * (rank + 1) > 9)
+        break;
+    } else {
+      last = t;
+      if (t * (rank + 1) > 7)
+        break;
+    }
+  }
+  if (last > 2)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'last > 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'last > 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:11: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the same loop left where every rank agrees.
+void exits_in_both_arms_agreed(MPI_Comm comm, int limit) {
+  int last = 0, t = 0;
+  for (;;) {
+    t++;
+    if (t & 1) {
+      if (t > limit)
+        break;
+    } else {
+      last = t;
+      if (t > limit - 2)
+        break;
+    }
+  }
+  if (last > 2)
+    MPI_Barrier(comm);
+}

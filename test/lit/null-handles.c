@@ -36,3 +36,31 @@ void world_where_not_member(double x) {
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:59: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Allreduce' on each communicator in a branch that all of its members take
 }
+
+// Negative: the copy's members are the split's, and exactly they reduce.
+void copy_on_members(double x) {
+  int rank;
+  MPI_Comm part, sub = MPI_COMM_NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank > 0 ? 0 : MPI_UNDEFINED, rank, &part);
+  if (part != MPI_COMM_NULL)
+    sub = part;
+  if (rank > 0)
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, sub);
+}
+
+// Positive: rank 1 is a member and never reduces.
+void copy_on_some_members(double x) {
+  int rank;
+  MPI_Comm part, sub = MPI_COMM_NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank > 0 ? 0 : MPI_UNDEFINED, rank, &part);
+  if (part != MPI_COMM_NULL)
+    sub = part;
+  if (rank > 1)
+    MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, sub);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank > 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank > 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
