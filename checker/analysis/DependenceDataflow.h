@@ -322,6 +322,7 @@ private:
   void publishWritesAtExit(const State &AtExit);
   void writeGlobalsOfCall(const FunctionFacts &Callee, const clang::CallExpr *Call);
   bool sameDefinition(const void *A, const void *B) const;
+  const clang::Expr *writtenExpression(const void *Definition) const;
   bool ownPart(const RankValue &Value, const void *Definition) const;
   bool nullHandle(const void *Definition) const;
   const BranchWrites &writtenUnder(const clang::CFGBlock &Merge, bool Leaving,

@@ -160,22 +160,25 @@ RankValue Dataflow::returnTaint(const CFGBlock &Block, SourceLocation &ChosenAt)
 bool Dataflow::sameDefinition(const void *A, const void *B) const {
   if (A == B)
     return true;
-  if (A == &AgreedByEveryRank || B == &AgreedByEveryRank || Blocks.count(A) || Blocks.count(B))
-    return false;
-  // Otherwise both are the expressions that were written.
-  const auto *X = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(A));
-  const auto *Y = dyn_cast_or_null<Expr>(static_cast<const Stmt *>(B));
+  const Expr *X = writtenExpression(A);
+  const Expr *Y = writtenExpression(B);
   Expr::EvalResult VX, VY;
   return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&
          X->EvaluateAsInt(VX, Context) && Y->EvaluateAsInt(VY, Context) &&
          VX.Val.getInt() == VY.Val.getInt();
 }
 
+// The expression a definition wrote; null for the markers (agreed by every
+// rank, a merge block) that stand for no single expression.
+const Expr *Dataflow::writtenExpression(const void *Definition) const {
+  if (!Definition || Definition == &AgreedByEveryRank || Blocks.count(Definition))
+    return nullptr;
+  return dyn_cast<Expr>(static_cast<const Stmt *>(Definition));
+}
+
 // Whether \p Definition wrote the null handle (`MPI_COMM_NULL`).
 bool Dataflow::nullHandle(const void *Definition) const {
-  if (!Definition || Definition == &AgreedByEveryRank || Blocks.count(Definition))
-    return false;
-  const auto *Written = dyn_cast<Expr>(static_cast<const Stmt *>(Definition));
+  const Expr *Written = writtenExpression(Definition);
   return Written && spelledAsMacro(Written, "MPI_COMM_NULL", Context);
 }
 
@@ -185,9 +188,7 @@ bool Dataflow::nullHandle(const void *Definition) const {
 bool Dataflow::ownPart(const RankValue &Value, const void *Definition) const {
   if (fromSplit(Value.Source))
     return true;
-  if (!Definition || Definition == &AgreedByEveryRank || Blocks.count(Definition))
-    return false;
-  const auto *Written = dyn_cast<Expr>(static_cast<const Stmt *>(Definition));
+  const Expr *Written = writtenExpression(Definition);
   return Written && spelledAsMacro(Written, "MPI_COMM_SELF", Context);
 }
 

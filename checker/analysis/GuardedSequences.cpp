@@ -291,8 +291,7 @@ bool SequenceBuilder::decidesCollectives(FunctionShape &Shape, const CFGBlock &B
       if (Seen.test(Decided->getBlockID()))
         continue;
       Seen.set(Decided->getBlockID());
-      if (!Events.blockEvents(Function, *Decided).empty() ||
-          leavingSkipsCollectives(Shape, *Decided))
+      if (runsCollectives(Function, *Decided) || leavingSkipsCollectives(Shape, *Decided))
         return Decides[&Branch] = true;
       if (auto Known = Decides.find(Decided); Known == Decides.end())
         Work.push_back(Decided);
@@ -322,7 +321,7 @@ bool SequenceBuilder::leavingSkipsCollectives(FunctionShape &Shape, const CFGBlo
     auto [Known, Inserted] = LoopRuns.try_emplace(Header, false);
     if (Inserted)
       Known->second = llvm::any_of(Shape.function().cfg(), [&](const CFGBlock *B) {
-        return Shape.inLoop(Header, B) && !Events.blockEvents(Shape.function(), *B).empty();
+        return Shape.inLoop(Header, B) && runsCollectives(Shape.function(), *B);
       });
     return Known->second;
   });
