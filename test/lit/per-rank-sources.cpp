@@ -97,6 +97,25 @@ void host_banner(MPI_Comm comm) {
   MPI_Barrier(comm);
 }
 
+void processor_name_count(MPI_Comm comm) {
+  char host[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  MPI_Bcast(host, len + 1, MPI_CHAR, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: note: 'len + 1' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'len' is the host name (or its length) from 'MPI_Get_processor_name'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:19: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the name's buffer size is the same everywhere.
+void processor_name_buffer(MPI_Comm comm) {
+  char host[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  MPI_Bcast(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+}
+
 void memory_chunks(MPI_Comm comm, float *buf) {
   size_t free_bytes = 0, total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
