@@ -3,6 +3,7 @@
 #include "CallSite.h"
 #include "DependenceDataflow.h"
 #include "Exceptions.h"
+#include "OwnFieldWrites.h"
 #include "Tautology.h"
 
 #include <optional>
@@ -332,6 +333,25 @@ void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(cons
   auto Facts = Env.Facts.find(Callee->getCanonicalDecl());
   if (Facts == Env.Facts.end())
     return;
+  // A method that changes fields of its object (`add(lr)` appending to
+  // `values_`): those fields, not the elements alone.
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (Member && Method && !Method->isConst() && Env.OwnFields) {
+    const Expr *Object = Member->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    StorageKey Key;
+    if (isa<CXXThisExpr>(Object))
+      Key = StorageKey{&ThisRoot};
+    else if (!(Object->getType()->isPointerType() ? pointeeKeyOf(Object, Key) : keyOf(Object, Key)))
+      Key.clear();
+    if (!Key.empty())
+      for (const OwnFieldWrite &Changed : Env.OwnFields->of(Method))
+        if (!Changed.ElementsOnly) {
+          StorageKey Part = Key;
+          Part.push_back(Changed.Field);
+          MarkPart(Part);
+        }
+  }
   std::vector<const Expr *> Args = explicitArguments(Call);
   // Whole or field by field (a container field's elements are no write of
   // its size): only the storage whose definition changes differs after the

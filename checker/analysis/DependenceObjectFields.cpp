@@ -28,7 +28,9 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       Classifier.classify(Callee).SystemLibrary)
     return;
   StorageKey Object;
-  if (!keyOf(Member->getImplicitObjectArgument(), Object)) {
+  if (isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreParenImpCasts())) {
+    Object = StorageKey{&ThisRoot}; // a helper of the class: `add(lr)`
+  } else if (!keyOf(Member->getImplicitObjectArgument(), Object)) {
     // An element of a container, or a part of one (`tris[e].signed_area()`):
     // what it reads of its object is what the elements hold there.
     const Expr *Index;
@@ -55,8 +57,22 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       write(Key, Value);
     }
   }
-  if (Object.size() == 1 && Object.front() == &ThisRoot)
-    return; // a method of this object: what it leaves is its facts' (above)
+  if (Object.size() == 1 && Object.front() == &ThisRoot) {
+    // A method of this object reads the fields as this one does already;
+    // what it changes is defined anew, as `values_.push_back(v)` written
+    // here would be: ranks that did not call it hold another state (`if
+    // (rank_ == 0) add(lr);`).
+    if (Env.OwnFields && !Method->isConst())
+      for (const OwnFieldWrite &Changed : Env.OwnFields->of(Method)) {
+        StorageKey Key{&ThisRoot, Changed.Field};
+        if (Facts != Env.Facts.end() && Facts->second.OwnFieldsAtExit.count(Changed.Field))
+          continue;
+        RankValue State = read(Key);
+        State.Definition = Call;
+        Current[Key] = State;
+      }
+    return;
+  }
   publishObjectFields(Object, /*ElementParts=*/nullptr);
   if (Method->isConst())
     return;
