@@ -135,6 +135,14 @@ bool FunctionCFG::decidesLoop(const CFGBlock &Branch) const {
       }))
     return false;
   const CFGBlock *Meet = immediatePostDominator(&Branch);
+  // Every block of a natural loop reaches its header and is reached from it
+  // inside the loop: when the arms meet outside, the branch comes round to
+  // itself without passing the meet (the `break`s of a long loop, found
+  // without walking the loop from each).
+  computeNaturalLoops();
+  if (const unsigned Loop = InnermostLoop[Branch.getBlockID()];
+      Loop != NoLoop && !inNaturalLoop(Meet, Loop))
+    return true;
   llvm::BitVector Seen(Graph->getNumBlockIDs());
   std::vector<const CFGBlock *> Worklist{&Branch};
   while (!Worklist.empty()) {
@@ -150,6 +158,60 @@ bool FunctionCFG::decidesLoop(const CFGBlock &Branch) const {
       }
     }
   }
+  return false;
+}
+
+// Loops are numbered by header, innermost first (headers in reverse
+// post-order from the last): each body is walked backwards from the blocks
+// that jump to its header, stepping over inner loops already numbered from
+// their headers, so every block is visited once per loop it is the header
+// or a direct member of.
+void FunctionCFG::computeNaturalLoops() const {
+  if (!InnermostLoop.empty())
+    return;
+  InnermostLoop.assign(Graph->getNumBlockIDs(), NoLoop);
+  auto Outermost = [this](unsigned Loop) {
+    while (ParentLoop[Loop] != NoLoop)
+      Loop = ParentLoop[Loop];
+    return Loop;
+  };
+  std::vector<const CFGBlock *> LoopHeaders, Worklist;
+  for (auto It = Rpo.rbegin(); It != Rpo.rend(); ++It) {
+    const CFGBlock *Header = *It;
+    for (const CFGBlock::AdjacentBlock &Pred : Header->preds())
+      if (const CFGBlock *From = Pred.getReachableBlock();
+          From && rpoIndex(From) != ~0u && dominators().dominates(Header, From))
+        Worklist.push_back(From);
+    if (Worklist.empty())
+      continue;
+    const unsigned Loop = ParentLoop.size();
+    ParentLoop.push_back(NoLoop);
+    LoopHeaders.push_back(Header);
+    InnermostLoop[Header->getBlockID()] = Loop;
+    while (!Worklist.empty()) {
+      const CFGBlock *Block = Worklist.back();
+      Worklist.pop_back();
+      const unsigned Inner = InnermostLoop[Block->getBlockID()];
+      if (Inner == NoLoop) {
+        InnermostLoop[Block->getBlockID()] = Loop;
+      } else {
+        const unsigned Top = Outermost(Inner);
+        if (Top == Loop)
+          continue;
+        ParentLoop[Top] = Loop; // an inner loop: go on from its header
+        Block = LoopHeaders[Top];
+      }
+      for (const CFGBlock::AdjacentBlock &Pred : Block->preds())
+        if (const CFGBlock *From = Pred.getReachableBlock(); From && rpoIndex(From) != ~0u)
+          Worklist.push_back(From);
+    }
+  }
+}
+
+bool FunctionCFG::inNaturalLoop(const CFGBlock *Block, unsigned Loop) const {
+  for (unsigned L = InnermostLoop[Block->getBlockID()]; L != NoLoop; L = ParentLoop[L])
+    if (L == Loop)
+      return true;
   return false;
 }
 

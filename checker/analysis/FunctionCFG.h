@@ -81,6 +81,8 @@ private:
   bool singlePath() const;
   void computeControlDependence();
   void computeReversePostOrder();
+  void computeNaturalLoops() const;
+  bool inNaturalLoop(const clang::CFGBlock *Block, unsigned Loop) const;
 
   const clang::FunctionDecl *Decl;
   clang::ASTContext &Context;
@@ -92,6 +94,11 @@ private:
   std::vector<const clang::CFGBlock *> Rpo;
   std::vector<unsigned> RpoIndex;
   std::vector<std::pair<unsigned, unsigned>> LoopSpans; // of each back edge, in RpoIndex
+  // Natural loops, built on first use by decidesLoop: the innermost loop
+  // holding each block (by block ID; NoLoop for none) and each loop's parent.
+  static constexpr unsigned NoLoop = ~0u;
+  mutable std::vector<unsigned> InnermostLoop;
+  mutable std::vector<unsigned> ParentLoop;
 };
 
 /// The value a branch block tests: for `if (a && b)` the block that tests `b`
