@@ -127,7 +127,22 @@ void noteWhyNeverReturns(FindingBuilder &Finding, const Stmt *Leaving) {
                      quoted(qualifiedName(Ending->getDirectCallee())) + " here");
 }
 
-std::string leavingVerb(const Stmt *Leaving) {
+// The loop or switch an unlabelled `break` leaves: its nearest enclosing one.
+static bool breaksOutOfSwitch(const BreakStmt &Break, ASTContext &Context) {
+  for (DynTypedNodeList Parents = Context.getParents(Break); !Parents.empty();) {
+    const auto *Parent = Parents[0].get<Stmt>();
+    if (!Parent)
+      return false;
+    if (isa<SwitchStmt>(Parent))
+      return true;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Parent))
+      return false;
+    Parents = Context.getParents(*Parent);
+  }
+  return false;
+}
+
+std::string leavingVerb(const Stmt *Leaving, ASTContext &Context) {
   const auto *Call = dyn_cast_or_null<CallExpr>(Leaving);
   if (Call && Call->getDirectCallee() && !analysis::neverReturns(*Call->getDirectCallee()))
     return "leave the 'try'";
@@ -135,7 +150,8 @@ std::string leavingVerb(const Stmt *Leaving) {
     return "call " + quoted(leavingKeyword(Leaving));
   const std::string Keyword = leavingKeyword(Leaving);
   if (Keyword == "break")
-    return "break out of the loop";
+    return breaksOutOfSwitch(*cast<BreakStmt>(Leaving), Context) ? "break out of the 'switch'"
+                                                                 : "break out of the loop";
   if (Keyword == "continue")
     return "continue with the next iteration";
   if (Keyword == "goto")

@@ -26,8 +26,9 @@ std::string ranksWhere(const clang::Expr *Deciding, const analysis::BranchArm &A
 /// ("ranks where 'role' is Role::Evaluator"), else "the other ranks".
 std::string otherRanks(const analysis::Divergence &D, const clang::ASTContext &Context);
 
-/// "return", "break out of the loop", "throw", "call 'exit'", ...
-std::string leavingVerb(const clang::Stmt *Leaving);
+/// "return", "break out of the loop", "break out of the 'switch'", "throw",
+/// "call 'exit'", ...
+std::string leavingVerb(const clang::Stmt *Leaving, clang::ASTContext &Context);
 
 /// For a leaving call of a function not declared `noreturn` that never
 /// returns: a note at the call in its body that ends the process.

@@ -63,7 +63,7 @@ void GroupBalanceCheck::reportDivergence(const Divergence &D, ASTContext &Contex
   Finding.about(D.Function, &D.Event, D.Condition);
   if (Skipped)
     Finding.warning(D.Event.Site, Finding.name(D.Event) + " is never reached on " + Ranks +
-                                      ", which " + leavingVerb(D.Leaving) +
+                                      ", which " + leavingVerb(D.Leaving, Context) +
                                       " before it; their group stays open and the job can hang");
   else
     Finding.warning(D.Event.Site, Finding.name(D.Event) + " runs only on " + Ranks +

@@ -12,12 +12,12 @@ void RankExitCheck::reportDivergence(const analysis::Divergence &D, ASTContext &
   Finding.about(D.Function, &D.Event, D.Condition);
   // A group start is local: the others wait in the operations of the group.
   Finding.warning(D.Event.Site, Finding.name(D.Event) + " is never reached on " + Ranks +
-                                    ", which " + leavingVerb(D.Leaving) +
+                                    ", which " + leavingVerb(D.Leaving, Context) +
                                     " before it; the other ranks wait in " +
                                     (D.Event.GroupMarker ? "the operations of their group" : "it") +
                                     " and the job hangs");
   if (D.Leaving)
-    Finding.note(D.Leaving->getBeginLoc(), Ranks + " " + leavingVerb(D.Leaving) + " here");
+    Finding.note(D.Leaving->getBeginLoc(), Ranks + " " + leavingVerb(D.Leaving, Context) + " here");
   noteWhyNeverReturns(Finding, D.Leaving);
   addCommonNotes(Finding, D, Context);
   Finding.note(D.Event.Site, "let every rank reach " + quoted(calledName(D.Event)) +

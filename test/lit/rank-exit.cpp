@@ -270,3 +270,35 @@ void smooth(MPI_Comm world) {
   smooth_halo(world, u, 4, 1e-3);
   smooth_halo_agreed(world, u, 4, 1e-3);
 }
+
+// A `break` inside a switch leaves the switch, not the loop around it.
+void breaks_out_of_switch(MPI_Comm comm, int steps, int mode) {
+  int rank = world_rank();
+  for (int i = 0; i < steps; ++i) {
+    switch (mode) {
+    case 1:
+      if (rank == 0)
+        break;
+      MPI_Barrier(comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which break out of the 'switch' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: ranks where 'rank == 0' break out of the 'switch' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:11: note: 'rank == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-275]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+      break;
+    }
+  }
+}
+
+// Negative: every rank leaves the switch at the same place.
+void breaks_out_of_switch_together(MPI_Comm comm, int steps, int mode) {
+  for (int i = 0; i < steps; ++i) {
+    switch (mode) {
+    case 1:
+      if (i == 0)
+        break;
+      MPI_Barrier(comm);
+      break;
+    }
+  }
+}
