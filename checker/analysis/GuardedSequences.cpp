@@ -87,9 +87,16 @@ bool mergeSequence(std::vector<GuardedSequence> &Into, const GuardedSequence &En
 // --- SequenceBuilder ---------------------------------------------------------
 
 GuardedSequence SequenceBuilder::append(GuardedSequence Sequence, const CollectiveEvent &Event) {
-  // A group of one operation is that operation: Start, X, End -> X.
+  // A group of one operation is that operation: Start, X, End -> X; a group
+  // of none (only point-to-point work, which is not matched here) is nothing.
   if (Event.GroupMarker && !Event.GroupBegins && Sequence.Keys) {
     uint32_t Inner = Sequence.Keys, Opening = Table.parentKey(Inner);
+    if (const CollectiveEvent &Last = Table.representative(Table.lastKey(Inner));
+        Last.GroupMarker && Last.GroupBegins) {
+      Sequence.Keys = Opening;
+      Sequence.Events = Table.parentEvent(Sequence.Events);
+      return Sequence;
+    }
     if (Opening) {
       const CollectiveEvent &First = Table.representative(Table.lastKey(Opening));
       const CollectiveEvent &Only = Table.lastEvent(Sequence.Events);

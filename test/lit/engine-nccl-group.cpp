@@ -56,3 +56,39 @@ void group_of_two(float *grad, float *loss, size_t n, ncclComm_t comm, cudaStrea
     ncclAllReduce(loss, loss, 1, ncclFloat, ncclSum, comm, s);
   }
 }
+
+// Negative: pipeline stages group only their point-to-point transfers, each
+// under the condition that says it has that neighbour; the groups hold no
+// collective, so they change nothing the other ranks must match.
+void pipeline_neighbours(float *a, float *b, size_t n, ncclComm_t comm, cudaStream_t s) {
+  int rank = 0, nranks = 1;
+  ncclCommUserRank(comm, &rank);
+  ncclCommCount(comm, &nranks);
+  if (rank > 0) {
+    ncclGroupStart();
+    ncclRecv(b, n, ncclFloat, rank - 1, comm, s);
+    ncclGroupEnd();
+  }
+  if (rank < nranks - 1) {
+    ncclGroupStart();
+    ncclSend(a, n, ncclFloat, rank + 1, comm, s);
+    ncclGroupEnd();
+  }
+}
+
+// Positive: the same stage group also holds an allreduce that the first
+// stage never joins.
+void pipeline_with_collective(float *a, float *b, size_t n, ncclComm_t comm, cudaStream_t s) {
+  int rank = 0;
+  ncclCommUserRank(comm, &rank);
+  if (rank > 0) {
+    ncclGroupStart();
+    ncclRecv(b, n, ncclFloat, rank - 1, comm, s);
+    ncclAllReduce(a, a, n, ncclFloat, ncclSum, comm, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ncclAllReduce' runs only on ranks where 'rank > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank > 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'ncclCommUserRank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'ncclAllReduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    ncclGroupEnd();
+  }
+}
