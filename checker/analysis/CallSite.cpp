@@ -201,6 +201,10 @@ const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context
     if (auto Automatic = Element.getAs<CFGAutomaticObjDtor>()) {
       const Stmt *Trigger = Automatic->getTriggerStmt();
       Site = Trigger ? Trigger->getEndLoc() : Automatic->getVarDecl()->getLocation();
+    } else if (auto Deleted = Element.getAs<CFGDeleteDtor>()) {
+      Site = Deleted->getDeleteExpr()->getBeginLoc();
+    } else if (auto Temporary = Element.getAs<CFGTemporaryDtor>()) {
+      Site = Temporary->getBindTemporaryExpr()->getEndLoc();
     }
     return Dtor->getDestructorDecl(Context);
   }
@@ -366,6 +370,30 @@ const CXXRecordDecl *heapClass(const Expr *E) {
       Made->template_arguments()[0].getKind() != TemplateArgument::Type)
     return nullptr;
   return Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
+}
+
+const CXXRecordDecl *releasedClass(const Expr *E) {
+  const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  // The holder as the user names it: `shared_ptr::reset` is its base's.
+  QualType Object = Member ? Member->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType()
+                           : QualType();
+  if (!Object.isNull() && Object->isPointerType())
+    Object = Object->getPointeeType();
+  const auto *Holder = Object.isNull() ? nullptr
+                                       : dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                                             Object->getAsCXXRecordDecl());
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!isOwningHolder(Holder) || !Method || !Method->getIdentifier() ||
+      !Method->getIdentifier()->isStr("reset") || Holder->getTemplateArgs().size() == 0 ||
+      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  // `reset(p)` hands over another object: what it destroys is usually the
+  // empty one it replaces.
+  for (const Expr *Arg : Member->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) &&
+        !Arg->isNullPointerConstant(Method->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
+      return nullptr;
+  return Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
 }
 
 const CXXConstructorDecl *madeUniqueBy(const CallExpr *Call) {

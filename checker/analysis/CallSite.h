@@ -153,6 +153,12 @@ bool handsOutAccess(const clang::CXXMethodDecl *Method);
 /// `std::optional<Session>`; null for any other expression.
 const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 
+/// The class of the object \p E destroys by emptying its owner:
+/// `session.reset()` (or `reset(nullptr)`) of a `std::unique_ptr<Session>`,
+/// a `std::shared_ptr<Session>` or a `std::optional<Session>`; null for any
+/// other expression.
+const clang::CXXRecordDecl *releasedClass(const clang::Expr *E);
+
 /// The constructor `std::make_unique<T>(args...)` runs with its arguments,
 /// as the instantiation's `new T(...)` names it; null for other calls.
 const clang::CXXConstructorDecl *madeUniqueBy(const clang::CallExpr *Call);

@@ -2,6 +2,7 @@
 #include "DivergenceNotes.h"
 #include "MoveOutOfBranchFix.h"
 
+#include "../analysis/CallSite.h"
 #include "../analysis/FunctionCFG.h"
 
 #include "clang/AST/ASTContext.h"
@@ -11,13 +12,14 @@ using namespace clang;
 using analysis::Divergence;
 
 // What the remedy moves out of the branch: a guard's declaration, the
-// making of a heap object whose destructor runs collectives later, or the
-// call.
+// making or the release of a heap object whose destructor runs collectives,
+// or the call.
 static std::string remedySubject(const analysis::CollectiveEvent &Event) {
   if (Event.Guard)
     return "declare " + quoted(Event.Guard->getName().str());
   if (const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Event.Via); Dtor && Event.SiteStmt)
-    return "make the " + quoted(Dtor->getParent()->getName().str());
+    return (analysis::releasedClass(dyn_cast<Expr>(Event.SiteStmt)) ? "destroy the " : "make the ") +
+           quoted(Dtor->getParent()->getName().str());
   return "call " + quoted(calledName(Event));
 }
 
