@@ -525,6 +525,9 @@ const ValueDecl *nullTestedHandle(const Expr *Condition, ASTContext &Context) {
 
 const Expr *dispatchHolder(const CallExpr *Call) {
   const Expr *Holder = Call->getCallee();
+  if (const auto *Bound = dyn_cast<BinaryOperator>(Holder->IgnoreParens());
+      Bound && Bound->isPtrMemOp())
+    return Bound->getRHS(); // `(s.*step)()`: the member pointer decides
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Holder = Member->getImplicitObjectArgument();
   else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))

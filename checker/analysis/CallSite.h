@@ -205,7 +205,8 @@ const clang::ValueDecl *nullTestedHandle(const clang::Expr *Condition, clang::AS
 
 /// What decides which function an indirect call runs: the object of a
 /// virtual call (`logger` of `logger->log()`), the callable of a call
-/// operator (`on_step_` of `on_step_(s)`) or the pointer called (`f`).
+/// operator (`on_step_` of `on_step_(s)`) or the pointer called (`f`, `step`
+/// of `(s.*step)()`).
 const clang::Expr *dispatchHolder(const clang::CallExpr *Call);
 
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),

@@ -20,7 +20,8 @@ using namespace clang;
 /// parameter) was chosen too, though its source is the parameter's.
 static bool chosenByRank(const Expr *Holder, const RankValue &Value, const Provenance *Source) {
   if (Source &&
-      (Holder->getType()->isFunctionPointerType() || (Value.Chosen && !fromSplit(Source))))
+      (Holder->getType()->isFunctionPointerType() ||
+       Holder->getType()->isMemberFunctionPointerType() || (Value.Chosen && !fromSplit(Source))))
     return true;
   for (; Source; Source = Source->Via)
     if (Source->K == Provenance::Kind::Implicit)

@@ -79,7 +79,8 @@ static const FunctionDecl *storedFunction(const Expr *E) {
 /// runs: a function pointer or reference, or a `std::function`.
 static bool holdsCallable(QualType Type) {
   Type = Type.getNonReferenceType();
-  if (Type->isFunctionPointerType() || Type->isFunctionType())
+  if (Type->isFunctionPointerType() || Type->isFunctionType() ||
+      Type->isMemberFunctionPointerType())
     return true;
   const CXXRecordDecl *Class = Type->getAsCXXRecordDecl();
   return Class && Class->isInStdNamespace() && Class->getIdentifier() &&
@@ -403,8 +404,12 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
   if (!Call)
     return {};
-  // A virtual call the compiler cannot bind: the method or any override.
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+  const Expr *Callable = Call->getCallee();
+  if (const auto *Bound = dyn_cast<BinaryOperator>(Callable->IgnoreParens());
+      Bound && Bound->isPtrMemOp()) {
+    Callable = Bound->getRHS(); // `(s.*step)()`: what the member pointer holds
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    // A virtual call the compiler cannot bind: the method or any override.
     const CXXMethodDecl *Method = Member->getMethodDecl();
     const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
     if (!Method || !Method->isVirtual() || resolvedCallee(Call) != Method ||
@@ -434,7 +439,6 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   const FunctionDecl *Direct = Call->getDirectCallee();
   if (Direct && Functions.count(Direct->getCanonicalDecl()))
     return {};
-  const Expr *Callable = Call->getCallee();
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
       Operator && Operator->getOperator() == OO_Call)
     Callable = Operator->getArg(0);

@@ -322,3 +322,56 @@ void deferred_on_root(MPI_Comm comm) {
   if (rank == 0)
     local.fn();
 }
+
+// Pointers to member functions: `(solver.*step)()` runs what `step` holds.
+struct Solver {
+  MPI_Comm comm;
+  void synchronized_step() { MPI_Barrier(comm); }
+  void local_step() {}
+  void checked_step() { MPI_Barrier(comm); }
+};
+
+// Positive: the rank picks the step; only rank 0's synchronizes.
+void member_step_chosen_by_rank(Solver &solver) {
+  int rank;
+  MPI_Comm_rank(solver.comm, &rank);
+  void (Solver::*step)() = rank == 0 ? &Solver::synchronized_step : &Solver::local_step;
+  (solver.*step)();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '(solver.*step)' may run 'Solver::synchronized_step', which calls 'MPI_Barrier', or 'Solver::local_step', which calls none, and 'step' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-12]]:30: note: 'MPI_Barrier' is called here, inside 'Solver::synchronized_step', which '(solver.*step)' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'step' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-14]]:8: note: 'Solver::local_step' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: make 'step' the same on every rank, or have every function '(solver.*step)' may run call the same collectives
+}
+
+// Negative: both steps the rank may pick synchronize the same way.
+void member_step_both_synchronize(Solver &solver) {
+  int rank;
+  MPI_Comm_rank(solver.comm, &rank);
+  void (Solver::*step)() = rank == 0 ? &Solver::synchronized_step : &Solver::checked_step;
+  (solver.*step)();
+}
+
+// Positive: every rank holds the synchronizing step, but only rank 0 runs it.
+void member_step_on_root(Solver *solver) {
+  int rank;
+  MPI_Comm_rank(solver->comm, &rank);
+  void (Solver::*step)() = &Solver::synchronized_step;
+  if (rank == 0)
+    (solver->*step)();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '(solver->*step)' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-35]]:30: note: 'MPI_Barrier' is called here, inside 'Solver::synchronized_step', which '(solver->*step)' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call '(solver->*step)' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: only rank 0 runs the step, but the one it holds is local.
+void member_local_step_on_root(Solver *solver) {
+  int rank;
+  MPI_Comm_rank(solver->comm, &rank);
+  void (Solver::*step)() = &Solver::local_step;
+  if (rank == 0)
+    (solver->*step)();
+}
