@@ -375,13 +375,14 @@ const CXXRecordDecl *heapClass(const Expr *E) {
 const CXXRecordDecl *releasedClass(const Expr *E) {
   const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E);
   // The holder as the user names it: `shared_ptr::reset` is its base's.
-  QualType Object = Member ? Member->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType()
-                           : QualType();
+  QualType Object =
+      Member ? Member->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType() : QualType();
   if (!Object.isNull() && Object->isPointerType())
     Object = Object->getPointeeType();
-  const auto *Holder = Object.isNull() ? nullptr
-                                       : dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-                                             Object->getAsCXXRecordDecl());
+  const auto *Holder =
+      Object.isNull()
+          ? nullptr
+          : dyn_cast_or_null<ClassTemplateSpecializationDecl>(Object->getAsCXXRecordDecl());
   const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
   if (!isOwningHolder(Holder) || !Method || !Method->getIdentifier() ||
       !Method->getIdentifier()->isStr("reset") || Holder->getTemplateArgs().size() == 0 ||

@@ -330,14 +330,23 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   const Expr *Color = ruleArgument(Call, Rule.Color);
   const Expr *NewCommArg = ruleArgument(Call, Rule.NewComm);
   const ValueDecl *NewComm = namedStorage(NewCommArg);
-  if (Color && NewComm)
+  if (Color && NewComm) {
+    RankValue Value = eval(Color);
+    // `MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, ...)`: one part per
+    // node, whatever the ranks pass.
+    const bool ByPlacement = Rule.PartsByPlacement && !Value.dependent();
+    if (ByPlacement)
+      Value.Source =
+          perRankData(Call, NewCommArg, Role.Name,
+                      "the communicator of the ranks placed with this one", Env.Arena, Function);
     // A colour pending on another file is no split here: the findings
     // known here must not depend on it (a parameter's seed decides later).
-    if (RankValue Value = eval(Color);
-        Value.dependent() && (!Value.pending() || Value.onParameters())) {
-      if (Recording)
+    if (Value.dependent() && (!Value.pending() || Value.onParameters())) {
+      if (Recording) {
         Result.Splits.push_back(
             {NewComm, Color, Value, namedStorage(ruleArgument(Call, Rule.Comm))});
+        Result.Splits.back().ByPlacement = ByPlacement;
+      }
       // A colour only parameters make per-rank (`split(rank / 2)`) leaves
       // a split without a source of its own: each caller resolves it.
       RankValue Handle;
@@ -346,6 +355,7 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
       Handle.ElementParams = Value.ElementParams;
       writeOutArgument(NewCommArg, nullptr, Handle);
     }
+  }
   recordSubGrid(Call, Role, NewCommArg);
   if (!Recording || !Rule.Synchronizes) // no rank waits in `MPI_Comm_free(&c)`
     return;

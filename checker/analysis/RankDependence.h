@@ -240,6 +240,9 @@ struct RankSplit {
   const void *CoordinatesWrite = nullptr;
   const clang::FieldDecl *CoordinatesField = nullptr;
   llvm::SmallVector<unsigned, 2> Dims;
+  // Parted by where each rank runs (rules' parts_by_placement), not by Color:
+  // its members are the ranks that share a part no formula here can name.
+  bool ByPlacement = false;
 };
 
 /// A call that may run one of several functions (an override, a stored

@@ -56,8 +56,9 @@ void TranslationUnitAnalysis::collectSplits() {
                    : shapeOf(*Function).conditions().writtenElement(Split.Coordinates,
                                                                     Split.CoordinatesWrite, Dim);
       };
-      FormulaRef Colour = Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
-                                      : Coordinate(Split.Dims.front());
+      FormulaRef Colour = Split.ByPlacement ? Formulas.perRank(Split.Color, /*Boolean=*/false)
+                          : Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
+                                        : Coordinate(Split.Dims.front());
       auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
         Members.addSplit(Comm, Parent, Shared);
         if (Split.Color)
@@ -75,8 +76,9 @@ void TranslationUnitAnalysis::collectSplits() {
       // colour in the caller's terms where the call's arguments make it.
       for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
         std::optional<FormulaRef> Passed =
-            Split.Color ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
-                        : std::nullopt;
+            Split.Color && !Split.ByPlacement
+                ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
+                : std::nullopt;
         AddSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
       }
     }

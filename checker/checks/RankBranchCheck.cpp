@@ -18,7 +18,8 @@ static std::string remedySubject(const analysis::CollectiveEvent &Event) {
   if (Event.Guard)
     return "declare " + quoted(Event.Guard->getName().str());
   if (const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Event.Via); Dtor && Event.SiteStmt)
-    return (analysis::releasedClass(dyn_cast<Expr>(Event.SiteStmt)) ? "destroy the " : "make the ") +
+    return (analysis::releasedClass(dyn_cast<Expr>(Event.SiteStmt)) ? "destroy the "
+                                                                    : "make the ") +
            quoted(Dtor->getParent()->getName().str());
   return "call " + quoted(calledName(Event));
 }

@@ -30,6 +30,10 @@ struct CollectiveRule {
   bool Synchronizes = true;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
   ArgRef Color, NewComm; // communicator creation: the split colour, the new handle
+  // The library also parts the ranks by where they run (MPI_Comm_split_type:
+  // one part per node), so the parts and their sizes differ between ranks
+  // whatever colour argument they agree on.
+  bool PartsByPlacement = false;
   // A sub-grid of a Cartesian communicator (MPI_Cart_sub): which dimensions
   // it keeps; its members share their coordinates in the others.
   ArgRef RemainDims;

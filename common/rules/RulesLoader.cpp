@@ -108,10 +108,11 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
                      const std::string &File, CollectiveRule &Rule) {
   Reader R(Entry, Context);
   if (!R.onlyKeys({"name", "operation", "blocking", "synchronizes", "args", "uniform_outputs",
-                   "in_place"}) ||
+                   "in_place", "parts_by_placement"}) ||
       !R.string("name", Rule.Name) || !R.string("operation", Rule.Operation) ||
       !R.boolean("blocking", Rule.Blocking) || !R.boolean("synchronizes", Rule.Synchronizes) ||
-      !R.indexList("uniform_outputs", Rule.UniformOutputs))
+      !R.indexList("uniform_outputs", Rule.UniformOutputs) ||
+      !R.boolean("parts_by_placement", Rule.PartsByPlacement))
     return R.takeError();
   if (!R.has("args"))
     return R.failure("args", "missing required field");
@@ -129,6 +130,9 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))
       return E;
+  if (Rule.PartsByPlacement && Rule.NewComm.K == ArgRef::Kind::Absent)
+    return R.failure("parts_by_placement",
+                     "parts a communicator, but \"args\" names no \"new_comm\"");
   if (!knownOperations().count(Rule.Operation)) {
     std::string Known;
     for (const std::string &Name : knownOperations())

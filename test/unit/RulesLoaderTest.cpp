@@ -152,6 +152,16 @@ TEST(RulesLoader, RejectsWrongTypes) {
       {"name": "f", "operation": "x", "args": {}, "uniform_outputs": [1, "a"]}]})"),
             "user.json: collectives[0] ('f'): key 'uniform_outputs': expected argument indices "
             "from 0 to 64, found \"a\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "comm_split", "args": {"comm": 0},
+       "parts_by_placement": true}]})"),
+            "user.json: collectives[0] ('f'): key 'parts_by_placement': parts a communicator, but "
+            "\"args\" names no \"new_comm\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "comm_split", "args": {"new_comm": 1},
+       "parts_by_placement": "yes"}]})"),
+            "user.json: collectives[0] ('f'): key 'parts_by_placement': expected true or false, "
+            "found a string");
 }
 
 TEST(RulesLoader, RejectsUnknownOperation) {
@@ -253,7 +263,13 @@ TEST(RulesLoader, SplitsNameTheirColourAndNewCommunicator) {
     ASSERT_NE(Split, nullptr) << Name;
     EXPECT_EQ(Split->Color.Index, 1u) << Name;
     EXPECT_EQ(Split->NewComm.Index, 3u) << Name;
+    EXPECT_FALSE(Split->PartsByPlacement) << Name;
   }
+  // The shared-memory split parts the ranks by node, whatever type they pass.
+  const CollectiveRule *ByNode = Rules.findCollective("MPI_Comm_split_type");
+  ASSERT_NE(ByNode, nullptr);
+  EXPECT_TRUE(ByNode->PartsByPlacement);
+  EXPECT_EQ(ByNode->NewComm.Index, 4u);
   // Per-rank send counts of the v-variants legitimately differ.
   EXPECT_EQ(Rules.findCollective("MPI_Gatherv")->Count.K, ArgRef::Kind::Absent);
   // A Cartesian sub-grid names the dimensions it keeps.
