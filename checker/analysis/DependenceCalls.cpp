@@ -74,6 +74,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   }
   if (std::optional<RankValue> Returned = returnedByTargets(Call, Args))
     return *Returned;
+  if (std::optional<RankValue> Field = ownFieldReturned(Call, Callee))
+    return *Field;
   if (auto It = Env.Facts.find(Callee->getCanonicalDecl()); It != Env.Facts.end())
     return chosenAtCall(It->second, atCall(It->second.ReturnValue, Args, Callee), Args, Callee);
   if (const ExternalFunction *Summary = Env.External.find(Callee);

@@ -169,6 +169,8 @@ private:
   /// What the file writes into the field of a global struct \p Key names;
   /// nullopt when \p Key names none, or nothing here writes it.
   std::optional<RankValue> globalPartValue(const StorageKey &Key) const;
+  std::optional<RankValue> ownFieldReturned(const clang::CallExpr *Call,
+                                            const clang::FunctionDecl *Callee) const;
   void followObjectFields(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void followConstructorFields(const clang::VarDecl *Var);
   void publishObjectFields(const StorageKey &Object, const FieldPath *ElementParts);

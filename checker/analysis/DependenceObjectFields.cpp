@@ -53,8 +53,27 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
       StorageKey Key = Object;
       Key.push_back(Field);
       RankValue Value = atCall(Left, Args, Definition);
-      Value.Definition = Call;
+      if (Left.Definition != &AgreedByEveryRank)
+        Value.Definition = Call;
       write(Key, Value);
+    }
+    // A field this function knows in the object, that the method changes
+    // on some paths only, may hold after the call what this call gives it
+    // (`c.raise(rank)`), or what the field holds in any object (containers
+    // keep their own account of size and elements).
+    if (Env.OwnFields) {
+      RankValue Given;
+      for (const Expr *Arg : Args)
+        Given.combine(eval(Arg));
+      for (const OwnFieldWrite &Changed : Env.OwnFields->of(Method)) {
+        StorageKey Key = Object;
+        Key.push_back(Changed.Field);
+        auto Known = Current.find(Key);
+        if (Known != Current.end() && !Changed.ElementsOnly &&
+            !isContainer(Changed.Field->getType()) &&
+            !Facts->second.OwnFieldsAtExit.count(Changed.Field))
+          Known->second.combine(Given).combine(fallback(Key));
+      }
     }
   }
   if (Object.size() == 1 && Object.front() == &ThisRoot) {
@@ -92,6 +111,55 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
     else
       Current[Key] = Taint;
   }
+}
+
+// An accessor whose one statement returns what it computes from fields of
+// its object and constants alone (`int steps() const { return steps_; }`,
+// `bool stop() const { return diverged_ != 0; }`) reads those fields of the
+// object it is called on, as the caller would: what the calls on that
+// object left there (`c.set(rank); c.agree();` where agree() allreduces the
+// field in place).
+std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
+                                                    const FunctionDecl *Callee) const {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  const FunctionDecl *Definition = Callee->getDefinition();
+  const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
+  const auto *Return =
+      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  StorageKey Object;
+  // Numbers and flags only: a choice of handle (`return eval_ ? sub_ :
+  // world_;`) is judged as a choice, by the method's summary.
+  if (!Member || !Method || Method->isVirtual() || !Return || !Return->getRetValue() ||
+      !Callee->getReturnType().getNonReferenceType()->isArithmeticType() ||
+      cast<MemberExpr>(Member->getCallee()->IgnoreParens())->isArrow() ||
+      !keyOf(Member->getImplicitObjectArgument(), Object))
+    return std::nullopt;
+  RankValue Value;
+  std::vector<const Stmt *> Work{Return->getRetValue()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (const auto *Read = dyn_cast<MemberExpr>(S)) {
+      const auto *Field = dyn_cast<FieldDecl>(Read->getMemberDecl());
+      // Numbers and flags held whole: an array's or a pointee's elements
+      // are kept apart from their holder.
+      if (!Field || !isa<CXXThisExpr>(Read->getBase()->IgnoreParenImpCasts()) ||
+          !(Field->getType()->isArithmeticType() || Field->getType()->isEnumeralType()))
+        return std::nullopt;
+      StorageKey Key = Object;
+      Key.push_back(Field);
+      Value.combine(read(Key));
+      continue;
+    }
+    if (isa<CallExpr, DeclRefExpr, CXXThisExpr, LambdaExpr, StmtExpr, AbstractConditionalOperator>(
+            S))
+      return std::nullopt; // what else it reads is not this caller's to know
+    for (const Stmt *Child : S->children())
+      if (Child)
+        Work.push_back(Child);
+  }
+  return Value;
 }
 
 // An object made by a constructor of this file holds what the constructor

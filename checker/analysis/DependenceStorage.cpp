@@ -512,8 +512,10 @@ FieldValues Dataflow::ownFieldsAtExit(const State &AtExit) const {
       continue;
     const auto *Field = dyn_cast<FieldDecl>(static_cast<const Decl *>(Key.back()));
     const RankValue &Value = It->second;
+    // A field a collective agreed on every path counts as set, to that value.
+    const bool Agreed = Value.Definition == &AgreedByEveryRank && !Value.dependent();
     if (Field && !isContainer(Field->getType()) && Value.Definition &&
-        Value.Definition != &AgreedByEveryRank && !Blocks.count(Value.Definition))
+        (Agreed || (Value.Definition != &AgreedByEveryRank && !Blocks.count(Value.Definition))))
       Set[Field] = Value;
   }
   return Set;
