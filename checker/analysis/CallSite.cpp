@@ -372,31 +372,6 @@ const CXXRecordDecl *heapClass(const Expr *E) {
   return Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
 }
 
-const CXXRecordDecl *releasedClass(const Expr *E) {
-  const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E);
-  // The holder as the user names it: `shared_ptr::reset` is its base's.
-  QualType Object =
-      Member ? Member->getImplicitObjectArgument()->IgnoreParenImpCasts()->getType() : QualType();
-  if (!Object.isNull() && Object->isPointerType())
-    Object = Object->getPointeeType();
-  const auto *Holder =
-      Object.isNull()
-          ? nullptr
-          : dyn_cast_or_null<ClassTemplateSpecializationDecl>(Object->getAsCXXRecordDecl());
-  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
-  if (!isOwningHolder(Holder) || !Method || !Method->getIdentifier() ||
-      !Method->getIdentifier()->isStr("reset") || Holder->getTemplateArgs().size() == 0 ||
-      Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return nullptr;
-  // `reset(p)` hands over another object: what it destroys is usually the
-  // empty one it replaces.
-  for (const Expr *Arg : Member->arguments())
-    if (!isa<CXXDefaultArgExpr>(Arg) &&
-        !Arg->isNullPointerConstant(Method->getASTContext(), Expr::NPC_ValueDependentIsNotNull))
-      return nullptr;
-  return Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-}
-
 const CXXConstructorDecl *madeUniqueBy(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
@@ -524,11 +499,15 @@ const ValueDecl *nullTestedHandle(const Expr *Condition, ASTContext &Context) {
   return namedStorage(L);
 }
 
+const Expr *calledMemberPointer(const CallExpr *Call) {
+  const auto *Bound = dyn_cast<BinaryOperator>(Call->getCallee()->IgnoreParens());
+  return Bound && Bound->isPtrMemOp() ? Bound->getRHS() : nullptr;
+}
+
 const Expr *dispatchHolder(const CallExpr *Call) {
+  if (const Expr *Pointer = calledMemberPointer(Call))
+    return Pointer; // the member pointer decides, not the object
   const Expr *Holder = Call->getCallee();
-  if (const auto *Bound = dyn_cast<BinaryOperator>(Holder->IgnoreParens());
-      Bound && Bound->isPtrMemOp())
-    return Bound->getRHS(); // `(s.*step)()`: the member pointer decides
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Holder = Member->getImplicitObjectArgument();
   else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))

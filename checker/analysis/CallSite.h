@@ -153,12 +153,6 @@ bool handsOutAccess(const clang::CXXMethodDecl *Method);
 /// `std::optional<Session>`; null for any other expression.
 const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
 
-/// The class of the object \p E destroys by emptying its owner:
-/// `session.reset()` (or `reset(nullptr)`) of a `std::unique_ptr<Session>`,
-/// a `std::shared_ptr<Session>` or a `std::optional<Session>`; null for any
-/// other expression.
-const clang::CXXRecordDecl *releasedClass(const clang::Expr *E);
-
 /// The constructor `std::make_unique<T>(args...)` runs with its arguments,
 /// as the instantiation's `new T(...)` names it; null for other calls.
 const clang::CXXConstructorDecl *madeUniqueBy(const clang::CallExpr *Call);
@@ -202,6 +196,10 @@ bool isNullHandle(const clang::Expr *E, clang::ASTContext &Context);
 /// The handle \p Condition compares with the null handle (`sub !=
 /// MPI_COMM_NULL`, `comm == nullptr`), when that is all it tests; or null.
 const clang::ValueDecl *nullTestedHandle(const clang::Expr *Condition, clang::ASTContext &Context);
+
+/// The member pointer a call runs through (`step` of `(s.*step)()` or
+/// `(p->*step)()`); null for any other call.
+const clang::Expr *calledMemberPointer(const clang::CallExpr *Call);
 
 /// What decides which function an indirect call runs: the object of a
 /// virtual call (`logger` of `logger->log()`), the callable of a call

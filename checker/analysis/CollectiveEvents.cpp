@@ -63,8 +63,7 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 /// The destructor of the object a call makes on the heap (\p Site: the
 /// constructor call of a `new`, or `std::make_unique`), which runs wherever
-/// it is destroyed later, or of the object a `reset()` destroys now; null for
-/// any other call.
+/// it is destroyed later; null for any other call.
 static const CXXDestructorDecl *heapDestructor(const FunctionDecl *Callee, const Stmt *Site,
                                                const ParentMap &Parents) {
   const Stmt *Made = Site;
@@ -72,8 +71,6 @@ static const CXXDestructorDecl *heapDestructor(const FunctionDecl *Callee, const
     Made = dyn_cast_or_null<CXXNewExpr>(
         Parents.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Site)));
   const CXXRecordDecl *Class = heapClass(dyn_cast_or_null<Expr>(Made));
-  if (!Class)
-    Class = releasedClass(dyn_cast_or_null<Expr>(Site));
   return Class && Class->hasDefinition() ? Class->getDestructor() : nullptr;
 }
 
@@ -548,8 +545,7 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           if (performsCollectives(Callee) && !Initialized)
             addCallEvents(Callee, Site, SiteStmt, Events);
           // Its destructor runs later, on the ranks that made the object:
-          // `if (rank == 0) session = std::make_unique<Session>(comm);`; or
-          // now, on the ranks that empty its owner: `session.reset()`.
+          // `if (rank == 0) session = std::make_unique<Session>(comm);`.
           if (const CXXDestructorDecl *Dtor = heapDestructor(Callee, SiteStmt, Function.parents());
               Dtor && performsCollectives(Dtor))
             addCallEvents(Dtor, Site, SiteStmt, Events);

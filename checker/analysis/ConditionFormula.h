@@ -79,6 +79,12 @@ struct ConditionFacts {
 /// Whether \p E is an integer (or boolean) expression, as formulas take it.
 bool isInteger(const clang::Expr *E);
 
+/// The expression a call of \p Callee stands for, when its whole body is
+/// `return E;` over integers (an accessor such as `bool is_first() const
+/// { return stage == 0; }`) and the call runs that body: not a virtual
+/// call, not a library's; null otherwise.
+const clang::Expr *returnedExpression(const clang::FunctionDecl *Callee);
+
 /// The integer fields \p E is computed from: those it reads, also through
 /// the initializers of the locals it reads and the bodies of the accessors
 /// it calls (`is_leader() ? 0 : MPI_UNDEFINED` reads `node_rank`).

@@ -14,11 +14,7 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// The expression a call of \p Callee stands for, when its whole body is
-/// `return E;` over integers (an accessor such as `bool is_first() const
-/// { return stage == 0; }`) and the call runs that body: not a virtual
-/// call, not a library's.
-static const Expr *returnedExpression(const FunctionDecl *Callee) {
+const Expr *returnedExpression(const FunctionDecl *Callee) {
   const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
   if (!Definition || Definition->isVariadic() ||
       Definition->getASTContext().getSourceManager().isInSystemHeader(Definition->getLocation()))

@@ -382,6 +382,10 @@ private:
   // expression that is no element of its own keeps its first value (rare:
   // operands inside elements are elements too).
   mutable llvm::DenseMap<const clang::Expr *, RankValue> ElementValues;
+  // The locals the function names other than by their members (`&c`, a
+  // copy, a reference or a lambda capture): computed on first use.
+  mutable std::optional<llvm::DenseSet<const clang::VarDecl *>> AliasedLocals;
+  bool aliased(const clang::VarDecl *Local) const;
   FunctionDependence Result;
 };
 

@@ -2,12 +2,14 @@
 // of the object and leaves in it, and what a library method that resets its
 // object leaves there (DependenceDataflow.h).
 #include "CallClassifier.h"
+#include "ConditionFormula.h"
 #include "DependenceDataflow.h"
 #include "IndirectCalls.h"
 #include "OwnFieldWrites.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 
 #include <algorithm>
 
@@ -118,25 +120,23 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
 // `bool stop() const { return diverged_ != 0; }`) reads those fields of the
 // object it is called on, as the caller would: what the calls on that
 // object left there (`c.set(rank); c.agree();` where agree() allreduces the
-// field in place).
+// field in place). Only for a local the function names by its members
+// alone: through an alias (`p->set(rank)`, a copy, a lambda's capture) the
+// object changes where the caller's account of it does not.
 std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
                                                     const FunctionDecl *Callee) const {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
-  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-  const FunctionDecl *Definition = Callee->getDefinition();
-  const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
-  const auto *Return =
-      Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const Expr *Returned = returnedExpression(Callee);
   StorageKey Object;
-  // Numbers and flags only: a choice of handle (`return eval_ ? sub_ :
-  // world_;`) is judged as a choice, by the method's summary.
-  if (!Member || !Method || Method->isVirtual() || !Return || !Return->getRetValue() ||
-      !Callee->getReturnType().getNonReferenceType()->isArithmeticType() ||
-      cast<MemberExpr>(Member->getCallee()->IgnoreParens())->isArrow() ||
-      !keyOf(Member->getImplicitObjectArgument(), Object))
+  if (!Member || !Returned || cast<MemberExpr>(Member->getCallee()->IgnoreParens())->isArrow() ||
+      !keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
+    return std::nullopt;
+  const auto *Local = static_cast<const VarDecl *>(Object.front());
+  if (!Local->hasLocalStorage() || isa<ParmVarDecl>(Local) || Local->getType()->isReferenceType() ||
+      aliased(Local))
     return std::nullopt;
   RankValue Value;
-  std::vector<const Stmt *> Work{Return->getRetValue()};
+  std::vector<const Stmt *> Work{Returned};
   while (!Work.empty()) {
     const Stmt *S = Work.back();
     Work.pop_back();
@@ -160,6 +160,29 @@ std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
         Work.push_back(Child);
   }
   return Value;
+}
+
+bool Dataflow::aliased(const VarDecl *Local) const {
+  if (!AliasedLocals) {
+    AliasedLocals.emplace();
+    const ParentMap &Parents = Function.parents();
+    forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!Var || !Var->hasLocalStorage())
+        return;
+      // `c.n_` and `c.set(...)` name the object itself; `&c.n_` does not.
+      const auto *Member = dyn_cast_or_null<MemberExpr>(
+          Parents.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Ref)));
+      const auto *Address =
+          Member ? dyn_cast_or_null<UnaryOperator>(
+                       Parents.getParentIgnoreParenImpCasts(const_cast<MemberExpr *>(Member)))
+                 : nullptr;
+      if (!Member || Member->isArrow() || (Address && Address->getOpcode() == UO_AddrOf))
+        AliasedLocals->insert(Var);
+    });
+  }
+  return AliasedLocals->count(Local);
 }
 
 // An object made by a constructor of this file holds what the constructor

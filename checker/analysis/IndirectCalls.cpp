@@ -168,8 +168,10 @@ IndirectCalls::IndirectCalls(
 // its own parameter.
 void IndirectCalls::recordInvocations(const CallExpr *Call) {
   const Expr *Callable = Call->getCallee();
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
-      Operator && Operator->getOperator() == OO_Call)
+  if (const Expr *MemberPointer = calledMemberPointer(Call))
+    Callable = MemberPointer; // `(s.*f)()` runs the parameter `f`
+  else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+           Operator && Operator->getOperator() == OO_Call)
     Callable = Operator->getArg(0);
   if (const ParmVarDecl *Param = callableParameter(Callable))
     Invoked.insert(Param);
@@ -405,9 +407,9 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   if (!Call)
     return {};
   const Expr *Callable = Call->getCallee();
-  if (const auto *Bound = dyn_cast<BinaryOperator>(Callable->IgnoreParens());
-      Bound && Bound->isPtrMemOp()) {
-    Callable = Bound->getRHS(); // `(s.*step)()`: what the member pointer holds
+  const Expr *MemberPointer = calledMemberPointer(Call);
+  if (MemberPointer) {
+    Callable = MemberPointer; // `(s.*step)()`: what the member pointer holds
   } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
     // A virtual call the compiler cannot bind: the method or any override.
     const CXXMethodDecl *Method = Member->getMethodDecl();
@@ -460,7 +462,17 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
       if (!Given.empty())
         return Given;
     }
-  return It->second;
+  if (!MemberPointer)
+    return It->second;
+  // A pointer to a virtual method dispatches on the object: any override.
+  std::vector<const FunctionDecl *> Targets = It->second;
+  for (const FunctionDecl *Target : It->second)
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Target); Method && Method->isVirtual())
+      if (auto Overriding = Overriders.find(Method->getCanonicalDecl());
+          Overriding != Overriders.end())
+        for (const FunctionDecl *Override : Overriding->second)
+          addTarget(Targets, Override);
+  return Targets;
 }
 
 } // namespace lockstep::analysis

@@ -92,7 +92,9 @@ void TranslationUnitAnalysis::collectSplits() {
           Source && Source->Pending)
         return; // decided by another file's summary, as the splits above
       std::optional<FormulaRef> Colour;
-      if (const Expr *Argument = WrapperObjects::passedFor(Made.Object, Made.Split->Color))
+      if (Made.Split->ByPlacement)
+        Colour = Formulas.perRank(Made.Split->Color, /*Boolean=*/false);
+      else if (const Expr *Argument = WrapperObjects::passedFor(Made.Object, Made.Split->Color))
         Colour = shapeOf(*Function).conditions().expression(Argument);
       else if (Constructor)
         Colour = shapeOf(*Constructor).conditions().expression(Made.Split->Color);

@@ -2,7 +2,6 @@
 #include "DivergenceNotes.h"
 #include "MoveOutOfBranchFix.h"
 
-#include "../analysis/CallSite.h"
 #include "../analysis/FunctionCFG.h"
 
 #include "clang/AST/ASTContext.h"
@@ -12,14 +11,13 @@ using namespace clang;
 using analysis::Divergence;
 
 // What the remedy moves out of the branch: a guard's declaration, the
-// making or the release of a heap object whose destructor runs collectives,
-// or the call.
+// making of a heap object whose destructor runs collectives later, the end
+// of an object (a `delete`, a temporary), or the call.
 static std::string remedySubject(const analysis::CollectiveEvent &Event) {
   if (Event.Guard)
     return "declare " + quoted(Event.Guard->getName().str());
-  if (const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Event.Via); Dtor && Event.SiteStmt)
-    return (analysis::releasedClass(dyn_cast<Expr>(Event.SiteStmt)) ? "destroy the "
-                                                                    : "make the ") +
+  if (const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Event.Via))
+    return (Event.SiteStmt ? "make the " : "destroy the ") +
            quoted(Dtor->getParent()->getName().str());
   return "call " + quoted(calledName(Event));
 }

@@ -102,3 +102,23 @@ void stop_on_local_flag() {
   // CHECK-MESSAGES: :[[@LINE-17]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-11]]:5: note: let every rank reach 'Stopper::sync' before leaving, or make the decision to leave the same on every rank
 }
+
+// Positive: agreed, then set per rank through a pointer to the object; the
+// accessor reads what the pointer left, not the agreed value. (Through the
+// pointer the field is judged as in any object of the class: the note names
+// the first rank the file writes into it.)
+void set_through_pointer_after_agreement() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Counter c(MPI_COMM_WORLD);
+  Counter *p = &c;
+  c.set(3);
+  c.agree();
+  p->set(rank);
+  for (int i = 0; i < c.n(); ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < c.n()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-93]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}

@@ -375,3 +375,44 @@ void member_local_step_on_root(Solver *solver) {
   if (rank == 0)
     (solver->*step)();
 }
+
+// Positive: the member pointer is a parameter; only rank 0 hands over the
+// synchronizing step. Negative beside it: the local step.
+static void run_step(Solver &solver, void (Solver::*step)()) { (solver.*step)(); }
+
+void member_step_passed_on_root(Solver &solver) {
+  int rank;
+  MPI_Comm_rank(solver.comm, &rank);
+  if (rank == 0)
+    run_step(solver, &Solver::synchronized_step);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Solver::synchronized_step' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-60]]:30: note: 'MPI_Barrier' is called here, inside 'Solver::synchronized_step'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'Solver::synchronized_step' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank == 0)
+    run_step(solver, &Solver::local_step);
+}
+
+// Positive: a pointer to a virtual method runs the override of the object.
+struct Phase {
+  virtual ~Phase() = default;
+  virtual void finish() {}
+};
+struct SyncedPhase : Phase {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  void finish() override { MPI_Barrier(comm); }
+};
+
+void virtual_member_step_on_root(Phase &phase) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  void (Phase::*end)() = &Phase::finish;
+  if (rank == 0)
+    (phase.*end)();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '(phase.*end)' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-10]]:28: note: 'MPI_Barrier' is called here, inside 'SyncedPhase::finish', which '(phase.*end)' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call '(phase.*end)' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

@@ -1,4 +1,4 @@
-// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-loop,lockstep-rank-argument' %s -- %c_flags 2>&1 \
+// RUN: %clang_tidy --checks='-*,lockstep-rank-branch,lockstep-rank-loop,lockstep-rank-argument' %s -- %cxx_flags 2>&1 \
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
 // MPI_Comm_split_type parts the ranks by where they run (rules'
