@@ -120,9 +120,10 @@ void Dataflow::followObjectFields(const CallExpr *Call, const FunctionDecl *Call
 // `bool stop() const { return diverged_ != 0; }`) reads those fields of the
 // object it is called on, as the caller would: what the calls on that
 // object left there (`c.set(rank); c.agree();` where agree() allreduces the
-// field in place). Only for a local the function names by its members
-// alone: through an alias (`p->set(rank)`, a copy, a lambda's capture) the
-// object changes where the caller's account of it does not.
+// field in place). Only for a local made by a constructor (not a copy) and
+// named by its members alone: through an alias (`p->set(rank)`, a copy, a
+// lambda's capture, a method that hands out `*this`) the object changes
+// where the caller's account of it does not.
 std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
                                                     const FunctionDecl *Callee) const {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
@@ -132,8 +133,11 @@ std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
       !keyOf(Member->getImplicitObjectArgument(), Object) || Object.front() == &ThisRoot)
     return std::nullopt;
   const auto *Local = static_cast<const VarDecl *>(Object.front());
-  if (!Local->hasLocalStorage() || isa<ParmVarDecl>(Local) || Local->getType()->isReferenceType() ||
-      aliased(Local))
+  const auto *Made =
+      Local->getInit() ? dyn_cast<CXXConstructExpr>(Local->getInit()->IgnoreImplicit()) : nullptr;
+  if (!Local->hasLocalStorage() || isa<ParmVarDecl, DecompositionDecl>(Local) ||
+      Local->getType()->isReferenceType() || (Local->getInit() && !Made) ||
+      (Made && Made->getConstructor()->isCopyOrMoveConstructor()) || aliased(Local))
     return std::nullopt;
   RankValue Value;
   std::vector<const Stmt *> Work{Returned};
@@ -178,7 +182,12 @@ bool Dataflow::aliased(const VarDecl *Local) const {
           Member ? dyn_cast_or_null<UnaryOperator>(
                        Parents.getParentIgnoreParenImpCasts(const_cast<MemberExpr *>(Member)))
                  : nullptr;
-      if (!Member || Member->isArrow() || (Address && Address->getOpcode() == UO_AddrOf))
+      // A method that returns a pointer or a reference may hand out the
+      // object (`c.self().set(rank)`) or a part of it.
+      const auto *Method = Member ? dyn_cast<CXXMethodDecl>(Member->getMemberDecl()) : nullptr;
+      if (!Member || Member->isArrow() || (Address && Address->getOpcode() == UO_AddrOf) ||
+          (Method && (Method->getReturnType()->isPointerType() ||
+                      Method->getReturnType()->isReferenceType())))
         AliasedLocals->insert(Var);
     });
   }

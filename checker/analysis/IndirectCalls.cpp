@@ -365,6 +365,19 @@ void IndirectCalls::addTarget(std::vector<const FunctionDecl *> &Targets,
       Targets.push_back(Instance->getCanonicalDecl());
 }
 
+// A pointer to a virtual method dispatches on the object: the method or any
+// override runs.
+void IndirectCalls::addMethodTargets(std::vector<const FunctionDecl *> &Targets,
+                                     const FunctionDecl *Target) const {
+  addTarget(Targets, Target);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Target);
+  if (!Method || !Method->isVirtual())
+    return;
+  if (auto Overriding = Overriders.find(Method->getCanonicalDecl()); Overriding != Overriders.end())
+    for (const FunctionDecl *Override : Overriding->second)
+      addTarget(Targets, Override);
+}
+
 std::vector<IndirectCalls::Runnable> IndirectCalls::passedCallables(const Stmt *Site) const {
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
   const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
@@ -381,7 +394,7 @@ std::vector<IndirectCalls::Runnable> IndirectCalls::passedCallables(const Stmt *
     std::vector<const FunctionDecl *> Targets;
     const Expr *Bare = unwrapped(Args[I]);
     if (const FunctionDecl *Target = storedFunction(Bare)) {
-      addTarget(Targets, Target);
+      addMethodTargets(Targets, Target); // `run(s, &Solver::step)`
     } else if (const auto *Set = dyn_cast_or_null<CXXConstructExpr>(Bare)) {
       for (const Expr *Part : Set->arguments()) // `Overloaded{[&](A &) {...}, [&](B &) {...}}`
         if (const FunctionDecl *Target = storedFunction(Part))
@@ -464,14 +477,9 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
     }
   if (!MemberPointer)
     return It->second;
-  // A pointer to a virtual method dispatches on the object: any override.
-  std::vector<const FunctionDecl *> Targets = It->second;
+  std::vector<const FunctionDecl *> Targets;
   for (const FunctionDecl *Target : It->second)
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(Target); Method && Method->isVirtual())
-      if (auto Overriding = Overriders.find(Method->getCanonicalDecl());
-          Overriding != Overriders.end())
-        for (const FunctionDecl *Override : Overriding->second)
-          addTarget(Targets, Override);
+    addMethodTargets(Targets, Target);
   return Targets;
 }
 

@@ -54,6 +54,8 @@ private:
   void closeInvoked();
   void addTarget(std::vector<const clang::FunctionDecl *> &Targets,
                  const clang::FunctionDecl *Target) const;
+  void addMethodTargets(std::vector<const clang::FunctionDecl *> &Targets,
+                        const clang::FunctionDecl *Target) const;
   void store(const clang::ValueDecl *Storage, const clang::Expr *Value);
   void storeOne(const clang::ValueDecl *Storage, const clang::Expr *Value);
   void copyStored();

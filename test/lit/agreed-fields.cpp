@@ -122,3 +122,60 @@ void set_through_pointer_after_agreement() {
   // CHECK-MESSAGES: :[[@LINE-93]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
 }
+
+class Tally {
+public:
+  explicit Tally(MPI_Comm c) : comm_(c) {}
+  void set(int v) { n_ = v; }
+  void agree() { MPI_Allreduce(MPI_IN_PLACE, &n_, 1, MPI_INT, MPI_MAX, comm_); }
+  Tally &self() { return *this; }
+  int n() const { return n_; }
+
+private:
+  MPI_Comm comm_;
+  int n_ = 0;
+};
+
+// Positive: a copy of an object set per rank holds the same per-rank count.
+void copied_count() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Tally t(MPI_COMM_WORLD);
+  t.set(rank);
+  Tally u = t;
+  for (int i = 0; i < u.n(); ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < u.n()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Positive: agreed, then set per rank through the reference a method hands
+// out. (As through a pointer, the note names the first rank the file writes
+// into the field.)
+void set_through_self_after_agreement() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Tally t(MPI_COMM_WORLD);
+  t.set(3);
+  t.agree();
+  t.self().set(rank);
+  for (int i = 0; i < t.n(); ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < t.n()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-26]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+}
+
+// Negative: set per rank, agreed, then only read.
+void tally_agreed() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Tally t(MPI_COMM_WORLD);
+  t.set(rank);
+  t.agree();
+  for (int i = 0; i < t.n(); ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+}

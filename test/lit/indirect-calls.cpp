@@ -416,3 +416,19 @@ void virtual_member_step_on_root(Phase &phase) {
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call '(phase.*end)' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Positive: a pointer to the virtual method handed to a helper runs the
+// override there.
+static void finish_with(Phase &phase, void (Phase::*end)()) { (phase.*end)(); }
+
+void virtual_member_passed_on_root(Phase &phase) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    finish_with(phase, &Phase::finish);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'finish_with' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-26]]:28: note: 'MPI_Barrier' is called here, inside 'SyncedPhase::finish', which 'finish_with' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'finish_with' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
