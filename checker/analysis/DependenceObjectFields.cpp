@@ -136,8 +136,9 @@ std::optional<RankValue> Dataflow::ownFieldReturned(const CallExpr *Call,
   const auto *Made =
       Local->getInit() ? dyn_cast<CXXConstructExpr>(Local->getInit()->IgnoreImplicit()) : nullptr;
   if (!Local->hasLocalStorage() || isa<ParmVarDecl, DecompositionDecl>(Local) ||
-      Local->getType()->isReferenceType() || (Local->getInit() && !Made) ||
-      (Made && Made->getConstructor()->isCopyOrMoveConstructor()) || aliased(Local))
+      Local->getType()->isReferenceType() ||
+      (Local->getInit() && (!Made || Made->getConstructor()->isCopyOrMoveConstructor())) ||
+      aliased(Local))
     return std::nullopt;
   RankValue Value;
   std::vector<const Stmt *> Work{Returned};

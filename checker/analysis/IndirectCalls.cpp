@@ -163,17 +163,23 @@ IndirectCalls::IndirectCalls(
   closeInvoked();
 }
 
+/// What a call runs through when it names no function: the member pointer
+/// of `(s.*f)()`, the object of a call operator (`f(x)` on a std::function),
+/// or the callee expression (`fp()` on a pointer).
+static const Expr *calledCallable(const CallExpr *Call) {
+  if (const Expr *MemberPointer = calledMemberPointer(Call))
+    return MemberPointer;
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+      Operator && Operator->getOperator() == OO_Call)
+    return Operator->getArg(0);
+  return Call->getCallee();
+}
+
 // `f()`, `fn(comm)`, `std::for_each(b, e, f)` run the parameter `f`,
 // `hooks_.push_back(f)` keeps it to run; `run(f)` runs it where `run` runs
 // its own parameter.
 void IndirectCalls::recordInvocations(const CallExpr *Call) {
-  const Expr *Callable = Call->getCallee();
-  if (const Expr *MemberPointer = calledMemberPointer(Call))
-    Callable = MemberPointer; // `(s.*f)()` runs the parameter `f`
-  else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
-           Operator && Operator->getOperator() == OO_Call)
-    Callable = Operator->getArg(0);
-  if (const ParmVarDecl *Param = callableParameter(Callable))
+  if (const ParmVarDecl *Param = callableParameter(calledCallable(Call)))
     Invoked.insert(Param);
   const FunctionDecl *Callee = resolvedCallee(Call);
   if (!Callee)
@@ -419,11 +425,9 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   const auto *Call = dyn_cast_or_null<CallExpr>(Site);
   if (!Call)
     return {};
-  const Expr *Callable = Call->getCallee();
+  // `(s.*step)()` runs what the member pointer holds, not the object's method.
   const Expr *MemberPointer = calledMemberPointer(Call);
-  if (MemberPointer) {
-    Callable = MemberPointer; // `(s.*step)()`: what the member pointer holds
-  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+  if (const auto *Member = MemberPointer ? nullptr : dyn_cast<CXXMemberCallExpr>(Call)) {
     // A virtual call the compiler cannot bind: the method or any override.
     const CXXMethodDecl *Method = Member->getMethodDecl();
     const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
@@ -454,9 +458,7 @@ std::vector<const FunctionDecl *> IndirectCalls::targets(const Stmt *Site) const
   const FunctionDecl *Direct = Call->getDirectCallee();
   if (Direct && Functions.count(Direct->getCanonicalDecl()))
     return {};
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
-      Operator && Operator->getOperator() == OO_Call)
-    Callable = Operator->getArg(0);
+  const Expr *Callable = calledCallable(Call);
   const ValueDecl *Holder = holderOf(Callable);
   if (isa_and_nonnull<ParmVarDecl>(Holder) && holdsCallable(Holder->getType()))
     return {}; // what the callers pass: their calls run it (passedCallables)
