@@ -103,6 +103,8 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
       Role.PerRankSource = Rules.findPerRankSource(Name);
     if (!Role.Copy)
       Role.Copy = Rules.findCopy(Name);
+    if (!Role.RankSet)
+      Role.RankSet = Rules.findRankSet(Name);
   }
   for (const rules::JoinProtocolRule &Join : Rules.JoinProtocols) {
     if (listed(Join.Shadows, Names))

@@ -31,6 +31,7 @@ struct CalleeRole {
   bool AnnotatedUniform = false;
   const rules::PerRankSourceRule *PerRankSource = nullptr; // a clock, a host query, ...
   const rules::CopyRule *Copy = nullptr;                   // memcpy, cudaMemcpy, ...
+  const rules::RankSetRule *RankSet = nullptr;             // MPI_Comm_group, MPI_Group_incl, ...
   const rules::JoinProtocolRule *JoinBegin = nullptr;      // opens the region (guard constructor)
   const rules::JoinProtocolRule *JoinEnd = nullptr;        // closes it (guard destructor)
   std::vector<const rules::JoinProtocolRule *> ShadowedBy; // protocols that shadow this call
@@ -53,7 +54,7 @@ struct CalleeRole {
   /// Known to the rules: its return value is never an unknown quantity.
   bool isKnown() const {
     return isCollective() || GroupMarker || RankSource || AnnotatedRankSource || UniformSource ||
-           AnnotatedUniform || PerRankSource || JoinBegin || JoinEnd;
+           AnnotatedUniform || PerRankSource || RankSet || JoinBegin || JoinEnd;
   }
 };
 

@@ -329,25 +329,30 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   // A split by a rank-dependent colour hands each part its own communicator
   // (or none): the handle differs between ranks, and only the members of a
   // part use it, so it is not an argument that must agree.
-  const Expr *Color = ruleArgument(Call, Rule.Color);
+  const Expr *MemberGroup = ruleArgument(Call, Rule.MemberGroup);
+  const Expr *Color = MemberGroup ? MemberGroup : ruleArgument(Call, Rule.Color);
   const Expr *NewCommArg = ruleArgument(Call, Rule.NewComm);
   const ValueDecl *NewComm = namedStorage(NewCommArg);
   if (Color && NewComm) {
-    RankValue Value = eval(Color);
+    RankValue Value = MemberGroup ? RankValue() : eval(Color);
     // `MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, ...)`: one part per
-    // node, whatever the ranks pass.
+    // node, whatever the ranks pass; `MPI_Comm_create(world, group, &sub)`:
+    // a communicator for the group's members, a null handle elsewhere.
     const bool ByPlacement = Rule.PartsByPlacement && !Value.dependent();
-    if (ByPlacement)
-      Value.Source =
-          perRankData(Call, NewCommArg, Role.Name,
-                      "the communicator of the ranks placed with this one", Env.Arena, Function);
+    if (ByPlacement || MemberGroup)
+      Value.Source = perRankData(Call, NewCommArg, Role.Name,
+                                 MemberGroup ? "the communicator of the members of the group"
+                                             : "the communicator of the ranks placed with this one",
+                                 Env.Arena, Function);
     // A colour pending on another file is no split here: the findings
     // known here must not depend on it (a parameter's seed decides later).
     if (Value.dependent() && (!Value.pending() || Value.onParameters())) {
       if (Recording) {
-        Result.Splits.push_back(
-            {NewComm, Color, Value, namedStorage(ruleArgument(Call, Rule.Comm))});
+        const Expr *ParentArgument = ruleArgument(Call, Rule.Comm);
+        Result.Splits.push_back({NewComm, Color, Value, namedStorage(ParentArgument)});
+        Result.Splits.back().ParentArgument = ParentArgument;
         Result.Splits.back().ByPlacement = ByPlacement;
+        Result.Splits.back().ByGroup = MemberGroup != nullptr;
       }
       // A colour only parameters make per-rank (`split(rank / 2)`) leaves
       // a split without a source of its own: each caller resolves it.

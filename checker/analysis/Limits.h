@@ -28,6 +28,11 @@ constexpr size_t MaxSummaryEvents = 64;
 /// branches that balance it (`if (rank % 2) f(); if (!(rank % 2)) f();`).
 constexpr unsigned CorrelationSteps = 3;
 
+/// Ranks (or rank ranges) a group's list may hold for lockstep to follow
+/// who belongs to it (`MPI_Group_incl(world, n, ranks, &g)`); past it, the
+/// members of a communicator made for the group are unknown.
+constexpr unsigned MaxListedRanks = 16;
+
 /// Job sizes tried by evaluation before asking the solver.
 constexpr int64_t EvaluatedJobSize = 6;
 

@@ -243,6 +243,14 @@ struct RankSplit {
   // Parted by where each rank runs (rules' parts_by_placement), not by Color:
   // its members are the ranks that share a part no formula here can name.
   bool ByPlacement = false;
+  // Made for the members of the group Color names (rules' member_group,
+  // `MPI_Comm_create(world, group, &sub)`); the other ranks hold a null
+  // handle.
+  bool ByGroup = false;
+  const clang::Expr *ParentArgument = nullptr; // the communicator split, as the call passes it
+
+  /// Whether Color is a colour argument every member passes alike.
+  bool colouredByArgument() const { return Color && !ByPlacement && !ByGroup; }
 };
 
 /// A call that may run one of several functions (an override, a stored

@@ -1,7 +1,9 @@
 // Membership from the splits the data flow recorded: each split's colour as
 // a formula over the rank, for the handle it writes, the callers' handles a
 // helper hands it back to, and the objects of process-group classes.
+#include "GroupMembers.h"
 #include "HandedBackSplits.h"
+#include "Limits.h"
 #include "TranslationUnitAnalysis.h"
 
 namespace lockstep::analysis {
@@ -14,8 +16,10 @@ void TranslationUnitAnalysis::collectSplits() {
   // functions handed the struct test the fields the colour is computed from.
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (Split.Color)
+      if (Split.colouredByArgument())
         fieldsBehind(Split.Color, ColourFields);
+      else if (Split.Color)
+        continue;
       else if (Split.CoordinatesField)
         CoordinateFields.try_emplace(Split.CoordinatesField);
       else
@@ -57,6 +61,7 @@ void TranslationUnitAnalysis::collectSplits() {
                                                                     Split.CoordinatesWrite, Dim);
       };
       FormulaRef Colour = Split.ByPlacement ? Formulas.perRank(Split.Color, /*Boolean=*/false)
+                          : Split.ByGroup   ? groupColour(*Function, Split)
                           : Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
                                         : Coordinate(Split.Dims.front());
       auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
@@ -76,7 +81,7 @@ void TranslationUnitAnalysis::collectSplits() {
       // colour in the caller's terms where the call's arguments make it.
       for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
         std::optional<FormulaRef> Passed =
-            Split.Color && !Split.ByPlacement
+            Split.colouredByArgument()
                 ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
                 : std::nullopt;
         AddSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
@@ -107,6 +112,26 @@ void TranslationUnitAnalysis::collectSplits() {
         Members.addSplit(Made.Object, Parent, *Colour);
     });
   collectHandleCopies();
+}
+
+// A communicator made for the members of a group (`MPI_Comm_create(world,
+// group, &sub)`): colour 0 on them, none elsewhere; a colour no formula can
+// name when the group is not one groupMembers can read.
+FormulaRef TranslationUnitAnalysis::groupColour(const FunctionCFG &Function,
+                                                const RankSplit &Split) {
+  bool TooLong = false;
+  auto IsSplit = [this](const ValueDecl *Comm) { return Members.isSplit(Comm); };
+  GroupMembersQuery Query{Function, Classifier, shapeOf(Function).conditions(), Formulas, IsSplit};
+  std::optional<FormulaRef> In =
+      Split.ParentArgument ? groupMembers(Query, Split.Color, Split.ParentArgument, TooLong)
+                           : std::nullopt;
+  if (TooLong)
+    Limits.push_back({Function.decl(), Split.Color->getExprLoc(),
+                      "a group lists more than " + std::to_string(limits::MaxListedRanks) +
+                          " ranks; the members of the communicator made for it are unknown"});
+  if (!In)
+    return Formulas.perRank(Split.Color, /*Boolean=*/false);
+  return Formulas.choose(*In, Formulas.constant(0), Formulas.constant(UndefinedColour));
 }
 
 // A local variable or field that only ever holds one split's handle or no

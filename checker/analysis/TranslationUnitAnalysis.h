@@ -115,6 +115,7 @@ private:
   throwSite(const clang::CFGBlock &Block) const;
   void findGroupImbalances();
   void collectSplits();
+  FormulaRef groupColour(const FunctionCFG &Function, const RankSplit &Split);
   void collectCoordinateCopies(const FunctionCFG &Function, const RankSplit &Split);
   void collectHandleCopies();
 

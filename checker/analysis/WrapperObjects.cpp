@@ -54,8 +54,8 @@ static std::optional<Construction> constructionOf(const VarDecl *Var) {
 }
 
 void WrapperObjects::addSplit(const FunctionDecl *Function, const RankSplit &Split) {
-  if (!Split.Color)
-    return; // a sub-grid: no colour a construction passes
+  if (!Split.Color || Split.ByGroup)
+    return; // a sub-grid, a group's members: no colour a construction passes
   const auto *Method = dyn_cast<CXXMethodDecl>(Function);
   const auto *Field = dyn_cast_or_null<FieldDecl>(Split.Communicator);
   if (!Method || !Field || Field->getParent() != Method->getParent())

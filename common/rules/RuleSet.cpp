@@ -37,4 +37,9 @@ const CopyRule *RuleSet::findCopy(const std::string &Name) const {
   return findBy(Copies, Name, [](const CopyRule &R) -> const std::string & { return R.Function; });
 }
 
+const RankSetRule *RuleSet::findRankSet(const std::string &Name) const {
+  return findBy(RankSets, Name,
+                [](const RankSetRule &R) -> const std::string & { return R.Function; });
+}
+
 } // namespace lockstep::rules

@@ -40,6 +40,10 @@ struct CollectiveRule {
   // A call collective over the members of a group, not over `comm`
   // (MPI_Comm_create_group): only its callers take part.
   ArgRef Group;
+  // Every rank of `comm` calls it, and only the members of this group (a
+  // rank set) receive `new_comm`; the others receive a null handle
+  // (MPI_Comm_create).
+  ArgRef MemberGroup;
   // A file or window the call creates on `comm` (new_handle), or acts on
   // (handle): the collective runs on the communicator it was created on.
   ArgRef Handle, NewHandle;
@@ -81,6 +85,21 @@ struct PerRankSourceRule {
   std::vector<unsigned> OutArgs; // the arguments it writes the data through
   bool Returns = false;          // it returns the data
   std::string Why;               // what the data is, for the notes: "a clock reading"
+  std::string Origin;
+};
+
+/// A function that builds a set of ranks (an MPI group) from a
+/// communicator or from another set: all the members of `source`, or those
+/// it lists (or does not list) in `ranks`, `count` ranks or `count`
+/// (first, last, stride) triples. Membership of a communicator created from
+/// a set (a collective's `member_group`) follows from it.
+struct RankSetRule {
+  enum class Members { All, Listed, Unlisted, ListedRanges, UnlistedRanges };
+  std::string Function;
+  Members Of = Members::All;
+  unsigned Source = 0; // the communicator (All) or the set it picks from
+  unsigned Count = 0, Ranks = 0;
+  unsigned NewSet = 0; // where it writes the set
   std::string Origin;
 };
 
@@ -144,6 +163,7 @@ struct RuleSet {
   std::vector<JoinProtocolRule> JoinProtocols;
   std::vector<StatusRule> Statuses;
   std::vector<CopyRule> Copies;
+  std::vector<RankSetRule> RankSets;
   // Functions that end every process of the job (`MPI_Abort`): no rank is
   // left waiting for one that calls them.
   std::vector<std::string> JobAborts;
@@ -157,6 +177,7 @@ struct RuleSet {
   const ValueSourceRule *findUniformSource(const std::string &Name) const;
   const PerRankSourceRule *findPerRankSource(const std::string &Name) const;
   const CopyRule *findCopy(const std::string &Name) const;
+  const RankSetRule *findRankSet(const std::string &Name) const;
 };
 
 } // namespace lockstep::rules

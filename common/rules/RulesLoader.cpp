@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -28,6 +29,46 @@ static Error readCopy(const json &Entry, const std::string &Context, const std::
     return R.failure("from", "a copy reads and writes different arguments");
   Rule.To = *To;
   Rule.From = *From;
+  Rule.Origin = File;
+  return Error::success();
+}
+
+/// A "rank_sets" entry: the function, which members it keeps, and where it
+/// reads and writes them.
+static Error readRankSet(const json &Entry, const std::string &Context, const std::string &File,
+                         RankSetRule &Rule) {
+  Reader R(Entry, Context);
+  std::string Members;
+  std::optional<unsigned> Source, Count, Ranks, NewSet;
+  if (!R.onlyKeys({"function", "members", "source", "count", "ranks", "new_set"}) ||
+      !R.string("function", Rule.Function) || !R.string("members", Members) ||
+      !R.index("source", Source) || !R.index("count", Count) || !R.index("ranks", Ranks) ||
+      !R.index("new_set", NewSet))
+    return R.takeError();
+  static const std::map<std::string, RankSetRule::Members> Kinds = {
+      {"all", RankSetRule::Members::All},
+      {"listed", RankSetRule::Members::Listed},
+      {"unlisted", RankSetRule::Members::Unlisted},
+      {"listed_ranges", RankSetRule::Members::ListedRanges},
+      {"unlisted_ranges", RankSetRule::Members::UnlistedRanges}};
+  auto Kind = Kinds.find(Members);
+  if (Kind == Kinds.end())
+    return R.failure("members", "expected \"all\", \"listed\", \"unlisted\", "
+                                "\"listed_ranges\" or \"unlisted_ranges\", found \"" +
+                                    Members + "\"");
+  Rule.Of = Kind->second;
+  if (!Source || !NewSet)
+    return R.failure(Source ? "new_set" : "source", "missing required field");
+  const bool Lists = Rule.Of != RankSetRule::Members::All;
+  if (Lists && (!Count || !Ranks))
+    return R.failure(Count ? "ranks" : "count",
+                     "missing required field (\"" + Members + "\" picks ranks from a list)");
+  if (!Lists && (Count || Ranks))
+    return R.failure(Count ? "count" : "ranks", "\"all\" takes every member: it reads no list");
+  Rule.Source = *Source;
+  Rule.NewSet = *NewSet;
+  Rule.Count = Count.value_or(0);
+  Rule.Ranks = Ranks.value_or(0);
   Rule.Origin = File;
   return Error::success();
 }
@@ -118,18 +159,22 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
     return R.failure("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args");
   if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
-                      "new_comm", "remain_dims", "group", "handle", "new_handle"}) ||
+                      "new_comm", "remain_dims", "group", "member_group", "handle",
+                      "new_handle"}) ||
       !argRef(Args, "comm", Rule.Comm) || !argRef(Args, "root", Rule.Root) ||
       !argRef(Args, "count", Rule.Count) || !argRef(Args, "datatype", Rule.Datatype) ||
       !argRef(Args, "op", Rule.Op) || !argRef(Args, "send", Rule.Send) ||
       !argRef(Args, "recv", Rule.Recv) || !argRef(Args, "color", Rule.Color) ||
       !argRef(Args, "new_comm", Rule.NewComm) || !argRef(Args, "remain_dims", Rule.RemainDims) ||
-      !argRef(Args, "group", Rule.Group) || !argRef(Args, "handle", Rule.Handle) ||
-      !argRef(Args, "new_handle", Rule.NewHandle))
+      !argRef(Args, "group", Rule.Group) || !argRef(Args, "member_group", Rule.MemberGroup) ||
+      !argRef(Args, "handle", Rule.Handle) || !argRef(Args, "new_handle", Rule.NewHandle))
     return Args.takeError();
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))
       return E;
+  if (Rule.MemberGroup.K != ArgRef::Kind::Absent && Rule.NewComm.K == ArgRef::Kind::Absent)
+    return Args.failure("member_group",
+                        "gives the new communicator's members, but names no \"new_comm\"");
   if (Rule.PartsByPlacement && Rule.NewComm.K == ArgRef::Kind::Absent)
     return R.failure("parts_by_placement",
                      "parts a communicator, but \"args\" names no \"new_comm\"");
@@ -302,7 +347,7 @@ Error readHeader(const json &Document, const std::string &File, std::string &Api
   Reader Top(Document, File);
   if (!Top.onlyKeys({"version", "api", "collectives", "group_markers", "rank_sources",
                      "uniform_sources", "per_rank_sources", "join_protocols", "status", "copies",
-                     "job_aborts", "environment", "naming"}))
+                     "rank_sets", "job_aborts", "environment", "naming"}))
     return Top.takeError();
   if (!Document.contains("version"))
     return Error(File + ": key 'version': missing required field");
@@ -355,6 +400,8 @@ Error readRuleSections(const json &Document, const std::string &File, const std:
     E = readSection(Document, "status", File, "type", Added.Statuses, InFile(readStatus));
   if (!E)
     E = readSection(Document, "copies", File, "function", Added.Copies, InFile(readCopy));
+  if (!E)
+    E = readSection(Document, "rank_sets", File, "function", Added.RankSets, InFile(readRankSet));
   if (Reader Top(Document, File); !E && !Top.stringList("job_aborts", Added.JobAborts))
     E = Top.takeError();
   return E;
@@ -409,6 +456,8 @@ Error rejectRedefinitions(const RuleSet &Rules, const RuleSet &Added) {
     E = rejectDuplicates(Rules.JoinProtocols, Added.JoinProtocols, "join_protocols", ByName);
   if (!E)
     E = rejectDuplicates(Rules.Copies, Added.Copies, "copies", ByFunction);
+  if (!E)
+    E = rejectDuplicates(Rules.RankSets, Added.RankSets, "rank_sets", ByFunction);
   return E;
 }
 
@@ -422,6 +471,7 @@ void appendRules(RuleSet &Rules, RuleSet &Added) {
   append(Rules.JoinProtocols, Added.JoinProtocols);
   append(Rules.Statuses, Added.Statuses);
   append(Rules.Copies, Added.Copies);
+  append(Rules.RankSets, Added.RankSets);
   append(Rules.JobAborts, Added.JobAborts);
   append(Rules.Environment.Readers, Added.Environment.Readers);
   append(Rules.Environment.RankVariables, Added.Environment.RankVariables);

@@ -449,6 +449,57 @@ TEST(RulesLoader, RejectsMalformedCopies) {
             std::string::npos);
 }
 
+TEST(RulesLoader, ReadsRankSets) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "grp_of", "members": "all", "source": 0, "new_set": 1},
+      {"function": "grp_pick", "members": "listed_ranges", "source": 0, "count": 1, "ranks": 2,
+       "new_set": 3}],
+      "collectives": [{"name": "comm_of", "operation": "comm_create",
+                       "args": {"comm": 0, "member_group": 1, "new_comm": 2}}]})",
+                 Rules),
+            "");
+  ASSERT_NE(Rules.findRankSet("grp_pick"), nullptr);
+  EXPECT_EQ(Rules.findRankSet("grp_of")->Of, RankSetRule::Members::All);
+  EXPECT_EQ(Rules.findRankSet("grp_pick")->Of, RankSetRule::Members::ListedRanges);
+  EXPECT_EQ(Rules.findRankSet("grp_pick")->Ranks, 2u);
+  EXPECT_EQ(Rules.findRankSet("grp_pick")->NewSet, 3u);
+  EXPECT_EQ(Rules.findCollective("comm_of")->MemberGroup.Index, 1u);
+  RuleSet Builtin;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Builtin)), "");
+  EXPECT_EQ(Builtin.findRankSet("MPI_Group_excl")->Of, RankSetRule::Members::Unlisted);
+  EXPECT_EQ(Builtin.findCollective("MPI_Comm_create")->MemberGroup.Index, 1u);
+}
+
+TEST(RulesLoader, RejectsMalformedRankSets) {
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "f", "members": "some", "source": 0, "new_set": 1}]})"),
+            "user.json: rank_sets[0] ('f'): key 'members': expected \"all\", \"listed\", "
+            "\"unlisted\", \"listed_ranges\" or \"unlisted_ranges\", found \"some\"");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "f", "members": "listed", "source": 0, "ranks": 2, "new_set": 3}]})"),
+            "user.json: rank_sets[0] ('f'): key 'count': missing required field (\"listed\" "
+            "picks ranks from a list)");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "f", "members": "all", "source": 0, "count": 1, "new_set": 1}]})"),
+            "user.json: rank_sets[0] ('f'): key 'count': \"all\" takes every member: it reads "
+            "no list");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "f", "members": "all", "source": 0}]})"),
+            "user.json: rank_sets[0] ('f'): key 'new_set': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "comm_create", "args": {"comm": 0, "member_group": 1}}]})"),
+            "user.json: collectives[0] ('f'): args: key 'member_group': gives the new "
+            "communicator's members, but names no \"new_comm\"");
+  RuleSet Rules;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  EXPECT_NE(load(R"({"version": 1, "api": "x", "rank_sets": [
+      {"function": "MPI_Comm_group", "members": "all", "source": 0, "new_set": 1}]})",
+                 Rules)
+                .find("rank_sets: 'MPI_Comm_group' is already defined in"),
+            std::string::npos);
+}
+
 TEST(RulesLoader, ReadsStatus) {
   RuleSet Rules;
   ASSERT_EQ(load(R"({"version": 1, "api": "x", "status": [
