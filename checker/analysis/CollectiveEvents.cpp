@@ -273,6 +273,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
   Event.AgreedArguments = Strings.save(llvm::ArrayRef(Arguments));
   Event.Key = keyOf(Event.Collective, Event.AgreedArguments);
   Event.GroupMembers = Role.Collective->Group.K != rules::ArgRef::Kind::Absent;
+  Event.StartsLocally = Role.Collective->StartsLocally;
   // Only a local variable names one handle: a field is every object's.
   const ValueDecl *Made = namedStorage(ruleArgument(Call, Role.Collective->NewComm));
   if (!Made)

@@ -91,6 +91,7 @@ struct CollectiveEvent {
   bool GroupMarker = false;      // ncclGroupStart/End: local, but must pair up
   bool GroupBegins = false;      // the marker opens a group
   bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
+  bool StartsLocally = false;    // the rules' starts_locally: a nonblocking MPI start
   // Collective over the members of a group (the rules' `group`): by the
   // call's contract they are the ranks that make it.
   bool GroupMembers = false;
@@ -130,6 +131,22 @@ std::optional<size_t> firstDifferingArgument(const CollectiveEvent &A, const Col
 bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B);
 
 class SequenceTable;
+
+/// Whether two collectives on different communicators may run in either
+/// order without a hang: one only starts a nonblocking MPI operation
+/// (starts_locally), so no rank waits there, and one of the communicators
+/// is \p Fresh (a handle the function creates and keeps to itself), so the
+/// other cannot be the same one. A request completed between the two
+/// (`MPI_Wait`) is not seen.
+bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
+             llvm::function_ref<bool(const clang::ValueDecl *)> Fresh);
+
+/// \p Keys in the first order, by key, of those that swapping neighbours
+/// that commute reaches: two sequences with the same canonical order run
+/// the same collectives on each communicator, and wait in the same order.
+std::vector<unsigned>
+canonicalOrder(const std::vector<unsigned> &Keys, const SequenceTable &Table,
+               llvm::function_ref<bool(const CollectiveEvent &, const CollectiveEvent &)> Commute);
 
 /// Whether two loops' iterations run matching collectives: the same body,
 /// or bodies whose events match pairwise (mayMatch; nested loops of one trip

@@ -329,7 +329,13 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   // A split by a rank-dependent colour hands each part its own communicator
   // (or none): the handle differs between ranks, and only the members of a
   // part use it, so it is not an argument that must agree.
+  // A group the function builds in a local: one whose members GroupMembers
+  // may read. A group handed in or kept in a field (a library's wrapper of
+  // MPI_Comm_create) is the callers' to decide, and no split here.
   const Expr *MemberGroup = ruleArgument(Call, Rule.MemberGroup);
+  if (const auto *Group = dyn_cast_or_null<VarDecl>(namedStorage(MemberGroup));
+      !Group || !Group->hasLocalStorage() || isa<ParmVarDecl>(Group))
+    MemberGroup = nullptr;
   const Expr *Color = MemberGroup ? MemberGroup : ruleArgument(Call, Rule.Color);
   const Expr *NewCommArg = ruleArgument(Call, Rule.NewComm);
   const ValueDecl *NewComm = namedStorage(NewCommArg);
@@ -348,9 +354,9 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
     // known here must not depend on it (a parameter's seed decides later).
     if (Value.dependent() && (!Value.pending() || Value.onParameters())) {
       if (Recording) {
-        const Expr *ParentArgument = ruleArgument(Call, Rule.Comm);
-        Result.Splits.push_back({NewComm, Color, Value, namedStorage(ParentArgument)});
-        Result.Splits.back().ParentArgument = ParentArgument;
+        Result.Splits.push_back(
+            {NewComm, Color, Value, namedStorage(ruleArgument(Call, Rule.Comm))});
+        Result.Splits.back().Call = Call;
         Result.Splits.back().ByPlacement = ByPlacement;
         Result.Splits.back().ByGroup = MemberGroup != nullptr;
       }

@@ -205,7 +205,18 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
     }
     return Trips;
   };
-  FormulaRef Differs = Compare(Project(KeysA, nullptr), Project(KeysB, nullptr));
+  std::vector<unsigned> SharedA = Project(KeysA, nullptr), SharedB = Project(KeysB, nullptr);
+  FormulaRef Differs = Compare(SharedA, SharedB);
+  // Nonblocking starts on a communicator of their own may come in either
+  // order against collectives on others (`MPI_Iallreduce(world)` before or
+  // after `MPI_Comm_idup(dup)`).
+  if (Differs == Arena.truth() && SharedA.size() == SharedB.size()) {
+    auto Commute = [this](const CollectiveEvent &X, const CollectiveEvent &Y) {
+      return commute(X, Y, [this](const ValueDecl *Comm) { return Members.isFresh(Comm); });
+    };
+    Differs =
+        Compare(canonicalOrder(SharedA, Table, Commute), canonicalOrder(SharedB, Table, Commute));
+  }
   for (size_t I = 0; I < Split.size(); ++I)
     Differs = Arena.disjoin(
         Differs, Arena.conjoin(*Members.shared(Split[I]),

@@ -89,4 +89,43 @@ bool matchingIterations(const SequenceTable &Table, const CollectiveEvent &A,
   return true;
 }
 
+bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
+             llvm::function_ref<bool(const clang::ValueDecl *)> Fresh) {
+  auto Direct = [](const CollectiveEvent &E) {
+    return !E.Loop && !E.Dispatched && !E.GroupMarker && !E.pending() && !E.Communicator.empty();
+  };
+  if (!(A.StartsLocally || B.StartsLocally) || !Direct(A) || !Direct(B))
+    return false;
+  auto OnlyOn = [&](const CollectiveEvent &X, const CollectiveEvent &Y) {
+    return X.CommunicatorDecl && Fresh(X.CommunicatorDecl) &&
+           Y.CommunicatorDecl != X.CommunicatorDecl;
+  };
+  return OnlyOn(A, B) || OnlyOn(B, A);
+}
+
+std::vector<unsigned>
+canonicalOrder(const std::vector<unsigned> &Keys, const SequenceTable &Table,
+               llvm::function_ref<bool(const CollectiveEvent &, const CollectiveEvent &)> Commute) {
+  std::vector<unsigned> Order;
+  std::vector<bool> Placed(Keys.size());
+  while (Order.size() < Keys.size()) {
+    // The smallest key not yet placed that every earlier unplaced event
+    // commutes with.
+    std::optional<size_t> Next;
+    for (size_t I = 0; I < Keys.size(); ++I) {
+      if (Placed[I] || (Next && Keys[*Next] <= Keys[I]))
+        continue;
+      const CollectiveEvent &Event = Table.representative(Keys[I]);
+      bool Free = true;
+      for (size_t J = 0; J < I && Free; ++J)
+        Free = Placed[J] || Commute(Table.representative(Keys[J]), Event);
+      if (Free)
+        Next = I;
+    }
+    Placed[*Next] = true; // the first unplaced event is always free
+    Order.push_back(Keys[*Next]);
+  }
+  return Order;
+}
+
 } // namespace lockstep::analysis

@@ -9,31 +9,17 @@ namespace lockstep::analysis {
 using namespace clang;
 using Members = rules::RankSetRule::Members;
 
-/// The local array, or the variable, \p E names once casts, `&` and
-/// subscripts are peeled (`&range[0]`, `(void *)&range`, `ranks`).
-static const VarDecl *referredVariable(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenCasts();
-    if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
-      E = Unary->getSubExpr();
-    else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
-      E = Subscript->getBase();
-    else
-      break;
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(E);
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
-
-/// The extents of a constant array type, outermost first (`int r[1][3]`:
-/// 1, 3); empty for anything else.
+/// The extents of a constant array of `int`, outermost first (`int r[1][3]`:
+/// 1, 3); empty for anything else, and for an array with no elements.
 static std::vector<uint64_t> extents(QualType Type, const ASTContext &Context) {
   std::vector<uint64_t> Dims;
   while (const auto *Array = Context.getAsConstantArrayType(Type)) {
     Dims.push_back(Array->getSize().getZExtValue());
+    if (Dims.back() == 0)
+      return {};
     Type = Array->getElementType();
   }
-  return Type->isIntegerType() ? Dims : std::vector<uint64_t>{};
+  return Context.hasSameUnqualifiedType(Type, Context.IntTy) ? Dims : std::vector<uint64_t>{};
 }
 
 /// The position of the scalar element \p E of \p Array in its row-major
@@ -63,8 +49,8 @@ static std::optional<uint64_t> flatIndex(const Expr *E, const VarDecl *Array,
 }
 
 /// Element \p Flat of the initializer \p Init of an array with extents
-/// \p Dims: the expression, null for an element the list leaves zero, or
-/// nullopt when the initializer is no (nested) list.
+/// \p Dims (none zero): the expression, null for an element the list leaves
+/// zero, or nullopt when the initializer is no (nested) list.
 static std::optional<const Expr *>
 initialElement(const Expr *Init, const std::vector<uint64_t> &Dims, uint64_t Flat) {
   uint64_t Stride = 1;
@@ -85,22 +71,38 @@ initialElement(const Expr *Init, const std::vector<uint64_t> &Dims, uint64_t Fla
   return Init;
 }
 
-/// Whether \p E is a library's constant handle (`MPI_GROUP_NULL`,
-/// `MPI_GROUP_EMPTY`), through chained assignments (`g0 = g1 =
-/// MPI_GROUP_NULL`): no group the function builds.
-static bool constantHandle(const Expr *E, ASTContext &Context) {
-  for (const auto *Chained = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-       Chained && Chained->getOpcode() == BO_Assign;
-       Chained = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts()))
-    E = Chained->getRHS();
-  E = E->IgnoreParenCasts();
+/// Whether \p List hands the whole array \p Array from its first element
+/// (`ranks`, `range`, `&range[0]`, `(void *)&range`).
+static bool startsArray(const Expr *List, const VarDecl *Array) {
+  const Expr *E = List->IgnoreParenCasts();
   if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
-    E = Unary->getSubExpr()->IgnoreParenCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      return Var->hasGlobalStorage() && !Var->isStaticLocal();
-  Expr::EvalResult Value;
-  return E->EvaluateAsInt(Value, Context);
+    E = Unary->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Zero = dyn_cast<IntegerLiteral>(Subscript->getIdx()->IgnoreParenImpCasts());
+    if (!Zero || Zero->getValue() != 0)
+      return false;
+    E = Subscript->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref && Ref->getDecl() == Array;
+}
+
+/// The variable whose address \p E takes (`&g`), or null.
+static const VarDecl *addressed(const Expr *E) {
+  const auto *Unary = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+  const auto *Ref = Unary && Unary->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
+                        : nullptr;
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// The root of \p E when it is `Var` itself or its element, as read or
+/// written in place (not `&`, no decay into a pointer).
+static const DeclRefExpr *rootOf(const Expr *E) {
+  E = E->IgnoreParens();
+  while (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
+    E = Subscript->getBase()->IgnoreParenImpCasts();
+  return dyn_cast<DeclRefExpr>(E);
 }
 
 static bool sameCommunicator(const Expr *A, const Expr *B, ASTContext &Context) {
@@ -119,8 +121,8 @@ class GroupReader {
 public:
   GroupReader(const GroupMembersQuery &Query, bool &TooLong) : Q(Query), TooLong(TooLong) {}
 
-  std::optional<FormulaRef> members(const Expr *Group, const Expr *Comm) {
-    const CallExpr *Built = builder(Group);
+  std::optional<FormulaRef> members(const Expr *Group, const CallExpr *Created, const Expr *Comm) {
+    const CallExpr *Built = builder(Group, Created);
     if (!Built)
       return std::nullopt;
     const rules::RankSetRule &Rule = *Q.Classifier.classify(Built->getDirectCallee()).RankSet;
@@ -128,7 +130,7 @@ public:
     if (Rule.Of == Members::All)
       return ofCommunicator(Source, Comm) ? std::optional(Q.Arena.truth()) : std::nullopt;
     // Ranks listed in a group of all of `comm`'s members are ranks in `comm`.
-    const CallExpr *Whole = builder(Source);
+    const CallExpr *Whole = builder(Source, Built);
     const rules::RankSetRule *WholeRule =
         Whole ? Q.Classifier.classify(Whole->getDirectCallee()).RankSet : nullptr;
     if (!WholeRule || WholeRule->Of != Members::All ||
@@ -138,42 +140,98 @@ public:
   }
 
 private:
-  /// The one call of the function that builds the group \p Group names.
-  const CallExpr *builder(const Expr *Group) {
-    const ValueDecl *Storage = namedStorage(Group);
-    const auto *Var = dyn_cast_or_null<VarDecl>(Storage);
-    if (!Var || !Var->hasLocalStorage())
+  /// The rank_sets call that last wrote the group \p Group names before
+  /// \p Reader reads it, on the one path back to it; null when the path
+  /// merges first, or another write (an assignment, a call handed `&g`, the
+  /// declaration) comes first, or the group's address is kept anywhere.
+  const CallExpr *builder(const Expr *Group, const CallExpr *Reader) {
+    const auto *Var = dyn_cast_or_null<VarDecl>(namedStorage(Group));
+    if (!Var || !Var->hasLocalStorage() || Var->isStaticLocal() ||
+        Var->getType()->isReferenceType() || !onlyInPlace(Var))
       return nullptr;
     const CallExpr *Found = nullptr;
-    bool Unique = true;
-    forEachStmtInOrder(Q.Function.decl()->getBody(), [&](const Stmt *S) {
-      if (const auto *Assign = dyn_cast<BinaryOperator>(S);
-          Assign && Assign->isAssignmentOp() && namedStorage(Assign->getLHS()) == Var &&
-          !(Assign->getOpcode() == BO_Assign &&
-            constantHandle(Assign->getRHS(), Q.Function.context())))
-        Unique = false;
+    walkBack(Reader, [&](const Stmt *S) {
+      if (const auto *Decl = dyn_cast<DeclStmt>(S))
+        return !llvm::is_contained(Decl->decls(), Var);
+      if (const auto *Assign = dyn_cast<BinaryOperator>(S))
+        return !(Assign->isAssignmentOp() && rootOf(Assign->getLHS()) &&
+                 rootOf(Assign->getLHS())->getDecl() == Var);
       const auto *Call = dyn_cast<CallExpr>(S);
-      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Call ||
+          llvm::none_of(Call->arguments(), [&](const Expr *Arg) { return addressed(Arg) == Var; }))
+        return true;
+      const FunctionDecl *Callee = Call->getDirectCallee();
       const rules::RankSetRule *Rule = Callee ? Q.Classifier.classify(Callee).RankSet : nullptr;
-      if (!Rule || std::max(Rule->Source, Rule->NewSet) >= Call->getNumArgs() ||
-          namedStorage(Call->getArg(Rule->NewSet)) != Var)
-        return;
-      Unique = Unique && !Found;
-      Found = Call;
+      if (Rule &&
+          std::max({Rule->Source, Rule->NewSet, Rule->Count, Rule->Ranks}) < Call->getNumArgs() &&
+          addressed(Call->getArg(Rule->NewSet)) == Var)
+        Found = Call;
+      return false;
     });
-    return Unique ? Found : nullptr;
+    return Found;
+  }
+
+  /// Whether every use of \p Var reads or writes it in place, or hands its
+  /// address straight to a call: no pointer to it is kept.
+  bool onlyInPlace(const VarDecl *Var) {
+    unsigned Uses = 0, InPlace = 0;
+    forEachStmtInOrder(Q.Function.decl()->getBody(), [&](const Stmt *S) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+        Uses += Ref->getDecl() == Var;
+        return;
+      }
+      auto Count = [&](const DeclRefExpr *Ref) { InPlace += Ref && Ref->getDecl() == Var; };
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+          Cast && Cast->getCastKind() == CK_LValueToRValue)
+        Count(rootOf(Cast->getSubExpr()));
+      else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+               Assign && Assign->getOpcode() == BO_Assign)
+        Count(rootOf(Assign->getLHS()));
+      else if (const auto *Call = dyn_cast<CallExpr>(S))
+        for (const Expr *Arg : Call->arguments())
+          if (addressed(Arg) == Var)
+            ++InPlace;
+    });
+    return Uses == InPlace;
+  }
+
+  /// Calls \p Visit on each statement before \p From, nearest first, along
+  /// the path back while it is the only one; \p Visit returns false to stop.
+  template <typename VisitFn> void walkBack(const Stmt *From, VisitFn Visit) {
+    auto [Block, Index] = position(From);
+    llvm::DenseSet<const CFGBlock *> Walked;
+    while (Block) {
+      for (unsigned I = Index; I-- > 0;)
+        if (std::optional<CFGStmt> Element = (*Block)[I].getAs<CFGStmt>())
+          if (!Visit(Element->getStmt()))
+            return;
+      const CFGBlock *Pred =
+          Block->pred_size() == 1 ? Block->pred_begin()->getReachableBlock() : nullptr;
+      if (!Pred || !Walked.insert(Pred).second)
+        return;
+      Block = Pred;
+      Index = Pred->size();
+    }
+  }
+
+  std::pair<const CFGBlock *, unsigned> position(const Stmt *S) const {
+    for (const CFGBlock *Block : Q.Function.cfg())
+      for (unsigned I = 0; I < Block->size(); ++I)
+        if (std::optional<CFGStmt> Element = (*Block)[I].getAs<CFGStmt>();
+            Element && Element->getStmt() == S)
+          return {Block, I};
+    return {nullptr, 0};
   }
 
   /// Whether \p Source, the communicator a group of all members is taken
-  /// from, is the job's \p Comm: its ranks are the ranks formulas name.
+  /// from, is \p Comm and every rank of the job holds it: the ranks in it
+  /// are those formulas name.
   bool ofCommunicator(const Expr *Source, const Expr *Comm) {
     const ValueDecl *Named = namedStorage(Comm->IgnoreParenCasts());
     return sameCommunicator(Source, Comm, Q.Function.context()) && !(Named && Q.IsSplit(Named));
   }
 
   std::optional<FormulaRef> listed(const rules::RankSetRule &Rule, const CallExpr *Built) {
-    if (std::max(Rule.Count, Rule.Ranks) >= Built->getNumArgs())
-      return std::nullopt;
     FormulaRef CountFormula = Q.Conditions.expression(Built->getArg(Rule.Count));
     const FormulaNode &Count = Q.Arena.node(CountFormula);
     if (Count.Op != FormulaOp::Const || Count.Value < 0)
@@ -221,83 +279,55 @@ private:
   }
 
   /// The first \p Needed elements of the local array \p List hands
-  /// \p Built, as straight-line code before the call leaves them: the
-  /// closest `list[k] = v;` on the single path back to the declaration,
-  /// else the initializer. nullopt when another statement may write the
-  /// array there, or the path back merges paths first.
+  /// \p Built: the nearest `list[k] = v;` on the one path back, else the
+  /// initializer. nullopt when the function uses the array otherwise than
+  /// by reading or assigning its elements at constant indices and handing
+  /// it to rank_sets calls, or the path back merges before every element is
+  /// known.
   std::optional<std::vector<FormulaRef>> elements(const Expr *List, const CallExpr *Built,
                                                   uint64_t Needed) {
-    const VarDecl *Array = referredVariable(List);
+    const Expr *Peeled = List->IgnoreParenCasts();
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Peeled);
+        Unary && Unary->getOpcode() == UO_AddrOf)
+      Peeled = Unary->getSubExpr();
+    const DeclRefExpr *Root = rootOf(Peeled->IgnoreParenImpCasts());
+    const auto *Array = Root ? dyn_cast<VarDecl>(Root->getDecl()) : nullptr;
     const ASTContext &Context = Q.Function.context();
     std::vector<uint64_t> Dims =
         Array ? extents(Array->getType(), Context) : std::vector<uint64_t>{};
-    if (Dims.empty() || !Array->hasLocalStorage() || !startsArray(List, Array))
+    uint64_t Size = Dims.empty() ? 0 : 1;
+    for (uint64_t Dim : Dims)
+      Size *= Dim;
+    if (Needed > Size || !Array->hasLocalStorage() || Array->isStaticLocal() ||
+        !startsArray(List, Array) || !elementsOnly(Array, Dims))
       return std::nullopt;
     std::vector<std::optional<FormulaRef>> Found(Needed);
     uint64_t Missing = Needed;
-    auto [Block, Index] = position(Built);
-    llvm::DenseSet<const CFGBlock *> Walked;
-    while (Block && Missing) {
-      for (unsigned I = Index; I-- > 0 && Missing;) {
-        std::optional<CFGStmt> Element = (*Block)[I].getAs<CFGStmt>();
-        const Stmt *S = Element ? Element->getStmt() : nullptr;
-        if (const auto *Decl = dyn_cast_or_null<DeclStmt>(S);
-            Decl && llvm::is_contained(Decl->decls(), Array))
-          return fromInitializer(Array, Dims, Found);
-        if (!S || !mayWrite(S, Array))
-          continue;
-        const auto *Assign = dyn_cast<BinaryOperator>(S);
-        std::optional<uint64_t> At = Assign && Assign->getOpcode() == BO_Assign
-                                         ? flatIndex(Assign->getLHS(), Array, Dims, Context)
-                                         : std::nullopt;
-        if (!At)
-          return std::nullopt;
-        if (*At < Needed && !Found[*At]) {
-          Found[*At] = Q.Conditions.expression(Assign->getRHS());
-          --Missing;
-        }
-      }
-      const CFGBlock *Pred =
-          Block->pred_size() == 1 ? Block->pred_begin()->getReachableBlock() : nullptr;
-      if (!Missing || !Pred || !Walked.insert(Pred).second)
-        break;
-      Block = Pred;
-      Index = Pred->size();
-    }
-    if (Missing)
-      return std::nullopt;
-    std::vector<FormulaRef> Values;
-    for (const std::optional<FormulaRef> &Value : Found)
-      Values.push_back(*Value);
-    return Values;
-  }
-
-  /// Whether \p List hands the array from its first element on.
-  static bool startsArray(const Expr *List, const VarDecl *Array) {
-    const Expr *E = List->IgnoreParenCasts();
-    if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
-      E = Unary->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
-      const auto *Zero = dyn_cast<IntegerLiteral>(Subscript->getIdx()->IgnoreParenImpCasts());
-      if (!Zero || Zero->getValue() != 0)
+    bool Declared = false;
+    walkBack(Built, [&](const Stmt *S) {
+      if (const auto *Decl = dyn_cast<DeclStmt>(S);
+          Decl && llvm::is_contained(Decl->decls(), Array)) {
+        Declared = true;
         return false;
-      E = Subscript->getBase()->IgnoreParenImpCasts();
-    }
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    return Ref && Ref->getDecl() == Array;
-  }
-
-  /// The elements still missing, from the declaration's initializer.
-  std::optional<std::vector<FormulaRef>>
-  fromInitializer(const VarDecl *Array, const std::vector<uint64_t> &Dims,
-                  const std::vector<std::optional<FormulaRef>> &Found) {
+      }
+      const auto *Assign = dyn_cast<BinaryOperator>(S);
+      std::optional<uint64_t> At = Assign && Assign->getOpcode() == BO_Assign
+                                       ? flatIndex(Assign->getLHS(), Array, Dims, Context)
+                                       : std::nullopt;
+      if (At && *At < Needed && !Found[*At]) {
+        Found[*At] = Q.Conditions.expression(Assign->getRHS());
+        --Missing;
+      }
+      return Missing > 0;
+    });
     std::vector<FormulaRef> Values;
-    for (uint64_t At = 0; At < Found.size(); ++At) {
+    for (uint64_t At = 0; At < Needed; ++At) {
       if (Found[At]) {
         Values.push_back(*Found[At]);
         continue;
       }
-      std::optional<const Expr *> Init = initialElement(Array->getInit(), Dims, At);
+      std::optional<const Expr *> Init =
+          Declared ? initialElement(Array->getInit(), Dims, At) : std::nullopt;
       if (!Init)
         return std::nullopt;
       Values.push_back(*Init ? Q.Conditions.expression(*Init) : Q.Arena.constant(0));
@@ -305,29 +335,31 @@ private:
     return Values;
   }
 
-  /// Whether the statement \p S may change an element of \p Array: an
-  /// assignment to one, `++`/`--` of one, or a call handed its address.
-  static bool mayWrite(const Stmt *S, const VarDecl *Array) {
-    if (const auto *Assign = dyn_cast<BinaryOperator>(S))
-      return Assign->isAssignmentOp() && referredVariable(Assign->getLHS()) == Array;
-    if (const auto *Unary = dyn_cast<UnaryOperator>(S))
-      return Unary->isIncrementDecrementOp() && referredVariable(Unary->getSubExpr()) == Array;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      return llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-        const auto *Read = dyn_cast<ImplicitCastExpr>(Arg->IgnoreParens());
-        return !(Read && Read->getCastKind() == CK_LValueToRValue) &&
-               referredVariable(Arg) == Array;
-      });
-    return false;
-  }
-
-  std::pair<const CFGBlock *, unsigned> position(const Stmt *S) const {
-    for (const CFGBlock *Block : Q.Function.cfg())
-      for (unsigned I = 0; I < Block->size(); ++I)
-        if (std::optional<CFGStmt> Element = (*Block)[I].getAs<CFGStmt>();
-            Element && Element->getStmt() == S)
-          return {Block, I};
-    return {nullptr, 0};
+  /// Whether every use of \p Array reads or assigns one element at constant
+  /// indices, or hands the array to a rank_sets call as its list (a read).
+  bool elementsOnly(const VarDecl *Array, const std::vector<uint64_t> &Dims) {
+    const ASTContext &Context = Q.Function.context();
+    unsigned Uses = 0, Elements = 0;
+    forEachStmtInOrder(Q.Function.decl()->getBody(), [&](const Stmt *S) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+        Uses += Ref->getDecl() == Array;
+        return;
+      }
+      auto Element = [&](const Expr *E) { Elements += bool(flatIndex(E, Array, Dims, Context)); };
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+          Cast && Cast->getCastKind() == CK_LValueToRValue)
+        Element(Cast->getSubExpr());
+      else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+               Assign && Assign->getOpcode() == BO_Assign)
+        Element(Assign->getLHS());
+      else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        const rules::RankSetRule *Rule = Callee ? Q.Classifier.classify(Callee).RankSet : nullptr;
+        Elements += Rule && Rule->Ranks < Call->getNumArgs() &&
+                    startsArray(Call->getArg(Rule->Ranks), Array);
+      }
+    });
+    return Uses == Elements;
   }
 
   const GroupMembersQuery &Q;
@@ -337,8 +369,8 @@ private:
 } // namespace
 
 std::optional<FormulaRef> groupMembers(const GroupMembersQuery &Query, const Expr *Group,
-                                       const Expr *Comm, bool &TooLong) {
-  return GroupReader(Query, TooLong).members(Group, Comm);
+                                       const CallExpr *Created, const Expr *Comm, bool &TooLong) {
+  return GroupReader(Query, TooLong).members(Group, Created, Comm);
 }
 
 } // namespace lockstep::analysis

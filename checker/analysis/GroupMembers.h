@@ -27,13 +27,15 @@ struct GroupMembersQuery {
   llvm::function_ref<bool(const clang::ValueDecl *)> IsSplit;
 };
 
-/// Whether the calling rank belongs to the group \p Group names, built from
-/// the members of \p Comm (a communicator every rank of the job holds): the
-/// ranks in it are the job's. nullopt when one call of the function does
-/// not build the group from a group of all of \p Comm's members, or the
-/// lists it reads are not known where it reads them. \p TooLong is set when
+/// Whether the calling rank belongs to the group \p Group names where
+/// \p Created reads it, built from the members of \p Comm (a communicator
+/// every rank of the job holds, whose ranks formulas name as the job's).
+/// nullopt when the straight-line code before \p Created does not build the
+/// group with one rank_sets call from a group of all of \p Comm's members,
+/// or the list that call reads is not known there. \p TooLong is set when
 /// a list is longer than limits::MaxListedRanks.
 std::optional<FormulaRef> groupMembers(const GroupMembersQuery &Query, const clang::Expr *Group,
-                                       const clang::Expr *Comm, bool &TooLong);
+                                       const clang::CallExpr *Created, const clang::Expr *Comm,
+                                       bool &TooLong);
 
 } // namespace lockstep::analysis

@@ -11,6 +11,7 @@
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 #include <optional>
@@ -61,6 +62,10 @@ public:
   /// \p Comm: two ranks that share it agree on it.
   void sameOnMembers(const clang::ValueDecl *Comm, FormulaRef Symbol);
 
+  /// \p Comm is a handle its function creates and keeps to itself
+  /// (collectFreshCommunicators): no other handle holds its communicator.
+  void addFresh(const clang::ValueDecl *Comm) { Fresh.insert(Comm); }
+  bool isFresh(const clang::ValueDecl *Comm) const { return Fresh.count(Comm); }
   /// `Comm == MPI_COMM_NULL` on one rank.
   FormulaRef isNull(const clang::ValueDecl *Comm);
 
@@ -82,6 +87,7 @@ private:
   // write the handle from different ones.
   llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> Parents;
   llvm::DenseMap<const clang::ValueDecl *, FormulaRef> NullTests; // handles of unknown origin
+  llvm::DenseSet<const clang::ValueDecl *> Fresh;
   // Per-rank symbols that every member of a communicator agrees on.
   llvm::DenseMap<const clang::ValueDecl *, std::vector<FormulaRef>> OnMembers;
 };

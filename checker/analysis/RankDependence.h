@@ -247,7 +247,7 @@ struct RankSplit {
   // `MPI_Comm_create(world, group, &sub)`); the other ranks hold a null
   // handle.
   bool ByGroup = false;
-  const clang::Expr *ParentArgument = nullptr; // the communicator split, as the call passes it
+  const clang::CallExpr *Call = nullptr; // the call that made it
 
   /// Whether Color is a colour argument every member passes alike.
   bool colouredByArgument() const { return Color && !ByPlacement && !ByGroup; }

@@ -46,47 +46,50 @@ void TranslationUnitAnalysis::collectSplits() {
   for (const auto &[Field, Writes] : CopyWrites)
     if (Writes != 1)
       CoordinateCopies.erase(Field);
-  for (const auto &Function : Functions)
-    for (const RankSplit &Split : Dependence[Function.get()].Splits) {
-      const Provenance *Source = Env.resolve(Split.Value, Function->decl());
-      if (!Source || Source->Pending)
-        continue;
-      // A sub-grid's members share every coordinate it drops: the first is
-      // the colour, the others are the same on its members.
-      auto Coordinate = [&](unsigned Dim) {
-        return Split.CoordinatesField
-                   ? Formulas.perRank(&CoordinateFields[Split.CoordinatesField][Dim],
-                                      /*Boolean=*/false)
-                   : shapeOf(*Function).conditions().writtenElement(Split.Coordinates,
-                                                                    Split.CoordinatesWrite, Dim);
-      };
-      FormulaRef Colour = Split.ByPlacement ? Formulas.perRank(Split.Color, /*Boolean=*/false)
-                          : Split.ByGroup   ? groupColour(*Function, Split)
-                          : Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
-                                        : Coordinate(Split.Dims.front());
-      auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
-        Members.addSplit(Comm, Parent, Shared);
-        if (Split.Color)
-          return;
-        // A sub-grid drops at least one dimension.
-        for (unsigned Dim : llvm::ArrayRef(Split.Dims).drop_front())
-          Members.sameOnMembers(Comm, Coordinate(Dim));
-        for (const auto &[Field, Copied] : CoordinateCopies)
-          if (Copied.Coordinates == Split.Coordinates && Copied.Write == Split.CoordinatesWrite &&
-              llvm::is_contained(Split.Dims, Copied.Dim))
-            Members.sameOnMembers(Comm, Formulas.perRank(Field, /*Boolean=*/false));
-      };
-      AddSplit(Split.Communicator, Split.Parent, Colour);
-      // The callers' handles of a split a helper returns or writes out: the
-      // colour in the caller's terms where the call's arguments make it.
-      for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
-        std::optional<FormulaRef> Passed =
-            Split.colouredByArgument()
-                ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
-                : std::nullopt;
-        AddSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
+  // Communicators created for groups last: whether the communicator a group
+  // was taken from is a split decides how its members are read.
+  for (bool ForGroups : {false, true})
+    for (const auto &Function : Functions)
+      for (const RankSplit &Split : Dependence[Function.get()].Splits) {
+        const Provenance *Source = Env.resolve(Split.Value, Function->decl());
+        if (Split.ByGroup != ForGroups || !Source || Source->Pending)
+          continue;
+        // A sub-grid's members share every coordinate it drops: the first is
+        // the colour, the others are the same on its members.
+        auto Coordinate = [&](unsigned Dim) {
+          return Split.CoordinatesField
+                     ? Formulas.perRank(&CoordinateFields[Split.CoordinatesField][Dim],
+                                        /*Boolean=*/false)
+                     : shapeOf(*Function).conditions().writtenElement(Split.Coordinates,
+                                                                      Split.CoordinatesWrite, Dim);
+        };
+        FormulaRef Colour = Split.ByPlacement ? Formulas.perRank(Split.Color, /*Boolean=*/false)
+                            : Split.ByGroup   ? groupColour(*Function, Split)
+                            : Split.Color ? shapeOf(*Function).conditions().expression(Split.Color)
+                                          : Coordinate(Split.Dims.front());
+        auto AddSplit = [&](const ValueDecl *Comm, const ValueDecl *Parent, FormulaRef Shared) {
+          Members.addSplit(Comm, Parent, Shared);
+          if (Split.Color)
+            return;
+          // A sub-grid drops at least one dimension.
+          for (unsigned Dim : llvm::ArrayRef(Split.Dims).drop_front())
+            Members.sameOnMembers(Comm, Coordinate(Dim));
+          for (const auto &[Field, Copied] : CoordinateCopies)
+            if (Copied.Coordinates == Split.Coordinates && Copied.Write == Split.CoordinatesWrite &&
+                llvm::is_contained(Split.Dims, Copied.Dim))
+              Members.sameOnMembers(Comm, Formulas.perRank(Field, /*Boolean=*/false));
+        };
+        AddSplit(Split.Communicator, Split.Parent, Colour);
+        // The callers' handles of a split a helper returns or writes out: the
+        // colour in the caller's terms where the call's arguments make it.
+        for (const HandedBackSplit &Kept : handedBack(*Function, Split, *Bindings)) {
+          std::optional<FormulaRef> Passed =
+              Split.colouredByArgument()
+                  ? shapeOf(*Kept.Caller).conditions().atCall(Kept.Call, Split.Color)
+                  : std::nullopt;
+          AddSplit(Kept.Storage, Kept.Parent, Passed.value_or(Colour));
+        }
       }
-    }
   // Each object of a class whose constructor splits its communicator is one
   // part of its own split: the one its construction's colour says.
   for (const auto &Function : Functions)
@@ -122,9 +125,11 @@ FormulaRef TranslationUnitAnalysis::groupColour(const FunctionCFG &Function,
   bool TooLong = false;
   auto IsSplit = [this](const ValueDecl *Comm) { return Members.isSplit(Comm); };
   GroupMembersQuery Query{Function, Classifier, shapeOf(Function).conditions(), Formulas, IsSplit};
+  const FunctionDecl *Callee = Split.Call ? Split.Call->getDirectCallee() : nullptr;
+  const rules::CollectiveRule *Rule = Callee ? Classifier.classify(Callee).Collective : nullptr;
+  const Expr *Comm = Rule ? ruleArgument(Split.Call, Rule->Comm) : nullptr;
   std::optional<FormulaRef> In =
-      Split.ParentArgument ? groupMembers(Query, Split.Color, Split.ParentArgument, TooLong)
-                           : std::nullopt;
+      Comm ? groupMembers(Query, Split.Color, Split.Call, Comm, TooLong) : std::nullopt;
   if (TooLong)
     Limits.push_back({Function.decl(), Split.Color->getExprLoc(),
                       "a group lists more than " + std::to_string(limits::MaxListedRanks) +

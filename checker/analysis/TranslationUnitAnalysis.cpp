@@ -1,5 +1,6 @@
 #include "TranslationUnitAnalysis.h"
 #include "Exceptions.h"
+#include "FreshCommunicators.h"
 #include "IntercommRoots.h"
 #include "LatchedCollectives.h"
 #include "Limits.h"
@@ -122,6 +123,11 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
     PendingBuilder = std::make_unique<SequenceBuilder>(Formulas, Table, *PendingEvents, *Paths);
   }
   collectSplits();
+  llvm::DenseSet<const ValueDecl *> Fresh;
+  for (const auto &Function : Functions)
+    collectFreshCommunicators(Function->decl(), Classifier, Fresh);
+  for (const ValueDecl *Comm : Fresh)
+    Members.addFresh(Comm);
   summarize(*Events, *Builder);
   if (PendingEvents)
     summarize(*PendingEvents, *PendingBuilder, Events.get());

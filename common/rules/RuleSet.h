@@ -28,6 +28,12 @@ struct CollectiveRule {
   // collective but local in practice: a rank that skips it, or makes it in
   // another order, stalls no one, so it is no event a rank can hang in.
   bool Synchronizes = true;
+  // The call only starts the operation, which then progresses without this
+  // rank (MPI's nonblocking collectives, completed by a request): a rank
+  // that starts it waits for no one, so its order against collectives on
+  // other communicators cannot hang the job. Not NCCL's or c10d's
+  // asynchronous calls: their kernels wait on the device, in stream order.
+  bool StartsLocally = false;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
   ArgRef Color, NewComm; // communicator creation: the split colour, the new handle
   // The library also parts the ranks by where they run (MPI_Comm_split_type:

@@ -148,10 +148,11 @@ Error readInPlace(const json &Entry, const std::string &Context, CollectiveRule 
 Error readCollective(const json &Entry, const std::string &Context, const std::string &Api,
                      const std::string &File, CollectiveRule &Rule) {
   Reader R(Entry, Context);
-  if (!R.onlyKeys({"name", "operation", "blocking", "synchronizes", "args", "uniform_outputs",
-                   "in_place", "parts_by_placement"}) ||
+  if (!R.onlyKeys({"name", "operation", "blocking", "synchronizes", "starts_locally", "args",
+                   "uniform_outputs", "in_place", "parts_by_placement"}) ||
       !R.string("name", Rule.Name) || !R.string("operation", Rule.Operation) ||
       !R.boolean("blocking", Rule.Blocking) || !R.boolean("synchronizes", Rule.Synchronizes) ||
+      !R.boolean("starts_locally", Rule.StartsLocally) ||
       !R.indexList("uniform_outputs", Rule.UniformOutputs) ||
       !R.boolean("parts_by_placement", Rule.PartsByPlacement))
     return R.takeError();
@@ -172,6 +173,9 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))
       return E;
+  if (Rule.StartsLocally && Rule.Blocking)
+    return R.failure("starts_locally", "only a nonblocking call (\"blocking\": false) returns "
+                                       "before the operation completes");
   if (Rule.MemberGroup.K != ArgRef::Kind::Absent && Rule.NewComm.K == ArgRef::Kind::Absent)
     return Args.failure("member_group",
                         "gives the new communicator's members, but names no \"new_comm\"");

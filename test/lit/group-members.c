@@ -165,3 +165,42 @@ void whole_world(void) {
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Positive: the list is changed through a pointer after its initializer:
+// the members are unknown, and the test of the initial ones proves nothing.
+void list_written_through_pointer(void) {
+  int rank, ranks[2] = {0, 1};
+  MPI_Group world, pair;
+  MPI_Comm sub;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int *second = &ranks[1];
+  *second = 2;
+  MPI_Group_incl(world, 2, ranks, &pair);
+  MPI_Comm_create(MPI_COMM_WORLD, pair, &sub);
+  if (rank < 2)
+    MPI_Barrier(sub);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank < 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: the group is replaced by every rank's before the communicator
+// is created from it.
+void group_replaced(void) {
+  int rank, ranks[2] = {0, 1};
+  MPI_Group world, pair;
+  MPI_Comm sub;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, 2, ranks, &pair);
+  MPI_Group_union(world, world, &pair);
+  MPI_Comm_create(MPI_COMM_WORLD, pair, &sub);
+  if (rank < 2)
+    MPI_Barrier(sub);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank < 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

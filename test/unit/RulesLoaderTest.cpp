@@ -469,6 +469,8 @@ TEST(RulesLoader, ReadsRankSets) {
   ASSERT_EQ(errorText(mergeBuiltinRules(Builtin)), "");
   EXPECT_EQ(Builtin.findRankSet("MPI_Group_excl")->Of, RankSetRule::Members::Unlisted);
   EXPECT_EQ(Builtin.findCollective("MPI_Comm_create")->MemberGroup.Index, 1u);
+  EXPECT_TRUE(Builtin.findCollective("MPI_Iallreduce")->StartsLocally);
+  EXPECT_FALSE(Builtin.findCollective("MPI_Allreduce")->StartsLocally);
 }
 
 TEST(RulesLoader, RejectsMalformedRankSets) {
@@ -487,6 +489,10 @@ TEST(RulesLoader, RejectsMalformedRankSets) {
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "rank_sets": [
       {"function": "f", "members": "all", "source": 0}]})"),
             "user.json: rank_sets[0] ('f'): key 'new_set': missing required field");
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
+      {"name": "f", "operation": "barrier", "starts_locally": true, "args": {"comm": 0}}]})"),
+            "user.json: collectives[0] ('f'): key 'starts_locally': only a nonblocking call "
+            "(\"blocking\": false) returns before the operation completes");
   EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "collectives": [
       {"name": "f", "operation": "comm_create", "args": {"comm": 0, "member_group": 1}}]})"),
             "user.json: collectives[0] ('f'): args: key 'member_group': gives the new "
