@@ -225,6 +225,20 @@ static bool readThroughThis(const Expr *Arg) {
   return isa_and_nonnull<CXXThisExpr>(fieldOwner(Arg));
 }
 
+/// Whether \p Comm is a library's predefined handle: an integer constant
+/// (MPICH's `MPI_COMM_WORLD`) or the address of a global object (Open
+/// MPI's `&ompi_mpi_comm_world`), not a variable that may hold any handle.
+static bool predefinedHandle(const Expr *Comm, ASTContext &Context) {
+  const Expr *E = Comm->IgnoreParenCasts();
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return Var && Var->hasGlobalStorage() && !Var->isStaticLocal();
+  }
+  Expr::EvalResult Value;
+  return !E->HasSideEffects(Context) && E->EvaluateAsInt(Value, Context);
+}
+
 CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const CalleeRole &Role,
                                               ASTContext &Context) const {
   CollectiveEvent Event;
@@ -259,6 +273,7 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
       Event.CommunicatorDecl = communicatorKey(Arg);
       Event.OwnField = readThroughThis(Arg);
       Event.SelfCommunicator = Handles.holdsSelf(Arg, Context);
+      Event.PredefinedCommunicator = predefinedHandle(Arg, Context);
       // `writers.get()`, `writers.comm_`: the communicator of an object
       // that stands for its own.
       const auto *Field = dyn_cast_or_null<FieldDecl>(Event.CommunicatorDecl);

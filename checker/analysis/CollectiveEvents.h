@@ -92,6 +92,9 @@ struct CollectiveEvent {
   bool GroupBegins = false;      // the marker opens a group
   bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part
   bool StartsLocally = false;    // the rules' starts_locally: a nonblocking MPI start
+  // The communicator is a library's predefined handle (`MPI_COMM_WORLD`: an
+  // integer constant, or the address of the library's global object).
+  bool PredefinedCommunicator = false;
   // Collective over the members of a group (the rules' `group`): by the
   // call's contract they are the ranks that make it.
   bool GroupMembers = false;
@@ -132,12 +135,13 @@ bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B);
 
 class SequenceTable;
 
-/// Whether two collectives on different communicators may run in either
-/// order without a hang: one only starts a nonblocking MPI operation
-/// (starts_locally), so no rank waits there, and one of the communicators
-/// is \p Fresh (a handle the function creates and keeps to itself), so the
-/// other cannot be the same one. A request completed between the two
-/// (`MPI_Wait`) is not seen.
+/// Whether two collectives may run in either order without a hang: one
+/// only starts a nonblocking MPI operation (starts_locally), so no rank
+/// waits there, and they are on communicators known to differ: two handles
+/// that are each \p Fresh (created once by their function and never
+/// rewritten), or one such handle and a predefined one, or two different
+/// predefined ones. A request completed between the two (`MPI_Wait`) is not
+/// seen.
 bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
              llvm::function_ref<bool(const clang::ValueDecl *)> Fresh);
 

@@ -205,22 +205,24 @@ FormulaRef DivergenceFinder::differ(uint32_t A, uint32_t B) {
     }
     return Trips;
   };
-  std::vector<unsigned> SharedA = Project(KeysA, nullptr), SharedB = Project(KeysB, nullptr);
-  FormulaRef Differs = Compare(SharedA, SharedB);
-  // Nonblocking starts on a communicator of their own may come in either
-  // order against collectives on others (`MPI_Iallreduce(world)` before or
-  // after `MPI_Comm_idup(dup)`).
-  if (Differs == Arena.truth() && SharedA.size() == SharedB.size()) {
-    auto Commute = [this](const CollectiveEvent &X, const CollectiveEvent &Y) {
-      return commute(X, Y, [this](const ValueDecl *Comm) { return Members.isFresh(Comm); });
-    };
-    Differs =
-        Compare(canonicalOrder(SharedA, Table, Commute), canonicalOrder(SharedB, Table, Commute));
-  }
+  // Nonblocking starts may come in either order against collectives on
+  // other communicators (`MPI_Iallreduce(world)` before or after
+  // `MPI_Comm_idup(dup)`): compare in the canonical order where the plain
+  // one differs.
+  auto Commute = [this](const CollectiveEvent &X, const CollectiveEvent &Y) {
+    return commute(X, Y, [this](const ValueDecl *Comm) { return Members.isFresh(Comm); });
+  };
+  auto CompareCommuted = [&](const std::vector<unsigned> &X, const std::vector<unsigned> &Y) {
+    FormulaRef Plain = Compare(X, Y);
+    if (Plain != Arena.truth() || X.size() != Y.size())
+      return Plain;
+    return Compare(canonicalOrder(X, Table, Commute), canonicalOrder(Y, Table, Commute));
+  };
+  FormulaRef Differs = CompareCommuted(Project(KeysA, nullptr), Project(KeysB, nullptr));
   for (size_t I = 0; I < Split.size(); ++I)
-    Differs = Arena.disjoin(
-        Differs, Arena.conjoin(*Members.shared(Split[I]),
-                               Compare(Project(KeysA, Split[I]), Project(KeysB, Split[I]))));
+    Differs = Arena.disjoin(Differs, Arena.conjoin(*Members.shared(Split[I]),
+                                                   CompareCommuted(Project(KeysA, Split[I]),
+                                                                   Project(KeysB, Split[I]))));
   return Differs;
 }
 

@@ -96,11 +96,14 @@ bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
   };
   if (!(A.StartsLocally || B.StartsLocally) || !Direct(A) || !Direct(B))
     return false;
-  auto OnlyOn = [&](const CollectiveEvent &X, const CollectiveEvent &Y) {
-    return X.CommunicatorDecl && Fresh(X.CommunicatorDecl) &&
-           Y.CommunicatorDecl != X.CommunicatorDecl;
+  auto Known = [&](const CollectiveEvent &E) {
+    return E.PredefinedCommunicator || (E.CommunicatorDecl && Fresh(E.CommunicatorDecl));
   };
-  return OnlyOn(A, B) || OnlyOn(B, A);
+  if (!Known(A) || !Known(B))
+    return false;
+  return A.PredefinedCommunicator && B.PredefinedCommunicator
+             ? A.Communicator != B.Communicator
+             : A.CommunicatorDecl != B.CommunicatorDecl;
 }
 
 std::vector<unsigned>

@@ -7,12 +7,12 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// The reference \p E makes to a variable, through `&`.
-static const DeclRefExpr *handleReference(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf)
-    E = Unary->getSubExpr()->IgnoreParenImpCasts();
-  return dyn_cast<DeclRefExpr>(E);
+/// The variable whose address \p E takes (`&c`), or null.
+static const DeclRefExpr *addressOf(const Expr *E) {
+  const auto *Unary = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+  return Unary && Unary->getOpcode() == UO_AddrOf
+             ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
+             : nullptr;
 }
 
 /// Whether \p E stores the null handle, through chained assignments
@@ -29,20 +29,22 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
                                llvm::DenseSet<const ValueDecl *> &Fresh) {
   ASTContext &Context = FD->getASTContext();
   llvm::DenseMap<const VarDecl *, unsigned> Creations, References;
-  llvm::DenseSet<const DeclRefExpr *> Harmless; // uses that hand the handle nowhere
+  llvm::DenseSet<const DeclRefExpr *> Harmless; // uses that cannot change the handle
   forEachStmtInOrder(FD->getBody(), [&](const Stmt *S) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
         ++References[Var];
       return;
     }
-    if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
-      if (Binary->isEqualityOp()) // `c != MPI_COMM_NULL`
-        for (const Expr *Side : {Binary->getLHS(), Binary->getRHS()})
-          if (const auto *Ref = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts()))
-            Harmless.insert(Ref);
-      if (Binary->getOpcode() == BO_Assign && storesNull(Binary->getRHS(), Context))
-        if (const auto *Ref = dyn_cast<DeclRefExpr>(Binary->getLHS()->IgnoreParenImpCasts()))
+    if (const auto *Read = dyn_cast<ImplicitCastExpr>(S);
+        Read && Read->getCastKind() == CK_LValueToRValue) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Read->getSubExpr()->IgnoreParens()))
+        Harmless.insert(Ref);
+      return;
+    }
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S)) {
+      if (Assign->getOpcode() == BO_Assign && storesNull(Assign->getRHS(), Context))
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts()))
           Harmless.insert(Ref);
       return;
     }
@@ -50,12 +52,12 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     if (!Callee || !Classifier.classify(Callee).isKnown())
       return;
-    const CalleeRole &Role = Classifier.classify(Callee);
     for (const Expr *Arg : Call->arguments())
-      if (const DeclRefExpr *Ref = handleReference(Arg))
+      if (const DeclRefExpr *Ref = addressOf(Arg))
         Harmless.insert(Ref);
-    if (const Expr *Made = Role.Collective ? ruleArgument(Call, Role.Collective->NewComm) : nullptr)
-      if (const DeclRefExpr *Ref = handleReference(Made))
+    const rules::CollectiveRule *Rule = Classifier.classify(Callee).Collective;
+    if (const Expr *Made = Rule ? ruleArgument(Call, Rule->NewComm) : nullptr)
+      if (const DeclRefExpr *Ref = addressOf(Made))
         if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
           ++Creations[Var];
   });
@@ -64,7 +66,7 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
       ++HarmlessUses[Var];
   for (const auto &[Var, Count] : Creations)
-    if (Count == 1 && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+    if (Count == 1 && Var->hasLocalStorage() && !Var->isStaticLocal() && !isa<ParmVarDecl>(Var) &&
         !Var->getType()->isReferenceType() && References.lookup(Var) == HarmlessUses.lookup(Var))
       Fresh.insert(Var);
 }

@@ -1,6 +1,7 @@
-// Communicators a function creates and keeps to itself: no other handle of
-// the program can hold the same one, so collectives on such a handle and on
-// any other are on different communicators.
+// Communicators a function creates once into a local handle that nothing
+// rewrites afterwards: the handle holds a communicator of its own, different
+// from any predefined one and from any other such handle, whatever copies of
+// it the program makes.
 #pragma once
 
 #include "CallClassifier.h"
@@ -11,9 +12,10 @@
 namespace lockstep::analysis {
 
 /// Adds to \p Fresh the local variables of \p FD that one collective call
-/// of \p FD creates (rules' new_comm) and that \p FD only hands to calls the
-/// rules know (collectives, rank queries, `MPI_Comm_free`) or compares: not
-/// copied, stored, returned or passed to the program's own functions.
+/// of \p FD creates (rules' new_comm) and that \p FD otherwise only reads,
+/// sets to the null handle, or hands by address to calls the rules know
+/// (`MPI_Comm_free`): no assignment, pointer or reference can make them
+/// hold another communicator.
 void collectFreshCommunicators(const clang::FunctionDecl *FD, const CallClassifier &Classifier,
                                llvm::DenseSet<const clang::ValueDecl *> &Fresh);
 

@@ -131,3 +131,27 @@ void swapped_through_alias(void) {
   }
   MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
+
+void inspect(MPI_Comm comm);
+
+// Negative: a split's leader starts its allreduce before duplicating the
+// world, the others after; `inspect` is handed the duplicates by value,
+// which leaves each handle holding its own communicator.
+void split_and_world(void) {
+  int rank, part_rank, in = 1, out;
+  MPI_Comm part, copy;
+  MPI_Request requests[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &part);
+  MPI_Comm_rank(part, &part_rank);
+  inspect(part);
+  if (part_rank == 0) {
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, part, &requests[0]);
+    MPI_Comm_idup(MPI_COMM_WORLD, &copy, &requests[1]);
+  } else {
+    MPI_Comm_idup(MPI_COMM_WORLD, &copy, &requests[1]);
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, part, &requests[0]);
+  }
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+  inspect(copy);
+}
