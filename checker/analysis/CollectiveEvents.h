@@ -135,12 +135,12 @@ bool mayMatch(const CollectiveEvent &A, const CollectiveEvent &B);
 
 class SequenceTable;
 
-/// Whether two collectives may run in either order without a hang: one
-/// only starts a nonblocking MPI operation (starts_locally), so no rank
-/// waits there, and they are on communicators known to differ: two handles
-/// that are each \p Fresh (created once by their function and never
-/// rewritten), or one such handle and a predefined one, or two different
-/// predefined ones. A request completed between the two (`MPI_Wait`) is not
+/// Whether two collectives the function calls itself may run in either
+/// order without a hang: one only starts a nonblocking MPI operation
+/// (starts_locally), so no rank waits there, and they are on communicators
+/// known to differ: two handles that are each \p Fresh (created once by
+/// their function and never rewritten), or one such handle and a
+/// predefined one. A request completed between the two (`MPI_Wait`) is not
 /// seen.
 bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
              llvm::function_ref<bool(const clang::ValueDecl *)> Fresh);

@@ -91,19 +91,21 @@ bool matchingIterations(const SequenceTable &Table, const CollectiveEvent &A,
 
 bool commute(const CollectiveEvent &A, const CollectiveEvent &B,
              llvm::function_ref<bool(const clang::ValueDecl *)> Fresh) {
+  // A call of the function itself: a callee's handle stands for the
+  // caller's only while the callee leaves its parameter alone.
   auto Direct = [](const CollectiveEvent &E) {
-    return !E.Loop && !E.Dispatched && !E.GroupMarker && !E.pending() && !E.Communicator.empty();
+    return !E.Via && !E.Loop && !E.Dispatched && !E.GroupMarker && !E.pending() &&
+           !E.Communicator.empty();
   };
   if (!(A.StartsLocally || B.StartsLocally) || !Direct(A) || !Direct(B))
     return false;
-  auto Known = [&](const CollectiveEvent &E) {
-    return E.PredefinedCommunicator || (E.CommunicatorDecl && Fresh(E.CommunicatorDecl));
+  // A handle of its own differs from every predefined one and from any
+  // other such handle.
+  auto Own = [&](const CollectiveEvent &E) {
+    return E.CommunicatorDecl && Fresh(E.CommunicatorDecl);
   };
-  if (!Known(A) || !Known(B))
-    return false;
-  return A.PredefinedCommunicator && B.PredefinedCommunicator
-             ? A.Communicator != B.Communicator
-             : A.CommunicatorDecl != B.CommunicatorDecl;
+  return Own(A) ? B.PredefinedCommunicator || (Own(B) && B.CommunicatorDecl != A.CommunicatorDecl)
+                : Own(B) && A.PredefinedCommunicator;
 }
 
 std::vector<unsigned>

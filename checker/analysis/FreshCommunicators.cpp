@@ -9,6 +9,8 @@ using namespace clang;
 
 /// The variable whose address \p E takes (`&c`), or null.
 static const DeclRefExpr *addressOf(const Expr *E) {
+  if (!E)
+    return nullptr;
   const auto *Unary = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
   return Unary && Unary->getOpcode() == UO_AddrOf
              ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
@@ -50,16 +52,20 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
     }
     const auto *Call = dyn_cast<CallExpr>(S);
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || !Classifier.classify(Callee).isKnown())
+    if (!Callee)
       return;
-    for (const Expr *Arg : Call->arguments())
-      if (const DeclRefExpr *Ref = addressOf(Arg))
-        Harmless.insert(Ref);
+    // The handle a creation writes, and the one `MPI_Comm_free(&c)` nulls.
     const rules::CollectiveRule *Rule = Classifier.classify(Callee).Collective;
-    if (const Expr *Made = Rule ? ruleArgument(Call, Rule->NewComm) : nullptr)
-      if (const DeclRefExpr *Ref = addressOf(Made))
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-          ++Creations[Var];
+    if (!Rule)
+      return;
+    if (const DeclRefExpr *Ref = addressOf(ruleArgument(Call, Rule->NewComm)))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
+        ++Creations[Var];
+        Harmless.insert(Ref);
+      }
+    if (Rule->Operation == "comm_free")
+      if (const DeclRefExpr *Ref = addressOf(ruleArgument(Call, Rule->Comm)))
+        Harmless.insert(Ref);
   });
   llvm::DenseMap<const VarDecl *, unsigned> HarmlessUses;
   for (const DeclRefExpr *Ref : Harmless)
@@ -67,7 +73,9 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
       ++HarmlessUses[Var];
   for (const auto &[Var, Count] : Creations)
     if (Count == 1 && Var->hasLocalStorage() && !Var->isStaticLocal() && !isa<ParmVarDecl>(Var) &&
-        !Var->getType()->isReferenceType() && References.lookup(Var) == HarmlessUses.lookup(Var))
+        !Var->getType()->isReferenceType() &&
+        (!Var->getInit() || storesNull(Var->getInit(), Context)) &&
+        References.lookup(Var) == HarmlessUses.lookup(Var))
       Fresh.insert(Var);
 }
 

@@ -13,9 +13,9 @@ namespace lockstep::analysis {
 
 /// Adds to \p Fresh the local variables of \p FD that one collective call
 /// of \p FD creates (rules' new_comm) and that \p FD otherwise only reads,
-/// sets to the null handle, or hands by address to calls the rules know
-/// (`MPI_Comm_free`): no assignment, pointer or reference can make them
-/// hold another communicator.
+/// initialises or sets to the null handle, or frees (`MPI_Comm_free(&c)`):
+/// no assignment, pointer or reference can make them hold another
+/// communicator.
 void collectFreshCommunicators(const clang::FunctionDecl *FD, const CallClassifier &Classifier,
                                llvm::DenseSet<const clang::ValueDecl *> &Fresh);
 

@@ -155,3 +155,49 @@ void split_and_world(void) {
   MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
   inspect(copy);
 }
+
+#define WORLD MPI_COMM_WORLD
+
+// Positive: without `use_dup` the handle is the world it was initialised
+// with, and the two starts on it come in different orders.
+void world_unless_duplicated(int use_dup) {
+  int rank, in = 1, out;
+  MPI_Comm comm = MPI_COMM_WORLD;
+  MPI_Request requests[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (use_dup)
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  if (rank == 0) {
+    MPI_Ibarrier(comm, &requests[0]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Ibarrier' on 'comm' runs first on ranks where 'rank == 0', but the other ranks run 'MPI_Iallreduce' on 'MPI_COMM_WORLD' first; each side waits for the other and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the other ranks start with 'MPI_Iallreduce' on 'MPI_COMM_WORLD' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: issue the collectives in the same order on every rank
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[1]);
+  } else {
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[1]);
+    MPI_Ibarrier(comm, &requests[0]);
+  }
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+}
+
+// Positive: one communicator, spelled two ways.
+void world_spelled_twice(void) {
+  int rank, in = 1, out;
+  MPI_Request requests[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Ibarrier(WORLD, &requests[0]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Ibarrier' on 'WORLD' runs first on ranks where 'rank == 0', but the other ranks run 'MPI_Iallreduce' on 'MPI_COMM_WORLD' first; each side waits for the other and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE+4]]:5: note: the other ranks start with 'MPI_Iallreduce' on 'MPI_COMM_WORLD' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: issue the collectives in the same order on every rank
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[1]);
+  } else {
+    MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[1]);
+    MPI_Ibarrier(WORLD, &requests[0]);
+  }
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+}
