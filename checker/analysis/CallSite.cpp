@@ -262,6 +262,13 @@ const ValueDecl *namedStorage(const Expr *E) {
   return nullptr;
 }
 
+const DeclRefExpr *addressTaken(const Expr *E) {
+  const auto *Unary = E ? dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts()) : nullptr;
+  return Unary && Unary->getOpcode() == UO_AddrOf
+             ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
+             : nullptr;
+}
+
 const ValueDecl *accessedStorage(const Expr *E) {
   if (const ValueDecl *Named = namedStorage(E))
     return Named;

@@ -210,6 +210,9 @@ const clang::Expr *dispatchHolder(const clang::CallExpr *Call);
 /// The variable or field an expression names (`comm`, `this->comm_`, `&c`),
 /// or null.
 const clang::ValueDecl *namedStorage(const clang::Expr *E);
+/// The reference to the variable whose address \p E takes (`c` of `&c`), or
+/// null (also for a null \p E).
+const clang::DeclRefExpr *addressTaken(const clang::Expr *E);
 
 /// namedStorage, also through an accessor: a call of a function whose body
 /// is `return X;` with X a global or a field (`cross_node_comm()`).

@@ -7,16 +7,6 @@
 namespace lockstep::analysis {
 using namespace clang;
 
-/// The variable whose address \p E takes (`&c`), or null.
-static const DeclRefExpr *addressOf(const Expr *E) {
-  if (!E)
-    return nullptr;
-  const auto *Unary = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
-  return Unary && Unary->getOpcode() == UO_AddrOf
-             ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
-             : nullptr;
-}
-
 /// Whether \p E stores the null handle, through chained assignments
 /// (`a = b = MPI_COMM_NULL`).
 static bool storesNull(const Expr *E, ASTContext &Context) {
@@ -58,13 +48,13 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
     const rules::CollectiveRule *Rule = Classifier.classify(Callee).Collective;
     if (!Rule)
       return;
-    if (const DeclRefExpr *Ref = addressOf(ruleArgument(Call, Rule->NewComm)))
+    if (const DeclRefExpr *Ref = addressTaken(ruleArgument(Call, Rule->NewComm)))
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
         ++Creations[Var];
         Harmless.insert(Ref);
       }
     if (Rule->Operation == "comm_free")
-      if (const DeclRefExpr *Ref = addressOf(ruleArgument(Call, Rule->Comm)))
+      if (const DeclRefExpr *Ref = addressTaken(ruleArgument(Call, Rule->Comm)))
         Harmless.insert(Ref);
   });
   llvm::DenseMap<const VarDecl *, unsigned> HarmlessUses;

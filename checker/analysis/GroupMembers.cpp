@@ -89,10 +89,7 @@ static bool startsArray(const Expr *List, const VarDecl *Array) {
 
 /// The variable whose address \p E takes (`&g`), or null.
 static const VarDecl *addressed(const Expr *E) {
-  const auto *Unary = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
-  const auto *Ref = Unary && Unary->getOpcode() == UO_AddrOf
-                        ? dyn_cast<DeclRefExpr>(Unary->getSubExpr()->IgnoreParenImpCasts())
-                        : nullptr;
+  const DeclRefExpr *Ref = addressTaken(E);
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 

@@ -37,8 +37,8 @@ constexpr unsigned MaxListedRanks = 16;
 constexpr int64_t EvaluatedJobSize = 6;
 
 /// Sample assignments of a question's symbols that evaluation tries on each
-/// pair of ranks, and on ranks 0 and 1 of two (a witness found so is a real
-/// one: symbols are unconstrained). Cheap next to a solver call: most
+/// pair of ranks, then in all, spread over the pairs (a witness found so is
+/// a real one: symbols are unconstrained). Cheap next to a solver call: most
 /// questions with symbols are settled here.
 constexpr unsigned AssignmentsPerPair = 8;
 constexpr unsigned SampledAssignments = 1024;

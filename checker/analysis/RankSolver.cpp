@@ -28,8 +28,11 @@ RankSolver::~RankSolver() = default;
 
 // Small jobs, and ranks next to the constants the formulas compare with
 // (`rank == 4000` is settled by ranks 4000 and 0 of 4001), each under a few
-// samples of the symbols; then many more samples on the first pairs, since
-// symbols rarely need particular ranks as well (`p == 0 && u % 100 == 0`).
+// samples of the symbols; then many more samples spread over the same pairs,
+// since symbols often need particular values as well (`p == 0 && u % 100 ==
+// 0`, `u % c(rank) == 0` with c 5 on some ranks and 10 on others). Each try
+// draws its own samples: the same few values on every pair would miss a
+// witness that needs one value not among them.
 bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
                                    RankWitness &Witness) {
   std::vector<int64_t> Near;
@@ -46,38 +49,48 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
             Near.size() < limits::EvaluatedConstants)
           Near.push_back(R);
   }
-  // Formulas of the rank and size alone are tried once per pair.
-  uint64_t Steps = 0;
-  auto Try = [&](int64_t Size, int64_t R1, int64_t R2, unsigned First, unsigned Last) {
-    if (R1 == R2 || R1 >= Size || R2 >= Size)
-      return false;
-    for (size_t I = 0; I < Alternatives.size(); ++I)
-      for (unsigned A = First; A < (Plans[I].HasSymbols ? Last : std::min(Last, 1u)); ++A) {
-        if (Steps > limits::EvaluatedSteps)
-          return false;
-        Steps += Plans[I].Steps.size();
-        if (Arena.evaluate(Plans[I], R1, R2, Size, A, Values).value_or(0)) {
-          Witness = {I, R1, R2, Size};
-          return true;
-        }
-      }
-    return false;
+  struct Pair {
+    int64_t Size, R1, R2;
   };
-  const unsigned Few = limits::AssignmentsPerPair;
-  for (int64_t R1 : Near) {
-    int64_t Size = R1 + 2;
-    for (int64_t R2 : {int64_t(0), int64_t(1), R1 + 1})
-      if (Try(Size, R1, R2, 0, Few) || Try(Size, R2, R1, 0, Few))
-        return true;
-  }
+  std::vector<Pair> Pairs;
+  auto Add = [&](int64_t Size, int64_t R1, int64_t R2) {
+    if (R1 != R2 && R1 < Size && R2 < Size &&
+        llvm::none_of(Pairs, [&](const Pair &P) { return P.R1 == R1 && P.R2 == R2; }))
+      Pairs.push_back({Size, R1, R2});
+  };
+  for (int64_t R1 : Near)
+    for (int64_t R2 : {int64_t(0), int64_t(1), R1 + 1}) {
+      Add(R1 + 2, R1, R2);
+      Add(R1 + 2, R2, R1);
+    }
   for (int64_t Size = 2; Size <= limits::EvaluatedJobSize; ++Size)
     for (int64_t R1 = 0; R1 < Size; ++R1)
       for (int64_t R2 = 0; R2 < Size; ++R2)
-        if (Try(Size, R1, R2, 0, Few))
+        Add(Size, R1, R2);
+  uint64_t Steps = 0;
+  unsigned Assignment = 0; // the samples drawn next
+  // Formulas of the rank and size alone are tried once per pair, with the
+  // first assignment of its tries.
+  auto Try = [&](const Pair &P, unsigned Count, bool First) {
+    for (size_t I = 0; I < Alternatives.size(); ++I)
+      for (unsigned A = 0; A < (Plans[I].HasSymbols ? Count : unsigned(First)); ++A) {
+        if (Steps > limits::EvaluatedSteps)
+          return false;
+        Steps += Plans[I].Steps.size();
+        if (Arena.evaluate(Plans[I], P.R1, P.R2, P.Size, Assignment + A, Values).value_or(0)) {
+          Witness = {I, P.R1, P.R2, P.Size};
           return true;
+        }
+      }
+    Assignment += Count;
+    return false;
+  };
+  for (const Pair &P : Pairs)
+    if (Try(P, limits::AssignmentsPerPair, /*First=*/true))
+      return true;
   if (AnySymbols)
-    for (unsigned A = Few; A < limits::SampledAssignments && Steps <= limits::EvaluatedSteps; ++A)
-      if (Try(2, 0, 1, A, A + 1) || Try(2, 1, 0, A, A + 1))
+    for (unsigned A = 0; A < limits::SampledAssignments && Steps <= limits::EvaluatedSteps; ++A)
+      if (Try(Pairs[A % Pairs.size()], 1, /*First=*/false))
         return true;
   return false;
 }

@@ -244,3 +244,34 @@ void listed_schedule_longer(MPI_Comm comm) {
       MPI_Barrier(comm);
   }
 }
+
+// Positive: a check every `every` iterations, with a period that the rank's
+// share of the work picks (5 on ranks 0 and 1, 10 on the others): the ranks
+// meet the allreduce a different number of times. The witness needs a rank
+// of each kind and an iteration that is an odd multiple of 5.
+void periodic_check_by_load(MPI_Comm comm, double *norm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int n = 100 + 37 * rank;
+  int every = n > 150 ? 10 : 5;
+  for (int it = 1; it <= 40; it++) {
+    if (it % every == 0)
+      MPI_Allreduce(MPI_IN_PLACE, norm, 1, MPI_DOUBLE, MPI_SUM, comm);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Allreduce' runs only on ranks where 'it % every == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'it % every == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  }
+}
+
+// Negative: the period from the job size is the same on every rank.
+void periodic_check_by_size(MPI_Comm comm, double *norm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int every = size > 150 ? 10 : 5;
+  for (int it = 1; it <= 40; it++) {
+    if (it % every == 0)
+      MPI_Allreduce(MPI_IN_PLACE, norm, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+}

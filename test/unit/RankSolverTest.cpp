@@ -72,6 +72,28 @@ TEST_F(RankSolverTest, SamplesMeetTheQuestionsConstants) {
   EXPECT_EQ(apart(Agreed, Agreed), RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
 }
 
+TEST_F(RankSolverTest, EachPairOfRanksDrawsItsOwnSamples) {
+  // `it % every == 0` with `every = 100 + 37 * rank > 150 ? 10 : 5`: ranks
+  // 0 and 1 check every 5 iterations, the others every 10. The witness needs
+  // a rank of each kind and `it` an odd multiple of 5 at once.
+  FormulaRef It = Arena.uniform(&UniformKey, /*Boolean=*/false);
+  FormulaRef Load =
+      Arena.arithmetic(FormulaOp::Add, Arena.constant(100),
+                       Arena.arithmetic(FormulaOp::Mul, Arena.constant(37), Arena.rank()));
+  FormulaRef Every = Arena.choose(gt(Load, 150), Arena.constant(10), Arena.constant(5));
+  FormulaRef Due =
+      Arena.compare(FormulaOp::Eq, Arena.arithmetic(FormulaOp::Rem, It, Every), Arena.constant(0));
+  EXPECT_EQ(apart(Due, Due), Answer::Holds);
+  EXPECT_EQ(Solver.statistics().SolverCalls, 0u); // settled by evaluation, no solver timeout
+  // Negative: a period chosen by the job size is the same on every rank.
+  FormulaRef Agreed =
+      Arena.choose(gt(Arena.sizeSymbol(), 150), Arena.constant(10), Arena.constant(5));
+  FormulaRef DueAgreed =
+      Arena.compare(FormulaOp::Eq, Arena.arithmetic(FormulaOp::Rem, It, Agreed), Arena.constant(0));
+  EXPECT_EQ(apart(DueAgreed, DueAgreed),
+            RankSolver::haveSolver() ? Answer::Never : Answer::Unknown);
+}
+
 TEST_F(RankSolverTest, TripCountsEqualOnEveryRank) {
   // for (i = rank; i < rank + n; ++i): n iterations everywhere.
   FormulaRef N = Arena.uniform(&UniformKey, false);
