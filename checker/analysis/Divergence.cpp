@@ -470,6 +470,39 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   }
 }
 
+// The arm that \p Runs took, with the other cases of a `switch` whose ranks
+// run the same sequence, where each arm's ranks run one sequence.
+BranchArm DivergenceFinder::armOf(const std::vector<BranchArm> &Arms,
+                                  const std::vector<Distinct> &Classes,
+                                  const GuardedSequence &Runs) {
+  BranchArm Arm = Arms[Runs.Arm];
+  if (Arm.K != BranchArm::Kind::Case && Arm.K != BranchArm::Kind::Default)
+    return Arm;
+  std::vector<int> ClassOf(Arms.size(), -1); // -2: runs several sequences
+  for (size_t K = 0; K < Classes.size(); ++K)
+    for (const GuardedSequence *Member : Classes[K].Members) {
+      int &Of = ClassOf[Member->Arm];
+      Of = Of == -1 || Of == int(K) ? int(K) : -2;
+    }
+  const int Mine = ClassOf[Runs.Arm];
+  if (Mine < 0)
+    return Arm;
+  bool WithDefault = false;
+  for (size_t Other = 0; Other < Arms.size(); ++Other) {
+    WithDefault |= ClassOf[Other] == Mine && Arms[Other].K == BranchArm::Kind::Default;
+    if (const auto *Case = dyn_cast_or_null<CaseStmt>(Arms[Other].Label); Case && Other != Runs.Arm)
+      (ClassOf[Other] == Mine ? Arm.Alike : Arm.Unlike).push_back(Case);
+  }
+  // With the default arm, the ranks are those of no other case.
+  if (WithDefault) {
+    Arm.K = BranchArm::Kind::Default;
+    Arm.Alike.clear();
+  } else {
+    Arm.Unlike.clear();
+  }
+  return Arm;
+}
+
 Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
                                         const GuardedSequence &Runs, const CollectiveEvent &Event,
                                         const GuardedSequence &Other,
@@ -482,8 +515,8 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   D.Event = Event;
   D.Condition = decidingCondition(C.Branch);
   D.Branch = C.Statement;
-  D.Arm = C.Arms[Runs.Arm];
-  D.OtherArm = C.Arms[Other.Arm];
+  D.Arm = armOf(C.Arms, C.Classes, Runs);
+  D.OtherArm = armOf(C.Arms, C.Classes, Other);
   D.Source = C.Source;
   D.Leaving = Other.Leaving;
   if (OtherEvent)
@@ -494,13 +527,13 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
       sourceContains(SM, C.Statement->getSourceRange(), Other.Leaving->getBeginLoc()) &&
       !sourceContains(SM, C.Statement->getSourceRange(), Event.Site)) {
     D.K = Divergence::Kind::SkippedAfterExit;
-    D.Arm = C.Arms[Other.Arm];
+    D.Arm = D.OtherArm;
   }
   // The ranks where the call throws leave the rest of the `try`.
   if (Kind == Divergence::Kind::OnlySomeRanks && D.Arm.K == BranchArm::Kind::Returns &&
       Other.Leaving) {
     D.K = Divergence::Kind::SkippedAfterExit;
-    D.Arm = C.Arms[Other.Arm];
+    D.Arm = D.OtherArm;
   }
   if (D.Condition && (D.Arm.K == BranchArm::Kind::True || D.Arm.K == BranchArm::Kind::False)) {
     SourceLocation Site =

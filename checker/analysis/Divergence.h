@@ -29,6 +29,10 @@ struct BranchArm {
   enum class Kind { True, False, Case, Default, Returns, Throws };
   Kind K = Kind::True;
   const clang::Stmt *Label = nullptr; // the case or default statement
+  // Of a `switch`, the other cases whose ranks run the same (`case 0: case
+  // 2:`); of the default arm (or a case that falls into it), the cases whose
+  // ranks do not: `rank` is not 1.
+  std::vector<const clang::CaseStmt *> Alike, Unlike;
 };
 
 struct Divergence {
@@ -92,6 +96,8 @@ private:
     std::vector<const GuardedSequence *> Members;
   };
   std::vector<Distinct> distinct(const RegionSequences &Region);
+  static BranchArm armOf(const std::vector<BranchArm> &Arms, const std::vector<Distinct> &Classes,
+                         const GuardedSequence &Runs);
   FormulaRef differ(uint32_t A, uint32_t B);
   std::vector<FormulaRef> pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
                                         std::vector<std::pair<size_t, size_t>> &Pairs);

@@ -73,6 +73,19 @@ std::string otherRanks(const analysis::Divergence &D, const ASTContext &Context)
                                                  : "the other ranks";
 }
 
+/// The values of \p Cases as written, the last joined by \p Last (`0, 2 or
+/// 4`), or all by commas without it.
+static std::string caseValues(const std::vector<const CaseStmt *> &Cases, llvm::StringRef Last,
+                              const ASTContext &Context) {
+  std::string Out;
+  for (size_t I = 0; I < Cases.size(); ++I) {
+    if (I > 0)
+      Out += I + 1 == Cases.size() && !Last.empty() ? " " + Last.str() + " " : ", ";
+    Out += sourceText(Cases[I]->getLHS(), Context);
+  }
+  return Out;
+}
+
 std::string ranksWhere(const Expr *Deciding, const BranchArm &Arm, const ASTContext &Context) {
   std::string Condition = quoted(sourceText(Deciding, Context));
   switch (Arm.K) {
@@ -80,10 +93,18 @@ std::string ranksWhere(const Expr *Deciding, const BranchArm &Arm, const ASTCont
     return "ranks where " + Condition;
   case BranchArm::Kind::False:
     return "ranks where " + Condition + " is false";
-  case BranchArm::Kind::Case:
-    return "ranks where " + Condition + " is " +
-           sourceText(cast<CaseStmt>(Arm.Label)->getLHS(), Context);
+  case BranchArm::Kind::Case: {
+    std::vector<const CaseStmt *> Cases{cast<CaseStmt>(Arm.Label)};
+    Cases.insert(Cases.end(), Arm.Alike.begin(), Arm.Alike.end());
+    return "ranks where " + Condition + " is " + caseValues(Cases, "or", Context);
+  }
   case BranchArm::Kind::Default:
+    if (Arm.Unlike.size() == 1)
+      return "ranks where " + Condition + " is not " + caseValues(Arm.Unlike, "", Context);
+    if (Arm.Unlike.size() == 2)
+      return "ranks where " + Condition + " is neither " + caseValues(Arm.Unlike, "nor", Context);
+    if (!Arm.Unlike.empty())
+      return "ranks where " + Condition + " is none of " + caseValues(Arm.Unlike, "", Context);
     return "ranks where " + Condition + " matches no case";
   case BranchArm::Kind::Returns:
     return "ranks where " + Condition + " returns";

@@ -314,7 +314,7 @@ void role_step(float *grad, int n, float *metric, MPI_Comm comm) {
     break;
   case Role::Logger:
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_FLOAT, MPI_SUM, comm);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' gets count 'n' on ranks where 'role_of(rank, size)' is Role::Logger but '1' on ranks where 'role_of(rank, size)' is Role::Evaluator; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' gets count 'n' on ranks where 'role_of(rank, size)' is Role::Logger or Role::Trainer but '1' on ranks where 'role_of(rank, size)' is Role::Evaluator; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
     // CHECK-MESSAGES: :[[@LINE-10]]:11: note: 'role_of(rank, size)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-20]]:7: note: the value is assigned under this rank-dependent condition
     // CHECK-MESSAGES: :[[@LINE-14]]:3: note: the rank comes from 'MPI_Comm_rank' here

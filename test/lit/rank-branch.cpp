@@ -347,3 +347,82 @@ void refresh(double *table, int n, MPI_Comm comm) {
   else
     publish<false>(table, n, comm);
 }
+
+int load_mesh_size();
+void log_start(int);
+
+// Positive: case 0 falls through into the default arm, so every rank but
+// those of case 1 broadcasts: the message names the ranks that do.
+void switch_fall_through_into_default(MPI_Comm comm) {
+  int rank, cells = 0;
+  MPI_Comm_rank(comm, &rank);
+  switch (rank) {
+  case 0:
+    cells = load_mesh_size();
+    [[fallthrough]];
+  default:
+    MPI_Bcast(&cells, 1, MPI_INT, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'rank' is not 1; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-7]]:11: note: 'rank' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    break;
+  case 1:
+    log_start(cells);
+    break;
+  }
+}
+
+// Negative: every case reaches the broadcast.
+void switch_every_case_reaches(MPI_Comm comm) {
+  int rank, cells = 0;
+  MPI_Comm_rank(comm, &rank);
+  switch (rank) {
+  case 0:
+    cells = load_mesh_size();
+    [[fallthrough]];
+  case 1:
+    log_start(cells);
+    [[fallthrough]];
+  default:
+    MPI_Bcast(&cells, 1, MPI_INT, 0, comm);
+    break;
+  }
+}
+
+// Positive: stacked labels: the ranks of both cases run the barrier.
+void switch_stacked_cases(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  switch (rank % 4) {
+  case 0:
+  case 2:
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank % 4' is 0 or 2; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-5]]:11: note: 'rank % 4' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    break;
+  case 1:
+    log_start(rank);
+    break;
+  default:
+    break;
+  }
+}
+
+// Negative: the stacked cases and the default both run the barrier.
+void switch_stacked_cases_and_default(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  switch (rank % 4) {
+  case 0:
+  case 2:
+    MPI_Barrier(comm);
+    break;
+  default:
+    log_start(rank);
+    MPI_Barrier(comm);
+    break;
+  }
+}
