@@ -277,9 +277,13 @@ FormulaRef ConditionFormula::translateBinary(const BinaryOperator *Binary, bool 
                                                                         {BO_Mul, FormulaOp::Mul},
                                                                         {BO_Div, FormulaOp::Div},
                                                                         {BO_Rem, FormulaOp::Rem}};
+  // An update (`rows += 1`, as ReachingAssignments hands it) is the value
+  // before it, updated: its left side reads the variable there.
+  const BinaryOperatorKind Computed =
+      arithmeticUpdate(Binary) ? BinaryOperator::getOpForCompoundAssignment(Op) : Op;
   if (isInteger(L) && isInteger(R))
     for (auto [Operator, Kind] : Arithmetic)
-      if (Op == Operator)
+      if (Computed == Operator)
         return Sorted(Arena.arithmetic(Kind, translate(L, false), translate(R, false)));
   return leaf(Binary, WantBoolean);
 }

@@ -61,11 +61,13 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
     QualType Type = Param ? Param->getType() : Args[I]->getType();
     // Handles (MPI_Datatype, ncclComm_t, FILE *, and Open MPI's predefined
     // handles, pointers to opaque globals) are not data: only values read
-    // into plain storage are per-rank input.
+    // into plain storage are per-rank input. Nor is a process group handed
+    // over with a rank (`std::make_unique<Stage>(*pg, pg->getRank())`).
     QualType Pointee = Type->getPointeeType();
     bool Writable = (Type->isReferenceType() || Type->isPointerType()) &&
                     !Pointee.isConstQualified() && !Pointee->isPointerType() &&
-                    !(Pointee->isRecordType() && Pointee->isIncompleteType()); // MPI_Comm
+                    !(Pointee->isRecordType() && Pointee->isIncompleteType()) && // MPI_Comm
+                    !Classifier.isCollectiveReceiver(Pointee->getAsCXXRecordDecl());
     if (Unseen && !(Writable && Pointee->isRealFloatingType()))
       continue;
     RankValue In = InputsBut(I);

@@ -16,7 +16,7 @@ int64_t wrap32(int64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)
 
 // Values that tell symbols apart in common tests (zero, one, small counts,
 // a large bound, negative).
-constexpr int64_t CommonSamples[] = {0, 1, 2, 3, 7, 64, 1000, -1};
+constexpr int64_t CommonSamples[] = {0, 1, 2, 3, 4, 5, 7, 64, 1000, -1};
 
 } // namespace
 

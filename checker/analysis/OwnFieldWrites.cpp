@@ -1,4 +1,5 @@
 #include "OwnFieldWrites.h"
+#include "CallClassifier.h"
 #include "CallSite.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -61,7 +62,8 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
       else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
         const CXXMethodDecl *Callee = Call->getMethodDecl();
         const Expr *Object = Call->getImplicitObjectArgument();
-        if (!Callee || !Object || Callee->isConst())
+        if (!Callee || !Object || Callee->isConst() ||
+            Classifier.isCollectiveReceiver(Callee->getParent()))
           return;
         if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
           // What it copies now: the map may grow while the callee is scanned.

@@ -16,6 +16,8 @@ class FieldDecl;
 
 namespace lockstep::analysis {
 
+class CallClassifier;
+
 struct OwnFieldWrite {
   const clang::FieldDecl *Field;
   // Only through a subscript (`w_[d] -= g[d]`) or an accessor that hands
@@ -26,12 +28,16 @@ struct OwnFieldWrite {
 
 class OwnFieldWrites {
 public:
+  explicit OwnFieldWrites(const CallClassifier &Classifier) : Classifier(Classifier) {}
+
   /// Fields of `*this` that \p Method assigns, increments, or calls a
-  /// non-const method of (a container's `push_back`), in its body or the
+  /// non-const method of (a container's `push_back`; not a collective on a
+  /// process group, which leaves it the same group), in its body or the
   /// bodies of the methods it calls on `this`; empty without a body.
   const std::vector<OwnFieldWrite> &of(const clang::CXXMethodDecl *Method);
 
 private:
+  const CallClassifier &Classifier;
   llvm::DenseMap<const clang::CXXMethodDecl *, std::vector<OwnFieldWrite>> Known;
 };
 

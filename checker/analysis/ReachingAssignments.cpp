@@ -38,6 +38,19 @@ ReachingAssignments::ReachingAssignments(const FunctionCFG &Function) : Function
 
 ReachingAssignments::~ReachingAssignments() = default;
 
+bool arithmeticUpdate(const BinaryOperator *Assign) {
+  switch (Assign->getOpcode()) {
+  case BO_AddAssign:
+  case BO_SubAssign:
+  case BO_MulAssign:
+  case BO_DivAssign:
+  case BO_RemAssign:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // Variables of integer type used only by plain reads and plain assignments:
 // each of their values comes from an assignment the CFG shows.
 void ReachingAssignments::collectCandidates() {
@@ -57,7 +70,8 @@ void ReachingAssignments::collectCandidates() {
     const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
     const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
     bool Plain = (Cast && Cast->getCastKind() == CK_LValueToRValue) ||
-                 (Assign && Assign->getOpcode() == BO_Assign && Assign->getLHS() == Use);
+                 (Assign && Assign->getLHS() == Use &&
+                  (Assign->getOpcode() == BO_Assign || arithmeticUpdate(Assign)));
     QualType T = Var->getType();
     if (!Plain || Ref->refersToEnclosingVariableOrCapture() || Var->getDeclContext() != FD ||
         T.isVolatileQualified() || !(T->isIntegralOrEnumerationType() || T->isBooleanType()))
@@ -82,6 +96,9 @@ void ReachingAssignments::indexElements() {
             Assign && Assign->getOpcode() == BO_Assign) {
           Var = localVariable(Assign->getLHS());
           Stored = Assign->getRHS();
+        } else if (Assign && arithmeticUpdate(Assign)) {
+          Var = localVariable(Assign->getLHS());
+          Stored = Assign; // `rows += 1`: the value before it, plus one
         } else if (const auto *Decl = dyn_cast<DeclStmt>(Statement); Decl && Decl->isSingleDecl()) {
           Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
           Stored = Var ? Var->getInit() : nullptr;

@@ -20,10 +20,15 @@
 
 namespace lockstep::analysis {
 
+/// Whether \p Assign updates its variable by arithmetic (`rows += 1`, `n /=
+/// 2`): what it stores is the variable's value before it, updated.
+bool arithmeticUpdate(const clang::BinaryOperator *Assign);
+
 class ReachingAssignments {
 public:
-  /// One node of the choice: an assigned value, or a branch whose first
-  /// edge leads to the value of node Then and whose second to node Else.
+  /// One node of the choice: an assigned value (an expression stored, or an
+  /// arithmeticUpdate), or a branch whose first edge leads to the value of
+  /// node Then and whose second to node Else.
   struct Node {
     const clang::Expr *Assigned = nullptr;
     const clang::CFGBlock *Branch = nullptr;

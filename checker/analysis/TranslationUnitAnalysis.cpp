@@ -79,7 +79,7 @@ TranslationUnitAnalysis::TranslationUnitAnalysis(ASTContext &Context,
                                                  const ExternalSummaries *External,
                                                  PendingFacts Pending, PathOptions Options)
     : Classifier(Classifier), External(External), Env(Classifier, Arena, this->External),
-      Solver(Formulas), Members(Formulas) {
+      OwnFields(Classifier), Solver(Formulas), Members(Formulas) {
   collectFunctions(Context);
   if (Pending.Enabled)
     Env.PendingRoot = Pending.Root;

@@ -181,3 +181,37 @@ late:
   if (i < 3)
     goto early;
 }
+
+
+// Negative: `rows += 2` runs on every member of a row or on none of them,
+// so every member tests the same `rows` (an update is the value before it,
+// updated).
+void update_by_row(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm row;
+  MPI_Comm_split(world, rank / 4, rank, &row);
+  int rows = 8;
+  if (rank / 4 == 0)
+    rows += 2;
+  if (rows > 9)
+    MPI_Barrier(row);
+}
+
+// Positive: the even members of a row add two, the odd ones do not.
+void update_by_parity(MPI_Comm world) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm row;
+  MPI_Comm_split(world, rank / 4, rank, &row);
+  int rows = 8;
+  if (rank % 2 == 0)
+    rows += 2;
+  if (rows > 9)
+    MPI_Barrier(row);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rows > 9'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rows > 9' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
