@@ -383,7 +383,11 @@ std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool Wa
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   // Not inside expression(E, Scope, Stable): the conditions a choice reads
   // are kept for every later question, not only for that loop's.
-  if (!Var || !Written.count(Var) || StableVars || !ExpandingReads.insert(Ref).second)
+  if (!Var || !Written.count(Var) || StableVars)
+    return std::nullopt;
+  if (auto Made = ReachingValues.find({Ref, unsigned(WantBoolean)}); Made != ReachingValues.end())
+    return Made->second;
+  if (!ExpandingReads.insert(Ref).second)
     return std::nullopt;
   if (!Reaching)
     Reaching = std::make_unique<ReachingAssignments>(Function);
@@ -395,9 +399,10 @@ std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool Wa
                          : translate(Node.Assigned, WantBoolean));
   --Nested;
   ExpandingReads.erase(Ref);
-  if (Values.empty())
-    return std::nullopt;
-  return Values.back();
+  std::optional<FormulaRef> Chosen;
+  if (!Values.empty())
+    Chosen = Values.back();
+  return ReachingValues[{Ref, unsigned(WantBoolean)}] = Chosen;
 }
 
 // `coords[1]` of a local array, read where one write left it

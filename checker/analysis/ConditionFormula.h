@@ -189,6 +189,10 @@ private:
   // on the first such read); reads being translated, against cycles.
   std::unique_ptr<ReachingAssignments> Reaching;
   llvm::DenseSet<const clang::DeclRefExpr *> ExpandingReads;
+  // Each read's choice, once made: a chain of updates (`n += 1` under each
+  // of several branches) would translate the earlier ones again per read.
+  llvm::DenseMap<std::pair<const clang::DeclRefExpr *, unsigned>, std::optional<FormulaRef>>
+      ReachingValues;
   unsigned Nested = 0; // > 0 while a read's branches are translated
   bool ReachingLimited = false;
 };

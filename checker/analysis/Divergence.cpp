@@ -7,6 +7,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 #include <set>
@@ -470,13 +471,13 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   }
 }
 
-// The arm that \p Runs took, with the other cases of a `switch` whose ranks
+// The arm that \p Runs took, with the other cases of \p Switch whose ranks
 // run the same sequence, where each arm's ranks run one sequence.
 BranchArm DivergenceFinder::armOf(const std::vector<BranchArm> &Arms,
-                                  const std::vector<Distinct> &Classes,
-                                  const GuardedSequence &Runs) {
+                                  const std::vector<Distinct> &Classes, const GuardedSequence &Runs,
+                                  const SwitchStmt *Switch) {
   BranchArm Arm = Arms[Runs.Arm];
-  if (Arm.K != BranchArm::Kind::Case && Arm.K != BranchArm::Kind::Default)
+  if (!Switch || (Arm.K != BranchArm::Kind::Case && Arm.K != BranchArm::Kind::Default))
     return Arm;
   std::vector<int> ClassOf(Arms.size(), -1); // -2: runs several sequences
   for (size_t K = 0; K < Classes.size(); ++K)
@@ -485,14 +486,31 @@ BranchArm DivergenceFinder::armOf(const std::vector<BranchArm> &Arms,
       Of = Of == -1 || Of == int(K) ? int(K) : -2;
     }
   const int Mine = ClassOf[Runs.Arm];
-  if (Mine < 0)
-    return Arm;
+  if (Mine < 0 || llvm::is_contained(ClassOf, -2))
+    return Arm; // an arm whose ranks run different sequences belongs to no side
+  llvm::SmallPtrSet<const Stmt *, 8> Alike;
   bool WithDefault = false;
-  for (size_t Other = 0; Other < Arms.size(); ++Other) {
-    WithDefault |= ClassOf[Other] == Mine && Arms[Other].K == BranchArm::Kind::Default;
-    if (const auto *Case = dyn_cast_or_null<CaseStmt>(Arms[Other].Label); Case && Other != Runs.Arm)
-      (ClassOf[Other] == Mine ? Arm.Alike : Arm.Unlike).push_back(Case);
-  }
+  for (size_t Other = 0; Other < Arms.size(); ++Other)
+    if (ClassOf[Other] == Mine) {
+      WithDefault |= Arms[Other].K == BranchArm::Kind::Default;
+      Alike.insert(Arms[Other].Label);
+    }
+  // Every case of the switch, also those whose ranks leave (`case 2:
+  // MPI_Abort(...)`), in source order; a GNU range has no one value to name.
+  std::vector<const CaseStmt *> Cases;
+  for (const SwitchCase *Label = Switch->getSwitchCaseList(); Label;
+       Label = Label->getNextSwitchCase())
+    if (const auto *Case = dyn_cast<CaseStmt>(Label)) {
+      if (Case->caseStmtIsGNURange())
+        return Arm;
+      Cases.push_back(Case);
+    }
+  llvm::sort(Cases, [](const CaseStmt *A, const CaseStmt *B) {
+    return A->getBeginLoc().getRawEncoding() < B->getBeginLoc().getRawEncoding();
+  });
+  for (const CaseStmt *Case : Cases)
+    if (Case != Arm.Label)
+      (Alike.count(Case) ? Arm.Alike : Arm.Unlike).push_back(Case);
   // With the default arm, the ranks are those of no other case.
   if (WithDefault) {
     Arm.K = BranchArm::Kind::Default;
@@ -515,8 +533,9 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   D.Event = Event;
   D.Condition = decidingCondition(C.Branch);
   D.Branch = C.Statement;
-  D.Arm = armOf(C.Arms, C.Classes, Runs);
-  D.OtherArm = armOf(C.Arms, C.Classes, Other);
+  const auto *Switch = dyn_cast_or_null<SwitchStmt>(C.Branch.getTerminatorStmt());
+  D.Arm = armOf(C.Arms, C.Classes, Runs, Switch);
+  D.OtherArm = armOf(C.Arms, C.Classes, Other, Switch);
   D.Source = C.Source;
   D.Leaving = Other.Leaving;
   if (OtherEvent)

@@ -97,7 +97,7 @@ private:
   };
   std::vector<Distinct> distinct(const RegionSequences &Region);
   static BranchArm armOf(const std::vector<BranchArm> &Arms, const std::vector<Distinct> &Classes,
-                         const GuardedSequence &Runs);
+                         const GuardedSequence &Runs, const clang::SwitchStmt *Switch);
   FormulaRef differ(uint32_t A, uint32_t B);
   std::vector<FormulaRef> pairQuestions(const std::vector<Distinct> &Classes, FormulaRef Reach,
                                         std::vector<std::pair<size_t, size_t>> &Pairs);

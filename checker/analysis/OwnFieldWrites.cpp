@@ -62,15 +62,14 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
       else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S)) {
         const CXXMethodDecl *Callee = Call->getMethodDecl();
         const Expr *Object = Call->getImplicitObjectArgument();
-        if (!Callee || !Object || Callee->isConst() ||
-            Classifier.isCollectiveReceiver(Callee->getParent()))
+        if (!Callee || !Object || Callee->isConst())
           return;
         if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
           // What it copies now: the map may grow while the callee is scanned.
           std::vector<OwnFieldWrite> Inner = of(Callee);
           for (const OwnFieldWrite &Write : Inner)
             Add(Write);
-        } else {
+        } else if (!Classifier.classify(Callee).Collective) { // `pg_.barrier()`: the same group
           // `samples_.push_back(ms)`; an accessor in its non-const form
           // (`data()`, `find(key)`) hands out the elements for writing
           // (`it->second += v`) and leaves the size alone.

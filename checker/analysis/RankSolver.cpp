@@ -55,7 +55,8 @@ bool RankSolver::evaluateSmallJobs(const std::vector<FormulaRef> &Alternatives,
   std::vector<Pair> Pairs;
   auto Add = [&](int64_t Size, int64_t R1, int64_t R2) {
     if (R1 != R2 && R1 < Size && R2 < Size &&
-        llvm::none_of(Pairs, [&](const Pair &P) { return P.R1 == R1 && P.R2 == R2; }))
+        llvm::none_of(
+            Pairs, [&](const Pair &P) { return P.Size == Size && P.R1 == R1 && P.R2 == R2; }))
       Pairs.push_back({Size, R1, R2});
   };
   for (int64_t R1 : Near)

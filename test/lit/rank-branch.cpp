@@ -426,3 +426,27 @@ void switch_stacked_cases_and_default(MPI_Comm comm) {
     break;
   }
 }
+
+// Positive: the ranks of case 2 end the job and those of case 1 skip the
+// broadcast; the message names both.
+void switch_default_beside_an_abort(MPI_Comm comm) {
+  int rank, cells = 0;
+  MPI_Comm_rank(comm, &rank);
+  switch (rank) {
+  case 0:
+    cells = load_mesh_size();
+    [[fallthrough]];
+  default:
+    MPI_Bcast(&cells, 1, MPI_INT, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Bcast' runs only on ranks where 'rank' is neither 1 nor 2; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-7]]:11: note: 'rank' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Bcast' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    break;
+  case 1:
+    log_start(cells);
+    break;
+  case 2:
+    MPI_Abort(comm, 1);
+  }
+}

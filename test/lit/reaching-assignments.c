@@ -215,3 +215,93 @@ void update_by_parity(MPI_Comm world) {
     // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Negative: sixteen updates, each under a test of the job size, leave every
+// rank the same count. Each read's choice is made once, so the chain costs
+// its length, not twice as much per update.
+void counted_by_size(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  int n = 0;
+  if (size > 1)
+    n += 1;
+  if (size > 2)
+    n += 1;
+  if (size > 3)
+    n += 1;
+  if (size > 4)
+    n += 1;
+  if (size > 5)
+    n += 1;
+  if (size > 6)
+    n += 1;
+  if (size > 7)
+    n += 1;
+  if (size > 8)
+    n += 1;
+  if (size > 9)
+    n += 1;
+  if (size > 10)
+    n += 1;
+  if (size > 11)
+    n += 1;
+  if (size > 12)
+    n += 1;
+  if (size > 13)
+    n += 1;
+  if (size > 14)
+    n += 1;
+  if (size > 15)
+    n += 1;
+  if (size > 16)
+    n += 1;
+  if (n > 3)
+    MPI_Barrier(comm);
+}
+
+// Positive: the last update tests the rank.
+void counted_by_rank(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int n = 0;
+  if (size > 1)
+    n += 1;
+  if (size > 2)
+    n += 1;
+  if (size > 3)
+    n += 1;
+  if (size > 4)
+    n += 1;
+  if (size > 5)
+    n += 1;
+  if (size > 6)
+    n += 1;
+  if (size > 7)
+    n += 1;
+  if (size > 8)
+    n += 1;
+  if (size > 9)
+    n += 1;
+  if (size > 10)
+    n += 1;
+  if (size > 11)
+    n += 1;
+  if (size > 12)
+    n += 1;
+  if (size > 13)
+    n += 1;
+  if (size > 14)
+    n += 1;
+  if (size > 15)
+    n += 1;
+  if (rank == 0)
+    n += 1;
+  if (n > 3)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'n > 3'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n > 3' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-40]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
