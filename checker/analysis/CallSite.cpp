@@ -52,11 +52,18 @@ const Expr *accessedBase(const Expr *E, const Expr *&Index) {
 }
 
 // Each rank's own handle from a list every rank built (`tp_groups[rank /
-// tp_size]`, a local bound to one, or an accessor that returns one): the
+// tp_size]`, a local bound to or copied from one, or an accessor that
+// returns one): the
 // ranks that pick the same element are its members, as after a split.
 bool pickedFromContainer(const Expr *Handle) {
   for (unsigned Hop = 0; Handle && Hop < 4; ++Hop) {
-    Handle = Handle->IgnoreParenImpCasts();
+    Handle = Handle->IgnoreImplicit()->IgnoreParenImpCasts();
+    // A copy holds the element it copies (`auto pg = groups[stage];`).
+    if (const auto *Copy = dyn_cast<CXXConstructExpr>(Handle);
+        Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor()) {
+      Handle = Copy->getArg(0);
+      continue;
+    }
     if (const Expr *Holder = accessedThrough(Handle)) {
       Handle = Holder;
       continue;

@@ -184,6 +184,22 @@ RankValue Dataflow::evaluate(const Expr *E) const {
   if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
     if (Binary->getOpcode() == BO_Assign || Binary->getOpcode() == BO_Comma)
       return eval(Binary->getRHS());
+    if (Binary->isLogicalOp()) {
+      // Only the outermost `&&`/`||` of a chain is a CFG element: the
+      // nested ones (`a || (l == 0 && c)`) get no fresh value on later
+      // visits, so their operands are read here, without recursion.
+      RankValue Value;
+      std::vector<const Expr *> Work{Binary->getLHS(), Binary->getRHS()};
+      while (!Work.empty()) {
+        const Expr *Operand = Work.back()->IgnoreParenCasts();
+        Work.pop_back();
+        if (const auto *Nested = dyn_cast<BinaryOperator>(Operand); Nested && Nested->isLogicalOp())
+          Work.insert(Work.end(), {Nested->getLHS(), Nested->getRHS()});
+        else
+          Value.combine(eval(Operand));
+      }
+      return Value;
+    }
     return eval(Binary->getLHS()).combine(eval(Binary->getRHS()));
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))

@@ -165,6 +165,16 @@ void TranslationUnitAnalysis::collectHandleCopies() {
         for (const Decl *D : Var->decls())
           if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
             Written(V, V->getInit());
+      } else if (const auto *List = dyn_cast<InitListExpr>(S)) {
+        // `Tied t{embed};`: each field takes its initializer.
+        // (The semantic form lists the bases' initializers first.)
+        const RecordDecl *Record = List->getType()->getAsRecordDecl();
+        const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Record);
+        const unsigned Bases = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
+        if (Record && !Record->isUnion() && !List->getSemanticForm())
+          for (const FieldDecl *Field : Record->fields())
+            if (Bases + Field->getFieldIndex() < List->getNumInits())
+              Written(Field, List->getInit(Bases + Field->getFieldIndex()));
       } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
                  Address && Address->getOpcode() == UO_AddrOf) {
         if (const ValueDecl *Taken = namedStorage(Address->getSubExpr()))

@@ -621,3 +621,41 @@ void hierarchical_allreduce(float *b, int n) {
   allreduce_leaders_by_node(b, n, node, leaders);
   allreduce_world_by_rank(b, n, node_rank, MPI_COMM_WORLD);
 }
+
+// A communicator kept in a struct by aggregate initialization: the field
+// holds the split's handle, so its members are the split's.
+struct TiedWeights {
+  MPI_Comm comm;
+  float grad = 0;
+  void sync() { MPI_Allreduce(MPI_IN_PLACE, &grad, 1, MPI_FLOAT, MPI_SUM, comm); }
+};
+
+// Negative: the first and the last rank are the members, and they sync.
+void tied_members(int rank, int size) {
+  bool first = rank == 0, last = rank == size - 1;
+  MPI_Comm ends;
+  MPI_Comm_split(MPI_COMM_WORLD, (first || last) ? 0 : MPI_UNDEFINED, rank, &ends);
+  TiedWeights tied{ends};
+  if (first || last)
+    tied.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'TiedWeights::sync' (which calls 'MPI_Allreduce') runs only on ranks where 'first || last'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-12]]:17: note: 'MPI_Allreduce' is called here, inside 'TiedWeights::sync'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'first || last' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:23: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'TiedWeights::sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: only the first of the two members syncs.
+void tied_first_only(int rank, int size) {
+  bool first = rank == 0, last = rank == size - 1;
+  MPI_Comm ends;
+  MPI_Comm_split(MPI_COMM_WORLD, (first || last) ? 0 : MPI_UNDEFINED, rank, &ends);
+  TiedWeights tied{ends};
+  if (first)
+    tied.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'TiedWeights::sync' (which calls 'MPI_Allreduce') runs only on ranks where 'first'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-27]]:17: note: 'MPI_Allreduce' is called here, inside 'TiedWeights::sync'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'first' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:26: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'TiedWeights::sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

@@ -323,3 +323,25 @@ void role_step(float *grad, int n, float *metric, MPI_Comm comm) {
     break;
   }
 }
+
+// Negative: the rank's own group copied out of the list every rank built
+// (an intrusive_ptr is copied by value in PyTorch style).
+void own_group_copied(c10::intrusive_ptr<c10d::ProcessGroup> world,
+                      std::vector<c10::intrusive_ptr<c10d::ProcessGroup>> &stage_groups,
+                      std::vector<at::Tensor> &t) {
+  int stage = world->getRank() / 2;
+  c10::intrusive_ptr<c10d::ProcessGroup> mine = stage_groups[stage];
+  mine->allreduce(t)->wait();
+}
+
+// Positive: a copy of a group the rank chooses between two others.
+void chosen_group_copied(c10::intrusive_ptr<c10d::ProcessGroup> world,
+                         c10::intrusive_ptr<c10d::ProcessGroup> dp, std::vector<at::Tensor> &t) {
+  c10::intrusive_ptr<c10d::ProcessGroup> chosen = world->getRank() < 4 ? dp : world;
+  chosen->allreduce(t)->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the communicator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'chosen' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:51: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:51: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
+}

@@ -68,3 +68,30 @@ static void hinted_uniform(MPI_Comm comm) {
   if (__builtin_expect(size > 1, 1))
     MPI_Barrier(comm);
 }
+
+/* Positive: a flag from a nested '&&' inside '||', one operand summed from
+   the rank in a loop: ranks whose sum is 0 call the barrier. */
+static void nested_flag(MPI_Comm comm, int n, int done, int idle) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int local = 0;
+  for (int i = 0; i < n; ++i)
+    local += rank;
+  int stop = done || (local == 0 && idle);
+  if (stop)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'stop'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'stop' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+/* Negative: the same flag over a sum every rank computes alike. */
+static void nested_flag_uniform(MPI_Comm comm, int n, int done, int idle) {
+  int total = 0;
+  for (int i = 0; i < n; ++i)
+    total += i;
+  int stop = done || (total == 0 && idle);
+  if (stop)
+    MPI_Barrier(comm);
+}
