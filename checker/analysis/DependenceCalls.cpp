@@ -453,11 +453,7 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
   const Expr *Communicator =
       Out > 0 && !Args.front()->getType()->isIntegerType() ? Args.front() : nullptr;
   RankValue Handle = Communicator ? eval(Communicator) : RankValue();
-  const Provenance *Split = Env.splitBehind(Handle, Function.decl());
-  if (Handle.onParameters() && llvm::none_of(SplitLookups, [&](const auto &Lookup) {
-        return Lookup.first.sameAs(Handle) && Lookup.second == Split;
-      }))
-    SplitLookups.push_back({Handle, Split});
+  const Provenance *Split = splitOf(Handle);
   if (!Split)
     return agreed(RankValue::worldSize());
   if (!Split->Colour || equalParts(Split->Colour)) // a sub-grid, or equal parts
@@ -468,6 +464,49 @@ RankValue Dataflow::uniformOutput(const CallExpr *Call, const CalleeRole &Role,
                             "the size of '" + sourceText(Communicator, Function.context()) + "'",
                             Env.Arena, Function, Handle.Source, namedStorage(Communicator));
   return Size;
+}
+
+// The split behind a communicator handle, if one made it; a handle from the
+// callers is recorded, for the fixed point to look again when theirs change.
+const Provenance *Dataflow::splitOf(const RankValue &Handle) const {
+  const Provenance *Split = Env.splitBehind(Handle, Function.decl());
+  if (Handle.onParameters() && llvm::none_of(SplitLookups, [&](const auto &Lookup) {
+        return Lookup.first.sameAs(Handle) && Lookup.second == Split;
+      }))
+    SplitLookups.push_back({Handle, Split});
+  return Split;
+}
+
+// What a collective agrees on (an allreduce's result, a broadcast buffer):
+// the same on every rank, except a combination over a communicator a
+// rank-dependent split made, which is the same on its members only
+// (`found_inf` agreed within a tensor-parallel group differs between the
+// groups). Still the same everywhere: a broadcast, which hands out the
+// root's value (the last step of a hierarchical allreduce), and a
+// combination of values already combined over another split (the column
+// step of a two-dimensional allreduce).
+RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
+                                 const Expr *Buffer) const {
+  const rules::CollectiveRule &Rule = *Role.Collective;
+  const Expr *Communicator = ruleArgument(Call, Rule.Comm);
+  if (!Communicator || Rule.Root.K != rules::ArgRef::Kind::Absent)
+    return agreed();
+  RankValue Handle = eval(Communicator);
+  const Provenance *Split = splitOf(Handle);
+  if (!Split)
+    return agreed();
+  const Expr *Sent = ruleArgument(Call, Rule.Send);
+  if (!Sent || spelledAsMacro(Sent, "MPI_IN_PLACE", Function.context()))
+    Sent = Buffer;
+  const ValueDecl *CombinedOver = sameAmongMembersOf(eval(bufferOf(Sent)).Source);
+  if (CombinedOver && CombinedOver != namedStorage(Communicator))
+    return agreed();
+  RankValue Value;
+  Value.Source =
+      perRankData(Call, Buffer, Role.Name,
+                  "the result over '" + sourceText(Communicator, Function.context()) + "'",
+                  Env.Arena, Function, Handle.Source, namedStorage(Communicator));
+  return Value;
 }
 
 void Dataflow::applyCallEffects(const CallExpr *Call) {
@@ -505,7 +544,8 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   if (Role.Collective) {
     for (unsigned I : Role.Collective->UniformOutputs)
       if (I < Args.size())
-        writeOutArgument(bufferOf(Args[I]), ParamFor(I), agreed());
+        writeOutArgument(bufferOf(Args[I]), ParamFor(I),
+                         agreedOutput(Call, Role, bufferOf(Args[I])));
     // A receive buffer the rules do not call uniform gets what this rank
     // receives: the root's result (a reduce, a gather), its own part (a
     // scatter, an all-to-all), its prefix (a scan).

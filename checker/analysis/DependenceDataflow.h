@@ -258,6 +258,9 @@ private:
   void recordDispatchesOnThis(const clang::CallExpr *Call);
   RankValue uniformOutput(const clang::CallExpr *Call, const CalleeRole &Role,
                           const std::vector<const clang::Expr *> &Args, unsigned Out) const;
+  RankValue agreedOutput(const clang::CallExpr *Call, const CalleeRole &Role,
+                         const clang::Expr *Buffer) const;
+  const Provenance *splitOf(const RankValue &Handle) const;
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
   void recordPassedCallables(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordCallablesRunBy(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,

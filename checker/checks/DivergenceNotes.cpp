@@ -226,8 +226,12 @@ void addSourceNotes(FindingBuilder &Finding, const Provenance *Source, const AST
         Finding.note(Source->Loc,
                      Name + " returns " + Source->Why + " here; each rank reads its own");
       else
-        Finding.note(Source->Loc, quoted(Source->Holder) + " is " + Source->Why + " from " + Name +
-                                      "; each rank reads its own");
+        Finding.note(Source->Loc,
+                     quoted(Source->Holder) + " is " + Source->Why + " from " + Name +
+                         (Source->MembersOf
+                              ? "; only the ranks that share one " +
+                                    quoted(Source->MembersOf->getName().str()) + " agree on it"
+                              : "; each rank reads its own"));
       break;
     case Provenance::Kind::UnseenCall:
       Finding.note(Source->Loc, Name +

@@ -143,3 +143,61 @@ void share_scratch(MPI_Comm comm, const std::string &s) {
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:23: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A value combined over one part of a split is the same only on that
+// part's ranks.
+// Positive: an overflow flag agreed within each tensor-parallel group decides
+// whether the rank joins a barrier of the whole job.
+void group_flag_world_barrier(int rank, int overflow) {
+  MPI_Comm tp;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
+  int any = 0;
+  MPI_Allreduce(&overflow, &any, 1, MPI_INT, MPI_MAX, tp);
+  if (any)
+    return;
+  MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'any', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'any' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'any' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'any' is the result over 'tp' from 'MPI_Allreduce'; only the ranks that share one 'tp' agree on it
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+// Negative: the same flag decides a collective of that group only.
+void group_flag_group_barrier(int rank, int overflow) {
+  MPI_Comm tp;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
+  int any = 0;
+  MPI_Allreduce(&overflow, &any, 1, MPI_INT, MPI_MAX, tp);
+  if (any)
+    return;
+  MPI_Barrier(tp);
+}
+
+// Negative: a two-dimensional allreduce, over the row then over the column,
+// is the same on every rank.
+void grid_allreduce(int rank, int q, double local) {
+  MPI_Comm row, col;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / q, rank, &row);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % q, rank, &col);
+  double in_row = 0, total = 0;
+  MPI_Allreduce(&local, &in_row, 1, MPI_DOUBLE, MPI_SUM, row);
+  MPI_Allreduce(&in_row, &total, 1, MPI_DOUBLE, MPI_SUM, col);
+  if (total > 1.0)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: a broadcast within each node of a value every node leader holds
+// alike (a hierarchical allreduce's last step).
+void node_broadcast(int rank, int per_node, double local) {
+  MPI_Comm node, leaders;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / per_node, rank, &node);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % per_node == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+  double sum = local;
+  if (leaders != MPI_COMM_NULL)
+    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, leaders);
+  MPI_Bcast(&sum, 1, MPI_DOUBLE, 0, node);
+  if (sum > 1.0)
+    MPI_Barrier(MPI_COMM_WORLD);
+}

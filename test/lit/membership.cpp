@@ -124,7 +124,7 @@ void sub_sizes(MPI_Comm world) {
     MPI_Barrier(world);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < half_size' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'half_size' is the size of 'half' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'half_size' is the size of 'half' from 'MPI_Comm_size'; only the ranks that share one 'half' agree on it
   // CHECK-MESSAGES: :[[@LINE-13]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
@@ -232,7 +232,7 @@ void part_or_world(MPI_Comm world, double v) {
   // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: the communicator of 'MPI_Allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:51: note: 'c' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-4]]:16: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; only the ranks that share one 'sub' agree on it
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-7]]:51: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Allreduce' on each communicator in a branch that all of its members take
@@ -245,7 +245,7 @@ void part_or_world(MPI_Comm world, double v) {
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: the communicator of 'MPI_Barrier' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:15: note: 'd' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: 'n' is the size of 'sub' from 'MPI_Comm_size'; only the ranks that share one 'sub' agree on it
   // CHECK-MESSAGES: :[[@LINE-22]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-25]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-7]]:15: note: pick the communicator by a value that is the same on every rank, or call 'MPI_Barrier' on each communicator in a branch that all of its members take

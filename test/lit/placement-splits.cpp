@@ -18,7 +18,7 @@ void barrier_on_shared_nodes(void) {
     MPI_Barrier(MPI_COMM_WORLD);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'node_size > 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'node_size > 1' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'node_size' is the size of 'node' from 'MPI_Comm_size'; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: 'node_size' is the size of 'node' from 'MPI_Comm_size'; only the ranks that share one 'node' agree on it
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: each part of the split by 'MPI_Comm_split_type' here gets its own communicator
     // CHECK-MESSAGES: :[[@LINE-8]]:3: note: 'node' is the communicator of the ranks placed with this one from 'MPI_Comm_split_type'; each rank reads its own
     // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
@@ -47,7 +47,7 @@ void count_from_node_size(double *x) {
   MPI_Allreduce(MPI_IN_PLACE, x, node_size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: the count of 'MPI_Allreduce' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
   // CHECK-MESSAGES: :[[@LINE-2]]:34: note: 'node_size' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'node_size' is the size of 'node' from 'MPI_Comm_size'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'node_size' is the size of 'node' from 'MPI_Comm_size'; only the ranks that share one 'node' agree on it
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: each part of the split by 'MPI_Comm_split_type' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'node' is the communicator of the ranks placed with this one from 'MPI_Comm_split_type'; each rank reads its own
   // CHECK-MESSAGES: :[[@LINE-6]]:34: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
