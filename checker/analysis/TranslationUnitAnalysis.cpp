@@ -5,6 +5,7 @@
 #include "LatchedCollectives.h"
 #include "Limits.h"
 #include "NeverReturns.h"
+#include "SequenceDifference.h"
 #include "SourceText.h"
 #include "TripCount.h"
 
@@ -418,17 +419,26 @@ void TranslationUnitAnalysis::findDivergences() {
         std::optional<std::vector<CollectiveEvent>> &All = FunctionEvents[Pending];
         if (!All)
           All = EventsIn(nullptr);
-        for (const CFGBlock *Header : Decided)
-          for (LoopDivergence &D : analysis::loopDivergences(
-                   Function, *Header, *Block, Source,
-                   loopStatement(*Header, Function.parents()) ? *All : EventsIn(Header), *Regions))
+        const SourceManager &SM = Function.context().getSourceManager();
+        for (const CFGBlock *Header : Decided) {
+          std::vector<LoopDivergence> Found = analysis::loopDivergences(
+              Function, *Header, *Block, Source,
+              loopStatement(*Header, Function.parents()) ? *All : EventsIn(Header), *Regions);
+          // Calls only their callers make (on MPI_COMM_SELF, and on what
+          // those created) run as often as each rank likes, in source order.
+          std::stable_sort(Found.begin(), Found.end(), [&](const auto &A, const auto &B) {
+            return SM.isBeforeInTranslationUnit(A.Event.Site, B.Event.Site);
+          });
+          CallersOwnEvents Own;
+          for (LoopDivergence &D : Found)
             // A trip count the same on every member, of a loop of collectives only they make.
-            if (!(Members && D.Event.CommunicatorDecl == Members) &&
+            if (!Own.skip(D.Event) && !(Members && D.Event.CommunicatorDecl == Members) &&
                 !latchedAround(D.Event, Function, loopStatement(*Header, Function.parents())) &&
                 !(Loop && D.Event.CommunicatorDecl &&
                   tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
                 Keep(D.Event, D.Event.pending()))
               LoopDivergences.push_back(std::move(D));
+        }
       }
     }
   };

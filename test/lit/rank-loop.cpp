@@ -372,3 +372,38 @@ again:
 done:
   MPI_Barrier(comm);
 }
+
+// Negative: one file per local block, each opened and closed on
+// MPI_COMM_SELF: no other rank takes part, however many blocks a rank owns.
+void write_blocks(int nblocks, const double *data) {
+  for (int b = 0; b < nblocks; ++b) {
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, "block.bin", MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                  &fh);
+    MPI_File_write(fh, data + b, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+  }
+}
+
+void write_own_blocks(const double *data) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  write_blocks(rank + 1, data);
+}
+
+// Positive: the same loop also synchronizes the job after each block.
+void write_blocks_synced(const double *data) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int b = 0; b <= rank; ++b) {
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, "block.bin", MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                  &fh);
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-7]]:19: note: 'b <= rank' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  }
+}
