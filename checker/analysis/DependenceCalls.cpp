@@ -391,8 +391,20 @@ RankValue Dataflow::optionField(const CallExpr *Call, const rules::ArgRef &Ref,
   const Expr *Object = Ref.Field.empty() ? nullptr : ruleArgument(Call, {Ref.K, Ref.Index, ""});
   const RecordDecl *Record = Object ? Object->getType()->getAsRecordDecl() : nullptr;
   StorageKey Key;
-  if (!Record || !keyOf(Object, Key))
+  if (!Record)
     return {};
+  if (!keyOf(Object, Key)) {
+    // Made by a call and passed as it is (`pg.broadcast(t, options_from(rank))`).
+    FieldValues Fields;
+    if (!fieldsOf(Object, Fields))
+      return {};
+    for (const auto &[Field, Value] : Fields)
+      if (Field->getName() == Ref.Field) {
+        Written = Object;
+        return Value;
+      }
+    return {};
+  }
   for (const FieldDecl *Field : Record->fields())
     if (Field->getName() == Ref.Field) {
       Key.push_back(Field);

@@ -345,3 +345,35 @@ void chosen_group_copied(c10::intrusive_ptr<c10d::ProcessGroup> world,
   // CHECK-MESSAGES: :[[@LINE-5]]:51: note: the rank comes from 'c10d::ProcessGroup::getRank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
 }
+
+// Options a helper makes, passed as the call returns them.
+static c10d::AllreduceOptions reduce_options(bool average) {
+  c10d::AllreduceOptions o;
+  o.reduceOp = average ? c10d::ReduceOp::AVG : c10d::ReduceOp::SUM;
+  return o;
+}
+static c10d::BroadcastOptions broadcast_from(int root) {
+  c10d::BroadcastOptions o;
+  o.rootRank = root;
+  return o;
+}
+
+// Positive: the operator and the root come from the rank.
+void inline_options_per_rank(c10d::ProcessGroup &pg, std::vector<at::Tensor> &m) {
+  pg.allreduce(m, reduce_options(pg.getRank() == 0))->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the operator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same operator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: note: 'reduce_options(pg.getRank() == 0)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:34: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:19: note: compute the operator from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  pg.broadcast(m, broadcast_from(pg.getRank()))->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: the root of 'c10d::ProcessGroup::broadcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: note: 'broadcast_from(pg.getRank())' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-3]]:34: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:19: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the same helpers given values every rank shares.
+void inline_options_shared(c10d::ProcessGroup &pg, std::vector<at::Tensor> &m) {
+  pg.allreduce(m, reduce_options(pg.getSize() > 8))->wait();
+  pg.broadcast(m, broadcast_from(0))->wait();
+}
