@@ -76,6 +76,8 @@ private:
 // Written by a collective or a uniform source: the same on every path that
 // reaches it, so merging such writes is no implicit flow.
 inline const char AgreedByEveryRank = 0;
+/// \p Value, written by a collective or a uniform source.
+RankValue agreed(RankValue Value = RankValue());
 
 using State = std::map<StorageKey, RankValue>;
 

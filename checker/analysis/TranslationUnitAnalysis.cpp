@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -426,13 +427,17 @@ void TranslationUnitAnalysis::findDivergences() {
               loopStatement(*Header, Function.parents()) ? *All : EventsIn(Header), *Regions);
           // Calls only their callers make (on MPI_COMM_SELF, and on what
           // those created) run as often as each rank likes, in source order.
-          std::stable_sort(Found.begin(), Found.end(), [&](const auto &A, const auto &B) {
-            return SM.isBeforeInTranslationUnit(A.Event.Site, B.Event.Site);
+          std::vector<unsigned> Order(Found.size());
+          std::iota(Order.begin(), Order.end(), 0u);
+          llvm::sort(Order, [&](unsigned A, unsigned B) {
+            SourceLocation SiteA = Found[A].Event.Site, SiteB = Found[B].Event.Site;
+            return SiteA == SiteB ? A < B : SM.isBeforeInTranslationUnit(SiteA, SiteB);
           });
           CallersOwnEvents Own;
-          for (LoopDivergence &D : Found)
-            // A trip count the same on every member, of a loop of collectives only they make.
-            if (!Own.skip(D.Event) && !(Members && D.Event.CommunicatorDecl == Members) &&
+          for (unsigned I : Order)
+            if (LoopDivergence &D = Found[I];
+                // A trip count the same on every member, of a loop of collectives only they make.
+                !Own.skip(D.Event) && !(Members && D.Event.CommunicatorDecl == Members) &&
                 !latchedAround(D.Event, Function, loopStatement(*Header, Function.parents())) &&
                 !(Loop && D.Event.CommunicatorDecl &&
                   tripAgreed(Shape, *Block, D.Event.CommunicatorDecl)) &&
