@@ -157,7 +157,7 @@ IndirectCalls::IndirectCalls(
       for (const CXXCtorInitializer *Init : Constructor->inits())
         if (Init->getMember())
           store(Init->getMember(), Init->getInit());
-    recordStores(Function->decl()->getBody());
+    recordStores(*Function->decl());
   }
   copyStored();
   closeInvoked();
@@ -261,6 +261,9 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
           ++I;
         }
       }
+    } else if (const auto *Made = dyn_cast_or_null<CallExpr>(Bare);
+               Made && Into && returnsCallables(resolvedCallee(Made))) {
+      Copies.push_back({Into, resolvedCallee(Made)->getCanonicalDecl()}); // `h = make_hook(rank)`
     } else if (const ValueDecl *From = Bare && !isa<DeclRefExpr>(Bare) ? holderOf(Bare) : nullptr;
                From && Into && From != Into) {
       Copies.push_back({Into, From}); // `actions[rank & 1]`
@@ -272,6 +275,13 @@ void IndirectCalls::store(const ValueDecl *Storage, const Expr *Value) {
       storeOne(Into, Arm);
     }
   }
+}
+
+// A function of the file that returns a std::function or a function
+// pointer: a call of it holds what its returns hold.
+bool IndirectCalls::returnsCallables(const FunctionDecl *Callee) const {
+  return Callee && Functions.count(Callee->getCanonicalDecl()) &&
+         holdsCallable(Callee->getReturnType());
 }
 
 void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
@@ -293,14 +303,18 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
 }
 
 // `std::function<void()> f = [&] { ... };`, `hook_ = &sync;`,
-// `on_step_ = [this] { ... };`, and the initializer of a global or a field
-// the body uses (`void (*g_step)(MPI_Comm) = advance;`, `Fn fns[2] = {a, b};`).
-void IndirectCalls::recordStores(const Stmt *Body) {
+// `on_step_ = [this] { ... };`, the initializer of a global or a field the
+// body uses (`void (*g_step)(MPI_Comm) = advance;`, `Fn fns[2] = {a, b};`),
+// and what a factory returns, held by the function itself as storage.
+void IndirectCalls::recordStores(const FunctionDecl &Function) {
   llvm::DenseSet<const ValueDecl *> InitializersSeen; // once per body
-  forEachStmtInOrder(Body, [&](const Stmt *S) {
+  const bool Factory = holdsCallable(Function.getReturnType());
+  forEachStmtInOrder(Function.getBody(), [&](const Stmt *S) {
     if (const auto *Call = dyn_cast<CallExpr>(S))
       recordInvocations(Call);
-    if (const auto *Member = dyn_cast<MemberExpr>(S)) {
+    if (const auto *Return = dyn_cast<ReturnStmt>(S); Return && Factory && Return->getRetValue()) {
+      store(Function.getCanonicalDecl(), Return->getRetValue());
+    } else if (const auto *Member = dyn_cast<MemberExpr>(S)) {
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
       if (Field && Field->hasInClassInitializer() && Field->getInClassInitializer() &&
           InitializersSeen.insert(Field).second)

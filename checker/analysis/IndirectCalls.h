@@ -48,7 +48,8 @@ public:
   }
 
 private:
-  void recordStores(const clang::Stmt *Body);
+  void recordStores(const clang::FunctionDecl &Function);
+  bool returnsCallables(const clang::FunctionDecl *Callee) const;
   void storeArguments(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
   void recordInvocations(const clang::CallExpr *Call);
   void closeInvoked();
@@ -63,7 +64,8 @@ private:
   const llvm::DenseMap<const clang::FunctionDecl *, const FunctionCFG *> &Functions;
   // By the canonical declaration of the overridden method.
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<const clang::FunctionDecl *>> Overriders;
-  // By the variable or field that holds the callable.
+  // By the variable or field that holds the callable (a factory function:
+  // what it returns).
   llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::FunctionDecl *>> Stored;
   // Storage that takes what other storage holds: an element of a table of
   // callables (`auto f = actions[rank & 1]`, `for (auto &h : hooks)`).

@@ -432,3 +432,47 @@ void virtual_member_passed_on_root(Phase &phase) {
     // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'finish_with' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+// A std::function a factory of the file returns holds what its returns hold.
+static std::function<void()> make_sync(MPI_Comm comm, bool twice) {
+  if (twice)
+    return [comm] {
+      MPI_Barrier(comm);
+      MPI_Barrier(comm);
+    };
+  return [comm] { MPI_Barrier(comm); };
+}
+
+// Positive: rank 0 gets the hook that synchronizes twice.
+void factory_hook_by_rank(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> hook = make_sync(comm, rank == 0);
+  hook();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'hook' may run the lambda on line 438, which calls 'MPI_Barrier', or the lambda on line 442, which runs other collectives, and 'hook' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-13]]:7: note: 'MPI_Barrier' is called here, inside the lambda, which 'hook' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'hook' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-17]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-14]]:19: note: 'MPI_Barrier' is called here, inside the lambda on line 442
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'hook' the same on every rank, or have every function 'hook' may run call the same collectives
+}
+
+// Negative: every rank gets the same hook.
+void factory_hook_shared(MPI_Comm comm, bool twice) {
+  std::function<void()> hook = make_sync(comm, twice);
+  hook();
+}
+
+// Negative: whichever hook the rank gets, it synchronizes once.
+static std::function<void()> make_logged_sync(MPI_Comm comm, bool verbose) {
+  if (verbose)
+    return [comm] { MPI_Barrier(comm); };
+  return [comm] { MPI_Barrier(comm); };
+}
+
+void factory_hook_balanced(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> hook = make_logged_sync(comm, rank == 0);
+  hook();
+}
