@@ -51,6 +51,30 @@ const Expr *accessedBase(const Expr *E, const Expr *&Index) {
   return ruleArgument(Call, rules::ArgRef{rules::ArgRef::Kind::Receiver, 0, ""});
 }
 
+const VarDecl *reassignedVariable(const Stmt *S) {
+  const Expr *Target = nullptr;
+  if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+    Target = Binary->getLHS();
+  else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
+           Unary && (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf))
+    Target = Unary->getSubExpr();
+  else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+           Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2)
+    Target = Operator->getArg(0);
+  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Whether the function of local \p Var assigns it after its initialization.
+static bool assignedAgain(const VarDecl *Var) {
+  const auto *Owner = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  bool Assigned = false;
+  if (Owner && Owner->getBody())
+    forEachStmtInOrder(Owner->getBody(),
+                       [&](const Stmt *S) { Assigned |= reassignedVariable(S) == Var; });
+  return !Owner || Assigned;
+}
+
 // Each rank's own handle from a list every rank built (`tp_groups[rank /
 // tp_size]`, a local bound to or copied from one, or an accessor that
 // returns one): the
@@ -73,7 +97,11 @@ bool pickedFromContainer(const Expr *Handle) {
       return true;
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Handle)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      Handle = Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) ? Var->getInit() : nullptr;
+      // A copy assigned again may hold another group by then.
+      Handle = Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+                       (Var->getType()->isReferenceType() || !assignedAgain(Var))
+                   ? Var->getInit()
+                   : nullptr;
       continue;
     }
     const auto *Call = dyn_cast<CallExpr>(Handle);

@@ -183,6 +183,10 @@ bool insertsElement(const clang::CXXMethodDecl *Method);
 void forEachWrittenOperand(const clang::CallExpr *Call,
                            llvm::function_ref<void(const clang::Expr *)> Written);
 
+/// The variable \p S assigns (also by a class's `operator=`), increments or
+/// takes the address of, so that it may hold another value later; or null.
+const clang::VarDecl *reassignedVariable(const clang::Stmt *S);
+
 /// Calls \p Visit for each operand \p Body writes, saying whether a
 /// non-const method call does (on its object); an address taken is a write
 /// unless \p ReadOnly says it is only read through.

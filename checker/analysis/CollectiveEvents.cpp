@@ -568,11 +568,15 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
           // What the call hands the callee to run, after the callee's own
           // collectives: `std::for_each(b, e, [&](auto &g) { allreduce(g); })`,
           // `run([&] { MPI_Barrier(comm); })`.
-          for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(SiteStmt))
+          for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(SiteStmt)) {
+            const size_t Before = Events.size();
             if (Passed.Targets.size() > 1)
               addDispatchEvents(Passed.Targets, Site, SiteStmt, Events); // one of them runs
             else if (performsCollectives(Passed.Targets.front()))
               addCallEvents(Passed.Targets.front(), Site, SiteStmt, Events);
+            for (size_t I = Before; I < Events.size(); ++I)
+              Events[I].Kept = Passed.Kept;
+          }
         }
       },
       /*Unnamed=*/true);

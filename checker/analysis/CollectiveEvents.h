@@ -88,6 +88,7 @@ struct CollectiveEvent {
   const clang::VarDecl *Guard = nullptr;
   clang::SourceLocation DestroyedAt;
   bool Dispatched = false;       // a virtual call or a stored callable: via is one it may run
+  bool Kept = false;             // in a callable the call at site keeps to run later
   bool GroupMarker = false;      // ncclGroupStart/End: local, but must pair up
   bool GroupBegins = false;      // the marker opens a group
   bool SelfCommunicator = false; // on MPI_COMM_SELF: no other rank takes part

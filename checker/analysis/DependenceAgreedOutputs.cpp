@@ -67,9 +67,11 @@ const Provenance *Dataflow::splitOf(const RankValue &Handle) const {
 // rank-dependent split made, which is the same on its members only
 // (`found_inf` agreed within a tensor-parallel group differs between the
 // groups). Still the same everywhere: a broadcast, which hands out the
-// root's value (the last step of a hierarchical allreduce), and a
-// combination of values already combined over another split (the column
-// step of a two-dimensional allreduce).
+// root's value (the last step of a hierarchical allreduce), a combination
+// of values every rank holds alike, or already combined over another split
+// (the column step of a two-dimensional allreduce), and whatever the engine
+// cannot tell apart: a handle from the callers (theirs differ), a buffer
+// reached through a pointer (its address says nothing of what it held).
 RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
                                  const Expr *Buffer) const {
   const rules::CollectiveRule &Rule = *Role.Collective;
@@ -78,13 +80,22 @@ RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
     return agreed();
   RankValue Handle = eval(Communicator);
   const Provenance *Split = splitOf(Handle);
-  if (!Split)
+  if (!Split || isa_and_nonnull<ParmVarDecl>(namedStorage(Communicator)) ||
+      (Handle.Source && Handle.Source->K == Provenance::Kind::Parameter))
     return agreed();
   const Expr *Sent = ruleArgument(Call, Rule.Send);
   if (!Sent || spelledAsMacro(Sent, "MPI_IN_PLACE", Function.context()))
     Sent = Buffer;
-  const ValueDecl *CombinedOver = sameAmongMembersOf(eval(bufferOf(Sent)).Source);
-  if (CombinedOver && CombinedOver != namedStorage(Communicator))
+  const Expr *Input = bufferOf(Sent)->IgnoreParenCasts(); // `&flag`, `counts`, `&v[0]`
+  if (const auto *Address = dyn_cast<UnaryOperator>(Input);
+      Address && Address->getOpcode() == UO_AddrOf)
+    Input = Address->getSubExpr();
+  if (Input->getType()->isPointerType())
+    return agreed();
+  RankValue Held = eval(Input);
+  const ValueDecl *CombinedOver = sameAmongMembersOf(Held.Source);
+  if ((!Held.dependent() && !Held.onParameters()) ||
+      (CombinedOver && CombinedOver != namedStorage(Communicator)))
     return agreed();
   RankValue Value;
   Value.Source =

@@ -19,19 +19,6 @@ const Expr *bufferOf(const Expr *Arg) {
   return Arg;
 }
 
-/// The variable \p S assigns, increments or takes the address of (so that
-/// it may hold another value later), or null.
-static const VarDecl *reassigned(const Stmt *S) {
-  const Expr *Target = nullptr;
-  if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
-    Target = Binary->getLHS();
-  else if (const auto *Unary = dyn_cast<UnaryOperator>(S);
-           Unary && (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf))
-    Target = Unary->getSubExpr();
-  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
-
 // In source order: `int *p = &alias;` needs `int &alias = c.who;` first. A
 // pointer into what a parameter points to (`char *b = (char *)p + off;` in
 // a wrapper) is an alias only when neither pointer (nor one it is made
@@ -39,7 +26,7 @@ static const VarDecl *reassigned(const Stmt *S) {
 void Dataflow::collectAliases(const Stmt *Body) {
   llvm::DenseSet<const VarDecl *> Reassigned;
   forEachStmtInOrder(Body, [&](const Stmt *S) {
-    if (const VarDecl *Var = reassigned(S))
+    if (const VarDecl *Var = reassignedVariable(S))
       Reassigned.insert(Var);
   });
   auto IntoParameter = [&](const StorageKey &Key) {

@@ -179,8 +179,10 @@ static const Expr *calledCallable(const CallExpr *Call) {
 // `hooks_.push_back(f)` keeps it to run; `run(f)` runs it where `run` runs
 // its own parameter.
 void IndirectCalls::recordInvocations(const CallExpr *Call) {
-  if (const ParmVarDecl *Param = callableParameter(calledCallable(Call)))
+  if (const ParmVarDecl *Param = callableParameter(calledCallable(Call))) {
     Invoked.insert(Param);
+    RunDuringCall.insert(Param);
+  }
   const FunctionDecl *Callee = resolvedCallee(Call);
   if (!Callee)
     return;
@@ -192,9 +194,11 @@ void IndirectCalls::recordInvocations(const CallExpr *Call) {
       continue;
     // A library method keeps it to run later (`hooks_.push_back(std::move(f))`,
     // `on_step_ = f`): on the ranks that made this call only.
-    if (!Analysed && (isa<CXXMethodDecl>(Callee) || runsPassedCallables(Callee)))
+    if (!Analysed && (isa<CXXMethodDecl>(Callee) || runsPassedCallables(Callee))) {
       Invoked.insert(Param);
-    else if (I < Callee->getNumParams())
+      if (runsPassedCallables(Callee))
+        RunDuringCall.insert(Param);
+    } else if (I < Callee->getNumParams())
       PassedOn.push_back({Param, Callee->getParamDecl(I)});
   }
 }
@@ -202,9 +206,12 @@ void IndirectCalls::recordInvocations(const CallExpr *Call) {
 void IndirectCalls::closeInvoked() {
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const auto &[Outer, Inner] : PassedOn)
+    for (const auto &[Outer, Inner] : PassedOn) {
       if (Invoked.count(Inner) && Invoked.insert(Outer).second)
         Changed = true;
+      if (RunDuringCall.count(Inner) && RunDuringCall.insert(Outer).second)
+        Changed = true;
+    }
   }
 }
 
@@ -309,10 +316,17 @@ void IndirectCalls::storeOne(const ValueDecl *Storage, const Expr *Value) {
 void IndirectCalls::recordStores(const FunctionDecl &Function) {
   llvm::DenseSet<const ValueDecl *> InitializersSeen; // once per body
   const bool Factory = holdsCallable(Function.getReturnType());
+  llvm::DenseSet<const Stmt *> NestedReturns; // a nested lambda's, not the factory's
   forEachStmtInOrder(Function.getBody(), [&](const Stmt *S) {
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S); Lambda && Factory)
+      forEachStmtInOrder(Lambda->getBody(), [&](const Stmt *Inner) {
+        if (isa<ReturnStmt>(Inner))
+          NestedReturns.insert(Inner);
+      });
     if (const auto *Call = dyn_cast<CallExpr>(S))
       recordInvocations(Call);
-    if (const auto *Return = dyn_cast<ReturnStmt>(S); Return && Factory && Return->getRetValue()) {
+    if (const auto *Return = dyn_cast<ReturnStmt>(S);
+        Return && Factory && Return->getRetValue() && !NestedReturns.count(Return)) {
       store(Function.getCanonicalDecl(), Return->getRetValue());
     } else if (const auto *Member = dyn_cast<MemberExpr>(S)) {
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
@@ -430,7 +444,8 @@ std::vector<IndirectCalls::Runnable> IndirectCalls::passedCallables(const Stmt *
           addTarget(Targets, Target);
     }
     if (!Targets.empty())
-      Passed.push_back({Args[I], std::move(Targets)});
+      Passed.push_back(
+          {Args[I], std::move(Targets), Analysed && !RunDuringCall.count(Callee->getParamDecl(I))});
   }
   return Passed;
 }

@@ -32,6 +32,7 @@ public:
   struct Runnable {
     const clang::Expr *Argument = nullptr;
     std::vector<const clang::FunctionDecl *> Targets;
+    bool Kept = false; // kept to run later (`hooks.add(f)`), not run during the call
   };
 
   /// The analysed functions \p Call hands as arguments to a callee that
@@ -80,6 +81,7 @@ private:
   // of the function runs what it passes there, on the ranks that make it.
   // A parameter passed on to another's, until closed.
   llvm::DenseSet<const clang::ParmVarDecl *> Invoked;
+  llvm::DenseSet<const clang::ParmVarDecl *> RunDuringCall; // those of Invoked it runs itself
   std::vector<std::pair<const clang::ParmVarDecl *, const clang::ParmVarDecl *>> PassedOn;
 };
 

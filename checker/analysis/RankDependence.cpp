@@ -189,12 +189,12 @@ RankValue Dataflow::evaluate(const Expr *E) const {
       // nested ones (`a || (l == 0 && c)`) get no fresh value on later
       // visits, so their operands are read here, without recursion.
       RankValue Value;
-      std::vector<const Expr *> Work{Binary->getLHS(), Binary->getRHS()};
+      std::vector<const Expr *> Work{Binary->getRHS(), Binary->getLHS()}; // left first
       while (!Work.empty()) {
         const Expr *Operand = Work.back()->IgnoreParenCasts();
         Work.pop_back();
         if (const auto *Nested = dyn_cast<BinaryOperator>(Operand); Nested && Nested->isLogicalOp())
-          Work.insert(Work.end(), {Nested->getLHS(), Nested->getRHS()});
+          Work.insert(Work.end(), {Nested->getRHS(), Nested->getLHS()});
         else
           Value.combine(eval(Operand));
       }

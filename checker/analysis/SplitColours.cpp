@@ -166,15 +166,21 @@ void TranslationUnitAnalysis::collectHandleCopies() {
           if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
             Written(V, V->getInit());
       } else if (const auto *List = dyn_cast<InitListExpr>(S)) {
-        // `Tied t{embed};`: each field takes its initializer.
-        // (The semantic form lists the bases' initializers first.)
+        // `Tied t{embed};`: each field the list names takes its initializer
+        // (the semantic form lists the bases' first and skips unnamed
+        // bit-fields; a field left to its default is not written here).
         const RecordDecl *Record = List->getType()->getAsRecordDecl();
         const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Record);
-        const unsigned Bases = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
-        if (Record && !Record->isUnion() && !List->getSemanticForm())
-          for (const FieldDecl *Field : Record->fields())
-            if (Bases + Field->getFieldIndex() < List->getNumInits())
-              Written(Field, List->getInit(Bases + Field->getFieldIndex()));
+        unsigned I = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
+        if (Record && !Record->isUnion() && !List->getSemanticForm() && !List->isTransparent())
+          for (const FieldDecl *Field : Record->fields()) {
+            if (Field->isUnnamedBitField())
+              continue;
+            const Expr *Init = I < List->getNumInits() ? List->getInit(I) : nullptr;
+            ++I;
+            if (Init && !isa<ImplicitValueInitExpr, CXXDefaultInitExpr>(Init))
+              Written(Field, Init);
+          }
       } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
                  Address && Address->getOpcode() == UO_AddrOf) {
         if (const ValueDecl *Taken = namedStorage(Address->getSubExpr()))

@@ -23,6 +23,10 @@ std::string calledName(const analysis::CollectiveEvent &Event) {
     return sourceText(Operator ? Operator->getArg(0) : Call->getCallee(),
                       Event.Via->getASTContext());
   }
+  // A callable the call keeps for later is named by that call (`hooks.add`).
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Event.SiteStmt);
+      Call && Event.Kept && !isa<CXXOperatorCallExpr>(Call))
+    return sourceText(Call->getCallee(), Event.Via->getASTContext());
   // A lambda is named by what holds it: `sync()` -> 'sync', `on_step_()`
   // (a std::function member) -> 'on_step_'.
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Event.Via);

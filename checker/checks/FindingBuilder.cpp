@@ -45,6 +45,7 @@ unsigned FindingBuilder::callOf(const analysis::CollectiveEvent &Event) {
   Call.Collective.Communicator = Event.Communicator;
   Call.Collective.Callee = Event.Via ? calledName(Event) : "";
   Call.Collective.Guard = Event.Guard ? Event.Guard->getName().str() : "";
+  Call.Collective.Kept = Event.Kept;
   Call.Usr = Event.PendingUsr;
   // What the callee receives, named once its summary says which parameter.
   if (const auto *Site = dyn_cast_or_null<CallExpr>(Event.SiteStmt); Site && Event.pending())

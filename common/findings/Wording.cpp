@@ -36,7 +36,8 @@ std::string name(const Collective &C, Naming N) {
     return quoted(C.Name);
   if (!C.Guard.empty())
     return "the destructor of " + quoted(C.Guard) + " (which calls " + quoted(C.Name) + ")";
-  return quoted(C.Callee) + " (which calls " + quoted(C.Name) + ")";
+  return quoted(C.Callee) + (C.Kept ? " (which keeps a callable that calls " : " (which calls ") +
+         quoted(C.Name) + ")";
 }
 
 std::string render(const Message &M, const std::vector<Call> &Calls) {
@@ -47,6 +48,9 @@ std::string render(const Message &M, const std::vector<Call> &Calls) {
 }
 
 std::string calleeNote(const Collective &C) {
+  if (C.Kept)
+    return quoted(C.Name) + " is called here, in the callable " + quoted(C.Callee) +
+           " keeps; it runs wherever that callable is called later";
   return quoted(C.Name) + " is called here, inside " + quoted(C.Callee);
 }
 

@@ -17,12 +17,14 @@ struct Collective {
   std::string Communicator; // as written at the call, when known
   std::string Callee;       // what the user calls when it runs inside a function
   std::string Guard;        // the local object whose destructor calls it, if one
+  bool Kept = false;        // in a callable the callee keeps to run later
 };
 
 /// How a message names a collective.
 enum class Naming {
   Collective,     // 'MPI_Barrier'
-  Called,         // 'save' (which calls 'MPI_Barrier'), or 'MPI_Barrier'
+  Called,         // 'save' (which calls 'MPI_Barrier'), or 'MPI_Barrier'; 'hooks.add'
+                  // (which keeps a callable that calls 'MPI_Barrier')
   OnCommunicator, // " on 'comm'", or nothing when no communicator is known
 };
 

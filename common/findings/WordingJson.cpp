@@ -59,12 +59,13 @@ Error readMessage(const json &Value, const std::string &Context, size_t Calls, M
 
 Error readCall(const json &Value, const std::string &Context, size_t NoteCount, Call &Out) {
   Reader R(Value, Context);
-  if (!R.onlyKeys(
-          {"collective", "communicator", "callee", "guard", "usr", "arguments", "callee_note"}) ||
+  if (!R.onlyKeys({"collective", "communicator", "callee", "guard", "kept", "usr", "arguments",
+                   "callee_note"}) ||
       !R.text("collective", Out.Collective.Name) ||
       !R.text("communicator", Out.Collective.Communicator) ||
       !R.text("callee", Out.Collective.Callee) || !R.text("guard", Out.Collective.Guard) ||
-      !R.text("usr", Out.Usr) || !R.stringList("arguments", Out.Arguments))
+      !R.boolean("kept", Out.Collective.Kept) || !R.text("usr", Out.Usr) ||
+      !R.stringList("arguments", Out.Arguments))
     return R.takeError();
   if (!R.has("callee_note"))
     return Error::success();
@@ -100,6 +101,8 @@ ordered_json wordingJson(const Wording &W) {
                          {"callee", C.Collective.Callee},
                          {"guard", C.Collective.Guard},
                          {"usr", C.Usr}};
+    if (C.Collective.Kept)
+      Item["kept"] = true;
     if (!C.Arguments.empty())
       Item["arguments"] = C.Arguments;
     if (C.CalleeNote)

@@ -148,10 +148,10 @@ void share_scratch(MPI_Comm comm, const std::string &s) {
 // part's ranks.
 // Positive: an overflow flag agreed within each tensor-parallel group decides
 // whether the rank joins a barrier of the whole job.
-void group_flag_world_barrier(int rank, int overflow) {
+void group_flag_world_barrier(int rank, const double *grad) {
   MPI_Comm tp;
   MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
-  int any = 0;
+  int overflow = grad[rank] > 1e9, any = 0; // this rank's own gradients
   MPI_Allreduce(&overflow, &any, 1, MPI_INT, MPI_MAX, tp);
   if (any)
     return;
@@ -165,10 +165,10 @@ void group_flag_world_barrier(int rank, int overflow) {
 }
 
 // Negative: the same flag decides a collective of that group only.
-void group_flag_group_barrier(int rank, int overflow) {
+void group_flag_group_barrier(int rank, const double *grad) {
   MPI_Comm tp;
   MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
-  int any = 0;
+  int overflow = grad[rank] > 1e9, any = 0; // this rank's own gradients
   MPI_Allreduce(&overflow, &any, 1, MPI_INT, MPI_MAX, tp);
   if (any)
     return;
@@ -200,4 +200,46 @@ void node_broadcast(int rank, int per_node, double local) {
   MPI_Bcast(&sum, 1, MPI_DOUBLE, 0, node);
   if (sum > 1.0)
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: a helper that agrees over the communicator it is given, called
+// with the whole job and with each group.
+static int agree_max(MPI_Comm comm, int value) {
+  int result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, comm);
+  return result;
+}
+
+void agreed_by_helper(int rank, int overflow) {
+  if (agree_max(MPI_COMM_WORLD, overflow))
+    return;
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Comm tp;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
+  if (agree_max(tp, overflow))
+    return;
+  MPI_Barrier(tp);
+}
+
+// Negative: a two-dimensional allreduce of a vector, in place.
+void grid_allreduce_vector(int rank, int q, std::vector<double> &grad) {
+  MPI_Comm row, col;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / q, rank, &row);
+  MPI_Comm_split(MPI_COMM_WORLD, rank % q, rank, &col);
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_DOUBLE, MPI_SUM, row);
+  MPI_Allreduce(MPI_IN_PLACE, grad.data(), (int)grad.size(), MPI_DOUBLE, MPI_SUM, col);
+  if (grad[0] > 1.0)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: a flag the whole job agreed on first, combined again per group.
+void agreed_then_grouped(int rank, int overflow) {
+  MPI_Comm tp;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &tp);
+  int global = 0, any = 0;
+  MPI_Allreduce(&overflow, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&global, &any, 1, MPI_INT, MPI_MAX, tp);
+  if (any)
+    return;
+  MPI_Barrier(MPI_COMM_WORLD);
 }

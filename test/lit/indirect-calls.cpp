@@ -256,11 +256,11 @@ void monitor_on_root(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   if (rank == 0)
     hooks.add("norm", NormMonitor{comm});
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'NormMonitor::operator()' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-29]]:5: note: 'MPI_Allreduce' is called here, inside 'NormMonitor::operator()'
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which keeps a callable that calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-29]]:5: note: 'MPI_Allreduce' is called here, in the callable 'hooks.add' keeps; it runs wherever that callable is called later
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'NormMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'hooks.add' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   hooks.run(1.0);
 }
 
@@ -284,11 +284,11 @@ void comm_monitor_on_root(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   if (rank == 0)
     hooks.add("norm", CommMonitor(comm));
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'CommMonitor::operator()' (which calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-15]]:5: note: 'MPI_Allreduce' is called here, inside 'CommMonitor::operator()'
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which keeps a callable that calls 'MPI_Allreduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-15]]:5: note: 'MPI_Allreduce' is called here, in the callable 'hooks.add' keeps; it runs wherever that callable is called later
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'CommMonitor::operator()' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'hooks.add' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   hooks.run(1.0);
 }
 
@@ -475,4 +475,26 @@ void factory_hook_balanced(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::function<void()> hook = make_logged_sync(comm, rank == 0);
   hook();
+}
+
+// Negative: the factory's helper lambda returns a hook of its own; the
+// factory returns one that synchronizes once on every rank.
+static std::function<void()> make_step(MPI_Comm comm, bool verbose) {
+  auto twice = [comm]() -> std::function<void()> {
+    return [comm] {
+      MPI_Barrier(comm);
+      MPI_Barrier(comm);
+    };
+  };
+  (void)twice;
+  if (verbose)
+    return [comm] { MPI_Barrier(comm); };
+  return [comm] { MPI_Barrier(comm); };
+}
+
+void factory_step(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::function<void()> step = make_step(comm, rank == 0);
+  step();
 }

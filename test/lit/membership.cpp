@@ -659,3 +659,7 @@ void tied_first_only(int rank, int size) {
     // CHECK-MESSAGES: :[[@LINE-10]]:26: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'TiedWeights::sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A value-initialized object (`TiedWeights{}`) binds no communicator: the
+// one above still holds only the split's handle.
+static TiedWeights unbound_weights() { return TiedWeights{}; }

@@ -130,8 +130,8 @@ void register_on_root(HookRegistry &hooks, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   if (rank == 0)
     hooks.add([comm](int) { MPI_Barrier(comm); });
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-    // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'MPI_Barrier' is called here, inside 'hooks.add'
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which keeps a callable that calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'MPI_Barrier' is called here, in the callable 'hooks.add' keeps; it runs wherever that callable is called later
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'hooks.add' on every rank: move it out of the branch and keep only the rank-specific work under the condition

@@ -377,3 +377,17 @@ void inline_options_shared(c10d::ProcessGroup &pg, std::vector<at::Tensor> &m) {
   pg.allreduce(m, reduce_options(pg.getSize() > 8))->wait();
   pg.broadcast(m, broadcast_from(0))->wait();
 }
+
+// Positive: the copy of the rank's own group is replaced on some ranks.
+void own_group_replaced(c10::intrusive_ptr<c10d::ProcessGroup> world,
+                        std::vector<c10::intrusive_ptr<c10d::ProcessGroup>> &stage_groups,
+                        std::vector<at::Tensor> &t) {
+  c10::intrusive_ptr<c10d::ProcessGroup> mine = stage_groups[world->getRank() / 2];
+  if (world->getRank() < 4)
+    mine = world;
+  mine->allreduce(t)->wait();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the communicator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: note: 'mine' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:62: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
+}
