@@ -181,6 +181,19 @@ void TranslationUnitAnalysis::collectHandleCopies() {
             if (Init && !isa<ImplicitValueInitExpr, CXXDefaultInitExpr>(Init))
               Written(Field, Init);
           }
+      } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+        // `TiedEmbedding tied(embed, ...)` whose constructor keeps a
+        // parameter in a field (`: comm_(comm)`): the field copies the argument.
+        const auto *Made = dyn_cast_or_null<CXXConstructorDecl>(
+            Construct->getConstructor() ? Construct->getConstructor()->getDefinition() : nullptr);
+        llvm::ArrayRef<CXXCtorInitializer *> Inits;
+        if (Made)
+          Inits = llvm::ArrayRef(Made->init_begin(), Made->init_end());
+        for (const CXXCtorInitializer *Init : Inits)
+          if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+                  Init->getMember() ? namedStorage(Init->getInit()->IgnoreImplicit()) : nullptr);
+              Param && Param->getFunctionScopeIndex() < Construct->getNumArgs())
+            Written(Init->getMember(), Construct->getArg(Param->getFunctionScopeIndex()));
       } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
                  Address && Address->getOpcode() == UO_AddrOf) {
         if (const ValueDecl *Taken = namedStorage(Address->getSubExpr()))

@@ -663,3 +663,36 @@ void tied_first_only(int rank, int size) {
 // A value-initialized object (`TiedWeights{}`) binds no communicator: the
 // one above still holds only the split's handle.
 static TiedWeights unbound_weights() { return TiedWeights{}; }
+#include <vector>
+
+// A communicator a constructor keeps in a field (`: comm_(comm)`): the
+// field holds the split's handle the construction passes.
+class TiedEmbedding {
+public:
+  TiedEmbedding(MPI_Comm comm, int n) : comm_(comm), grad_(n) {}
+  void sync() {
+    MPI_Allreduce(MPI_IN_PLACE, grad_.data(), (int)grad_.size(), MPI_FLOAT, MPI_SUM, comm_);
+  }
+
+private:
+  MPI_Comm comm_;
+  std::vector<float> grad_;
+};
+
+void embedding_sync(int rank, int stages) {
+  bool first = rank == 0, last = rank == stages - 1;
+  MPI_Comm ends;
+  MPI_Comm_split(MPI_COMM_WORLD, (first || last) ? 0 : MPI_UNDEFINED, rank, &ends);
+  TiedEmbedding tied(ends, 64);
+  // Negative: the first and the last stage are the members, and they sync.
+  if (first || last)
+    tied.sync();
+  // Positive: only the last stage syncs.
+  if (last)
+    tied.sync();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'TiedEmbedding::sync' (which calls 'MPI_Allreduce') runs only on ranks where 'last'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-20]]:5: note: 'MPI_Allreduce' is called here, inside 'TiedEmbedding::sync'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'last' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:25: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'TiedEmbedding::sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
