@@ -333,11 +333,6 @@ const ValueDecl *accessorTarget(const FunctionDecl *Callee) {
   return Named;
 }
 
-const FunctionDecl *forwardedTo(const CallExpr *Call, const FunctionDecl *Callee) {
-  const CXXConstructorDecl *Made = madeUniqueBy(Call);
-  return Made ? Made : Callee;
-}
-
 bool writableReference(QualType Type) {
   return Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified();
 }
@@ -375,127 +370,6 @@ std::optional<LambdaCaptureKind> captureOf(const VarDecl *Var, const FunctionDec
 
 bool capturedByReference(const VarDecl *Var, const FunctionDecl *Function) {
   return captureOf(Var, Function) == LCK_ByRef;
-}
-
-bool isIterator(QualType Type) {
-  if (Type->isPointerType())
-    return true;
-  const auto *Record = Type->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition())
-    return false;
-  for (const CXXMethodDecl *Method : Record->methods())
-    if (Method->getOverloadedOperator() == OO_Star)
-      return true;
-  return false;
-}
-
-const CXXRecordDecl *heapClass(const Expr *E) {
-  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(E))
-    return New->getAllocatedType()->getAsCXXRecordDecl();
-  if (const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    // `emplace` of the holders: only `std::optional` has one.
-    const auto *Holder = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Member->getRecordDecl());
-    const CXXMethodDecl *Method = Member->getMethodDecl();
-    if (!isOwningHolder(Holder) || !Method || !Method->getIdentifier() ||
-        !Method->getIdentifier()->isStr("emplace") || Holder->getTemplateArgs().size() != 1 ||
-        Holder->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-      return nullptr;
-    return Holder->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-  }
-  const auto *Call = dyn_cast_or_null<CallExpr>(E);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
-      (Callee->getName() != "make_unique" && Callee->getName() != "make_shared"))
-    return nullptr;
-  const auto *Made = Callee->getReturnType()->getAs<TemplateSpecializationType>();
-  if (!Made || Made->template_arguments().empty() ||
-      Made->template_arguments()[0].getKind() != TemplateArgument::Type)
-    return nullptr;
-  return Made->template_arguments()[0].getAsType()->getAsCXXRecordDecl();
-}
-
-const CXXConstructorDecl *madeUniqueBy(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier() ||
-      Callee->getName() != "make_unique")
-    return nullptr;
-  const FunctionDecl *Definition = Callee->getDefinition();
-  const CXXRecordDecl *Made = heapClass(Call);
-  if (!Definition || !Definition->getBody() || !Made)
-    return nullptr;
-  const CXXConstructorDecl *Constructor = nullptr;
-  forEachStmtInOrder(Definition->getBody(), [&](const Stmt *S) {
-    const auto *New = dyn_cast<CXXNewExpr>(S);
-    const CXXConstructExpr *Construct = New ? New->getConstructExpr() : nullptr;
-    if (Construct && !Constructor && Construct->getConstructor()->getParent() == Made)
-      Constructor = Construct->getConstructor();
-  });
-  return Constructor;
-}
-
-/// Whether the class of \p Method also declares a const overload of it with
-/// the same parameters: the non-const one hands out for writing the parts
-/// the const one hands out for reading, and leaves the container as it is
-/// (`find`, `begin`, a vector's `operator[]`; not a map's `operator[]`,
-/// which inserts and has no const twin).
-static bool hasConstTwin(const CXXMethodDecl *Method) {
-  for (const NamedDecl *Found : Method->getParent()->lookup(Method->getDeclName())) {
-    const auto *Other = dyn_cast<CXXMethodDecl>(Found);
-    if (!Other || Other == Method || !Other->isConst() ||
-        Other->getNumParams() != Method->getNumParams())
-      continue;
-    if (llvm::all_of(llvm::zip(Other->parameters(), Method->parameters()), [](auto Params) {
-          return std::get<0>(Params)->getType().getCanonicalType() ==
-                 std::get<1>(Params)->getType().getCanonicalType();
-        }))
-      return true;
-  }
-  return false;
-}
-
-bool handsOutAccess(const CXXMethodDecl *Method) {
-  QualType Returned = Method->getReturnType();
-  const CXXRecordDecl *Pointee = Returned->getPointeeCXXRecordDecl();
-  bool Part =
-      isIterator(Returned) ||
-      (Returned->isReferenceType() &&
-       !(Pointee && Pointee->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()));
-  return Part && (llvm::all_of(Method->parameters(),
-                               [](const ParmVarDecl *Param) {
-                                 return Param->getType()->isIntegralOrEnumerationType();
-                               }) ||
-                  hasConstTwin(Method));
-}
-
-bool isOwningHolder(const CXXRecordDecl *Class) {
-  if (!Class || !Class->isInStdNamespace() || !Class->getIdentifier())
-    return false;
-  llvm::StringRef Name = Class->getName();
-  return Name == "unique_ptr" || Name == "shared_ptr" || Name == "optional";
-}
-
-const Expr *accessedThrough(const Expr *E) {
-  const auto *Access = dyn_cast<CXXOperatorCallExpr>(E);
-  return Access && Access->getNumArgs() == 1 &&
-                 (Access->getOperator() == OO_Arrow || Access->getOperator() == OO_Star)
-             ? Access->getArg(0)
-             : nullptr;
-}
-
-bool isStdPair(const CXXRecordDecl *Class) {
-  return Class && Class->isInStdNamespace() && Class->getIdentifier() &&
-         Class->getIdentifier()->isStr("pair");
-}
-
-bool insertsElement(const CXXMethodDecl *Method) {
-  if (!Method)
-    return false;
-  if (Method->getOverloadedOperator() == OO_Subscript) {
-    const CXXRecordDecl *Container = Method->getParent();
-    return !Container->lookup(&Method->getASTContext().Idents.get("mapped_type")).empty();
-  }
-  const IdentifierInfo *Name = Method->getIdentifier();
-  return Name && (Name->isStr("emplace_back") || Name->isStr("emplace_front"));
 }
 
 void forEachWrittenOperand(const CallExpr *Call, llvm::function_ref<void(const Expr *)> Written) {

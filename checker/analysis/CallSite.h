@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include "LibraryObjects.h"
 #include "RuleSet.h"
 
 #include "clang/AST/Expr.h"
@@ -135,48 +136,6 @@ std::optional<clang::LambdaCaptureKind> captureOf(const clang::VarDecl *Var,
 /// Whether \p Function is a lambda's call operator that captures \p Var by
 /// reference: what it writes there, its caller holds after the call.
 bool capturedByReference(const clang::VarDecl *Var, const clang::FunctionDecl *Function);
-
-/// Whether \p Type points into a sequence: a pointer, or a class with a
-/// dereference operator (an iterator).
-bool isIterator(clang::QualType Type);
-
-/// Whether calling \p Method hands out a part of its object instead of
-/// changing it: it returns a pointer, an iterator or a reference to something
-/// else than the object, given no arguments or only indexes (`v.data()`,
-/// `v.begin()`, `v[i]`, `v.at(i)`, `v.front()`), or with a const twin
-/// (`m.find(key)`).
-bool handsOutAccess(const clang::CXXMethodDecl *Method);
-
-/// The class of the object \p E makes to outlive the statement (on the heap
-/// or in an optional): `new Session(...)`, `std::make_unique<Session>(...)`,
-/// `std::make_shared<Session>(...)`, `scope.emplace(...)` on a
-/// `std::optional<Session>`; null for any other expression.
-const clang::CXXRecordDecl *heapClass(const clang::Expr *E);
-
-/// The constructor `std::make_unique<T>(args...)` runs with its arguments,
-/// as the instantiation's `new T(...)` names it; null for other calls.
-const clang::CXXConstructorDecl *madeUniqueBy(const clang::CallExpr *Call);
-
-/// The function whose parameters receive \p Call's arguments: the
-/// constructor `std::make_unique<T>(args...)` forwards them to, which
-/// decides what is written through them; else \p Callee.
-const clang::FunctionDecl *forwardedTo(const clang::CallExpr *Call,
-                                       const clang::FunctionDecl *Callee);
-
-/// Whether \p Class is `std::pair` (its fields `first` and `second`).
-bool isStdPair(const clang::CXXRecordDecl *Class);
-
-/// Whether \p Class holds one object it owns and hands out through `->` and
-/// `*`: `std::unique_ptr`, `std::shared_ptr`, `std::optional`.
-bool isOwningHolder(const clang::CXXRecordDecl *Class);
-
-/// `p` of `p->` or `*p` through an overloaded operator (a smart pointer, an
-/// optional, an iterator); null for any other expression.
-const clang::Expr *accessedThrough(const clang::Expr *E);
-
-/// Whether \p Method hands out an element it may first insert: a map's
-/// `operator[]`, `emplace_back`, `emplace_front` (C++17 returns the element).
-bool insertsElement(const clang::CXXMethodDecl *Method);
 
 /// What \p Call may write: the arguments bound to non-const references and
 /// the object of a non-const method (`fill(n)`, `in >> n`, `v.push_back(x)`).

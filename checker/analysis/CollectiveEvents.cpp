@@ -61,6 +61,13 @@ const Expr *argumentAt(const Stmt *Site, unsigned Index) {
 
 } // namespace
 
+/// The constructor a library call at \p Site runs in place
+/// (`opt.emplace(world)`, `std::make_unique<Group>(world)`).
+static const CXXConstructorDecl *inPlace(const Stmt *Site) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Site);
+  return Call ? constructedInPlace(Call) : nullptr;
+}
+
 /// The destructor of the object a call makes on the heap (\p Site: the
 /// constructor call of a `new`, or `std::make_unique`), which runs wherever
 /// it is destroyed later; null for any other call.
@@ -123,6 +130,8 @@ CollectiveEvents::CollectiveEvents(
               return;
             }
             Calls[Decl].push_back(Callee->getCanonicalDecl());
+            if (const CXXConstructorDecl *Made = inPlace(Site))
+              Calls[Decl].push_back(Made->getCanonicalDecl());
             if (const CXXDestructorDecl *Dtor = heapDestructor(Callee, Site, *Parents))
               Calls[Decl].push_back(Dtor->getCanonicalDecl());
             for (const IndirectCalls::Runnable &Passed : Indirect.passedCallables(Site))
@@ -282,6 +291,8 @@ CollectiveEvent CollectiveEvents::directEvent(const CallExpr *Call, const Callee
           Event.CommunicatorDecl = Holder;
           Event.WrapperField = Field;
         }
+      if (!Event.WrapperField)
+        Event.CommunicatorDecl = Handles.original(Event.CommunicatorDecl);
     }
     Arguments.push_back(Argument);
   }
@@ -418,7 +429,7 @@ void CollectiveEvents::addCallEvents(const FunctionDecl *Callee, SourceLocation 
           Event.WrapperField = nullptr;
         Event.OwnField = false;
       } else {
-        Event.CommunicatorDecl = Arg->Storage;
+        Event.CommunicatorDecl = Handles.original(Arg->Storage);
         Event.Communicator = Arg->Argument.Written;
         Event.SelfCommunicator = Arg->Self;
       }
@@ -560,6 +571,8 @@ const std::vector<CollectiveEvent> &CollectiveEvents::blockEvents(const Function
               Once && (!RunHere.insert(Once).second || Statics.runBefore(Function, Block, Once));
           if (performsCollectives(Callee) && !Initialized)
             addCallEvents(Callee, Site, SiteStmt, Events);
+          if (const CXXConstructorDecl *Made = inPlace(SiteStmt); Made && performsCollectives(Made))
+            addCallEvents(Made, Site, SiteStmt, Events);
           // Its destructor runs later, on the ranks that made the object:
           // `if (rank == 0) session = std::make_unique<Session>(comm);`.
           if (const CXXDestructorDecl *Dtor = heapDestructor(Callee, SiteStmt, Function.parents());

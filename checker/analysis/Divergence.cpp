@@ -405,8 +405,9 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   std::vector<const CollectiveEvent *> A = Table.events(Mine->Events),
                                        B = Table.events(Theirs->Events);
   // What only the ranks of one side take part in is no difference.
+  const CallersOwnEvents::Creations Both = CallersOwnEvents::createdByBoth(A, B);
   for (auto [Keys, Events] : {std::pair{&KeysA, &A}, std::pair{&KeysB, &B}}) {
-    CallersOwnEvents CallersOwn;
+    CallersOwnEvents CallersOwn(Both);
     keepEvents(*Keys, *Events, [&](const CollectiveEvent &E) { return !CallersOwn.skip(E); });
   }
   // Calls on a split communicator differ only between members of one part:

@@ -15,6 +15,17 @@ const Expr *HandleCommunicators::creator(const ValueDecl *Handle) const {
   return It == Creators.end() ? nullptr : It->second;
 }
 
+const ValueDecl *HandleCommunicators::original(const ValueDecl *Comm) const {
+  // Copies are few and short; a copy of itself ends the walk too.
+  for (unsigned Steps = 0; Comm && Steps < CopyOf.size(); ++Steps) {
+    const ValueDecl *Of = CopyOf.lookup(Comm);
+    if (!Of || Of == Comm)
+      break;
+    Comm = Of;
+  }
+  return Comm;
+}
+
 void HandleCommunicators::scan() const {
   Scanned = true;
   for (const auto &[Decl, Function] : Functions)

@@ -2,7 +2,8 @@
 // or a window (`MPI_File_close(&fh)`, `MPI_Win_fence(0, win)`) runs on the
 // communicator the handle was created on (`MPI_File_open(MPI_COMM_SELF, ...,
 // &fh)`), as the rules' `handle` and `new_handle` arguments say; and a
-// variable or field that only ever holds MPI_COMM_SELF is that communicator.
+// variable or field that only ever holds MPI_COMM_SELF is that communicator,
+// and one that only ever copies another handle is that handle's.
 #pragma once
 
 #include "CallClassifier.h"
@@ -34,6 +35,14 @@ public:
   /// from a call, written through another name or a global.
   bool holdsSelf(const clang::Expr *Comm, const clang::ASTContext &Context) const;
 
+  /// Records that the variable or field \p Copy only ever holds the handle
+  /// \p Of holds (`MPI_Comm c = sub;`, `Comm w{sub};`).
+  void addCopy(const clang::ValueDecl *Copy, const clang::ValueDecl *Of) { CopyOf[Copy] = Of; }
+  /// The handle \p Comm holds a copy of, through chains of copies: a
+  /// collective on the copy is one on that communicator. \p Comm itself when
+  /// it copies none.
+  const clang::ValueDecl *original(const clang::ValueDecl *Comm) const;
+
 private:
   void scan() const;
   void scanSelfWrites(const clang::ASTContext &Context) const;
@@ -50,6 +59,7 @@ private:
   // Records some object of which is written as a whole, or through another
   // name: none of their fields is known to keep MPI_COMM_SELF.
   mutable llvm::DenseSet<const clang::TagDecl *> WrittenWhole;
+  llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> CopyOf;
 };
 
 } // namespace lockstep::analysis

@@ -20,6 +20,9 @@ static uint8_t certainty(const Provenance *Source) { return !Source ? 0 : Source
 
 void TranslationUnitAnalysis::computeDependence() {
   std::vector<const FunctionCFG *> Pending = calleesFirst();
+  // Growing these moves every function's result: sized once.
+  Dependence.reserve(Functions.size());
+  Env.Facts.reserve(Functions.size());
   llvm::DenseMap<const FunctionDecl *, unsigned> FactsChangedAt;
   llvm::DenseMap<const ValueDecl *, unsigned> PublishedAt;
   llvm::DenseMap<const FunctionCFG *, unsigned> AnalysedAt;

@@ -90,6 +90,10 @@ ParameterBindings::callsSeen(const FunctionDecl *Callee) const {
 }
 
 const ValueDecl *ParameterBindings::storage(const ParmVarDecl *Param) const {
+  // Membership asks for every communicator it meets: the answer is kept.
+  auto [Known, Inserted] = Storage.try_emplace(Param, nullptr);
+  if (!Inserted)
+    return Known->second;
   const ValueDecl *Common = nullptr;
   for (const Site &Call : sites(Param)) {
     const ValueDecl *Passed = namedStorage(Call.Argument);
@@ -97,7 +101,7 @@ const ValueDecl *ParameterBindings::storage(const ParmVarDecl *Param) const {
       return nullptr;
     Common = Passed;
   }
-  return Common;
+  return Known->second = Common;
 }
 
 } // namespace lockstep::analysis

@@ -58,6 +58,7 @@ private:
   // By function (canonical).
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<Call>> Calls;
   llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+  mutable llvm::DenseMap<const clang::ParmVarDecl *, const clang::ValueDecl *> Storage;
 };
 
 } // namespace lockstep::analysis

@@ -3,6 +3,23 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+CallersOwnEvents::Creations
+CallersOwnEvents::createdByBoth(llvm::ArrayRef<const CollectiveEvent *> A,
+                                llvm::ArrayRef<const CollectiveEvent *> B) {
+  auto CreatedIn = [](llvm::ArrayRef<const CollectiveEvent *> Events) {
+    Creations Made;
+    for (const CollectiveEvent *Event : Events)
+      if (Event->callersOnly() && Event->Creates && Event->SiteStmt)
+        Made.push_back({Event->Creates, Event->SiteStmt});
+    return Made;
+  };
+  Creations InA = CreatedIn(A), Both;
+  for (const auto &Made : CreatedIn(B))
+    if (llvm::is_contained(InA, Made) && !llvm::is_contained(Both, Made))
+      Both.push_back(Made);
+  return Both;
+}
+
 // Two sequences differ for two ranks when what they run on the communicators
 // both ranks belong to differs: always for communicators every rank shares,
 // and for a split one only when both ranks are members of the same part.
@@ -10,9 +27,17 @@ using namespace clang;
 FormulaRef sequencesDiffer(const std::vector<unsigned> &KeysA, const std::vector<unsigned> &KeysB,
                            const SequenceTable &Table, FormulaArena &Arena, Membership &Members) {
   std::vector<const ValueDecl *> Split;
+  auto EventsOf = [&Table](const std::vector<unsigned> &Keys) {
+    std::vector<const CollectiveEvent *> Events;
+    for (unsigned Key : Keys)
+      Events.push_back(&Table.representative(Key));
+    return Events;
+  };
+  const CallersOwnEvents::Creations Both =
+      CallersOwnEvents::createdByBoth(EventsOf(KeysA), EventsOf(KeysB));
   auto Project = [&](const std::vector<unsigned> &Keys, const ValueDecl *Only) {
     std::vector<unsigned> Kept;
-    CallersOwnEvents CallersOwn;
+    CallersOwnEvents CallersOwn(Both);
     for (unsigned Key : Keys) {
       const CollectiveEvent &Event = Table.representative(Key);
       if (CallersOwn.skip(Event))

@@ -8,7 +8,8 @@
 #include "GuardedSequences.h"
 #include "Membership.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <vector>
 
@@ -19,21 +20,36 @@ namespace lockstep::analysis {
 /// members), and calls on the communicators, files and windows such calls
 /// created (`MPI_File_open(MPI_COMM_SELF, ..., &fh)`, then
 /// `MPI_File_close(&fh)`, where `fh` is opened on other communicators
-/// elsewhere). Fed a sequence's events in order.
+/// elsewhere). Fed a sequence's events in order. A handle the sequence it is
+/// compared with creates by the same call (\p CreatedByBoth) has the ranks of
+/// both as members: what they do on it is compared.
 class CallersOwnEvents {
 public:
+  using Creations = llvm::SmallVector<std::pair<const clang::ValueDecl *, const clang::Stmt *>, 2>;
+  CallersOwnEvents() = default;
+  explicit CallersOwnEvents(Creations CreatedByBoth) : CreatedByBoth(std::move(CreatedByBoth)) {}
+
   bool skip(const CollectiveEvent &Event) {
     if (Event.callersOnly() && Event.Creates)
-      Created.insert(Event.Creates);
+      Created[Event.Creates] = Event.SiteStmt;
     else if (Event.Creates) // the variable now holds a handle others share
       Created.erase(Event.Creates);
-    return Event.callersOnly() ||
-           (Event.CommunicatorDecl && Created.count(Event.CommunicatorDecl)) ||
-           (Event.Handle && Created.count(Event.Handle));
+    return Event.callersOnly() || own(Event.CommunicatorDecl) || own(Event.Handle);
   }
 
+  /// The handles callers-only calls create in both \p A and \p B, with the
+  /// call creating each.
+  static Creations createdByBoth(llvm::ArrayRef<const CollectiveEvent *> A,
+                                 llvm::ArrayRef<const CollectiveEvent *> B);
+
 private:
-  llvm::SmallPtrSet<const clang::ValueDecl *, 4> Created;
+  bool own(const clang::ValueDecl *Handle) const {
+    auto It = Handle ? Created.find(Handle) : Created.end();
+    return It != Created.end() && !llvm::is_contained(CreatedByBoth, *It);
+  }
+
+  llvm::SmallDenseMap<const clang::ValueDecl *, const clang::Stmt *, 4> Created;
+  Creations CreatedByBoth;
 };
 
 /// When rank 1 running the events \p KeysA and rank 2 running \p KeysB

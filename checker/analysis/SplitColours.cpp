@@ -141,8 +141,10 @@ FormulaRef TranslationUnitAnalysis::groupColour(const FunctionCFG &Function,
 
 // A local variable or field that only ever holds one split's handle or no
 // communicator (`MPI_Comm sub = MPI_COMM_NULL; if (part != MPI_COMM_NULL)
-// sub = part;`) has that split's members. Its address handed out, or any
-// other value written to it, makes it a handle of its own.
+// sub = part;`) has that split's members, and a collective on it is one on
+// the handle it copies (`Comm w{sub}; w.sum(v);` after a group's members
+// made `sub`). Its address handed out, or any other value written to it,
+// makes it a handle of its own.
 void TranslationUnitAnalysis::collectHandleCopies() {
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> CopyOf; // null: not a copy
   auto Written = [&](const ValueDecl *Copy, const Expr *Value) {
@@ -202,8 +204,10 @@ void TranslationUnitAnalysis::collectHandleCopies() {
     });
   for (const auto &[Copy, Of] : CopyOf)
     if (Of && Of != Copy && (isa<VarDecl>(Copy) || isa<FieldDecl>(Copy)) &&
-        Copy->getType()->isPointerType() == Of->getType()->isPointerType())
+        Copy->getType()->isPointerType() == Of->getType()->isPointerType()) {
       Members.addCopy(Copy, Of);
+      Handles->addCopy(Copy, Of);
+    }
 }
 
 // A sub-grid's coordinates copied into scalar fields (`g.i = coords[0];

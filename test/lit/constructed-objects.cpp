@@ -167,3 +167,54 @@ void seeded_epochs(float *x) {
   SizeSeeded by_size(layout);
   by_size.step(x);
 }
+
+// A library call that constructs an object in place runs its constructor
+// there: `opt.emplace(...)`, `std::make_unique<T>(...)`,
+// `v.emplace_back(...)` on one rank run the constructor's collectives there.
+#include <optional>
+#include <vector>
+
+struct DupComm {
+  explicit DupComm(MPI_Comm parent) { MPI_Comm_dup(parent, &comm); }
+  MPI_Comm comm;
+};
+
+struct Counter {
+  explicit Counter(int start) : value(start) {}
+  int value;
+};
+
+void in_place_constructions(int rank) {
+  std::optional<DupComm> lead;
+  std::vector<DupComm> dups;
+  std::optional<Counter> count;
+  // Negative: every rank constructs the communicator; the constructor that
+  // calls no collective may run on one rank.
+  lead.emplace(MPI_COMM_WORLD);
+  dups.emplace_back(MPI_COMM_WORLD);
+  if (rank == 0)
+    count.emplace(3);
+  // Positive: only rank 0 duplicates the communicator.
+  if (rank == 0)
+    lead.emplace(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'DupComm::DupComm' (which calls 'MPI_Comm_dup') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-23]]:39: note: 'MPI_Comm_dup' is called here, inside 'DupComm::DupComm'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-16]]:33: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank == 1)
+    auto owned = std::make_unique<DupComm>(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'DupComm::DupComm' (which calls 'MPI_Comm_dup') runs only on ranks where 'rank == 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-30]]:39: note: 'MPI_Comm_dup' is called here, inside 'DupComm::DupComm'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-23]]:33: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:18: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (rank == 2)
+    dups.emplace_back(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'DupComm::DupComm' (which calls 'MPI_Comm_dup') runs only on ranks where 'rank == 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-37]]:39: note: 'MPI_Comm_dup' is called here, inside 'DupComm::DupComm'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-30]]:33: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_Barrier(MPI_COMM_WORLD);
+}

@@ -696,3 +696,39 @@ void embedding_sync(int rank, int stages) {
     // CHECK-MESSAGES: :[[@LINE-14]]:25: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'TiedEmbedding::sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A handle that only ever copies another (a local, or the field of a small
+// wrapper given it by braces) is that communicator: the members of a group
+// that made it in their own branch make its collectives too.
+struct GroupComm {
+  MPI_Comm c;
+  int sum(int v) const {
+    int out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_SUM, c);
+    return out;
+  }
+};
+
+void first_half_sums(int rank, int size) {
+  const int half = size / 2 > 0 ? size / 2 : 1;
+  if (rank < half) {
+    MPI_Group world, first;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int range[1][3] = {{0, half - 1, 1}};
+    MPI_Group_range_incl(world, 1, range, &first);
+    MPI_Comm sub;
+    MPI_Comm_create_group(MPI_COMM_WORLD, first, 0, &sub);
+    // Negative: only the members made 'sub', and they use its copies.
+    GroupComm{sub}.sum(1);
+    MPI_Comm alias = sub;
+    MPI_Barrier(alias);
+    // Positive: a copy used by some members only.
+    if (rank == 0)
+      MPI_Barrier(alias);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'rank == 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE-18]]:26: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+      // CHECK-MESSAGES: :[[@LINE-4]]:7: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    MPI_Comm_free(&sub);
+  }
+}
