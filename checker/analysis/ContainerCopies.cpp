@@ -60,12 +60,36 @@ bool Dataflow::copyContainer(const StorageKey &Into, const Expr *From, const Stm
       !isa<DeclRefExpr, MemberExpr>(From->IgnoreParenImpCasts()) || !containerKeyOf(From, Source) ||
       Source == Into)
     return false;
-  RankValue Own = read(Source);
-  Own.ElementParams &= ~callersElements(Source, Own);
-  RankValue Elements = readElement(Source, nullptr);
-  Own.Definition = Definition;
-  write(Into, Own);
-  writeElement(Into, /*Index=*/nullptr, Elements, /*Compound=*/false, Definition);
+  setContents(Into, contentsOf(Source), Definition);
+  return true;
+}
+
+// What a container holds: its own state (its size), and its elements.
+std::pair<RankValue, RankValue> Dataflow::contentsOf(const StorageKey &Container) const {
+  RankValue Own = read(Container);
+  Own.ElementParams &= ~callersElements(Container, Own);
+  return {Own, readElement(Container, nullptr)};
+}
+
+void Dataflow::setContents(const StorageKey &Container, std::pair<RankValue, RankValue> Contents,
+                           const Stmt *Definition) {
+  Contents.first.Definition = Definition;
+  write(Container, Contents.first);
+  writeElement(Container, /*Index=*/nullptr, Contents.second, /*Compound=*/false, Definition);
+}
+
+// `walkers.swap(stay)`, `std::swap(walkers, stay)`: each container takes the
+// other's size and elements. False for any other call.
+bool Dataflow::swapContainers(const CallExpr *Call, const StorageKey &Object) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  std::vector<const Expr *> Args = explicitArguments(Call);
+  StorageKey Other;
+  if (!Method || !Method->getIdentifier() || !Method->getIdentifier()->isStr("swap") ||
+      Args.size() != 1 || !containerKeyOf(Args.front(), Other) || Other == Object)
+    return false;
+  std::pair<RankValue, RankValue> Mine = contentsOf(Object), Theirs = contentsOf(Other);
+  setContents(Object, Theirs, Call);
+  setContents(Other, Mine, Call);
   return true;
 }
 

@@ -392,6 +392,9 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
                              const RankValue &Keys) {
   RankValue Elements, Size = Keys;
   const bool Sets = !Constructed && setsSize(Callee);
+  const auto IteratorParams = llvm::count_if(Callee->parameters(), [](const ParmVarDecl *Param) {
+    return !Param->getType()->isReferenceType() && isIterator(Param->getType());
+  });
   for (size_t I = 0; I < Values.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : QualType();
@@ -402,7 +405,10 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
     const CXXRecordDecl *Record = Param ? Type->getAsCXXRecordDecl() : nullptr;
     bool Fill = Param && (Type->isReferenceType() || (Record && Record->isInStdNamespace() &&
                                                       Record->getName() == "initializer_list"));
-    if (Count || ((Constructed || Sets) && !Fill))
+    // A range inserted or erased (`v.insert(v.end(), first, last)`) changes
+    // the size by its length; one element (`v.erase(it)`) by one.
+    bool Range = Param && !Fill && isIterator(Type) && IteratorParams > 1;
+    if (Count || Range || ((Constructed || Sets) && !Fill))
       Size.combine(Positions[I]);
     if (!Count)
       Elements.combine(Values[I]);
@@ -537,6 +543,8 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
       containerKeyOf(Receiver, Object, &At)) {
+    if (!At.dependent() && swapContainers(Call, Object))
+      return;
     // A record appended or inserted (`push_back({rank, 4})`) goes into the
     // elements field by field.
     for (size_t I = 0; I < Args.size(); ++I)

@@ -71,7 +71,7 @@ const Provenance *Dataflow::splitOf(const RankValue &Handle) const {
 // of values every rank holds alike, or already combined over another split
 // (the column step of a two-dimensional allreduce), and whatever the engine
 // cannot tell apart: a handle from the callers (theirs differ), a buffer
-// reached through a pointer (its address says nothing of what it held).
+// reached through a pointer where nothing per-rank was written.
 RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
                                  const Expr *Buffer) const {
   const rules::CollectiveRule &Rule = *Role.Collective;
@@ -90,9 +90,21 @@ RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
   if (const auto *Address = dyn_cast<UnaryOperator>(Input);
       Address && Address->getOpcode() == UO_AddrOf)
     Input = Address->getSubExpr();
-  if (Input->getType()->isPointerType())
-    return agreed();
-  RankValue Held = eval(Input);
+  // Through a pointer: what this function wrote where it points
+  // (`flag[0] = local;` before `ncclAllReduce(flag, flag, 1, ..., ep, s)`),
+  // not what a caller's pointer held; its address says nothing of either.
+  RankValue Held;
+  if (StorageKey Pointee; !Input->getType()->isPointerType()) {
+    Held = eval(Input);
+  } else if (pointeeKeyOf(Input, Pointee)) {
+    Held = read(Pointee).combine(readElement(Pointee, nullptr));
+    if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(namedStorage(Input));
+        Param && Param->getFunctionScopeIndex() < 64) {
+      const uint64_t Own = uint64_t(1) << Param->getFunctionScopeIndex();
+      Held.Params &= ~Own;
+      Held.ElementParams &= ~Own;
+    }
+  }
   const ValueDecl *CombinedOver = sameAmongMembersOf(Held.Source);
   if ((!Held.dependent() && !Held.onParameters()) ||
       (CombinedOver && CombinedOver != namedStorage(Communicator)))

@@ -238,6 +238,10 @@ private:
   bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);
   bool copyContainer(const StorageKey &Into, const clang::Expr *From,
                      const clang::Stmt *Definition);
+  bool swapContainers(const clang::CallExpr *Call, const StorageKey &Object);
+  std::pair<RankValue, RankValue> contentsOf(const StorageKey &Container) const;
+  void setContents(const StorageKey &Container, std::pair<RankValue, RankValue> Contents,
+                   const clang::Stmt *Definition);
   std::optional<RankValue> ownStateReturnedBy(const clang::Expr *E) const;
   bool collectContainerAlias(const clang::VarDecl *Var);
 

@@ -243,3 +243,34 @@ void agreed_then_grouped(int rank, int overflow) {
     return;
   MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// A buffer reached through a pointer, written per rank before a combination
+// over a part of the job: the result is that part's alone.
+void skip_on_part_flag(double *flag, int rank) {
+  MPI_Comm part;
+  MPI_Comm_split(MPI_COMM_WORLD, rank / 4, rank % 4, &part);
+  flag[0] = rank % 3;
+  MPI_Allreduce(MPI_IN_PLACE, flag, 1, MPI_DOUBLE, MPI_MAX, part);
+  // Negative: the members of 'part' agree on it.
+  if (flag[0] > 0)
+    MPI_Barrier(part);
+  // Positive: the parts may decide differently.
+  if (flag[0] > 0)
+    return;
+  MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'flag[0] > 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'flag[0] > 0' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'flag[0] > 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'flag' is the result over 'part' from 'MPI_Allreduce'; only the ranks that share one 'part' agree on it
+  // CHECK-MESSAGES: :[[@LINE-14]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+}
+
+void skip_on_job_flag(double *flag, int rank) {
+  flag[0] = rank % 3;
+  MPI_Allreduce(MPI_IN_PLACE, flag, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  // Negative: every rank agrees on it.
+  if (flag[0] > 0)
+    return;
+  MPI_Barrier(MPI_COMM_WORLD);
+}

@@ -598,3 +598,53 @@ void inserted_everywhere(MPI_Comm comm, int batches) {
     return;
   MPI_Barrier(comm);
 }
+
+// A container swapped with another takes its size and elements; one given a
+// range of another (`insert(end, first, last)`) grows by the range's length.
+void walker_rounds(int rank) {
+  std::vector<int> walkers(500, 1);
+  while (!walkers.empty()) {
+    std::vector<int> stay;
+    for (int w : walkers)
+      if (rank != 0)
+        stay.push_back(w);
+    walkers.swap(stay);
+    // Positive: rank 0 empties its walkers after one round.
+    MPI_Barrier(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-9]]:10: note: '!walkers.empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:24: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  }
+  std::vector<int> queue(8, rank);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<int> next(queue.size());
+    queue.swap(next);
+    // Negative: the size swapped in is the same on every rank.
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  std::vector<int> pending(500, 1);
+  while (!pending.empty()) {
+    std::vector<int> kept;
+    for (int p : pending)
+      if (p > rank)
+        kept.push_back(p - 1);
+    pending.clear();
+    pending.insert(pending.end(), kept.begin(), kept.end());
+    // Positive: how many are kept depends on the rank.
+    MPI_Barrier(MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-10]]:10: note: '!pending.empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-34]]:24: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  }
+  std::vector<int> batch(4, 0);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<int> refill(4, rank);
+    batch.clear();
+    batch.insert(batch.end(), refill.begin(), refill.end());
+    // Negative: four elements on every rank, whatever they hold.
+    for (size_t i = 0; i < batch.size(); ++i)
+      MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
