@@ -97,11 +97,17 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   // An iterator or a pointer into a container hands a library algorithm its
   // elements too (`std::min_element(losses.begin(), losses.end())`); an
   // operator on iterators (`it != end`) reads none.
+  // A function of the user's reads the numbers a pointer it is handed
+  // points to (`sq_norm(shard, n)` of a shard this rank reduced).
   const bool Algorithm = !isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call);
   for (const Expr *Arg : Args) {
     Value.combine(eval(Arg));
-    if (StorageKey Container; Algorithm && intoContainer(Arg, Container))
-      Value.combine(readElement(Container, nullptr));
+    StorageKey Into;
+    if (Algorithm && intoContainer(Arg, Into))
+      Value.combine(readElement(Into, nullptr));
+    else if (Unseen && Arg->getType()->isPointerType() &&
+             Arg->getType()->getPointeeType()->isArithmeticType() && pointeeKeyOf(Arg, Into))
+      Value.combine(read(Into)).combine(readElement(Into, nullptr));
   }
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
     Value.combine(objectValue(Member->getImplicitObjectArgument(), Callee));

@@ -316,4 +316,13 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                                      "'try' around the call catch it");
 }
 
+std::pair<std::string, std::pair<std::string, std::string>>
+firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B) {
+  std::optional<size_t> I = analysis::firstDifferingArgument(A, B);
+  if (!I)
+    return {"arguments", {"", ""}};
+  return {A.AgreedArguments[*I].Role.str(),
+          {A.AgreedArguments[*I].Written.str(), B.AgreedArguments[*I].Written.str()}};
+}
+
 } // namespace lockstep::checks

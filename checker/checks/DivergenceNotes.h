@@ -26,6 +26,12 @@ std::string ranksWhere(const clang::Expr *Deciding, const analysis::BranchArm &A
 /// ("ranks where 'role' is Role::Evaluator"), else "the other ranks".
 std::string otherRanks(const analysis::Divergence &D, const clang::ASTContext &Context);
 
+/// The first argument every rank must pass alike (root, count, ...) that
+/// \p A and \p B pass differently: its role and the two spellings; the role
+/// "arguments" and empty spellings when none does.
+std::pair<std::string, std::pair<std::string, std::string>>
+firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B);
+
 /// "return", "break out of the loop", "break out of the 'switch'", "throw",
 /// "call 'exit'", ...
 std::string leavingVerb(const clang::Stmt *Leaving, clang::ASTContext &Context);

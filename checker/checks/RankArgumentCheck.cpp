@@ -7,17 +7,6 @@ namespace lockstep::checks {
 using namespace clang;
 using analysis::Divergence;
 
-/// The first agreed argument (root, count, ...) that differs: its role and
-/// the two spellings.
-static std::pair<std::string, std::pair<std::string, std::string>>
-firstDifference(const analysis::CollectiveEvent &A, const analysis::CollectiveEvent &B) {
-  std::optional<size_t> I = analysis::firstDifferingArgument(A, B);
-  if (!I)
-    return {"arguments", {"", ""}};
-  return {A.AgreedArguments[*I].Role.str(),
-          {A.AgreedArguments[*I].Written.str(), B.AgreedArguments[*I].Written.str()}};
-}
-
 void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTContext &Context) {
   analysis::CollectiveEvent Direct; // the collective called right here, not in a callee
   Direct.Collective = A.Collective;

@@ -22,6 +22,21 @@ static std::string remedySubject(const analysis::CollectiveEvent &Event) {
   return "call " + quoted(calledName(Event));
 }
 
+// What the other ranks' call of the same collective does differently:
+// " with count '0' (not '1')", " on another communicator"; empty for
+// another collective.
+static std::string otherArguments(const analysis::CollectiveEvent &Event,
+                                  const analysis::CollectiveEvent &Other) {
+  if (Event.Collective != Other.Collective)
+    return "";
+  auto [Role, Values] = firstDifference(Other, Event);
+  if (Role != "arguments" && Values.first != Values.second)
+    return " with " + Role + " '" + Values.first + "' (not '" + Values.second + "')";
+  if (Role == "communicator" || Event.CommunicatorDecl != Other.CommunicatorDecl)
+    return " on another communicator";
+  return Role == "arguments" ? "" : " with another " + Role;
+}
+
 void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context) {
   const std::string Ranks = ranksWhere(D, Context);
   const analysis::CollectiveEvent &Event = D.Event;
@@ -29,7 +44,8 @@ void RankBranchCheck::reportDivergence(const Divergence &D, ASTContext &Context)
   Finding.about(D.Function, &Event, D.Condition);
   if (D.K == Divergence::Kind::OnlySomeRanks) {
     Message Others = D.OtherEvent ? "the other ranks call " +
-                                        Finding.name(*D.OtherEvent, Naming::Collective) + " instead"
+                                        Finding.name(*D.OtherEvent, Naming::Collective) +
+                                        otherArguments(Event, *D.OtherEvent) + " instead"
                                   : "the other ranks never call it";
     Finding.warning(Event.Site,
                     Finding.name(Event) + " runs only on " + Ranks + "; " + Others +

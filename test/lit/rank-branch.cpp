@@ -450,3 +450,38 @@ void switch_default_beside_an_abort(MPI_Comm comm) {
     MPI_Abort(comm, 1);
   }
 }
+
+// The same collective on another communicator: the warning says so.
+struct LeadGroup {
+  MPI_Comm comm_;
+  void run() { MPI_Barrier(comm_); }
+};
+struct FollowGroup {
+  MPI_Comm comm_;
+  void run() { MPI_Barrier(comm_); }
+};
+
+void lead_and_follow(int rank) {
+  MPI_Comm first, second;
+  MPI_Comm_dup(MPI_COMM_WORLD, &first);
+  MPI_Comm_dup(MPI_COMM_WORLD, &second);
+  LeadGroup lead{first};
+  FollowGroup follow{second};
+  LeadGroup again{first};
+  // Positive: two communicators.
+  if (rank == 0)
+    lead.run();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'LeadGroup::run' (which calls 'MPI_Barrier') runs only on ranks where 'rank == 0'; the other ranks call 'MPI_Barrier' on another communicator instead and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-18]]:16: note: 'MPI_Barrier' is called here, inside 'LeadGroup::run'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-13]]:26: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE+3]]:5: note: the other ranks call 'MPI_Barrier' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'LeadGroup::run' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  else
+    follow.run();
+  // Negative: two objects holding one communicator.
+  if (rank == 0)
+    lead.run();
+  else
+    again.run();
+}
