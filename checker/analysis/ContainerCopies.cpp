@@ -78,14 +78,16 @@ void Dataflow::setContents(const StorageKey &Container, std::pair<RankValue, Ran
   writeElement(Container, /*Index=*/nullptr, Contents.second, /*Compound=*/false, Definition);
 }
 
-// `walkers.swap(stay)`, `std::swap(walkers, stay)`: each container takes the
-// other's size and elements. False for any other call.
+// `walkers.swap(stay)`: each container takes the other's size and elements.
+// False for any other call, and for a container held in an element (any
+// element may be the one swapped).
 bool Dataflow::swapContainers(const CallExpr *Call, const StorageKey &Object) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   std::vector<const Expr *> Args = explicitArguments(Call);
   StorageKey Other;
   if (!Method || !Method->getIdentifier() || !Method->getIdentifier()->isStr("swap") ||
-      Args.size() != 1 || !containerKeyOf(Args.front(), Other) || Other == Object)
+      Args.size() != 1 || !containerKeyOf(Args.front(), Other) || Other == Object ||
+      isElementStep(Object.back()) || isElementStep(Other.back()))
     return false;
   std::pair<RankValue, RankValue> Mine = contentsOf(Object), Theirs = contentsOf(Other);
   setContents(Object, Theirs, Call);

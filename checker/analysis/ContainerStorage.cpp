@@ -392,9 +392,13 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
                              const RankValue &Keys) {
   RankValue Elements, Size = Keys;
   const bool Sets = !Constructed && setsSize(Callee);
-  const auto IteratorParams = llvm::count_if(Callee->parameters(), [](const ParmVarDecl *Param) {
+  auto ByIterator = [](const ParmVarDecl *Param) {
     return !Param->getType()->isReferenceType() && isIterator(Param->getType());
-  });
+  };
+  const auto IteratorParams = llvm::count_if(Callee->parameters(), ByIterator);
+  // `insert(pos, first, last)`: the first is where, not how many.
+  const ParmVarDecl *Position =
+      IteratorParams > 2 ? *llvm::find_if(Callee->parameters(), ByIterator) : nullptr;
   for (size_t I = 0; I < Values.size(); ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     QualType Type = Param ? Param->getType() : QualType();
@@ -407,7 +411,7 @@ void Dataflow::fillContainer(const StorageKey &Object, const FunctionDecl *Calle
                                                       Record->getName() == "initializer_list"));
     // A range inserted or erased (`v.insert(v.end(), first, last)`) changes
     // the size by its length; one element (`v.erase(it)`) by one.
-    bool Range = Param && !Fill && isIterator(Type) && IteratorParams > 1;
+    bool Range = Param && !Fill && isIterator(Type) && IteratorParams > 1 && Param != Position;
     if (Count || Range || ((Constructed || Sets) && !Fill))
       Size.combine(Positions[I]);
     if (!Count)

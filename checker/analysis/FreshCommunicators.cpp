@@ -69,4 +69,12 @@ void collectFreshCommunicators(const FunctionDecl *FD, const CallClassifier &Cla
       Fresh.insert(Var);
 }
 
+bool releasesHandle(const CallExpr *Call, const CallClassifier &Classifier) {
+  const FunctionDecl *Callee = resolvedCallee(Call);
+  const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
+  return Role && Role->Collective &&
+         llvm::is_contained({"comm_free", "window_free", "file_close"},
+                            Role->Collective->Operation);
+}
+
 } // namespace lockstep::analysis

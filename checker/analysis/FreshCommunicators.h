@@ -7,6 +7,7 @@
 #include "CallClassifier.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace lockstep::analysis {
@@ -18,5 +19,10 @@ namespace lockstep::analysis {
 /// communicator.
 void collectFreshCommunicators(const clang::FunctionDecl *FD, const CallClassifier &Classifier,
                                llvm::DenseSet<const clang::ValueDecl *> &Fresh);
+
+/// Whether \p Call releases the communicator, window or file it is handed
+/// (`MPI_Comm_free(&c)`, `MPI_Win_free`, `MPI_File_close`): the handle is
+/// nulled, not set to another.
+bool releasesHandle(const clang::CallExpr *Call, const CallClassifier &Classifier);
 
 } // namespace lockstep::analysis

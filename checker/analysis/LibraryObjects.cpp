@@ -159,6 +159,13 @@ const CXXConstructorDecl *constructedInPlace(const CallExpr *Call) {
     return Named;
   Made = Made->getDefinition();
   std::vector<const Expr *> Args = explicitArguments(Call);
+  // A copy or a move of an object of the class (`v.emplace_back(session)`).
+  if (llvm::any_of(Args, [&](const Expr *Arg) {
+        const CXXRecordDecl *Of = Arg->getType()->getAsCXXRecordDecl();
+        return Of && Of->hasDefinition() &&
+               (Of->getCanonicalDecl() == Made->getCanonicalDecl() || Of->isDerivedFrom(Made));
+      }))
+    return nullptr;
   const ASTContext &Context = Made->getASTContext();
   auto Fits = [&](const CXXConstructorDecl *Constructor, bool ByType) {
     if (Constructor->isDeleted() || Constructor->isCopyOrMoveConstructor() ||

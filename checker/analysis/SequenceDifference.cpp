@@ -9,7 +9,7 @@ CallersOwnEvents::createdByBoth(llvm::ArrayRef<const CollectiveEvent *> A,
   auto CreatedIn = [](llvm::ArrayRef<const CollectiveEvent *> Events) {
     Creations Made;
     for (const CollectiveEvent *Event : Events)
-      if (Event->callersOnly() && Event->Creates && Event->SiteStmt)
+      if (Event->GroupMembers && !Event->SelfCommunicator && Event->Creates && Event->SiteStmt)
         Made.push_back({Event->Creates, Event->SiteStmt});
     return Made;
   };

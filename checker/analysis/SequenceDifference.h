@@ -20,9 +20,10 @@ namespace lockstep::analysis {
 /// members), and calls on the communicators, files and windows such calls
 /// created (`MPI_File_open(MPI_COMM_SELF, ..., &fh)`, then
 /// `MPI_File_close(&fh)`, where `fh` is opened on other communicators
-/// elsewhere). Fed a sequence's events in order. A handle the sequence it is
-/// compared with creates by the same call (\p CreatedByBoth) has the ranks of
-/// both as members: what they do on it is compared.
+/// elsewhere). Fed a sequence's events in order. A handle made over a
+/// group's members that the sequence it is compared with creates by the same
+/// call (\p CreatedByBoth) has the ranks of both as members: what they do
+/// on it is compared (not one made on MPI_COMM_SELF).
 class CallersOwnEvents {
 public:
   using Creations = llvm::SmallVector<std::pair<const clang::ValueDecl *, const clang::Stmt *>, 2>;

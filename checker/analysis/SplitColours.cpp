@@ -1,6 +1,7 @@
 // Membership from the splits the data flow recorded: each split's colour as
 // a formula over the rank, for the handle it writes, the callers' handles a
 // helper hands it back to, and the objects of process-group classes.
+#include "FreshCommunicators.h"
 #include "GroupMembers.h"
 #include "HandedBackSplits.h"
 #include "Limits.h"
@@ -147,6 +148,10 @@ FormulaRef TranslationUnitAnalysis::groupColour(const FunctionCFG &Function,
 // makes it a handle of its own.
 void TranslationUnitAnalysis::collectHandleCopies() {
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> CopyOf; // null: not a copy
+  // How many times each storage is set after it is made: a copy stands for
+  // a handle only while that handle holds one communicator.
+  llvm::DenseMap<const ValueDecl *, unsigned> SetAgain;
+  llvm::SmallPtrSet<const Stmt *, 8> Released; // `&sub` of `MPI_Comm_free(&sub)`
   auto Written = [&](const ValueDecl *Copy, const Expr *Value) {
     if (!Copy || !Value)
       return;
@@ -161,6 +166,7 @@ void TranslationUnitAnalysis::collectHandleCopies() {
   for (const auto &Function : Functions)
     forEachStmtInOrder(Function->decl()->getBody(), [&](const Stmt *S) {
       if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp()) {
+        ++SetAgain[namedStorage(Assign->getLHS())];
         Written(namedStorage(Assign->getLHS()),
                 Assign->getOpcode() == BO_Assign ? Assign->getRHS() : Assign->getLHS());
       } else if (const auto *Var = dyn_cast<DeclStmt>(S)) {
@@ -191,23 +197,46 @@ void TranslationUnitAnalysis::collectHandleCopies() {
         llvm::ArrayRef<CXXCtorInitializer *> Inits;
         if (Made)
           Inits = llvm::ArrayRef(Made->init_begin(), Made->init_end());
-        for (const CXXCtorInitializer *Init : Inits)
-          if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
-                  Init->getMember() ? namedStorage(Init->getInit()->IgnoreImplicit()) : nullptr);
-              Param && Param->getFunctionScopeIndex() < Construct->getNumArgs())
+        // Any other initializer (`: comm_(MPI_COMM_WORLD)`) writes its own value.
+        for (const CXXCtorInitializer *Init : Inits) {
+          const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+              Init->getMember() ? namedStorage(Init->getInit()->IgnoreImplicit()) : nullptr);
+          if (Param && Param->getFunctionScopeIndex() < Construct->getNumArgs())
             Written(Init->getMember(), Construct->getArg(Param->getFunctionScopeIndex()));
+          else if (Init->getMember() && Init->isWritten())
+            Written(Init->getMember(), Init->getInit());
+        }
       } else if (const auto *Address = dyn_cast<UnaryOperator>(S);
                  Address && Address->getOpcode() == UO_AddrOf) {
-        if (const ValueDecl *Taken = namedStorage(Address->getSubExpr()))
+        if (const ValueDecl *Taken = namedStorage(Address->getSubExpr())) {
           CopyOf[Taken] = nullptr; // written through elsewhere
+          SetAgain[Taken] += !Released.count(Address);
+        }
+      } else if (const auto *Call = dyn_cast<CallExpr>(S);
+                 Call && releasesHandle(Call, Classifier)) {
+        for (const Expr *Arg : Call->arguments())
+          Released.insert(Arg->IgnoreParenImpCasts());
       }
     });
-  for (const auto &[Copy, Of] : CopyOf)
-    if (Of && Of != Copy && (isa<VarDecl>(Copy) || isa<FieldDecl>(Copy)) &&
-        Copy->getType()->isPointerType() == Of->getType()->isPointerType()) {
-      Members.addCopy(Copy, Of);
+  // What a handle held before it is set: a parameter's, an initializer's.
+  auto HoldsOne = [&](const ValueDecl *Of) {
+    const auto *Var = dyn_cast<VarDecl>(Of);
+    const bool Before =
+        isa<ParmVarDecl>(Of) ||
+        (Var && Var->getInit() && !isNullHandle(Var->getInit(), Of->getASTContext()));
+    return Before + SetAgain.lookup(Of) <= 1;
+  };
+  for (const auto &[Copy, Of] : CopyOf) {
+    const auto *Field = dyn_cast<FieldDecl>(Copy);
+    if (!Of || Of == Copy || !(isa<VarDecl>(Copy) || Field) ||
+        Copy->getType()->isPointerType() != Of->getType()->isPointerType())
+      continue;
+    Members.addCopy(Copy, Of);
+    // A field every object starts with another handle in holds no one copy.
+    if (HoldsOne(Of) && !(Field && Field->hasInClassInitializer() &&
+                          !isNullHandle(Field->getInClassInitializer(), Field->getASTContext())))
       Handles->addCopy(Copy, Of);
-    }
+  }
 }
 
 // A sub-grid's coordinates copied into scalar fields (`g.i = coords[0];

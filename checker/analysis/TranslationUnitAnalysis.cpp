@@ -210,13 +210,7 @@ FunctionShape &TranslationUnitAnalysis::shapeOf(const FunctionCFG &Function, boo
         },
         [this, WithPending](const ParmVarDecl *Param) { return passedValue(Param, WithPending); },
         [this](const ValueDecl *Comm) { return Members.passed(Comm); },
-        [this](const CallExpr *Call) {
-          const FunctionDecl *Callee = resolvedCallee(Call);
-          const CalleeRole *Role = Callee ? &Classifier.classify(Callee) : nullptr;
-          return Role && Role->Collective &&
-                 llvm::is_contained({"comm_free", "window_free", "file_close"},
-                                    Role->Collective->Operation);
-        }};
+        [this](const CallExpr *Call) { return releasesHandle(Call, Classifier); }};
     Slot = std::make_unique<FunctionShape>(Function, Formulas, std::move(Facts));
   }
   return *Slot;

@@ -218,3 +218,18 @@ void in_place_constructions(int rank) {
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// Negative: a copy of an object into a container runs no constructor of the
+// class's own.
+struct Session {
+  explicit Session(MPI_Comm parent) { MPI_Comm_dup(parent, &comm); }
+  MPI_Comm comm;
+};
+
+void keep_history(int rank) {
+  Session session(MPI_COMM_WORLD);
+  std::vector<Session> history;
+  if (rank == 0)
+    history.emplace_back(session);
+  MPI_Barrier(MPI_COMM_WORLD);
+}

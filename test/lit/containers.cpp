@@ -648,3 +648,12 @@ void walker_rounds(int rank) {
       MPI_Barrier(MPI_COMM_WORLD);
   }
 }
+
+// Negative: where a range goes (a per-rank offset) does not change how much
+// the container grows.
+void place_block(int rank, const std::vector<int> &displ) {
+  std::vector<int> out(16, 0), block(4, rank);
+  out.insert(out.begin() + displ[rank], block.begin(), block.end());
+  for (size_t i = 0; i < out.size(); ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+}

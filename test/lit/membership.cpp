@@ -732,3 +732,13 @@ void first_half_sums(int rank, int size) {
     MPI_Comm_free(&sub);
   }
 }
+
+// Negative: a communicator each rank makes on MPI_COMM_SELF is its own,
+// even where every rank made it by the same call.
+void self_barriers(int rank) {
+  MPI_Comm mine;
+  MPI_Comm_dup(MPI_COMM_SELF, &mine);
+  if (rank == 0)
+    MPI_Barrier(mine);
+  MPI_Comm_free(&mine);
+}
