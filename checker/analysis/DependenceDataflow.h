@@ -89,6 +89,8 @@ using FieldPath = llvm::SmallVector<const void *, 2>;
 /// enclosing part written, at that index and, for a constant index, at any
 /// index. Null for a key below no element, or nothing written there.
 const RankValue *enclosingElementPart(const State &In, const StorageKey &Key);
+/// The key of a field of a global struct: the global, then its fields.
+StorageKey globalPartKey(const GlobalPart &Part);
 
 /// Calls \p Visit(key, value) for what \p In holds inside \p Key (its
 /// fields and elements, at any depth), in key order.
@@ -165,6 +167,9 @@ private:
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
   // --- globals (DependenceGlobals.cpp) ----------------------------------
+  /// Records that this function writes the global (or field of a global
+  /// struct) \p Key names, with whatever value.
+  void recordGlobalAssignment(const StorageKey &Key);
   /// Records a per-rank write to a field of a global struct; false when
   /// \p Key names none.
   bool recordGlobalPartWrite(const StorageKey &Key, const RankValue &Value);

@@ -25,7 +25,7 @@ static std::optional<GlobalPart> globalPartOf(const StorageKey &Key) {
   return Part;
 }
 
-static StorageKey partKey(const GlobalPart &Part) {
+StorageKey globalPartKey(const GlobalPart &Part) {
   StorageKey Key{Part.Global};
   Key.append(Part.Fields.begin(), Part.Fields.end());
   return Key;
@@ -38,6 +38,18 @@ bool Dataflow::recordGlobalPartWrite(const StorageKey &Key, const RankValue &Val
   Result.SharedWrites.push_back({Part->Fields.back(), Value, /*Elements=*/false, *Part});
   SharedWriteKeys.push_back(Key);
   return true;
+}
+
+void Dataflow::recordGlobalAssignment(const StorageKey &Key) {
+  if (std::optional<GlobalPart> Part = globalPartOf(Key)) {
+    Result.Facts.WrittenGlobalParts.insert(*Part);
+    return;
+  }
+  if (Key.size() != 1 || Key.front() == &ThisRoot)
+    return;
+  const auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
+  if (Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
+    Result.Facts.WrittenGlobals.insert(Var);
 }
 
 std::optional<RankValue> Dataflow::globalPartValue(const StorageKey &Key) const {
@@ -70,7 +82,7 @@ void Dataflow::startProgram() {
     if (const auto *Var = dyn_cast<VarDecl>(Decl); Var && Var->isFileVarDecl())
       Initially(Var, StorageKey{Var});
   for (const auto &[Part, Value] : Env.SharedParts)
-    Initially(Part.Global, partKey(Part));
+    Initially(Part.Global, globalPartKey(Part));
 }
 
 // After a call, the globals and fields of globals the callee writes hold
@@ -92,7 +104,7 @@ void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *C
   for (const GlobalPart &Part : Callee.WrittenGlobalParts) {
     SharedReads.insert(Part.Global);
     auto It = Env.SharedParts.find(Part);
-    Written(It != Env.SharedParts.end() ? It->second : RankValue(), partKey(Part));
+    Written(It != Env.SharedParts.end() ? It->second : RankValue(), globalPartKey(Part));
   }
 }
 

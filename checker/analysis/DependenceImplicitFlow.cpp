@@ -158,11 +158,24 @@ RankValue Dataflow::returnTaint(const CFGBlock &Block, SourceLocation &ChosenAt)
   return Value;
 }
 
+// Two calls of one function with the same arguments write its globals alike
+// (`if (rank == 0) mark(); else mark();`).
+static bool sameCall(const Expr *X, const Expr *Y, const ASTContext &Context) {
+  if (!isa_and_nonnull<CallExpr>(X) || !isa_and_nonnull<CallExpr>(Y))
+    return false;
+  llvm::FoldingSetNodeID IdX, IdY;
+  X->Profile(IdX, Context, /*Canonical=*/true);
+  Y->Profile(IdY, Context, /*Canonical=*/true);
+  return IdX == IdY;
+}
+
 bool Dataflow::sameDefinition(const void *A, const void *B) const {
   if (A == B)
     return true;
   const Expr *X = writtenExpression(A);
   const Expr *Y = writtenExpression(B);
+  if (sameCall(X, Y, Context))
+    return true;
   Expr::EvalResult VX, VY;
   return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&
          X->EvaluateAsInt(VX, Context) && Y->EvaluateAsInt(VY, Context) &&
@@ -364,6 +377,8 @@ void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(cons
   };
   for (const ValueDecl *Global : Facts->second.WrittenGlobals) // `inc(i)` writes `g`
     MarkPart(StorageKey{Global});
+  for (const GlobalPart &Part : Facts->second.WrittenGlobalParts) // `tick()` writes `g_stats.steps`
+    MarkPart(globalPartKey(Part));
   for (size_t I = 0; I < Args.size() && I < 64; ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     const bool Whole = Facts->second.WrittenParams >> I & 1, Fields = WritesFields(I);

@@ -326,6 +326,7 @@ void Dataflow::recordWrite(const StorageKey &Key, const RankValue &Value) {
   if (!Recording)
     return;
   recordParamWrite(Key, Value, /*Element=*/false); // uniform ones too (WrittenParams)
+  recordGlobalAssignment(Key);
   recordSharedWrite(Key, Value);
 }
 

@@ -98,8 +98,10 @@ struct FunctionFacts {
   // ranks only hold different values after it.
   uint64_t WrittenParams = 0;
   // Globals (and, for a lambda, variables it captures by reference) it, or a
-  // function it calls, writes with a value that may differ between ranks:
-  // they hold that value after a call, not before it.
+  // function it calls, writes, with any value: a call of it defines them, so
+  // a call on some ranks only leaves them differing (`if (wet) physics();`
+  // advancing `steps`). Where it writes a value that may differ between
+  // ranks, they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
   // Likewise for fields of globals (`if (rank == 0) apply(file, g_cfg);`).
   std::set<GlobalPart> WrittenGlobalParts;

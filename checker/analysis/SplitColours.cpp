@@ -32,21 +32,35 @@ void TranslationUnitAnalysis::collectSplits() {
       if (const Expr *Argument = WrapperObjects::passedFor(Made.Object, Made.Split->Color))
         fieldsBehind(Argument, ColourFields);
     });
-  // A copy is the coordinate only while nothing else in the file writes it.
-  llvm::DenseMap<const FieldDecl *, unsigned> CopyWrites;
-  if (!CoordinateCopies.empty())
-    for (const auto &Function : Functions)
+  // A copy is the coordinate, and a colour field read as an argument the
+  // colour, only while nothing else in the file writes it (a constructor's
+  // initializer included).
+  llvm::DenseMap<const ValueDecl *, unsigned> FieldWrites;
+  auto Counted = [this](const ValueDecl *Field) {
+    const auto *Copy = dyn_cast_or_null<FieldDecl>(Field);
+    return ColourFields.count(Field) || (Copy && CoordinateCopies.count(Copy));
+  };
+  if (!CoordinateCopies.empty() || !ColourFields.empty())
+    for (const auto &Function : Functions) {
       forEachWrite(
           Function->decl()->getBody(), [](const UnaryOperator *) { return false; },
           [&](const Expr *E, bool) {
             const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-            const auto *Field = Written ? dyn_cast<FieldDecl>(Written->getMemberDecl()) : nullptr;
-            if (Field && CoordinateCopies.count(Field))
-              ++CopyWrites[Field];
+            if (Written && Counted(Written->getMemberDecl()))
+              ++FieldWrites[Written->getMemberDecl()];
           });
-  for (const auto &[Field, Writes] : CopyWrites)
-    if (Writes != 1)
-      CoordinateCopies.erase(Field);
+      if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function->decl()))
+        for (const CXXCtorInitializer *Init : Constructor->inits())
+          if (Init->isWritten() && Init->getMember() && Counted(Init->getMember()))
+            ++FieldWrites[Init->getMember()];
+    }
+  for (const auto &[Field, Writes] : FieldWrites) {
+    const auto *Copy = dyn_cast<FieldDecl>(Field);
+    if (Writes != 1 && Copy)
+      CoordinateCopies.erase(Copy);
+    if (Writes == 1 && ColourFields.count(Field))
+      ColourFieldsSetOnce.insert(Field);
+  }
   // Communicators created for groups last: whether the communicator a group
   // was taken from is a split decides how its members are read.
   for (bool ForGroups : {false, true})

@@ -292,7 +292,8 @@ bool TranslationUnitAnalysis::sameOnMembers(const FunctionCFG &Function, const E
   bool ReadsColourField = false;
   forEachStmtInOrder(Value, [&](const Stmt *S) {
     const auto *Member = dyn_cast<MemberExpr>(S);
-    ReadsColourField |= Member && ColourFields.count(Member->getMemberDecl());
+    ReadsColourField |= Member && ColourFields.count(Member->getMemberDecl()) &&
+                        !ColourFieldsSetOnce.count(Member->getMemberDecl());
   });
   if (!Shared || ReadsColourField)
     return false;

@@ -153,6 +153,9 @@ private:
   RankSolver Solver;
   Membership Members;
   llvm::DenseSet<const clang::ValueDecl *> ColourFields; // fields that hold a split's colour
+  // Those nothing writes but the one assignment the colour comes from: a
+  // read of one, as an argument, is the colour.
+  llvm::DenseSet<const clang::ValueDecl *> ColourFieldsSetOnce;
   // Array fields that hold a sub-grid's coordinates: one key per element.
   std::map<const clang::FieldDecl *, std::array<char, limits::TrackedElements>> CoordinateFields;
   // Scalar fields a sub-grid's coordinates are copied into once (`g.j =

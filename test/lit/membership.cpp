@@ -742,3 +742,33 @@ void self_barriers(int rank) {
     MPI_Barrier(mine);
   MPI_Comm_free(&mine);
 }
+
+// A colour field as a root (probe50): every member of a part holds the same
+// colour, so it agrees among them (negative); written again after the split
+// it is the rank's own value, which does not (positive).
+struct Panel {
+  MPI_Comm col;
+  int mycol;
+};
+struct RowPanel {
+  MPI_Comm row;
+  int myrow;
+};
+
+void diagonal_broadcast(MPI_Comm world, double *diag, int nb, int q) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  Panel p;
+  p.mycol = rank % q;
+  MPI_Comm_split(world, p.mycol, rank, &p.col);
+  MPI_Bcast(diag, nb, MPI_DOUBLE, p.mycol, p.col);
+  RowPanel r;
+  r.myrow = rank / q;
+  MPI_Comm_split(world, r.myrow, rank, &r.row);
+  r.myrow = rank;
+  MPI_Bcast(diag, nb, MPI_DOUBLE, r.myrow, r.row);
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:35: note: 'r.myrow' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:35: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}

@@ -91,3 +91,64 @@ int main(int argc, char **argv) {
   MPI_Finalize();
 }
 
+
+// A function that advances a global defines it where it is called, whatever
+// value it writes: called on every rank, the global stays the same on all
+// (negative); called on some ranks only, it differs after the call
+// (positive), as does a field of a global struct.
+static int g_steps = 0;
+static int g_wet_steps = 0;
+void advance_dynamics() { g_steps++; }
+void advance_moisture() { g_wet_steps = g_wet_steps + 1; }
+
+void step_column(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  advance_dynamics();
+  if (g_steps % 10 == 0)
+    MPI_Barrier(comm);
+  if (rank % 3 == 0)
+    advance_moisture();
+  if (g_wet_steps % 10 == 0)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_wet_steps % 10 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_wet_steps % 10 == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+struct CallStats {
+  int calls;
+  int faults;
+};
+CallStats g_stats;
+void count_call() { g_stats.calls++; }
+
+void tally(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    count_call();
+  if (g_stats.faults > 0)
+    MPI_Barrier(comm);
+  if (g_stats.calls > 100)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_stats.calls > 100'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_stats.calls > 100' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: both arms make the same call, which advances it alike.
+void step_either(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    advance_dynamics();
+  else
+    advance_dynamics();
+  if (g_steps > 3)
+    MPI_Barrier(comm);
+}
