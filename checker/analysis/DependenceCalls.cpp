@@ -292,7 +292,15 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
       StorageKey Holder;
       if (Out.dependent() && referredStorage(Args[I], Param, Holder)) {
         Holder.push_back(Field);
-        writeElement(Holder, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I]);
+        if (Field->getType()->isPointerType()) { // what `d.f` points to
+          Holder.push_back(&DerefStep);
+          RankValue Pointee = InCaller(Out);
+          Pointee.combine(read(Holder));
+          Pointee.Definition = Args[I];
+          write(Holder, Pointee);
+        } else {
+          writeElement(Holder, /*Index=*/nullptr, InCaller(Out), /*Compound=*/false, Args[I]);
+        }
       }
     }
   }

@@ -369,6 +369,14 @@ void Dataflow::recordParamWrite(const StorageKey &Key, const RankValue &Value, b
   if (!Element && Key.size() == Pointee && It->second < 64)
     Facts.WrittenParams |= uint64_t(1) << It->second;
   const void *Step = Key.size() > Pointee ? Key[Pointee] : nullptr;
+  // What a pointer field points to (`d->f[i] = rank * i` in `setup(sub_t
+  // *d, int rank)`): the numbers the caller's `d.f` points to, not `d.f`.
+  if (!Element && Key.size() == Pointee + 2 && Key.back() == &DerefStep && Step != &DerefStep &&
+      !isElementStep(Step) && static_cast<const FieldDecl *>(Step)->getType()->isPointerType()) {
+    if (Value.dependent())
+      Facts.OutFieldElements[It->second][static_cast<const FieldDecl *>(Step)].combine(Value);
+    return;
+  }
   if (!Element && Step && Step != &DerefStep && !isElementStep(Step)) {
     const auto *Field = static_cast<const FieldDecl *>(Step);
     // A field written whole, even with a uniform value, is recorded too: a

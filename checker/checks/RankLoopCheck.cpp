@@ -16,12 +16,15 @@ void RankLoopCheck::reportLoop(const LoopDivergence &D, ASTContext &Context) {
                                     "the ranks that "
                                     "finish first stop calling it and the others hang in it");
   addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
-  Finding.note(D.Event.Site, "agree on the trip count first (an allreduce with "
-                             "MAX or MIN makes it the same on "
-                             "every rank; ranks without data then contribute "
-                             "neutral values), or run the loop "
-                             "under a join protocol that shadows " +
-                                 quoted(calledName(D.Event)));
+  // A join protocol is a remedy only where the rules declare one for this
+  // call (PyTorch's `Join`); plain MPI and NCCL have none.
+  std::string Remedy = "agree on the trip count first (an allreduce with MAX or MIN makes it the "
+                       "same on every rank; ranks without data then contribute neutral values)";
+  if (!D.Event.ShadowedBy.empty())
+    Remedy += ", or run the loop under the join protocol " +
+              quoted(D.Event.ShadowedBy.front()->Name) + ", which shadows " +
+              quoted(calledName(D.Event));
+  Finding.note(D.Event.Site, Remedy);
   Finding.emit();
 }
 

@@ -315,7 +315,7 @@ void constructed(MPI_Comm comm, double *grad, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:22: note: 'i < sized.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   // A string built from a C string has as many characters as it holds.
   char name[16];
   std::snprintf(name, sizeof name, "r%d", rank);
@@ -325,7 +325,7 @@ void constructed(MPI_Comm comm, double *grad, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:22: note: 'i < label.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-28]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // A container parameter: its size and its elements are the caller's, apart.
@@ -342,7 +342,7 @@ static void repeat_first(const std::vector<int> &counts, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < counts[0]' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-5]]:50: note: parameter 'counts' receives a rank-dependent value from a caller
   // CHECK-MESSAGES: :[[@LINE+16]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 static void per_item(const std::vector<int> &items, MPI_Comm comm) {
@@ -352,7 +352,7 @@ static void per_item(const std::vector<int> &items, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'items' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-5]]:46: note: parameter 'items' receives a rank-dependent value from a caller
   // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 void container_parameters(MPI_Comm comm) {
@@ -391,7 +391,7 @@ public:
     // CHECK-MESSAGES: :[[@LINE-3]]:21: note: 'checkpoints_' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-10]]:9: note: the value is assigned under this rank-dependent condition
     // CHECK-MESSAGES: :[[@LINE-12]]:5: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+    // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     for (int step : warmup_)
       MPI_Bcast(&step, 1, MPI_INT, 0, comm_);
   }
@@ -426,7 +426,7 @@ void local_convergence(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+3]]:12: note: 'delta > 1e-3' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   } while (delta > 1e-3);
   // Negatives: the other container holds the same elements everywhere, and
   // the per-rank one the same number of them.
@@ -500,7 +500,7 @@ void jacobi(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'residual > 1e-8' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-28]]:26: note: parameter 'rank' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     residual = sys.sweep();
   }
   // Negative: the number of unknowns is the same on every rank.
@@ -570,7 +570,7 @@ void inserted_on_some_ranks(MPI_Comm comm, int local_batches) {
   // CHECK-MESSAGES: :[[@LINE-3]]:28: note: 'table' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   std::vector<std::pair<int, double>> preds;
   for (int b = 0; b < local_batches + rank; ++b)
     preds.emplace_back(b, 0.5);
@@ -614,7 +614,7 @@ void walker_rounds(int rank) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-9]]:10: note: '!walkers.empty()' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-12]]:24: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
   std::vector<int> queue(8, rank);
   for (int round = 0; round < 4; ++round) {
@@ -636,7 +636,7 @@ void walker_rounds(int rank) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-10]]:10: note: '!pending.empty()' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-34]]:24: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
   std::vector<int> batch(4, 0);
   for (int round = 0; round < 4; ++round) {

@@ -297,7 +297,7 @@ void hooks_on_some_ranks(int steps) {
     // CHECK-MESSAGES: :[[@LINE-4]]:20: note: 'hooks' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:7: note: the value is assigned under this rank-dependent condition
     // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'h'
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     // Negative: hooks every rank registered.
     for (auto &h : everywhere)
       h();
@@ -493,7 +493,7 @@ void lone_master(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'stage->go_on(round)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-13]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-8]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'Stage::hand_out'
+  // CHECK-MESSAGES: :[[@LINE-8]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Positive: solvers built on the two parts of a split, chosen by the same

@@ -50,7 +50,7 @@ void solve(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 's < g_cfg.substeps' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-25]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-27]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative: a local settings struct is not the global one.
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 's < g_cfg.substeps' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-50]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-52]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   // Negative: the broadcast made it the same everywhere.
   for (int s = 0; s < g_shared.substeps; ++s)
     MPI_Barrier(MPI_COMM_WORLD);

@@ -23,7 +23,7 @@ retry:
   for (int i = 0; i < 10; i++)
     if (data[i] == rank && tries++ < 3)
       goto retry;
-  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative: every rank finds the same entry.
@@ -45,7 +45,7 @@ void continue_past_break(void) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+4]]:9: note: 'rank == 0 && n < 5' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     n++;
     if (rank == 0 && n < 5)
       continue;

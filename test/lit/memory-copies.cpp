@@ -47,12 +47,12 @@ void train_local(int rank, float *g, int *d_flag, ncclComm_t comm, cudaStream_t 
   // CHECK-MESSAGES: :[[@LINE-4]]:5: warning: 'ncclAllReduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-4]]:9: note: 'local_stop(rank == 0, d_flag, comm, s)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-8]]:22: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'ncclAllReduce'
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   // CHECK-MESSAGES: :[[@LINE-7]]:9: warning: 'local_stop' (which calls 'ncclAllReduce') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-15]]:3: note: 'ncclAllReduce' is called here, inside 'local_stop'
   // CHECK-MESSAGES: :[[@LINE-9]]:9: note: 'local_stop(rank == 0, d_flag, comm, s)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-13]]:22: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-11]]:9: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'local_stop'
+  // CHECK-MESSAGES: :[[@LINE-11]]:9: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 struct RunConfig {
@@ -86,7 +86,7 @@ void run_own(int rank, float *w, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < cfg.steps' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:18: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative: uneven shards, the longest agreed through a scratch buffer the
@@ -130,7 +130,7 @@ void own_row(int rank, float *w, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < mine' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:18: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative: every rank copies out the same row.

@@ -43,7 +43,7 @@ void sync_added(MPI_Comm comm, int rank) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:28: note: 'b.all()' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-8]]:36: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative beside it: an update of an existing entry leaves the size alone.
@@ -77,7 +77,7 @@ void steps_on_root(MPI_Comm comm, int rank) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < c.steps()' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-8]]:39: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative beside it: the ranks agree on the count through the accessor
@@ -116,7 +116,7 @@ private:
       // CHECK-MESSAGES: :[[@LINE-3]]:30: note: 'grads_.all()' differs between ranks
       // CHECK-MESSAGES: :[[@LINE-13]]:11: note: the value is assigned under this rank-dependent condition
       // CHECK-MESSAGES: :[[@LINE-18]]:57: note: the rank comes from 'MPI_Comm_rank' here
-      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 
   MPI_Comm comm_;

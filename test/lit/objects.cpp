@@ -58,7 +58,7 @@ void train_unagreed(MPI_Comm comm, double *grad, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'b < loader.steps()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-16]]:5: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 void load_weights(c10d::ProcessGroup &pg, std::vector<at::Tensor> &weights, const char *path) {
@@ -234,7 +234,7 @@ public:
       // CHECK-MESSAGES: :[[@LINE-3]]:29: note: 'counts_' differs between ranks
       // CHECK-MESSAGES: :[[@LINE+14]]:7: note: the value is assigned under this rank-dependent condition
       // CHECK-MESSAGES: :[[@LINE+11]]:3: note: the rank comes from 'MPI_Comm_rank' here
-      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 
 private:
@@ -273,7 +273,7 @@ void sync_per_batch(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'reader->next(batch)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-14]]:43: note: parameter 'path' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Negative: the same reader, but the ranks agree whether all of them still

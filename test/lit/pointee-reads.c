@@ -28,7 +28,7 @@ void cg_local_residual(int n, double tol) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'sqrt(rr_loc) < tol' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     if (sqrt(rr_loc) < tol)
       break;
     for (int i = 0; i < n; ++i)
@@ -166,7 +166,7 @@ void sweep_heated_patch(void) {
     // CHECK-MESSAGES: :[[@LINE-3]]:35: note: 's > 0.0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-7]]:7: note: the value is assigned under this rank-dependent condition
     // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   free(p.q);
 }
 
@@ -233,4 +233,48 @@ void tally_uniform(int steps) {
     follow_shared(&c, 0.001 * ((i * 7919) % 1000), 0.3);
   if (c.transmitted > 10)
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// What a helper writes where a struct's pointer field points (probe52):
+// `fill_field(&d, rank)` gives `d.f[i]` per-rank values, which `field_sum(&d)`
+// reads back, so a loop on that sum runs per-rank (positive); filled with a
+// value the same everywhere, or agreed by an allreduce in place before the
+// sum, it does not (negatives).
+typedef struct {
+  int n;
+  double *f;
+} field_t;
+
+static void fill_field(field_t *d, int scale) {
+  for (int i = 0; i < d->n; ++i)
+    d->f[i] = (double)scale * i;
+}
+
+static double field_sum(const field_t *d) {
+  double r = 0.0;
+  for (int i = 0; i < d->n; ++i)
+    r += d->f[i];
+  return r;
+}
+
+void relax_field(field_t *d, int scale, double tol) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  fill_field(d, scale);
+  if (field_sum(d) > tol)
+    MPI_Barrier(MPI_COMM_WORLD);
+  fill_field(d, rank);
+  MPI_Allreduce(MPI_IN_PLACE, d->f, d->n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (field_sum(d) > tol)
+    MPI_Barrier(MPI_COMM_WORLD);
+  fill_field(d, rank);
+  double res = 1.0, global = 0.0;
+  while (res > tol) {
+    res = field_sum(d);
+    MPI_Allreduce(&res, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:10: note: 'res > tol' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+  }
 }

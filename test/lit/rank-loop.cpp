@@ -29,7 +29,7 @@ void uneven_batches(MPI_Comm comm, int total) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-4]]:19: note: 'b < my_batches' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 }
 
@@ -58,7 +58,7 @@ void strided(MPI_Comm comm, int items) {
   // CHECK-MESSAGES: :[[@LINE-9]]:28: note: 'MPI_Barrier' is called here, inside 'save'
   // CHECK-MESSAGES: :[[@LINE-4]]:30: note: 'i < items' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-43]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'save'
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Per-rank input: a stream opened under a rank-dependent name.
@@ -70,7 +70,7 @@ void per_rank_stream(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
   // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'std::getline(in, line)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-55]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 // Per-rank input in C style: a count read from a per-rank file.
@@ -86,7 +86,7 @@ void per_rank_file(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
     // CHECK-MESSAGES: :[[@LINE+3]]:12: note: '--n > 0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-71]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   } while (--n > 0);
 }
 
@@ -148,7 +148,7 @@ template <typename T> void generic(MPI_Comm comm, T steps) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks
   // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'i < steps + world_rank()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-133]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 void instantiate(MPI_Comm c) {
   generic<int>(c, 3);
@@ -166,7 +166,7 @@ void per_rank_count(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < n' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-151]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   std::ostringstream name;
   name << "rank" << world_rank();
   if (name.str() == "rank0")
@@ -192,7 +192,7 @@ void early_stopping(MPI_Comm comm, double *loss) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'rank > 1 && epoch == 3' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     if (rank > 1 && epoch == 3)
       break;
   }
@@ -256,14 +256,14 @@ void checked_arm_breaks(MPI_Comm comm, double *params, int tensors) {
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+6]]:9: note: 'rank == 0' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+    // CHECK-MESSAGES: :[[@LINE-4]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     MPI_OK(MPI_Barrier(comm));
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE+1]]:9: note: 'rank == 0' differs between ranks
     if (rank == 0)
       break;
     // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-6]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-6]]:12: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 }
 
@@ -279,7 +279,7 @@ void solve_until(MPI_Comm comm, double tol, int max_iters) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:10: note: 'residual > tol && it < max_iters' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Allreduce'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     residual = residual * 0.5 / (rank + 1);
     ++it;
   }
@@ -326,7 +326,7 @@ void refine_within_budget(MPI_Comm comm, double budget) {
     // CHECK-MESSAGES: :[[@LINE-11]]:3: note: 'MPI_Allreduce' is called here, inside 'reduced_error'
     // CHECK-MESSAGES: :[[@LINE+4]]:9: note: 'MPI_Wtime() - t0 > budget' differs between ranks
     // CHECK-MESSAGES: :[[@LINE+3]]:9: note: 'MPI_Wtime' returns a clock reading here; each rank reads its own
-    // CHECK-MESSAGES: :[[@LINE-5]]:11: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'reduced_error'
+    // CHECK-MESSAGES: :[[@LINE-5]]:11: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
     ++pass;
     if (MPI_Wtime() - t0 > budget)
       break;
@@ -346,12 +346,12 @@ retry:
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Bcast' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE+8]]:7: note: 'rank == 1 && ++attempts < 3' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Bcast'
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   MPI_Barrier(comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE+3]]:7: note: 'rank == 1 && ++attempts < 3' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   if (rank == 1 && ++attempts < 3)
     goto retry;
   MPI_Allreduce(MPI_IN_PLACE, value, 1, MPI_INT, MPI_SUM, comm);
@@ -404,6 +404,6 @@ void write_blocks_synced(const double *data) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
     // CHECK-MESSAGES: :[[@LINE-7]]:19: note: 'b <= rank' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-9]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under a join protocol that shadows 'MPI_Barrier'
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 }
