@@ -75,12 +75,45 @@ static bool assignedAgain(const VarDecl *Var) {
   return !Owner || Assigned;
 }
 
+// What the one constructor that sets private field \p Field gives it
+// (`Layer(...) : tp_(tp[rank / tp_size])`), where no method assigns it and
+// no other constructor but copies and moves exists; else null.
+static const Expr *onlyInitializer(const FieldDecl *Field) {
+  const CXXRecordDecl *Record = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!Record || Field->getAccess() == AS_public || Field->hasInClassInitializer())
+    return nullptr;
+  const Expr *Given = nullptr;
+  for (const CXXConstructorDecl *Constructor : Record->ctors()) {
+    if (Constructor->isCopyOrMoveConstructor() || Constructor->isDeleted())
+      continue;
+    const CXXCtorInitializer *Init = nullptr;
+    for (const CXXCtorInitializer *Each : Constructor->inits())
+      if (Each->isWritten() && Each->getMember() == Field)
+        Init = Each;
+    if (!Init || Given)
+      return nullptr;
+    Given = Init->getInit();
+  }
+  bool Assigned = false;
+  for (const CXXMethodDecl *Method : Record->methods())
+    if (const Stmt *Body = Method->hasBody() ? Method->getBody() : nullptr)
+      forEachWrite(
+          Body, [](const UnaryOperator *) { return false; },
+          [&](const Expr *E, bool) {
+            // Handed on as const (`tp_->allreduce(t)` through `operator->`): read.
+            const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+            Assigned |=
+                Written && Written->getMemberDecl() == Field && !E->getType().isConstQualified();
+          });
+  return Assigned ? nullptr : Given;
+}
+
 // Each rank's own handle from a list every rank built (`tp_groups[rank /
-// tp_size]`, a local bound to or copied from one, or an accessor that
-// returns one): the
+// tp_size]`, a local bound to or copied from one, a private field one
+// constructor sets to one, or an accessor that returns one): the
 // ranks that pick the same element are its members, as after a split.
 bool pickedFromContainer(const Expr *Handle) {
-  for (unsigned Hop = 0; Handle && Hop < 4; ++Hop) {
+  for (unsigned Hop = 0; Handle && Hop < 6; ++Hop) {
     Handle = Handle->IgnoreImplicit()->IgnoreParenImpCasts();
     // A copy holds the element it copies (`auto pg = groups[stage];`).
     if (const auto *Copy = dyn_cast<CXXConstructExpr>(Handle);
@@ -101,6 +134,13 @@ bool pickedFromContainer(const Expr *Handle) {
       Handle = Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
                        (Var->getType()->isReferenceType() || !assignedAgain(Var))
                    ? Var->getInit()
+                   : nullptr;
+      continue;
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(Handle)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      Handle = Field && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())
+                   ? onlyInitializer(Field)
                    : nullptr;
       continue;
     }

@@ -391,3 +391,44 @@ void own_group_replaced(c10::intrusive_ptr<c10d::ProcessGroup> world,
   // CHECK-MESSAGES: :[[@LINE-6]]:62: note: the rank comes from 'c10d::ProcessGroup::getRank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:3: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
 }
+
+// A private field the one constructor sets to the rank's own group from the
+// list (probe49) is that group, as a local bound to it is (negative); one a
+// method sets again to a group the rank chooses is not (positive).
+using GroupPtr = c10::intrusive_ptr<c10d::ProcessGroup>;
+class TensorParallelLinear {
+public:
+  TensorParallelLinear(const std::vector<GroupPtr> &tp, int rank, int tp_size)
+      : tp_(tp[rank / tp_size]) {}
+  void forward(std::vector<at::Tensor> &t) { tp_->allreduce(t)->wait(); }
+
+private:
+  GroupPtr tp_;
+};
+
+class ReboundLinear {
+public:
+  ReboundLinear(const std::vector<GroupPtr> &tp, int rank, int tp_size)
+      : tp_(tp[rank / tp_size]) {}
+  void rebind(const GroupPtr &spare, int rank) {
+    if (rank % 2)
+      tp_ = spare;
+  }
+  void forward(std::vector<at::Tensor> &t) { tp_->allreduce(t)->wait(); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: the communicator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:46: note: 'tp_' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE+11]]:29: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:46: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
+
+private:
+  GroupPtr tp_;
+};
+
+void tensor_parallel_step(GroupPtr world, const std::vector<GroupPtr> &tp,
+                          std::vector<at::Tensor> &t) {
+  TensorParallelLinear layer(tp, world->getRank(), 4);
+  layer.forward(t);
+  ReboundLinear rebound(tp, world->getRank(), 4);
+  rebound.rebind(world, world->getRank());
+  rebound.forward(t);
+}
