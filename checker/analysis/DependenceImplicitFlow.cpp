@@ -158,15 +158,28 @@ RankValue Dataflow::returnTaint(const CFGBlock &Block, SourceLocation &ChosenAt)
   return Value;
 }
 
-// Two calls of one function with the same arguments write its globals alike
-// (`if (rank == 0) mark(); else mark();`).
-static bool sameCall(const Expr *X, const Expr *Y, const ASTContext &Context) {
+// Two calls of one function with the same arguments, in arms that neither
+// runs before the other, write its globals alike (`if (rank == 0) mark();
+// else mark();`); after one call, another (`add(); if (rank == 0) add();`)
+// may write anew.
+static bool sameCall(const Expr *X, const Expr *Y, const FunctionCFG &Function) {
   if (!isa_and_nonnull<CallExpr>(X) || !isa_and_nonnull<CallExpr>(Y))
     return false;
   llvm::FoldingSetNodeID IdX, IdY;
-  X->Profile(IdX, Context, /*Canonical=*/true);
-  Y->Profile(IdY, Context, /*Canonical=*/true);
-  return IdX == IdY;
+  X->Profile(IdX, Function.context(), /*Canonical=*/true);
+  Y->Profile(IdY, Function.context(), /*Canonical=*/true);
+  if (IdX != IdY)
+    return false;
+  const CFGBlock *BlockX = nullptr, *BlockY = nullptr;
+  for (const CFGBlock *Block : Function.cfg())
+    for (const CFGElement &Element : *Block)
+      if (auto S = Element.getAs<CFGStmt>()) {
+        BlockX = S->getStmt() == X ? Block : BlockX;
+        BlockY = S->getStmt() == Y ? Block : BlockY;
+      }
+  CFGDomTree &Dominators = Function.dominators();
+  return BlockX && BlockY && BlockX != BlockY && !Dominators.dominates(BlockX, BlockY) &&
+         !Dominators.dominates(BlockY, BlockX);
 }
 
 bool Dataflow::sameDefinition(const void *A, const void *B) const {
@@ -174,7 +187,7 @@ bool Dataflow::sameDefinition(const void *A, const void *B) const {
     return true;
   const Expr *X = writtenExpression(A);
   const Expr *Y = writtenExpression(B);
-  if (sameCall(X, Y, Context))
+  if (sameCall(X, Y, Function))
     return true;
   Expr::EvalResult VX, VY;
   return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&

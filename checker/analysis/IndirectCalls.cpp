@@ -345,10 +345,10 @@ void IndirectCalls::recordStores(const FunctionDecl &Function) {
           store(Var, Var->getInit());
     } else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
                Assign && Assign->getOpcode() == BO_Assign) {
-      store(namedStorage(Assign->getLHS()), Assign->getRHS());
+      store(holderOf(Assign->getLHS()), Assign->getRHS()); // `g_hooks.fn[n] = fn` too
     } else if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
                Operator && Operator->getOperator() == OO_Equal && Operator->getNumArgs() == 2) {
-      store(namedStorage(Operator->getArg(0)), Operator->getArg(1));
+      store(holderOf(Operator->getArg(0)), Operator->getArg(1));
     } else if (const auto *Reset = dyn_cast<CXXMemberCallExpr>(S);
                Reset && Reset->getNumArgs() == 1 && Reset->getMethodDecl() &&
                Reset->getMethodDecl()->getIdentifier() &&

@@ -152,3 +152,41 @@ void step_either(MPI_Comm comm) {
   if (g_steps > 3)
     MPI_Barrier(comm);
 }
+
+// A second call of the same function writes anew: a hook added on every
+// rank and then once more on rank 0 leaves the count differing (probe52),
+// and a call through the global array of hooks runs what was stored there.
+typedef void (*StepHook)(MPI_Comm);
+static struct {
+  StepHook fn[8];
+  int count;
+} g_hooks;
+
+static void add_hook(StepHook fn) {
+  if (g_hooks.count >= 8)
+    return;
+  g_hooks.fn[g_hooks.count] = fn;
+  g_hooks.count++;
+}
+
+static void energy_hook(MPI_Comm comm) { MPI_Barrier(comm); }
+
+static void run_hooks(MPI_Comm comm) {
+  for (int h = 0; h < g_hooks.count; ++h)
+    g_hooks.fn[h](comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'g_hooks.fn[h]' (which calls 'MPI_Barrier') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-6]]:42: note: 'MPI_Barrier' is called here, inside 'energy_hook', which 'g_hooks.fn[h]' may run
+    // CHECK-MESSAGES: :[[@LINE-4]]:19: note: 'h < g_hooks.count' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE+9]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+}
+
+void install_hooks(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  add_hook(energy_hook);
+  if (rank == 0)
+    add_hook(energy_hook);
+  run_hooks(comm);
+}
