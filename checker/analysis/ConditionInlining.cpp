@@ -153,11 +153,12 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   }
   const auto *Member = dyn_cast<MemberExpr>(E);
   const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  // A split's colour is the field, whatever object reads it (as in
+  // translate): also a C accessor's `t->node_rank` of the struct it is handed.
+  if (Field && Facts.IsColourField && Facts.IsColourField(Field))
+    return Arena.perRank(Field, Boolean);
   if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return notInlined(WantBoolean);
-  // A split's colour is the field, whatever object reads it (as in translate).
-  if (Facts.IsColourField && Facts.IsColourField(Field))
-    return Arena.perRank(Field, Boolean);
   if (Inlined.back().Anonymous || WrittenFields.count(Field))
     return notInlined(WantBoolean);
   if (Facts.FieldDiffers && !Facts.FieldDiffers(Field))

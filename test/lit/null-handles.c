@@ -64,3 +64,34 @@ void copy_on_some_members(double x) {
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A C accessor handed the struct (`is_leader(&t)`, reading `t->node_rank`)
+// is the colour field it reads, in the split's colour and in the test
+// alike (probe52): only the leaders reduce on the leaders' communicator
+// (negative); an accessor of another per-rank field picks ranks apart
+// (positive).
+typedef struct {
+  MPI_Comm node, leaders;
+  int node_rank, slot;
+} topo_t;
+
+static int is_leader(const topo_t *t) { return t->node_rank == 0; }
+static int has_slot(const topo_t *t) { return t->slot > 2; }
+
+void leaders_sum(double *v) {
+  topo_t t;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &t.node);
+  MPI_Comm_rank(t.node, &t.node_rank);
+  t.slot = rank % 5;
+  MPI_Comm_split(MPI_COMM_WORLD, is_leader(&t) ? 0 : MPI_UNDEFINED, rank, &t.leaders);
+  if (is_leader(&t))
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, t.leaders);
+  if (has_slot(&t))
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'has_slot(&t)'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'has_slot(&t)' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
