@@ -43,8 +43,12 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       // by a rank-dependent branch: the split explains their communicator,
       // not the branch; only collectives on their own communicator are
       // made by the members of one part.
-      const bool OnParts =
-          !chosenByRank(Call.Holder, Call.Value, Source) && Call.Value.Chosen && fromSplit(Source);
+      // So are objects chosen by membership of a split (`if (coarse !=
+      // MPI_COMM_NULL) cs = make_unique<Direct>(coarse); else cs =
+      // make_unique<Idle>();`): a member and a non-member share no part.
+      const bool ByMembership = Source->K == Provenance::Kind::Implicit && Source->MembersOf;
+      const bool OnParts = ByMembership || (!chosenByRank(Call.Holder, Call.Value, Source) &&
+                                            Call.Value.Chosen && fromSplit(Source));
       if (!OnParts && !chosenByRank(Call.Holder, Call.Value, Source))
         continue;
       // `post()` on a std::function begins, as written, at its holder.

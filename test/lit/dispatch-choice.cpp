@@ -595,3 +595,52 @@ void climate(int nocean) {
   // Negative: the ocean's barrier is on its own part, beside the world.
   model->finish();
 }
+
+// Objects chosen by membership of a split (probe50): members get a solver
+// that reduces on their part, the others a null object with no collective,
+// so a member and a non-member share no communicator to disagree on
+// (negative); a solver that reduces on the world instead is reached by the
+// members only (positive).
+struct CoarseSolver {
+  virtual ~CoarseSolver() = default;
+  virtual void solve(double *x) = 0;
+};
+struct DirectCoarse : CoarseSolver {
+  explicit DirectCoarse(MPI_Comm c) : comm_(c) {}
+  void solve(double *x) override { MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_SUM, comm_); }
+  MPI_Comm comm_;
+};
+struct WorldCoarse : CoarseSolver {
+  void solve(double *x) override {
+    MPI_Allreduce(MPI_IN_PLACE, x, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+};
+struct IdleCoarse : CoarseSolver {
+  void solve(double *) override {}
+};
+
+void coarse_cycle(double *x) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm coarse;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 4 == 0 ? 0 : MPI_UNDEFINED, rank, &coarse);
+  std::unique_ptr<CoarseSolver> on_part, on_world;
+  if (coarse != MPI_COMM_NULL)
+    on_part = std::make_unique<DirectCoarse>(coarse);
+  else
+    on_part = std::make_unique<IdleCoarse>();
+  on_part->solve(x);
+  if (coarse != MPI_COMM_NULL)
+    on_world = std::make_unique<WorldCoarse>();
+  else
+    on_world = std::make_unique<IdleCoarse>();
+  on_world->solve(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'on_world->solve' may run 'WorldCoarse::solve', which calls 'MPI_Allreduce', or 'IdleCoarse::solve', which calls none, and 'on_world' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-24]]:5: note: 'MPI_Allreduce' is called here, inside 'WorldCoarse::solve', which 'on_world->solve' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'on_world' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-16]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-25]]:8: note: 'IdleCoarse::solve' calls no collective
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: make 'on_world' the same on every rank, or have every function 'on_world->solve' may run call the same collectives
+}
