@@ -76,11 +76,13 @@ static bool assignedAgain(const VarDecl *Var) {
 }
 
 // What the one constructor that sets private field \p Field gives it
-// (`Layer(...) : tp_(tp[rank / tp_size])`), where no method assigns it and
-// no other constructor but copies and moves exists; else null.
+// (`Layer(...) : tp_(tp[rank / tp_size])`), where no method assigns it, no
+// other constructor but copies and moves exists and the class has no
+// friends; else null.
 static const Expr *onlyInitializer(const FieldDecl *Field) {
   const CXXRecordDecl *Record = dyn_cast<CXXRecordDecl>(Field->getParent());
-  if (!Record || Field->getAccess() == AS_public || Field->hasInClassInitializer())
+  if (!Record || Field->getAccess() != AS_private || Record->hasFriends() ||
+      Field->hasInClassInitializer())
     return nullptr;
   const Expr *Given = nullptr;
   for (const CXXConstructorDecl *Constructor : Record->ctors()) {

@@ -170,6 +170,7 @@ private:
   /// Records that this function writes the global (or field of a global
   /// struct) \p Key names, with whatever value.
   void recordGlobalAssignment(const StorageKey &Key);
+  void recordAssignedConstants(const State *AtExit);
   /// Records a per-rank write to a field of a global struct; false when
   /// \p Key names none.
   bool recordGlobalPartWrite(const StorageKey &Key, const RankValue &Value);

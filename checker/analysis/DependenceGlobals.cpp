@@ -42,14 +42,38 @@ bool Dataflow::recordGlobalPartWrite(const StorageKey &Key, const RankValue &Val
 
 void Dataflow::recordGlobalAssignment(const StorageKey &Key) {
   if (std::optional<GlobalPart> Part = globalPartOf(Key)) {
-    Result.Facts.WrittenGlobalParts.insert(*Part);
+    Result.Facts.AssignedGlobalParts.try_emplace(*Part, nullptr);
     return;
   }
   if (Key.size() != 1 || Key.front() == &ThisRoot)
     return;
   const auto *Var = dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
   if (Var && (Var->isFileVarDecl() || capturedByReference(Var, Function.decl())))
-    Result.Facts.WrittenGlobals.insert(Var);
+    Result.Facts.AssignedGlobals.try_emplace(Var, nullptr);
+}
+
+// The globals written per rank are assigned too. With each, the constant it
+// holds where the function returns (\p AtExit, null where no path returns),
+// when one assignment of a constant reaches the exit on every path.
+void Dataflow::recordAssignedConstants(const State *AtExit) {
+  FunctionFacts &Facts = Result.Facts;
+  for (const ValueDecl *Global : Facts.WrittenGlobals)
+    Facts.AssignedGlobals.try_emplace(Global, nullptr);
+  for (const GlobalPart &Part : Facts.WrittenGlobalParts)
+    Facts.AssignedGlobalParts.try_emplace(Part, nullptr);
+  auto ConstantAt = [&](const StorageKey &Key) -> const Expr * {
+    auto It = AtExit ? AtExit->find(Key) : State::const_iterator();
+    const Expr *Written =
+        AtExit && It != AtExit->end() ? writtenExpression(It->second.Definition) : nullptr;
+    Expr::EvalResult Value;
+    return Written && !Written->isValueDependent() && Written->EvaluateAsInt(Value, Context)
+               ? Written
+               : nullptr;
+  };
+  for (auto &[Global, Constant] : Facts.AssignedGlobals)
+    Constant = ConstantAt(StorageKey{Global});
+  for (auto &[Part, Constant] : Facts.AssignedGlobalParts)
+    Constant = ConstantAt(globalPartKey(Part));
 }
 
 std::optional<RankValue> Dataflow::globalPartValue(const StorageKey &Key) const {
@@ -88,23 +112,31 @@ void Dataflow::startProgram() {
 // After a call, the globals and fields of globals the callee writes hold
 // what it wrote.
 void Dataflow::writeGlobalsOfCall(const FunctionFacts &Callee, const CallExpr *Call) {
-  auto Written = [this, Call](const RankValue &Value, const StorageKey &Key) {
-    RankValue After = Value;
-    After.Definition = Call;
+  auto Written = [this, Call](RankValue After, const Expr *Constant, const StorageKey &Key) {
+    After.Definition = Constant ? static_cast<const void *>(Constant) : Call;
     write(Key, After);
   };
   // Written even where every value it is given is the same on all ranks: the
   // call is its definition here, which a merge compares (`for (i < rank)
-  // note_seen(i);` leaves each rank its own last value).
-  for (const ValueDecl *Global : Callee.WrittenGlobals) {
-    SharedReads.insert(Global);
-    auto It = Env.Shared.find(Global);
-    Written(It != Env.Shared.end() ? It->second : RankValue(), StorageKey{Global});
+  // note_seen(i);` leaves each rank its own last value), unless it wrote a
+  // constant, which another writer of that constant writes alike. A value
+  // that may differ between ranks is what the file writes there.
+  for (const auto &[Global, Constant] : Callee.AssignedGlobals) {
+    RankValue After;
+    if (Callee.WrittenGlobals.count(Global)) {
+      SharedReads.insert(Global);
+      After = Env.Shared.lookup(Global);
+    }
+    Written(After, Constant, StorageKey{Global});
   }
-  for (const GlobalPart &Part : Callee.WrittenGlobalParts) {
-    SharedReads.insert(Part.Global);
-    auto It = Env.SharedParts.find(Part);
-    Written(It != Env.SharedParts.end() ? It->second : RankValue(), globalPartKey(Part));
+  for (const auto &[Part, Constant] : Callee.AssignedGlobalParts) {
+    RankValue After;
+    if (Callee.WrittenGlobalParts.count(Part)) {
+      SharedReads.insert(Part.Global);
+      if (auto It = Env.SharedParts.find(Part); It != Env.SharedParts.end())
+        After = It->second;
+    }
+    Written(After, Constant, globalPartKey(Part));
   }
 }
 

@@ -158,37 +158,11 @@ RankValue Dataflow::returnTaint(const CFGBlock &Block, SourceLocation &ChosenAt)
   return Value;
 }
 
-// Two calls of one function with the same arguments, in arms that neither
-// runs before the other, write its globals alike (`if (rank == 0) mark();
-// else mark();`); after one call, another (`add(); if (rank == 0) add();`)
-// may write anew.
-static bool sameCall(const Expr *X, const Expr *Y, const FunctionCFG &Function) {
-  if (!isa_and_nonnull<CallExpr>(X) || !isa_and_nonnull<CallExpr>(Y))
-    return false;
-  llvm::FoldingSetNodeID IdX, IdY;
-  X->Profile(IdX, Function.context(), /*Canonical=*/true);
-  Y->Profile(IdY, Function.context(), /*Canonical=*/true);
-  if (IdX != IdY)
-    return false;
-  const CFGBlock *BlockX = nullptr, *BlockY = nullptr;
-  for (const CFGBlock *Block : Function.cfg())
-    for (const CFGElement &Element : *Block)
-      if (auto S = Element.getAs<CFGStmt>()) {
-        BlockX = S->getStmt() == X ? Block : BlockX;
-        BlockY = S->getStmt() == Y ? Block : BlockY;
-      }
-  CFGDomTree &Dominators = Function.dominators();
-  return BlockX && BlockY && BlockX != BlockY && !Dominators.dominates(BlockX, BlockY) &&
-         !Dominators.dominates(BlockY, BlockX);
-}
-
 bool Dataflow::sameDefinition(const void *A, const void *B) const {
   if (A == B)
     return true;
   const Expr *X = writtenExpression(A);
   const Expr *Y = writtenExpression(B);
-  if (sameCall(X, Y, Function))
-    return true;
   Expr::EvalResult VX, VY;
   return X && Y && !X->isValueDependent() && !Y->isValueDependent() &&
          X->EvaluateAsInt(VX, Context) && Y->EvaluateAsInt(VY, Context) &&
@@ -388,10 +362,10 @@ void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(cons
                Facts->second.OutFields[I],
                [](const auto &Out) { return !isContainer(Out.first->getType()); });
   };
-  for (const ValueDecl *Global : Facts->second.WrittenGlobals) // `inc(i)` writes `g`
-    MarkPart(StorageKey{Global});
-  for (const GlobalPart &Part : Facts->second.WrittenGlobalParts) // `tick()` writes `g_stats.steps`
-    MarkPart(globalPartKey(Part));
+  for (const auto &Assigned : Facts->second.AssignedGlobals) // `inc(i)` writes `g`
+    MarkPart(StorageKey{Assigned.first});
+  for (const auto &Assigned : Facts->second.AssignedGlobalParts) // `tick()`: `g_stats.steps`
+    MarkPart(globalPartKey(Assigned.first));
   for (size_t I = 0; I < Args.size() && I < 64; ++I) {
     const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
     const bool Whole = Facts->second.WrittenParams >> I & 1, Fields = WritesFields(I);

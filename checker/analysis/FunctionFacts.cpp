@@ -32,8 +32,9 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
          ReturnsAgreed == Other.ReturnsAgreed && AgreedParams == Other.AgreedParams &&
          ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
          WrittenGlobals == Other.WrittenGlobals && WrittenGlobalParts == Other.WrittenGlobalParts &&
-         Throws == Other.Throws && Same(ThrowsWhen, Other.ThrowsWhen) &&
-         SameFields(ReturnedFields, Other.ReturnedFields) &&
+         AssignedGlobals == Other.AssignedGlobals &&
+         AssignedGlobalParts == Other.AssignedGlobalParts && Throws == Other.Throws &&
+         Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&
          SameFields(ReturnedFieldElements, Other.ReturnedFieldElements) &&
          ReturnedTuple.size() == Other.ReturnedTuple.size() &&
          SameEach(ReturnedTuple, Other.ReturnedTuple, Same) &&

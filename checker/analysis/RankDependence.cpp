@@ -432,6 +432,8 @@ FunctionDependence Dataflow::run() {
         if (const auto *Var = dyn_cast<VarDecl>(Written);
             Var && captureOf(Var, Function.decl()).value_or(LCK_ByRef) == LCK_ByRef)
           Result.Facts.WrittenGlobals.insert(Var);
+  recordAssignedConstants(Visited[Graph.getExit().getBlockID()] ? &Out[Graph.getExit().getBlockID()]
+                                                                : nullptr);
   Result.SharedReads = std::move(SharedReads);
   Result.FieldSeedsRead = FieldSeedsRead;
   Result.SplitLookups = std::move(SplitLookups);

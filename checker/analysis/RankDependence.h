@@ -98,13 +98,17 @@ struct FunctionFacts {
   // ranks only hold different values after it.
   uint64_t WrittenParams = 0;
   // Globals (and, for a lambda, variables it captures by reference) it, or a
-  // function it calls, writes, with any value: a call of it defines them, so
-  // a call on some ranks only leaves them differing (`if (wet) physics();`
-  // advancing `steps`). Where it writes a value that may differ between
-  // ranks, they hold that value after a call, not before it.
+  // function it calls, writes with a value that may differ between ranks:
+  // they hold that value after a call, not before it.
   llvm::DenseSet<const clang::ValueDecl *> WrittenGlobals;
   // Likewise for fields of globals (`if (rank == 0) apply(file, g_cfg);`).
   std::set<GlobalPart> WrittenGlobalParts;
+  // Those it writes with any value: a call of it defines them, so a call on
+  // some ranks only leaves them differing (`if (wet) physics();` advancing
+  // `steps`). With each, the constant every path leaves there (`ready =
+  // true`), which defines it alike wherever a call writes it; else null.
+  llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> AssignedGlobals;
+  std::map<GlobalPart, const clang::Expr *> AssignedGlobalParts;
   // An exception may leave it (a `throw` or a throwing call outside any
   // `try`), on the ranks ThrowsWhen picks; ThrowAt: the first such throw.
   bool Throws = false;

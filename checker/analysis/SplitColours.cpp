@@ -10,16 +10,43 @@
 namespace lockstep::analysis {
 using namespace clang;
 
+// Each field a braced list gives a value, with it (the semantic form lists
+// the bases' first and skips unnamed bit-fields; a field left to its
+// default is not written there).
+template <typename VisitFn>
+static void forEachListedField(const InitListExpr *List, VisitFn Visit) {
+  const RecordDecl *Record = List->getType()->getAsRecordDecl();
+  const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Record);
+  unsigned I = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
+  if (!Record || Record->isUnion() || List->getSemanticForm() || List->isTransparent())
+    return;
+  for (const FieldDecl *Field : Record->fields()) {
+    if (Field->isUnnamedBitField())
+      continue;
+    const Expr *Init = I < List->getNumInits() ? List->getInit(I) : nullptr;
+    ++I;
+    if (Init && !isa<ImplicitValueInitExpr, CXXDefaultInitExpr>(Init))
+      Visit(Field, Init);
+  }
+}
+
 // A split's colour, as a formula over the rank: who shares each part.
 void TranslationUnitAnalysis::collectSplits() {
   // The communicator and its colour kept side by side in a struct (`d.group`
   // split by `d.color`, `h.leaders` by `h.is_leader() ? 0 : MPI_UNDEFINED`):
   // functions handed the struct test the fields the colour is computed from.
+  // The functions whose splits read each colour field.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>> SplitIn;
   for (const auto &Function : Functions)
     for (const RankSplit &Split : Dependence[Function.get()].Splits)
-      if (Split.colouredByArgument())
-        fieldsBehind(Split.Color, ColourFields);
-      else if (Split.Color)
+      if (Split.colouredByArgument()) {
+        llvm::DenseSet<const ValueDecl *> Behind;
+        fieldsBehind(Split.Color, Behind);
+        for (const ValueDecl *Field : Behind) {
+          ColourFields.insert(Field);
+          SplitIn[Field].insert(Function->decl());
+        }
+      } else if (Split.Color)
         continue;
       else if (Split.CoordinatesField)
         CoordinateFields.try_emplace(Split.CoordinatesField);
@@ -34,31 +61,40 @@ void TranslationUnitAnalysis::collectSplits() {
     });
   // A copy is the coordinate, and a colour field read as an argument the
   // colour, only while nothing else in the file writes it (a constructor's
-  // initializer included).
-  llvm::DenseMap<const ValueDecl *, unsigned> FieldWrites;
-  auto Counted = [this](const ValueDecl *Field) {
+  // initializer or a braced list included); the colour's one write must
+  // also be where the split reads it, not in a setter called again later.
+  llvm::DenseMap<const ValueDecl *, std::pair<unsigned, const FunctionDecl *>> FieldWrites;
+  auto Count = [&](const ValueDecl *Field, const FunctionDecl *In) {
     const auto *Copy = dyn_cast_or_null<FieldDecl>(Field);
-    return ColourFields.count(Field) || (Copy && CoordinateCopies.count(Copy));
+    if (!ColourFields.count(Field) && !(Copy && CoordinateCopies.count(Copy)))
+      return;
+    auto &[Writes, Writer] = FieldWrites[Field];
+    ++Writes;
+    Writer = In;
   };
   if (!CoordinateCopies.empty() || !ColourFields.empty())
     for (const auto &Function : Functions) {
+      const FunctionDecl *In = Function->decl();
       forEachWrite(
-          Function->decl()->getBody(), [](const UnaryOperator *) { return false; },
+          In->getBody(), [](const UnaryOperator *) { return false; },
           [&](const Expr *E, bool) {
-            const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-            if (Written && Counted(Written->getMemberDecl()))
-              ++FieldWrites[Written->getMemberDecl()];
+            if (const auto *Written = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+              Count(Written->getMemberDecl(), In);
           });
-      if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Function->decl()))
+      forEachStmtInOrder(In->getBody(), [&](const Stmt *S) {
+        if (const auto *List = dyn_cast<InitListExpr>(S))
+          forEachListedField(List, [&](const FieldDecl *Field, const Expr *) { Count(Field, In); });
+      });
+      if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(In))
         for (const CXXCtorInitializer *Init : Constructor->inits())
-          if (Init->isWritten() && Init->getMember() && Counted(Init->getMember()))
-            ++FieldWrites[Init->getMember()];
+          if (Init->isWritten() && Init->getMember())
+            Count(Init->getMember(), In);
     }
-  for (const auto &[Field, Writes] : FieldWrites) {
+  for (const auto &[Field, Written] : FieldWrites) {
     const auto *Copy = dyn_cast<FieldDecl>(Field);
-    if (Writes != 1 && Copy)
+    if (Written.first != 1 && Copy)
       CoordinateCopies.erase(Copy);
-    if (Writes == 1 && ColourFields.count(Field))
+    if (Written.first == 1 && SplitIn.lookup(Field).count(Written.second))
       ColourFieldsSetOnce.insert(Field);
   }
   // Communicators created for groups last: whether the communicator a group
@@ -188,21 +224,7 @@ void TranslationUnitAnalysis::collectHandleCopies() {
           if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
             Written(V, V->getInit());
       } else if (const auto *List = dyn_cast<InitListExpr>(S)) {
-        // `Tied t{embed};`: each field the list names takes its initializer
-        // (the semantic form lists the bases' first and skips unnamed
-        // bit-fields; a field left to its default is not written here).
-        const RecordDecl *Record = List->getType()->getAsRecordDecl();
-        const auto *Class = dyn_cast_or_null<CXXRecordDecl>(Record);
-        unsigned I = Class && Class->hasDefinition() ? Class->getNumBases() : 0;
-        if (Record && !Record->isUnion() && !List->getSemanticForm() && !List->isTransparent())
-          for (const FieldDecl *Field : Record->fields()) {
-            if (Field->isUnnamedBitField())
-              continue;
-            const Expr *Init = I < List->getNumInits() ? List->getInit(I) : nullptr;
-            ++I;
-            if (Init && !isa<ImplicitValueInitExpr, CXXDefaultInitExpr>(Init))
-              Written(Field, Init);
-          }
+        forEachListedField(List, Written); // `Tied t{embed};`
       } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
         // `TiedEmbedding tied(embed, ...)` whose constructor keeps a
         // parameter in a field (`: comm_(comm)`): the field copies the argument.

@@ -46,13 +46,13 @@ void case3(ddp::Model &model, int rank) {
   // CHECK-MESSAGES: :[[@LINE-4]]:34: note: 'inputsFor(rank)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-6]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
   // CHECK-MESSAGES: :[[@LINE+78]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under the join protocol 'ddp::Join', which shadows 'ddp::Model::backward'
   // CHECK-MESSAGES: :[[@LINE-7]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
   // CHECK-MESSAGES: {{.*}}ddp_join.h:22:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::forward'
   // CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'inputsFor(rank)' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-12]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
   // CHECK-MESSAGES: :[[@LINE+72]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-  // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+  // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under the join protocol 'ddp::Join', which shadows 'ddp::Model::forward'
   model.group().barrier()->wait();
 }
 
@@ -81,19 +81,19 @@ void case5(ddp::Model &model, int rank) {
     // CHECK-MESSAGES: :[[@LINE-4]]:34: note: 'inputsFor(rank)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-6]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE+43]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under the join protocol 'ddp::Join', which shadows 'ddp::Model::backward'
     // CHECK-MESSAGES: :[[@LINE-7]]:20: warning: 'ddp::Model::forward' (which calls 'c10d::ProcessGroup::allreduce') runs in a loop
     // CHECK-MESSAGES: {{.*}}ddp_join.h:22:5: note: 'c10d::ProcessGroup::allreduce' is called here, inside 'ddp::Model::forward'
     // CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'inputsFor(rank)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-12]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE+37]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+    // CHECK-MESSAGES: :[[@LINE-12]]:20: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values), or run the loop under the join protocol 'ddp::Join', which shadows 'ddp::Model::forward'
     model.group().barrier()->wait();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'c10d::ProcessGroup::barrier' runs in a loop whose trip count differs between ranks
     // CHECK-MESSAGES: :[[@LINE-16]]:34: note: 'inputsFor(rank)' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-18]]:35: note: parameter 'rank' receives a rank-dependent value from a caller
     // CHECK-MESSAGES: :[[@LINE+31]]:35: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values){{$}}
   }
 }
 

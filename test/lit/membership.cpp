@@ -772,3 +772,37 @@ void diagonal_broadcast(MPI_Comm world, double *diag, int nb, int q) {
   // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:35: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A colour set by a setter that runs again after the split, or given by a
+// braced list and then assigned, is no longer the colour (positive, both).
+struct SetterPanel {
+  MPI_Comm col;
+  int mycol;
+};
+static void set_column(SetterPanel *p, int c) { p->mycol = c; }
+struct ListedPanel {
+  MPI_Comm col;
+  int mycol;
+};
+
+void reused_colour(MPI_Comm world, double *diag, int nb, int q) {
+  int rank;
+  MPI_Comm_rank(world, &rank);
+  SetterPanel p;
+  set_column(&p, rank % q);
+  MPI_Comm_split(world, p.mycol, rank, &p.col);
+  set_column(&p, rank);
+  MPI_Bcast(diag, nb, MPI_DOUBLE, p.mycol, p.col);
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:35: note: 'p.mycol' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:35: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  ListedPanel l = {MPI_COMM_NULL, rank % q};
+  MPI_Comm_split(world, l.mycol, rank, &l.col);
+  l.mycol = rank;
+  MPI_Bcast(diag, nb, MPI_DOUBLE, l.mycol, l.col);
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: the root of 'MPI_Bcast' differs between ranks; every rank must pass the same root or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:35: note: 'l.mycol' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-16]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:35: note: compute the root from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}

@@ -432,3 +432,33 @@ void tensor_parallel_step(GroupPtr world, const std::vector<GroupPtr> &tp,
   rebound.rebind(world, world->getRank());
   rebound.forward(t);
 }
+
+// A protected field a subclass may set again is not followed to the
+// constructor's pick (positive).
+class ShardedBase {
+public:
+  ShardedBase(const std::vector<GroupPtr> &tp, int rank) : tp_(tp[rank / 4]) {}
+  void sync(std::vector<at::Tensor> &t) { tp_->allreduce(t)->wait(); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: the communicator of 'c10d::ProcessGroup::allreduce' differs between ranks; every rank must pass the same communicator or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:43: note: 'tp_' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-4]]:52: note: parameter 'rank' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+16]]:29: note: the rank comes from 'c10d::ProcessGroup::getRank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:43: note: pick the communicator by a value that is the same on every rank, or call 'c10d::ProcessGroup::allreduce' on each communicator in a branch that all of its members take
+
+protected:
+  GroupPtr tp_;
+};
+class ReshardedLinear : public ShardedBase {
+public:
+  using ShardedBase::ShardedBase;
+  void rebind(const GroupPtr &spare, int rank) {
+    if (rank % 2)
+      tp_ = spare;
+  }
+};
+
+void resharded_step(GroupPtr world, const std::vector<GroupPtr> &tp, std::vector<at::Tensor> &t) {
+  ReshardedLinear layer(tp, world->getRank());
+  layer.rebind(world, world->getRank());
+  layer.sync(t);
+}

@@ -141,16 +141,42 @@ void tally(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
-// Negative: both arms make the same call, which advances it alike.
-void step_either(MPI_Comm comm) {
+// Two calls that leave the same constant write it alike, whichever function
+// makes them (negative); a value the callers pass is theirs, so different
+// values in the two arms differ (positive).
+static int g_solve_phase = 0;
+static int g_level = 0;
+static void write_header(const char *path) {
+  (void)path;
+  g_solve_phase = 2;
+}
+static void skip_header() { g_solve_phase = 2; }
+static void set_level(int level) { g_level = level; }
+
+void start_solve(MPI_Comm comm) {
   int rank;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0)
-    advance_dynamics();
+    write_header("out.txt");
   else
-    advance_dynamics();
-  if (g_steps > 3)
+    skip_header();
+  if (g_solve_phase == 2)
     MPI_Barrier(comm);
+  int level;
+  if (rank == 0) {
+    level = 3;
+    set_level(level);
+  } else {
+    level = 1;
+    set_level(level);
+  }
+  if (g_level > 2)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'g_level > 2'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'g_level > 2' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-11]]:7: note: the value is assigned under this rank-dependent condition
+    // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // A second call of the same function writes anew: a hook added on every
