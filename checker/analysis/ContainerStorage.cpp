@@ -9,6 +9,7 @@
 // size) stays apart from its elements' for the library's methods. Reads and
 // writes of elements and of their fields: ElementParts.cpp.
 #include "DependenceDataflow.h"
+#include "LocalContainers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -286,8 +287,13 @@ RankValue Dataflow::elementsFallback(const StorageKey &Container) const {
       (recordParameter(Param) || (Container.size() > 2 && isElementStep(Container[1]) &&
                                   (ContainerParams >> It->second & 1))))
     Value.ElementParams |= uint64_t(1) << It->second;
-  // A member or global container another function filled per rank.
-  if (const ValueDecl *Holder = sharedHolder(Container)) {
+  // A member or global container another function filled per rank, or a
+  // local one of the function around this lambda.
+  const ValueDecl *Holder = sharedHolder(Container);
+  if (const VarDecl *Local = Holder ? nullptr : localContainer(Container, nullptr);
+      Local && Local->getDeclContext() != Function.decl())
+    Holder = Local;
+  if (Holder) {
     SharedReads.insert(Holder);
     if (auto Elements = Env.SharedElements.find(Holder); Elements != Env.SharedElements.end())
       Value.combine(Elements->second);

@@ -6,6 +6,7 @@
 // A part that was never written on its own holds what the nearest enclosing
 // part holds.
 #include "DependenceDataflow.h"
+#include "LocalContainers.h"
 
 #include "clang/AST/DeclCXX.h"
 
@@ -217,8 +218,12 @@ void Dataflow::writeElement(const StorageKey &Container, const Expr *Index, Rank
   recordParamWrite(Container, Value, /*Element=*/true,
                    Fields.empty() ? nullptr
                                   : dyn_cast<FieldDecl>(static_cast<const Decl *>(Fields.front())));
-  if (const ValueDecl *Holder =
-          Recording && Value.dependent() ? sharedHolder(Container) : nullptr) {
+  // So are a local container's, for the lambdas that capture it (`[&] {
+  // for (double x : v) s += x; }`); this function reads its own in order.
+  const ValueDecl *Holder = Recording && Value.dependent() ? sharedHolder(Container) : nullptr;
+  if (!Holder && Recording && Value.dependent())
+    Holder = localContainer(Container, Function.decl());
+  if (Holder) {
     Result.SharedWrites.push_back({Holder, Value, /*Elements=*/true});
     SharedWriteKeys.push_back(Container);
   }

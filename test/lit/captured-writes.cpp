@@ -217,3 +217,44 @@ void const_reference_alias(MPI_Comm comm) {
     MPI_Barrier(comm);
   (void)last;
 }
+
+// A lambda that reads the elements of a container it captures reads what
+// the function filled it with (probe53): a per-rank sum decides a barrier
+// only some ranks reach (positive); elements the same everywhere, or only
+// the container's size, do not (negatives).
+void captured_elements(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> mine(10, 1.0 * rank), shared(10, 1.0);
+  auto sum_of = [&](const std::vector<double> &v) {
+    double s = 0;
+    for (double x : v)
+      s += x;
+    return s;
+  };
+  auto local_sum = [&]() {
+    double s = 0;
+    for (double x : mine)
+      s += x;
+    return s;
+  };
+  auto shared_sum = [&]() {
+    double s = 0;
+    for (double x : shared)
+      s += x;
+    return s;
+  };
+  auto count = [&]() { return mine.size(); };
+  if (shared_sum() > 5.0)
+    MPI_Barrier(comm);
+  if (count() > 5)
+    MPI_Barrier(comm);
+  if (sum_of(shared) > 5.0)
+    MPI_Barrier(comm);
+  if (local_sum() > 5.0)
+    MPI_Barrier(comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local_sum() > 5.0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'local_sum() > 5.0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-31]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
