@@ -120,7 +120,10 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   Role.EnvironmentReader = listed(Rules.Environment.Readers, Names);
   Role.AbortsJob = listed(Rules.JobAborts, Names);
   Role.Converter = listed(Rules.Environment.Converters, Names);
-  Role.SystemLibrary = FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
+  // The compiler's builtins are the library's too (`isfinite(v)` of C's
+  // <math.h> is `__builtin_isfinite(v)`).
+  Role.SystemLibrary = FD->getBuiltinID() != 0 ||
+                       FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
   Role.AnnotatedCollective = hasAnnotation(FD, "lockstep::collective");
   Role.AnnotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");
   Role.AnnotatedUniform = hasAnnotation(FD, "lockstep::uniform");

@@ -38,8 +38,9 @@ struct CalleeRole {
   bool EnvironmentReader = false;
   bool AbortsJob = false; // ends every process of the job (rules' job_aborts)
   bool Converter = false;
-  // Declared in a system header: a library function (std::min, snprintf,
-  // fopen) whose results are computed from its inputs.
+  // Declared in a system header, or a builtin: a library function
+  // (std::min, snprintf, fopen, __builtin_isnan) whose results are computed
+  // from its inputs.
   bool SystemLibrary = false;
   std::optional<int64_t> StatusSuccess; // its result reports success with this value
   bool NullFails = false;               // its pointer result is null when it failed

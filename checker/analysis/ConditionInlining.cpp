@@ -159,9 +159,14 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
     return Arena.perRank(Field, Boolean);
   if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return notInlined(WantBoolean);
+  // A field nothing writes a per-rank value into is the same on every rank,
+  // in any object: in one the function writes (`stage == pp - 1` of
+  // `r.last()` after `r.pp = 2`), a symbol of this call's own.
+  const bool SameEverywhere = Facts.FieldDiffers && !Facts.FieldDiffers(Field);
   if (Inlined.back().Anonymous || WrittenFields.count(Field))
-    return notInlined(WantBoolean);
-  if (Facts.FieldDiffers && !Facts.FieldDiffers(Field))
+    return SameEverywhere ? Arena.uniform(fieldKey(Inlined.back().Call, Field), Boolean)
+                          : notInlined(WantBoolean);
+  if (SameEverywhere)
     return Arena.uniform(fieldKey(Inlined.back().Owner, Field), Boolean);
   // An object the function calls non-const methods of keeps only the fields
   // those methods never write.

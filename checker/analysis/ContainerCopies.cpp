@@ -15,14 +15,14 @@ namespace lockstep::analysis::dependence {
 using namespace clang;
 
 // A library container built from counts and elements (`std::vector<double>
-// v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`): its size is
-// the counts', its elements the rest's. False for any other declaration.
-bool Dataflow::constructContainer(const VarDecl *Var) {
-  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
-      Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+// v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`, and a
+// temporary `std::vector<double>(n, x)` assigned or in a braced list): its
+// size is the counts', its elements the rest's. False for any other \p Init.
+bool Dataflow::constructContainer(const StorageKey &Key, const Expr *Init) {
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init ? stripCopies(Init) : nullptr);
   if (!Construct || Construct->getNumArgs() == 0 ||
       Construct->getConstructor()->isCopyOrMoveConstructor() ||
-      !inLibrary(Construct->getConstructor()) || !isContainer(Var->getType()))
+      !inLibrary(Construct->getConstructor()) || !isContainer(Construct->getType()))
     return false;
   std::vector<RankValue> Values, Positions(Construct->getNumArgs());
   // A braced list of records (`std::vector<Item> items{{rank, 4}}`) fills
@@ -42,11 +42,13 @@ bool Dataflow::constructContainer(const VarDecl *Var) {
         Records = nullptr;
     }
   }
-  fillContainer(StorageKey{Var}, Construct->getConstructor(), Values, Positions, Construct,
+  fillContainer(Key, Construct->getConstructor(), Values, Positions, Construct,
                 /*Constructed=*/true);
+  if (StorageKey Like; sizeQueried(Construct->getArg(0), Like))
+    SizedLike[Construct] = {Like, sizeDefinition(Like)};
   if (Records)
-    for (const Expr *Init : Records->inits())
-      writeElementFields(StorageKey{Var}, /*Index=*/nullptr, {}, Init);
+    for (const Expr *Element : Records->inits())
+      writeElementFields(Key, /*Index=*/nullptr, {}, Element);
   return true;
 }
 
@@ -60,7 +62,7 @@ bool Dataflow::copyContainer(const StorageKey &Into, const Expr *From, const Stm
       !isa<DeclRefExpr, MemberExpr>(From->IgnoreParenImpCasts()) || !containerKeyOf(From, Source) ||
       Source == Into)
     return false;
-  setContents(Into, contentsOf(Source), Definition);
+  setContents(Into, contentsOf(Source), Definition, sameSize(Into, Source));
   return true;
 }
 
@@ -71,27 +73,36 @@ std::pair<RankValue, RankValue> Dataflow::contentsOf(const StorageKey &Container
   return {Own, readElement(Container, nullptr)};
 }
 
+// With \p KeepSize, only the elements change: the container keeps its own
+// state, so ranks that did not copy hold the same size as those that did.
 void Dataflow::setContents(const StorageKey &Container, std::pair<RankValue, RankValue> Contents,
-                           const Stmt *Definition) {
-  Contents.first.Definition = Definition;
-  write(Container, Contents.first);
+                           const Stmt *Definition, bool KeepSize) {
+  if (!KeepSize) {
+    Contents.first.Definition = Definition;
+    write(Container, Contents.first);
+  }
   writeElement(Container, /*Index=*/nullptr, Contents.second, /*Compound=*/false, Definition);
 }
 
-// `walkers.swap(stay)`: each container takes the other's size and elements.
-// False for any other call, and for a container held in an element (any
-// element may be the one swapped).
-bool Dataflow::swapContainers(const CallExpr *Call, const StorageKey &Object) {
+// `walkers.swap(stay)`: each container takes the other's size and elements,
+// and nothing else changes. False for any other call, and for a container
+// held in an element (any element may be the one swapped).
+bool Dataflow::swapContainers(const CallExpr *Call) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
   std::vector<const Expr *> Args = explicitArguments(Call);
-  StorageKey Other;
-  if (!Method || !Method->getIdentifier() || !Method->getIdentifier()->isStr("swap") ||
-      Args.size() != 1 || !containerKeyOf(Args.front(), Other) || Other == Object ||
-      isElementStep(Object.back()) || isElementStep(Other.back()))
+  const Expr *Receiver = ruleArgument(Call, {rules::ArgRef::Kind::Receiver, 0, ""});
+  StorageKey Object, Other;
+  RankValue At;
+  if (!Method || !inLibrary(Method) || !Method->getIdentifier() ||
+      !Method->getIdentifier()->isStr("swap") || Args.size() != 1 || !Receiver ||
+      !containerKeyOf(Receiver, Object, &At) || At.dependent() ||
+      !containerKeyOf(Args.front(), Other) || Other == Object || isElementStep(Object.back()) ||
+      isElementStep(Other.back()))
     return false;
   std::pair<RankValue, RankValue> Mine = contentsOf(Object), Theirs = contentsOf(Other);
-  setContents(Object, Theirs, Call);
-  setContents(Other, Mine, Call);
+  const bool KeepSizes = sameSize(Object, Other);
+  setContents(Object, Theirs, Call, KeepSizes);
+  setContents(Other, Mine, Args.front(), KeepSizes);
   return true;
 }
 

@@ -87,6 +87,17 @@ bool isContainer(QualType Type) {
   return false;
 }
 
+bool asksFixedSize(const CallExpr *Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier() || Member->getNumArgs() != 0 ||
+      !llvm::is_contained({"size", "max_size", "empty"}, Method->getName()))
+    return false;
+  const CXXRecordDecl *Record = Method->getParent();
+  return Record->isInStdNamespace() && Record->getName() == "array" &&
+         isa<ClassTemplateSpecializationDecl>(Record);
+}
+
 bool Dataflow::elementKeyOf(const Expr *E, StorageKey &Container, const Expr *&Index,
                             FieldPath &Fields) const {
   Index = nullptr;
@@ -467,11 +478,44 @@ bool Dataflow::keepsOwnSize(const Stmt *Call, const StorageKey &Object) const {
   if (!Method || !Method->getIdentifier() || Member->getNumArgs() == 0 ||
       (Method->getName() != "assign" && Method->getName() != "resize"))
     return false;
-  const auto *Size = dyn_cast<CXXMemberCallExpr>(Member->getArg(0)->IgnoreParenImpCasts());
-  const CXXMethodDecl *Asked = Size ? Size->getMethodDecl() : nullptr;
   StorageKey Counted;
+  return sizeQueried(Member->getArg(0), Counted) && Counted == Object;
+}
+
+// Whether \p Count is a container's size (`buf.size()`, cast or not), and
+// which container's.
+bool Dataflow::sizeQueried(const Expr *Count, StorageKey &Counted) const {
+  const auto *Size = dyn_cast<CXXMemberCallExpr>(Count->IgnoreParenCasts());
+  const CXXMethodDecl *Asked = Size ? Size->getMethodDecl() : nullptr;
   return Asked && Asked->getIdentifier() && Asked->getName() == "size" &&
-         containerKeyOf(Size->getImplicitObjectArgument(), Counted) && Counted == Object;
+         containerKeyOf(Size->getImplicitObjectArgument(), Counted);
+}
+
+// Whether two containers hold as many elements as each other on every
+// rank: one made with the other's size, neither resized since
+// (`std::vector<double> tmp(buf.size())`, then `buf.swap(tmp)` on the root).
+bool Dataflow::sameSize(const StorageKey &A, const StorageKey &B) const {
+  for (const auto &[Made, Like] : {std::pair(&A, &B), std::pair(&B, &A)}) {
+    auto It = SizedLike.find(sizeDefinition(*Made));
+    if (It != SizedLike.end() && It->second.first == *Like &&
+        sizeDefinition(*Like) == It->second.second)
+      return true;
+  }
+  return false;
+}
+
+// The write that last set how many elements \p Container holds: writes of
+// its elements alone (`MPI_Reduce(..., tmp.data(), ...)`) keep the size.
+const void *Dataflow::sizeDefinition(const StorageKey &Container) const {
+  const void *Definition = read(Container).Definition;
+  // Each hop is another such write; a loop may chain them in a circle.
+  for (size_t Hops = 0; Hops < SizeKept.size(); ++Hops) {
+    auto It = SizeKept.find({Container, Definition});
+    if (It == SizeKept.end() || It->second == Definition)
+      break;
+    Definition = It->second;
+  }
+  return Definition;
 }
 
 // A callable a library call runs hands it what it returns
@@ -553,8 +597,6 @@ void Dataflow::fillThroughLibraryCall(const CallExpr *Call, const FunctionDecl *
   if (Method && !Method->isStatic() && !Method->isConst() && !handsOutAccess(Method) &&
       !(Receiver && aliasOf(Receiver->IgnoreParenImpCasts(), IntoContainer, Object)) &&
       containerKeyOf(Receiver, Object, &At)) {
-    if (!At.dependent() && swapContainers(Call, Object))
-      return;
     // A record appended or inserted (`push_back({rank, 4})`) goes into the
     // elements field by field.
     for (size_t I = 0; I < Args.size(); ++I)

@@ -62,6 +62,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   case EnvironmentValue::None:
     break;
   }
+  if (asksFixedSize(Call))
+    return {};
   if (Role.Converter && !Args.empty()) {
     Value = eval(Args.front());
     Value.Opaque = false;
@@ -304,10 +306,19 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
       }
     }
   }
-  for (size_t I = 0; I < Args.size() && I < 64; ++I)
-    if (Callee.AgreedParams >> I & 1)
-      writeOutArgument(Args[I], I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr,
-                       agreed());
+  for (size_t I = 0; I < Args.size() && I < 64; ++I) {
+    if (!(Callee.AgreedParams >> I & 1))
+      continue;
+    const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
+    // A container a collective filled there keeps its size.
+    StorageKey Container;
+    if (Param && Param->getType()->isReferenceType() &&
+        isContainer(Param->getType().getNonReferenceType()) &&
+        referredStorage(Args[I], Param, Container))
+      write(Container, agreed(), /*Elements=*/true);
+    else
+      writeOutArgument(Args[I], Param, agreed());
+  }
 }
 
 void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args) {
@@ -509,7 +520,8 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   if (Facts == Env.Facts.end() && !Role.isKnown() && !Role.Converter &&
       Classifier.environmentRead(Call, Variable) == EnvironmentValue::None) {
     if ((Role.Copy && copyThroughPointers(Call, *Role.Copy)) ||
-        resetThroughLibraryCall(Call, Callee)) { // holds what the arguments say
+        resetThroughLibraryCall(Call, Callee) ||
+        swapContainers(Call)) { // holds what the arguments say
     } else if (!Callee->hasBody()) {
       if (transfersInputs(Role, /*Returned=*/false))
         flowThroughUnknownCall(Call, Callee, /*ObjectToo=*/true);

@@ -116,6 +116,9 @@ const clang::Expr *bufferOf(const clang::Expr *Arg);
 
 /// Whether \p Type is a class of elements: one with `operator[]` or `begin`.
 bool isContainer(clang::QualType Type);
+/// Whether \p Call asks a `std::array` its size (`size()`, `max_size()`,
+/// `empty()`): its type's constant, whatever it holds.
+bool asksFixedSize(const clang::CallExpr *Call);
 /// A copy of an object is the object: iterators and pointers passed by value.
 const clang::Expr *stripCopies(const clang::Expr *E);
 /// Whether \p Callee is the system's (a standard library function).
@@ -156,6 +159,9 @@ private:
                                  const DependenceEnvironment::FieldSeedMap &Seeds) const;
   RankValue parameterOnEntry(const StorageKey &Key) const;
   bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
+  bool sizeQueried(const clang::Expr *Count, StorageKey &Counted) const;
+  bool sameSize(const StorageKey &A, const StorageKey &B) const;
+  const void *sizeDefinition(const StorageKey &Container) const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   /// \p Elements: the write replaces the elements of the container \p Key
@@ -239,15 +245,15 @@ private:
                      const clang::Stmt *Definition, bool Constructed,
                      const RankValue &IndexValue = RankValue(),
                      const RankValue &Keys = RankValue());
-  bool constructContainer(const clang::VarDecl *Var);
+  bool constructContainer(const StorageKey &Key, const clang::Expr *Init);
   RankValue returnedOwnState(const clang::Expr *Returned, const RankValue &Whole) const;
   bool takeReturnedContainer(const StorageKey &Key, const clang::Expr *Init);
   bool copyContainer(const StorageKey &Into, const clang::Expr *From,
                      const clang::Stmt *Definition);
-  bool swapContainers(const clang::CallExpr *Call, const StorageKey &Object);
+  bool swapContainers(const clang::CallExpr *Call);
   std::pair<RankValue, RankValue> contentsOf(const StorageKey &Container) const;
   void setContents(const StorageKey &Container, std::pair<RankValue, RankValue> Contents,
-                   const clang::Stmt *Definition);
+                   const clang::Stmt *Definition, bool KeepSize);
   std::optional<RankValue> ownStateReturnedBy(const clang::Expr *E) const;
   bool collectContainerAlias(const clang::VarDecl *Var);
 
@@ -364,6 +370,14 @@ private:
   // its elements (`float &x = v[i]`): by the container they reach.
   llvm::DenseMap<const clang::VarDecl *, StorageKey> IntoContainer;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> ElementReferences;
+  // A container made with another's size (`std::vector<double>
+  // tmp(buf.size())`), by the definition of its size: that other container
+  // and the definition of its size then (sameSize).
+  llvm::DenseMap<const void *, std::pair<StorageKey, const void *>> SizedLike;
+  // A write of a container's elements alone (a collective's buffer), by the
+  // container and the write's definition: the definition of the size it
+  // kept (sizeDefinition).
+  std::map<std::pair<StorageKey, const void *>, const void *> SizeKept;
   llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> ElementReferenceIndexes;
   llvm::DenseMap<const clang::ValueDecl *, FieldPath> ElementReferenceFields; // `&l = b[i].label`
   bool HasElementKeys = false; // some element was written: whole reads look at elements

@@ -171,10 +171,12 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
     if (I >= List->getNumInits())
       break;
     const Expr *Init = List->getInit(I++);
-    if (!plainRecord(Field->getType()))
-      continue;
     FieldKey.push_back(Field);
-    assignFields(FieldKey, Init);
+    // So does a container made there (`{4, std::vector<double>(n, x)}`).
+    if (plainRecord(Field->getType()))
+      assignFields(FieldKey, Init);
+    else
+      constructContainer(FieldKey, Init);
     FieldKey.pop_back();
   }
 }

@@ -296,6 +296,8 @@ void Dataflow::replace(const StorageKey &Key, const RankValue &Value) {
 }
 
 void Dataflow::write(const StorageKey &Key, RankValue Value, bool Elements) {
+  if (Elements && Value.Definition)
+    SizeKept[{Key, Value.Definition}] = sizeDefinition(Key);
   replace(Key, Value);
   if (Elements)
     recordParamWrite(Key, Value, /*Element=*/true);

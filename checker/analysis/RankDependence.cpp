@@ -253,7 +253,8 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
   if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Source);
       Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2)
     Source = Operator->getArg(1); // `s = partition(rank)` on a class: operator=
-  if (!Compound && (takeReturnedContainer(Key, Source) || copyContainer(Key, Source, Definition)))
+  if (!Compound && (takeReturnedContainer(Key, Source) || copyContainer(Key, Source, Definition) ||
+                    constructContainer(Key, Source)))
     return;
   if (Compound)
     Value.combine(read(Key));
@@ -270,7 +271,8 @@ void Dataflow::assign(const Expr *Target, RankValue Value, bool Compound, const 
 void Dataflow::declare(const VarDecl *Var) {
   if (References.count(Var))
     return; // an alias: reads and writes go to the referenced storage
-  if (constructContainer(Var) || takeReturnedContainer(StorageKey{Var}, Var->getInit()) ||
+  if (constructContainer(StorageKey{Var}, Var->getInit()) ||
+      takeReturnedContainer(StorageKey{Var}, Var->getInit()) ||
       copyContainer(StorageKey{Var}, Var->getInit(), Var->getInit()))
     return;
   RankValue Value = Var->getInit() ? eval(Var->getInit()) : RankValue();

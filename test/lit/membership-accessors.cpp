@@ -72,3 +72,38 @@ private:
   MPI_Comm dp_, world_;
   int stages_, stage_;
 };
+
+// A method comparing the colour with a field nothing writes a per-rank
+// value into (`stage == pp - 1`), of an object the function fills in: the
+// same on the members of the stage's communicator.
+struct PipelineRank {
+  int rank, world, pp, stage;
+  MPI_Comm stage_comm;
+  bool last() const { return stage == pp - 1; }
+  bool leads() const { return stage == rank; }
+};
+void last_stage_loss(double *loss) {
+  PipelineRank r{};
+  MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &r.world);
+  r.pp = 2;
+  r.stage = r.rank / (r.world / r.pp);
+  MPI_Comm_split(MPI_COMM_WORLD, r.stage, r.rank, &r.stage_comm);
+  // Negative: the last stage's members reduce among themselves.
+  if (r.last())
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, r.stage_comm);
+  // Positive: on the whole job, the other stages never call it.
+  if (r.last())
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'r.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'r.last()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Positive: the rank differs between the members of a stage.
+  if (r.leads())
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, r.stage_comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'r.leads()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'r.leads()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}

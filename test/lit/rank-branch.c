@@ -2,6 +2,7 @@
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
 // Both checks on plain C with the real mpi.h.
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,4 +95,38 @@ static void nested_flag_uniform(MPI_Comm comm, int n, int done, int idle) {
   int stop = done || (total == 0 && idle);
   if (stop)
     MPI_Barrier(comm);
+}
+
+/* The compiler's builtins compute from what they are given: `isfinite(v)`
+ * of <math.h> is `__builtin_isfinite(v)`, per-rank for a per-rank `v`. */
+static void dump_finite(MPI_Comm comm, MPI_File fh, double v) {
+  if (!isfinite(v))
+    goto done;
+  MPI_File_write_all(fh, &v, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_File_write_all' is never reached on ranks where '!isfinite(v)', which jump away with goto before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where '!isfinite(v)' jump away with goto here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: '!isfinite(v)' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:60: note: parameter 'v' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_File_write_all' before leaving, or make the decision to leave the same on every rank
+done:
+  MPI_File_close(&fh);
+}
+
+void dump_local(MPI_Comm comm, MPI_File fh) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  dump_finite(comm, fh, log((double)rank));
+}
+
+/* Negative: the value every rank tests is the sum over all of them. */
+void dump_total(MPI_Comm comm, MPI_File fh) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double v = log((double)rank);
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, comm);
+  if (isnan(v))
+    return;
+  MPI_File_write_all(fh, &v, 1, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  MPI_File_close(&fh);
 }
