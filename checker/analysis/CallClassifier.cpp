@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
@@ -86,6 +87,22 @@ const CalleeRole &CallClassifier::classify(const FunctionDecl *Callee) const {
   return It->second;
 }
 
+// The compiler's builtins compute from their arguments as the library does
+// (`isfinite(v)` of C's <math.h> is `__builtin_isfinite(v)`), except those
+// the compiler answers from the program's text, the same on every rank.
+static bool computedBuiltin(unsigned ID) {
+  switch (ID) {
+  case 0:
+  case Builtin::BI__builtin_constant_p:
+  case Builtin::BI__builtin_object_size:
+  case Builtin::BI__builtin_dynamic_object_size:
+  case Builtin::BI__builtin_classify_type:
+    return false;
+  default:
+    return true;
+  }
+}
+
 CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   CalleeRole Role;
   Role.Name = FD->getQualifiedNameAsString();
@@ -120,9 +137,7 @@ CalleeRole CallClassifier::computeRole(const FunctionDecl *FD) const {
   Role.EnvironmentReader = listed(Rules.Environment.Readers, Names);
   Role.AbortsJob = listed(Rules.JobAborts, Names);
   Role.Converter = listed(Rules.Environment.Converters, Names);
-  // The compiler's builtins are the library's too (`isfinite(v)` of C's
-  // <math.h> is `__builtin_isfinite(v)`).
-  Role.SystemLibrary = FD->getBuiltinID() != 0 ||
+  Role.SystemLibrary = computedBuiltin(FD->getBuiltinID()) ||
                        FD->getASTContext().getSourceManager().isInSystemHeader(FD->getLocation());
   Role.AnnotatedCollective = hasAnnotation(FD, "lockstep::collective");
   Role.AnnotatedRankSource = hasAnnotation(FD, "lockstep::rank_source");

@@ -129,6 +129,7 @@ private:
   std::optional<FormulaRef> constructedSize(const clang::Expr *E);
   bool keepsSize(const clang::VarDecl *Container);
   std::optional<const void *> objectKey(const clang::Expr *Object) const;
+  bool writtenFieldWise(const clang::Expr *Object) const;
   FormulaRef inlinedLeaf(const clang::Expr *E, bool WantBoolean);
   FormulaRef notInlined(bool WantBoolean);
   std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
@@ -175,6 +176,10 @@ private:
     // An anonymous object held in a field of the function's own object
     // (`leaders_->member()`): that field, which names its communicator.
     const clang::FieldDecl *HeldIn = nullptr;
+    // An anonymous local the function writes field by field only (`r.pp =
+    // 2;`), declared with values every rank agrees on: a field nothing
+    // writes a per-rank value into is the same on every rank there.
+    bool FieldWise = false;
     bool Failed = false;
   };
   std::vector<InlinedCall> Inlined;

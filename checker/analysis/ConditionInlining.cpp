@@ -8,6 +8,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -80,9 +81,55 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
     Anonymous = !Owner;
   }
   const FieldDecl *HeldIn = nullptr;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call); Member && Anonymous)
+  bool FieldWise = false;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call); Member && Anonymous) {
     HeldIn = WrapperObjects::holdingField(Member->getImplicitObjectArgument());
-  return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous, HeldIn}, Body, WantBoolean);
+    FieldWise = Inlined.empty() && writtenFieldWise(Member->getImplicitObjectArgument());
+  }
+  return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous, HeldIn, FieldWise}, Body,
+                     WantBoolean);
+}
+
+// Whether \p Object is a local the function uses only through its fields
+// and methods, copies and const references (never assigned or handed over
+// to change), declared without a value that differs between ranks
+// (`PipelineRank r{};`).
+bool ConditionFormula::writtenFieldWise(const Expr *Object) const {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType() || Var->getDeclContext() != Function.decl())
+    return false;
+  if (const Expr *Init = Var->getInit()) {
+    const RankValue *Value = Facts.ValueAt(Init->IgnoreParenImpCasts());
+    const auto *List = dyn_cast<InitListExpr>(Init->IgnoreImplicit());
+    if (Value ? Facts.Differs(*Value) : !(List && List->getNumInits() == 0))
+      return false;
+  }
+  // Read only: a field or method, a copy, a const reference handed over.
+  auto ReadOnly = [&](const DeclRefExpr *Use) {
+    const Stmt *Parent =
+        Function.parents().getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Use));
+    if (isa_and_nonnull<MemberExpr>(Parent))
+      return true;
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent))
+      return Copy->getConstructor()->isCopyOrMoveConstructor();
+    const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    std::vector<const Expr *> Args = Call ? explicitArguments(Call) : std::vector<const Expr *>();
+    for (size_t I = 0; Callee && I < Args.size() && I < Callee->getNumParams(); ++I)
+      if (Args[I]->IgnoreParenImpCasts() == Use) {
+        QualType Type = Callee->getParamDecl(I)->getType();
+        return Type->isReferenceType() && Type.getNonReferenceType().isConstQualified();
+      }
+    return false;
+  };
+  bool Whole = false;
+  forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+    if (const auto *Use = dyn_cast<DeclRefExpr>(S); Use && Use->getDecl() == Var)
+      Whole = Whole || !ReadOnly(Use);
+  });
+  return !Whole;
 }
 
 std::optional<FormulaRef> ConditionFormula::translateIn(InlinedCall Frame, const Expr *E,
@@ -159,13 +206,14 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
     return Arena.perRank(Field, Boolean);
   if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return notInlined(WantBoolean);
-  // A field nothing writes a per-rank value into is the same on every rank,
-  // in any object: in one the function writes (`stage == pp - 1` of
-  // `r.last()` after `r.pp = 2`), a symbol of this call's own.
+  // A field nothing writes a per-rank value into is the same on every rank
+  // in an object built field by field (`stage == pp - 1` of `r.last()`
+  // after `r.pp = 2`): a symbol of this call's own, as the function writes it.
   const bool SameEverywhere = Facts.FieldDiffers && !Facts.FieldDiffers(Field);
   if (Inlined.back().Anonymous || WrittenFields.count(Field))
-    return SameEverywhere ? Arena.uniform(fieldKey(Inlined.back().Call, Field), Boolean)
-                          : notInlined(WantBoolean);
+    return SameEverywhere && (!Inlined.back().Anonymous || Inlined.back().FieldWise)
+               ? Arena.uniform(fieldKey(Inlined.back().Call, Field), Boolean)
+               : notInlined(WantBoolean);
   if (SameEverywhere)
     return Arena.uniform(fieldKey(Inlined.back().Owner, Field), Boolean);
   // An object the function calls non-const methods of keeps only the fields

@@ -14,6 +14,15 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
+// A container of the library whose constructor's first count is its number
+// of elements.
+static bool isSequence(QualType Type) {
+  const auto *Record = Type->getAsCXXRecordDecl();
+  return Record && Record->isInStdNamespace() && Record->getIdentifier() &&
+         llvm::is_contained({"vector", "deque", "list", "forward_list", "basic_string", "valarray"},
+                            Record->getName());
+}
+
 // A library container built from counts and elements (`std::vector<double>
 // v(n, x)`, `std::vector<double> w = {a, b}`, `(first, last)`, and a
 // temporary `std::vector<double>(n, x)` assigned or in a braced list): its
@@ -44,8 +53,11 @@ bool Dataflow::constructContainer(const StorageKey &Key, const Expr *Init) {
   }
   fillContainer(Key, Construct->getConstructor(), Values, Positions, Construct,
                 /*Constructed=*/true);
-  if (StorageKey Like; sizeQueried(Construct->getArg(0), Like))
-    SizedLike[Construct] = {Like, sizeDefinition(Like)};
+  // A sequence's first count is its number of elements (a hash table's is
+  // a number of buckets).
+  if (StorageKey Like; isSequence(Construct->getType()) && sizeSeen(Key) &&
+                       sizeQueried(Construct->getArg(0), Like) && sizeSeen(Like))
+    SizedLike[Construct] = {Like, read(Like).Definition};
   if (Records)
     for (const Expr *Element : Records->inits())
       writeElementFields(Key, /*Index=*/nullptr, {}, Element);

@@ -13,6 +13,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <optional>
@@ -496,26 +497,71 @@ bool Dataflow::sizeQueried(const Expr *Count, StorageKey &Counted) const {
 // (`std::vector<double> tmp(buf.size())`, then `buf.swap(tmp)` on the root).
 bool Dataflow::sameSize(const StorageKey &A, const StorageKey &B) const {
   for (const auto &[Made, Like] : {std::pair(&A, &B), std::pair(&B, &A)}) {
-    auto It = SizedLike.find(sizeDefinition(*Made));
+    auto It = SizedLike.find(read(*Made).Definition);
     if (It != SizedLike.end() && It->second.first == *Like &&
-        sizeDefinition(*Like) == It->second.second)
+        read(*Like).Definition == It->second.second)
       return true;
   }
   return false;
 }
 
-// The write that last set how many elements \p Container holds: writes of
-// its elements alone (`MPI_Reduce(..., tmp.data(), ...)`) keep the size.
-const void *Dataflow::sizeDefinition(const StorageKey &Container) const {
-  const void *Definition = read(Container).Definition;
-  // Each hop is another such write; a loop may chain them in a circle.
-  for (size_t Hops = 0; Hops < SizeKept.size(); ++Hops) {
-    auto It = SizeKept.find({Container, Definition});
-    if (It == SizeKept.end() || It->second == Definition)
-      break;
-    Definition = It->second;
-  }
-  return Definition;
+// Whether every change of \p Container's size in this function is a write
+// the data flow sees (one that defines its state anew): a local or
+// parameter used only through its methods, operators and the functions of
+// the file, or a field of an object the function may not change.
+bool Dataflow::sizeSeen(const StorageKey &Container) const {
+  const auto *Root = Container.front() == &ThisRoot
+                         ? nullptr
+                         : dyn_cast<VarDecl>(static_cast<const Decl *>(Container.front()));
+  if (!Root)
+    return false;
+  if (Container.size() == 2 && !isElementStep(Container.back()) && Container.back() != &DerefStep)
+    return Root->getType().getNonReferenceType().isConstQualified() &&
+           !static_cast<const FieldDecl *>(Container.back())->isMutable();
+  return Container.size() == 1 && !escapedContainers().count(Root);
+}
+
+// The containers whose size may change behind the data flow's back: each
+// use of one must be a method or operator call on it, the argument of a
+// `swap`, the range of a range-for, a copy's source, or an argument to a
+// function of the file (whose facts say what it writes); a lambda may not
+// capture it by reference.
+const llvm::DenseSet<const VarDecl *> &Dataflow::escapedContainers() const {
+  if (EscapedContainers)
+    return *EscapedContainers;
+  EscapedContainers.emplace();
+  const ParentMap &Parents = Function.parents();
+  auto Allowed = [&](const DeclRefExpr *Ref) {
+    const Stmt *Use = Parents.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Ref));
+    if (const auto *Member = dyn_cast_or_null<MemberExpr>(Use)) {
+      const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member));
+      return Call && Call->getCallee() == Member && Call->getMethodDecl() &&
+             inLibrary(Call->getMethodDecl());
+    }
+    if (isa_and_nonnull<CXXOperatorCallExpr, CXXConstructExpr>(Use))
+      return !isa<CXXConstructExpr>(Use) ||
+             cast<CXXConstructExpr>(Use)->getConstructor()->isCopyOrMoveConstructor();
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Use)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+          Method && Method->getIdentifier() && Method->getName() == "swap")
+        return true;
+      return Callee && Callee->hasBody() && !inLibrary(Callee);
+    }
+    if (const auto *Declared = dyn_cast_or_null<DeclStmt>(Use)) {
+      const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(Parents.getParent(Declared));
+      return Loop && Loop->getRangeStmt() == Declared;
+    }
+    return false;
+  };
+  forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (Var && isContainer(Var->getType().getNonReferenceType()) &&
+        (SharedWithLambdas.count(Var) || !Allowed(Ref)))
+      EscapedContainers->insert(Var);
+  });
+  return *EscapedContainers;
 }
 
 // A callable a library call runs hands it what it returns

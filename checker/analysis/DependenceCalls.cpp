@@ -306,18 +306,30 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
       }
     }
   }
-  for (size_t I = 0; I < Args.size() && I < 64; ++I) {
-    if (!(Callee.AgreedParams >> I & 1))
+  for (size_t I = 0; I < Args.size() && I < 64; ++I)
+    if (Callee.AgreedParams >> I & 1)
+      writeOutArgument(Args[I], I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr,
+                       agreed());
+}
+
+// A lambda of this function called here reads the locals it captures by
+// reference as they are now (`if (rank % 3 == 0) dirty += n;` before
+// `flush()` reads `dirty`): per-rank ones are its per-rank input.
+void Dataflow::publishCaptures(const FunctionDecl *Callee) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  if (!Recording || !Method || !Method->getParent()->isLambda())
+    return;
+  for (const LambdaCapture &Capture : Method->getParent()->captures()) {
+    const auto *Var = Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef
+                          ? dyn_cast<VarDecl>(Capture.getCapturedVar())
+                          : nullptr;
+    if (!Var || !SharedWithLambdas.count(Var))
       continue;
-    const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
-    // A container a collective filled there keeps its size.
-    StorageKey Container;
-    if (Param && Param->getType()->isReferenceType() &&
-        isContainer(Param->getType().getNonReferenceType()) &&
-        referredStorage(Args[I], Param, Container))
-      write(Container, agreed(), /*Elements=*/true);
-    else
-      writeOutArgument(Args[I], Param, agreed());
+    StorageKey Key{Var};
+    if (RankValue Value = read(Key); Value.dependent()) {
+      Result.SharedWrites.push_back({Var, Value});
+      SharedWriteKeys.push_back(Key);
+    }
   }
 }
 
@@ -511,6 +523,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   }
   recordCollective(Call, Role);
   followObjectFields(Call, Callee);
+  publishCaptures(Callee);
   // What the callee receives: the arguments before it writes through them.
   recordCall(Callee->getDefinition() ? Callee->getDefinition() : Callee, Args);
   if (const CXXConstructorDecl *Made = madeUniqueBy(Call)) // its arguments reach `T(args...)`

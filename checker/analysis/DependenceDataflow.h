@@ -161,7 +161,8 @@ private:
   bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
   bool sizeQueried(const clang::Expr *Count, StorageKey &Counted) const;
   bool sameSize(const StorageKey &A, const StorageKey &B) const;
-  const void *sizeDefinition(const StorageKey &Container) const;
+  bool sizeSeen(const StorageKey &Container) const;
+  const llvm::DenseSet<const clang::VarDecl *> &escapedContainers() const;
   RankValue storedElsewhere(const clang::ValueDecl *D) const;
   RankValue sharedOrElsewhere(const clang::ValueDecl *D) const;
   /// \p Elements: the write replaces the elements of the container \p Key
@@ -280,6 +281,7 @@ private:
                          const clang::Expr *Buffer) const;
   const Provenance *splitOf(const RankValue &Handle) const;
   void recordCall(const clang::FunctionDecl *Callee, llvm::ArrayRef<const clang::Expr *> Args);
+  void publishCaptures(const clang::FunctionDecl *Callee);
   void recordPassedCallables(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
   void recordCallablesRunBy(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                             llvm::ArrayRef<IndirectCalls::Runnable> Runnables);
@@ -364,7 +366,9 @@ private:
   llvm::DenseMap<const clang::ParmVarDecl *, unsigned> ParamIndex;
   uint64_t ContainerParams = 0; // bit i: parameter i is a container (or refers to one)
   llvm::DenseMap<const clang::VarDecl *, StorageKey> References; // int &r = x;
-  llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo;   // int *p = &x;
+  // Locals that a lambda here captures by reference: its storage too.
+  llvm::DenseSet<const clang::VarDecl *> SharedWithLambdas;
+  llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo; // int *p = &x;
   // Pointers, iterators and views into a container (`int *p = v.data()`,
   // `auto it = v.begin()`, `std::span<int> s(v)`), and references to one of
   // its elements (`float &x = v[i]`): by the container they reach.
@@ -374,10 +378,11 @@ private:
   // tmp(buf.size())`), by the definition of its size: that other container
   // and the definition of its size then (sameSize).
   llvm::DenseMap<const void *, std::pair<StorageKey, const void *>> SizedLike;
-  // A write of a container's elements alone (a collective's buffer), by the
-  // container and the write's definition: the definition of the size it
-  // kept (sizeDefinition).
-  std::map<std::pair<StorageKey, const void *>, const void *> SizeKept;
+  // Containers this function may resize where the data flow does not see
+  // it: their address taken, bound to a reference, captured by a lambda,
+  // handed to a function it knows no facts of (escapedContainers, found
+  // when first asked).
+  mutable std::optional<llvm::DenseSet<const clang::VarDecl *>> EscapedContainers;
   llvm::DenseMap<const clang::ValueDecl *, const clang::Expr *> ElementReferenceIndexes;
   llvm::DenseMap<const clang::ValueDecl *, FieldPath> ElementReferenceFields; // `&l = b[i].label`
   bool HasElementKeys = false; // some element was written: whole reads look at elements

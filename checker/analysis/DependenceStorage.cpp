@@ -28,6 +28,11 @@ void Dataflow::collectAliases(const Stmt *Body) {
   forEachStmtInOrder(Body, [&](const Stmt *S) {
     if (const VarDecl *Var = reassignedVariable(S))
       Reassigned.insert(Var);
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+      for (const LambdaCapture &Capture : Lambda->captures())
+        if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
+          if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+            SharedWithLambdas.insert(Var);
   });
   auto IntoParameter = [&](const StorageKey &Key) {
     if (Key.size() != 2 || Key.back() != &DerefStep || Key.front() == &ThisRoot)
@@ -296,8 +301,6 @@ void Dataflow::replace(const StorageKey &Key, const RankValue &Value) {
 }
 
 void Dataflow::write(const StorageKey &Key, RankValue Value, bool Elements) {
-  if (Elements && Value.Definition)
-    SizeKept[{Key, Value.Definition}] = sizeDefinition(Key);
   replace(Key, Value);
   if (Elements)
     recordParamWrite(Key, Value, /*Element=*/true);

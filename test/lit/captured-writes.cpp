@@ -258,3 +258,42 @@ void captured_elements(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-31]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A lambda called here reads the locals it captures by reference as they
+// are at the call. Positive: the count grew on some ranks only.
+void flush_dirty(MPI_File fh) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long dirty = 0;
+  auto flush = [&]() {
+    if (dirty > 0) {
+      MPI_File_sync(fh);
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_File_sync' runs only on ranks where 'dirty > 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+      // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'dirty > 0' differs between ranks
+      // CHECK-MESSAGES: :[[@LINE+6]]:7: note: the value is assigned under this rank-dependent condition
+      // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-5]]:7: note: call 'MPI_File_sync' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+      dirty = 0;
+    }
+  };
+  if (rank % 3 == 0)
+    dirty += 64;
+  flush();
+}
+
+// Negative: every rank agrees on the largest count before the lambda runs.
+void flush_agreed(MPI_File fh) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long pending = 0;
+  auto flush = [&]() {
+    if (pending > 0) {
+      MPI_File_sync(fh);
+      pending = 0;
+    }
+  };
+  if (rank % 3 == 0)
+    pending += 64;
+  MPI_Allreduce(MPI_IN_PLACE, &pending, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  flush();
+}

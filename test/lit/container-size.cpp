@@ -7,8 +7,8 @@
 // it with another count makes the size differ between ranks. Resizing it
 // to a length every rank agrees on (`v.resize(len)` after broadcasting
 // `len`) makes its size the same everywhere again, also in an object held
-// by a `std::unique_ptr`. A buffer made with another's size and swapped or
-// copied with it on one rank keeps the size every rank agrees on; a
+// by a `std::unique_ptr`. A buffer made with another's size and swapped
+// with it on one rank keeps the size every rank agrees on; a
 // `std::array`'s size is its type's.
 #include <mpi.h>
 #include <array>
@@ -311,51 +311,6 @@ void reduce_then_bcast_grown(std::vector<double> &buf, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-5]]:25: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
 
-void bcast_from(std::vector<double> &buf, int root, MPI_Comm comm) {
-  MPI_Bcast(buf.data(), (int)buf.size(), MPI_DOUBLE, root, comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
-  // CHECK-MESSAGES: :[[@LINE-2]]:25: note: '(int)buf.size()' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-4]]:38: note: parameter 'buf' receives a rank-dependent value from a caller
-  // CHECK-MESSAGES: :[[@LINE+32]]:9: note: the value is assigned under this rank-dependent condition
-  // CHECK-MESSAGES: :[[@LINE+25]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-6]]:25: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
-}
-
-// Negative: each owner in turn copies its block, as long as every other,
-// into the buffer it then broadcasts (a helper's broadcast fills the
-// elements, not the size).
-double rotate_blocks(const std::vector<double> &mine, MPI_Comm comm) {
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  std::vector<double> remote(mine.size());
-  double sum = 0.0;
-  for (int owner = 0; owner < size; ++owner) {
-    if (owner == rank)
-      remote = mine;
-    bcast_from(remote, owner, comm);
-    sum += remote[0];
-  }
-  return sum;
-}
-
-// Positive: the block grew after the buffer was made.
-double rotate_grown_blocks(std::vector<double> mine, MPI_Comm comm) {
-  int rank, size;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  std::vector<double> remote(mine.size());
-  mine.push_back(1.0);
-  double sum = 0.0;
-  for (int owner = 0; owner < size; ++owner) {
-    if (owner == rank)
-      remote = mine;
-    bcast_from(remote, owner, comm);
-    sum += remote[0];
-  }
-  return sum;
-}
-
 // A container made in place, in a braced list or assigned, has the size
 // its counts give. Negative: per-rank values, a size every rank agrees on.
 struct Block {
@@ -376,4 +331,22 @@ void bcast_made_blocks(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-2]]:29: note: '(int)c.local.size()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:29: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Positive: an alias grows the buffer after the copy was made with its
+// size; the root's swap then leaves it one element short there.
+void reduce_then_bcast_aliased(std::vector<double> &buf, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> tmp(buf.size());
+  std::vector<double> *grown = &buf;
+  grown->push_back(1.0);
+  if (rank == 0)
+    buf.swap(tmp);
+  MPI_Bcast(buf.data(), (int)buf.size(), MPI_DOUBLE, 0, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:25: note: '(int)buf.size()' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:25: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }

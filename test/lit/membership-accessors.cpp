@@ -107,3 +107,26 @@ void last_stage_loss(double *loss) {
     // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// Positive: the object is copied whole from a table of settings, a
+// different one per rank, so `pp` differs between the stage's members.
+struct StageSettings {
+  int pp, stage;
+  bool last() const { return stage == pp - 1; }
+};
+static const StageSettings kSettings[2] = {{2, 0}, {4, 0}};
+void last_stage_from_table(double *loss) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm stage_comm;
+  StageSettings s;
+  s = kSettings[rank % 2];
+  s.stage = rank / 2;
+  MPI_Comm_split(MPI_COMM_WORLD, s.stage, rank, &stage_comm);
+  if (s.last())
+    MPI_Allreduce(MPI_IN_PLACE, loss, 1, MPI_DOUBLE, MPI_SUM, stage_comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 's.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 's.last()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
