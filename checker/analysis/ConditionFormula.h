@@ -176,9 +176,9 @@ private:
     // An anonymous object held in a field of the function's own object
     // (`leaders_->member()`): that field, which names its communicator.
     const clang::FieldDecl *HeldIn = nullptr;
-    // An anonymous local the function writes field by field only (`r.pp =
-    // 2;`), declared with values every rank agrees on: a field nothing
-    // writes a per-rank value into is the same on every rank there.
+    // A local the function writes field by field only (`r.pp = 2;`),
+    // declared with values every rank agrees on: a field nothing writes a
+    // per-rank value into is the same on every rank there.
     bool FieldWise = false;
     bool Failed = false;
   };

@@ -82,17 +82,18 @@ std::optional<FormulaRef> ConditionFormula::inlinedCall(const CallExpr *Call, bo
   }
   const FieldDecl *HeldIn = nullptr;
   bool FieldWise = false;
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call); Member && Anonymous) {
-    HeldIn = WrapperObjects::holdingField(Member->getImplicitObjectArgument());
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (Anonymous)
+      HeldIn = WrapperObjects::holdingField(Member->getImplicitObjectArgument());
     FieldWise = Inlined.empty() && writtenFieldWise(Member->getImplicitObjectArgument());
   }
   return translateIn({Call, Callee, Owner.value_or(nullptr), Anonymous, HeldIn, FieldWise}, Body,
                      WantBoolean);
 }
 
-// Whether \p Object is a local the function uses only through its fields
-// and methods, copies and const references (never assigned or handed over
-// to change), declared without a value that differs between ranks
+// Whether \p Object is a local the function uses only through its fields,
+// const methods, copies and const references (never assigned or handed
+// over to change), declared without a value that differs between ranks
 // (`PipelineRank r{};`).
 bool ConditionFormula::writtenFieldWise(const Expr *Object) const {
   const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
@@ -106,12 +107,15 @@ bool ConditionFormula::writtenFieldWise(const Expr *Object) const {
     if (Value ? Facts.Differs(*Value) : !(List && List->getNumInits() == 0))
       return false;
   }
-  // Read only: a field or method, a copy, a const reference handed over.
+  // Field by field or read only: a field, a const method, a copy, a const
+  // reference handed over.
   auto ReadOnly = [&](const DeclRefExpr *Use) {
     const Stmt *Parent =
         Function.parents().getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Use));
-    if (isa_and_nonnull<MemberExpr>(Parent))
-      return true;
+    if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent)) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+      return !Method || Method->isConst();
+    }
     if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Parent))
       return Copy->getConstructor()->isCopyOrMoveConstructor();
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
@@ -211,7 +215,7 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
   // after `r.pp = 2`): a symbol of this call's own, as the function writes it.
   const bool SameEverywhere = Facts.FieldDiffers && !Facts.FieldDiffers(Field);
   if (Inlined.back().Anonymous || WrittenFields.count(Field))
-    return SameEverywhere && (!Inlined.back().Anonymous || Inlined.back().FieldWise)
+    return SameEverywhere && Inlined.back().FieldWise
                ? Arena.uniform(fieldKey(Inlined.back().Call, Field), Boolean)
                : notInlined(WantBoolean);
   if (SameEverywhere)

@@ -19,7 +19,7 @@ using namespace clang;
 static bool isSequence(QualType Type) {
   const auto *Record = Type->getAsCXXRecordDecl();
   return Record && Record->isInStdNamespace() && Record->getIdentifier() &&
-         llvm::is_contained({"vector", "deque", "list", "forward_list", "basic_string", "valarray"},
+         llvm::is_contained({"vector", "deque", "list", "forward_list", "basic_string"},
                             Record->getName());
 }
 

@@ -506,61 +506,71 @@ bool Dataflow::sameSize(const StorageKey &A, const StorageKey &B) const {
 }
 
 // Whether every change of \p Container's size in this function is a write
-// the data flow sees (one that defines its state anew): a local or
-// parameter used only through its methods, operators and the functions of
-// the file, or a field of an object the function may not change.
+// the data flow sees (one that defines its state anew): a local or a
+// parameter the function uses only through the library's methods and
+// operators; one the callers hand over by reference, only where the
+// function calls nothing but the library.
 bool Dataflow::sizeSeen(const StorageKey &Container) const {
-  const auto *Root = Container.front() == &ThisRoot
-                         ? nullptr
-                         : dyn_cast<VarDecl>(static_cast<const Decl *>(Container.front()));
-  if (!Root)
-    return false;
-  if (Container.size() == 2 && !isElementStep(Container.back()) && Container.back() != &DerefStep)
-    return Root->getType().getNonReferenceType().isConstQualified() &&
-           !static_cast<const FieldDecl *>(Container.back())->isMutable();
-  return Container.size() == 1 && !escapedContainers().count(Root);
+  const auto *Root = Container.size() == 1 && Container.front() != &ThisRoot
+                         ? dyn_cast<VarDecl>(static_cast<const Decl *>(Container.front()))
+                         : nullptr;
+  return Root && Root->hasLocalStorage() && !escapedContainers().count(Root);
 }
 
 // The containers whose size may change behind the data flow's back: each
-// use of one must be a method or operator call on it, the argument of a
-// `swap`, the range of a range-for, a copy's source, or an argument to a
-// function of the file (whose facts say what it writes); a lambda may not
-// capture it by reference.
+// use of one must be the object of a library method, an operand of a
+// library operator, the argument of a library `swap`, the range of a
+// range-for or a copy's source, and no lambda may capture it by reference.
+// Functions of the file escape it too: their facts record the writes that
+// differ between ranks, not every resize.
 const llvm::DenseSet<const VarDecl *> &Dataflow::escapedContainers() const {
   if (EscapedContainers)
     return *EscapedContainers;
   EscapedContainers.emplace();
   const ParentMap &Parents = Function.parents();
+  auto LibraryCall = [](const Stmt *S, const Stmt *Callee) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(S);
+    const FunctionDecl *Target = Call ? Call->getDirectCallee() : nullptr;
+    return Target && inLibrary(Target) && (!Callee || Call->getCallee() == Callee);
+  };
   auto Allowed = [&](const DeclRefExpr *Ref) {
     const Stmt *Use = Parents.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(Ref));
-    if (const auto *Member = dyn_cast_or_null<MemberExpr>(Use)) {
-      const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member));
-      return Call && Call->getCallee() == Member && Call->getMethodDecl() &&
-             inLibrary(Call->getMethodDecl());
-    }
-    if (isa_and_nonnull<CXXOperatorCallExpr, CXXConstructExpr>(Use))
-      return !isa<CXXConstructExpr>(Use) ||
-             cast<CXXConstructExpr>(Use)->getConstructor()->isCopyOrMoveConstructor();
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(Use)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
-          Method && Method->getIdentifier() && Method->getName() == "swap")
-        return true;
-      return Callee && Callee->hasBody() && !inLibrary(Callee);
-    }
+    if (const auto *Member = dyn_cast_or_null<MemberExpr>(Use))
+      return LibraryCall(Parents.getParent(Member), Member);
+    if (isa_and_nonnull<CXXOperatorCallExpr>(Use))
+      return LibraryCall(Use, nullptr);
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Use))
+      return Copy->getConstructor()->isCopyOrMoveConstructor();
+    if (const auto *Swap = dyn_cast_or_null<CXXMemberCallExpr>(Use))
+      return LibraryCall(Swap, nullptr) && Swap->getMethodDecl()->getIdentifier() &&
+             Swap->getMethodDecl()->getName() == "swap";
     if (const auto *Declared = dyn_cast_or_null<DeclStmt>(Use)) {
       const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(Parents.getParent(Declared));
       return Loop && Loop->getRangeStmt() == Declared;
     }
     return false;
   };
+  // A container the callers hand over by reference may also be reached
+  // through their aliases: any call outside the library and the rules'
+  // functions (MPI's, NCCL's) may resize it.
+  bool CallsOutsideLibrary = false;
   forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      CallsOutsideLibrary = CallsOutsideLibrary || !Callee ||
+                            (!inLibrary(Callee) && !Classifier.classify(Callee).isKnown());
+    }
     const auto *Ref = dyn_cast<DeclRefExpr>(S);
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     if (Var && isContainer(Var->getType().getNonReferenceType()) &&
-        (SharedWithLambdas.count(Var) || !Allowed(Ref)))
+        (LambdasCapturing.count(Var) || !Allowed(Ref) ||
+         (isa<ParmVarDecl>(Var) && Var->getType()->isReferenceType() && CallsOutsideLibrary)))
       EscapedContainers->insert(Var);
   });
+  if (CallsOutsideLibrary)
+    for (const ParmVarDecl *Param : Function.decl()->parameters())
+      if (Param->getType()->isReferenceType())
+        EscapedContainers->insert(Param);
   return *EscapedContainers;
 }
 

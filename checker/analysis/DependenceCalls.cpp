@@ -314,7 +314,9 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
 
 // A lambda of this function called here reads the locals it captures by
 // reference as they are now (`if (rank % 3 == 0) dirty += n;` before
-// `flush()` reads `dirty`): per-rank ones are its per-rank input.
+// `flush()` reads `dirty`): per-rank ones are its per-rank input. Only a
+// local no other lambda captures: what one reads is published for the
+// variable, not for the lambda.
 void Dataflow::publishCaptures(const FunctionDecl *Callee) {
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   if (!Recording || !Method || !Method->getParent()->isLambda())
@@ -323,7 +325,7 @@ void Dataflow::publishCaptures(const FunctionDecl *Callee) {
     const auto *Var = Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef
                           ? dyn_cast<VarDecl>(Capture.getCapturedVar())
                           : nullptr;
-    if (!Var || !SharedWithLambdas.count(Var))
+    if (!Var || LambdasCapturing.lookup(Var) != 1)
       continue;
     StorageKey Key{Var};
     if (RankValue Value = read(Key); Value.dependent()) {

@@ -366,8 +366,9 @@ private:
   llvm::DenseMap<const clang::ParmVarDecl *, unsigned> ParamIndex;
   uint64_t ContainerParams = 0; // bit i: parameter i is a container (or refers to one)
   llvm::DenseMap<const clang::VarDecl *, StorageKey> References; // int &r = x;
-  // Locals that a lambda here captures by reference: its storage too.
-  llvm::DenseSet<const clang::VarDecl *> SharedWithLambdas;
+  // Locals that lambdas here capture by reference (their storage too), with
+  // how many lambdas do.
+  llvm::DenseMap<const clang::VarDecl *, unsigned> LambdasCapturing;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo; // int *p = &x;
   // Pointers, iterators and views into a container (`int *p = v.data()`,
   // `auto it = v.begin()`, `std::span<int> s(v)`), and references to one of

@@ -32,7 +32,7 @@ void Dataflow::collectAliases(const Stmt *Body) {
       for (const LambdaCapture &Capture : Lambda->captures())
         if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
           if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
-            SharedWithLambdas.insert(Var);
+            ++LambdasCapturing[Var];
   });
   auto IntoParameter = [&](const StorageKey &Key) {
     if (Key.size() != 2 || Key.back() != &DerefStep || Key.front() == &ThisRoot)
