@@ -193,8 +193,18 @@ std::optional<int64_t> CallClassifier::successOf(QualType Result,
 bool CallClassifier::readsEnvironmentNamedBy(const ParmVarDecl *Param) const {
   auto [It, Inserted] = EnvironmentNameParams.try_emplace(Param, false);
   const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
-  if (!Inserted || !Function || !Function->hasBody())
+  if (!Inserted || !Function)
     return It->second;
+  // A wrapper this file only declares (`int readEnvInt(const char *name, int
+  // dflt);`) is taken at its word: handed a variable's name, it returns a
+  // number read from it. One that answers yes or no (`hasEnv("RANK")`) reads
+  // no number; neither does a library's.
+  if (!Function->hasBody()) {
+    const QualType Result = Function->getReturnType();
+    return It->second = !classify(Function).SystemLibrary && Result->isIntegerType() &&
+                        !Result->isBooleanType() && Param->getType()->isPointerType() &&
+                        Param->getType()->getPointeeType()->isCharType();
+  }
   bool Reads = false;
   forEachStmtInOrder(Function->getBody(), [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);

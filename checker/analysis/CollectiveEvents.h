@@ -171,13 +171,14 @@ struct FunctionSummary {
   bool OnlyGroupMarkers = true; // every event of every path opens or closes a group
 };
 
-/// A call that may run functions with different collectives: the first
-/// event of one that performs some, and another function it may run instead
-/// (with its first event, when it performs any).
+/// A call that may run functions with different collectives: the event of
+/// one where it first differs from another function the call may run
+/// instead, and that function's event there (none where it stops first).
 struct DispatchChoice {
   CollectiveEvent Event;
   const clang::FunctionDecl *Other = nullptr;
-  std::optional<CollectiveEvent> OtherEvent;
+  std::optional<CollectiveEvent> OtherEvent; // where the two first differ
+  bool AfterCommonPrefix = false;            // both call the same collectives before
 };
 
 class CollectiveEvents {

@@ -248,6 +248,8 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
     if (Callee.OutParams[I].dependent())
       writeOutArgument(Args[I], Param, InCaller(Callee.OutParams[I]));
+    else if (I < 64 && (Callee.AssignedParams >> I & 1))
+      writeOutArgument(Args[I], Param, RankValue());
     else if (I < 64 && (Callee.WrittenParams >> I & 1))
       redefine(Args[I], Param);
     for (const auto &[Field, Out] : Callee.OutFields[I])
@@ -350,8 +352,9 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
     Record.Args.push_back(Passed.Own);
     Record.ArgElements.push_back(Passed.Elements);
     FieldValues Fields;
-    Record.ArgFields.push_back(fieldsOf(Arg, Fields) ? std::optional(std::move(Fields))
-                                                     : std::nullopt);
+    const bool ByField = fieldsOf(Arg, Fields) || (Param && Param->getType()->isPointerType() &&
+                                                   pointeeFieldsOf(Arg, Fields));
+    Record.ArgFields.push_back(ByField ? std::optional(std::move(Fields)) : std::nullopt);
   }
   Result.Calls.push_back(std::move(Record));
 }

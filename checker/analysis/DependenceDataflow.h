@@ -327,11 +327,13 @@ private:
   void clearRecords();
   void dropWritesAgreedAtExit(const State &AtExit);
   uint64_t agreedParameters(const State &AtExit) const;
+  uint64_t assignedParameters(const State &AtExit) const;
   std::vector<std::vector<const clang::FieldDecl *>> assignedFields(const State &AtExit) const;
   FieldValues ownFieldsAtExit(const State &AtExit) const;
   void startProgram();
   // --- records, field by field (DependenceRecords.cpp) ------------------
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
+  bool pointeeFieldsOf(const clang::Expr *Arg, FieldValues &Fields) const;
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   bool writeElementFields(const StorageKey &Container, const clang::Expr *Index,

@@ -126,6 +126,30 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
   return true;
 }
 
+// The fields of the plain struct a pointer argument points to, where the
+// storage is named: `&cfg`, or a pointer parameter handed on (`cfg` of
+// `solve(const cfg_t *cfg)` calling `norm(x, cfg)`), whose fields are what
+// this function's callers passed.
+bool Dataflow::pointeeFieldsOf(const Expr *Arg, FieldValues &Fields) const {
+  const Expr *Bare = Arg->IgnoreParenImpCasts();
+  const auto *Address = dyn_cast<UnaryOperator>(Bare);
+  const auto *Name = dyn_cast<DeclRefExpr>(Bare);
+  const RecordDecl *Record =
+      Arg->getType()->isPointerType() ? plainRecord(Arg->getType()->getPointeeType()) : nullptr;
+  StorageKey Key;
+  if (!Record ||
+      !((Address && Address->getOpcode() == UO_AddrOf) ||
+        (Name && isa<ParmVarDecl>(Name->getDecl()))) ||
+      !pointeeKeyOf(Arg, Key))
+    return false;
+  for (const FieldDecl *Field : Record->fields()) {
+    Key.push_back(Field);
+    Fields[Field] = read(Key);
+    Key.pop_back();
+  }
+  return true;
+}
+
 // `partition(rank, n).size`: the field of a record that is no storage.
 std::optional<RankValue> Dataflow::fieldOfValue(const MemberExpr *Member) const {
   const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());

@@ -190,20 +190,25 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     // A field of a parameter's object that every call passes field by
     // field is what the callers pass, and nothing else: that some other
     // object of the type holds it per-rank (a local a planner filled on
-    // one rank) says nothing of this one.
-    const bool PassedByValue = It != ParamIndex.end() && !Param->getType()->isPointerType();
-    if (PassedByValue)
+    // one rank) says nothing of this one. Behind a pointer, only its own
+    // fields (`p->n`: the parameter, its pointee, the field).
+    const bool ByPointer = It != ParamIndex.end() && Param->getType()->isPointerType();
+    const bool OwnField = ByPointer ? Key.size() == 3 && Key[1] == &DerefStep : Key.size() == 2;
+    const bool Nested =
+        !ByPointer && std::none_of(Key.begin() + 1, Key.end(), [](const void *Step) {
+          return Step == &DerefStep || isElementStep(Step);
+        });
+    const bool FieldByField = It != ParamIndex.end() && (OwnField || Nested);
+    if (FieldByField)
       FieldSeedsRead |= uint64_t(1) << It->second;
     const DependenceEnvironment::FieldSeedMap *Seeds =
-        PassedByValue ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr;
-    if (Seeds && Key.size() == 2) {
+        FieldByField ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr;
+    if (Seeds && OwnField) {
       if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
         Value.Source = Seed->second;
       return Value;
     }
-    if (Seeds && std::none_of(Key.begin() + 1, Key.end(), [](const void *Step) {
-          return Step == &DerefStep || isElementStep(Step);
-        }))
+    if (Seeds)
       return nestedParameterField(Key, *Seeds);
     SharedReads.insert(Field);
     Value = sharedOrElsewhere(Field);
@@ -468,6 +473,29 @@ uint64_t Dataflow::agreedParameters(const State &AtExit) const {
       Agreed |= uint64_t(1) << Index;
   }
   return Agreed;
+}
+
+// The numbers parameters point or refer to, set on every path to the exit
+// to values the same on every rank. A path that leaves one unset merges in
+// the callers' value there, which depends on the parameter; so does a
+// compound write (`*n += k`).
+uint64_t Dataflow::assignedParameters(const State &AtExit) const {
+  uint64_t Assigned = 0;
+  for (const auto &[Param, Index] : ParamIndex) {
+    QualType Type = Param->getType();
+    StorageKey Key{Param};
+    if (Type->isPointerType())
+      Key.push_back(&DerefStep);
+    else if (!Type->isReferenceType())
+      continue;
+    QualType Held = Type->getPointeeType();
+    auto It = AtExit.find(Key);
+    if (Index < 64 && (Held->isArithmeticType() || Held->isEnumeralType()) &&
+        !Held.isConstQualified() && It != AtExit.end() && It->second.Definition &&
+        !It->second.dependent())
+      Assigned |= uint64_t(1) << Index;
+  }
+  return Assigned;
 }
 
 // The fields of each parameter's object that hold, on every path to the

@@ -82,6 +82,7 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       D.Source = Source;
       D.OtherEvent = Choice->OtherEvent;
       D.OtherTarget = Choice->Other;
+      D.OtherSharesPrefix = Choice->AfterCommonPrefix;
       D.Inner = Call.Inner;
       Divergences.push_back(std::move(D));
     }

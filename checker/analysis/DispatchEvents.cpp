@@ -55,6 +55,10 @@ std::vector<CollectiveEvent> CollectiveEvents::dispatchedEvents(const FunctionDe
   return Events;
 }
 
+// The first collective where two of the functions differ names the choice:
+// `Full::run` and `Lite::run` both begin with `MPI_Allreduce`, then one
+// calls `MPI_Bcast` where the other calls `MPI_Barrier`. The function that
+// goes on where the other stops is the one named first.
 std::optional<DispatchChoice>
 CollectiveEvents::dispatchChoice(const std::vector<const FunctionDecl *> &Targets,
                                  SourceLocation Site, const Stmt *SiteStmt) {
@@ -64,15 +68,28 @@ CollectiveEvents::dispatchChoice(const std::vector<const FunctionDecl *> &Target
   const std::vector<llvm::StringRef> First = targetKeys(*Performer);
   auto Other = llvm::find_if(
       Targets, [&](const FunctionDecl *Target) { return targetKeys(Target) != First; });
-  std::vector<CollectiveEvent> Events = dispatchedEvents(*Performer, Site, SiteStmt);
-  if (Other == Targets.end() || Events.empty())
+  if (Other == Targets.end())
     return std::nullopt;
-  DispatchChoice Choice{Events.front(), *Other, std::nullopt};
-  if (std::vector<CollectiveEvent> Others = performsCollectives(*Other)
-                                                ? dispatchedEvents(*Other, Site, SiteStmt)
-                                                : std::vector<CollectiveEvent>();
-      !Others.empty())
-    Choice.OtherEvent = Others.front();
+  const FunctionDecl *Longer = *Performer, *Shorter = *Other;
+  std::vector<llvm::StringRef> LongerKeys = First, ShorterKeys = targetKeys(*Other);
+  size_t Differ = llvm::mismatch(LongerKeys, ShorterKeys).first - LongerKeys.begin();
+  if (Differ == LongerKeys.size()) {
+    std::swap(Longer, Shorter);
+    std::swap(LongerKeys, ShorterKeys);
+  }
+  std::vector<CollectiveEvent> Events = dispatchedEvents(Longer, Site, SiteStmt);
+  if (Events.empty())
+    return std::nullopt;
+  std::vector<CollectiveEvent> Others = performsCollectives(Shorter)
+                                            ? dispatchedEvents(Shorter, Site, SiteStmt)
+                                            : std::vector<CollectiveEvent>();
+  // Keys and events pair up by position when each key is one event;
+  // otherwise (a target's sequence is not one list) the first events speak.
+  const bool ByPosition = Events.size() == LongerKeys.size() && Others.size() == ShorterKeys.size();
+  const size_t At = ByPosition ? Differ : 0;
+  DispatchChoice Choice{Events[At], Shorter, std::nullopt, ByPosition && Differ > 0};
+  if (At < Others.size())
+    Choice.OtherEvent = Others[At];
   return Choice;
 }
 

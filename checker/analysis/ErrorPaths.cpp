@@ -134,13 +134,18 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
   auto Arm = [&] { return TrueFails ? 0u : 1u; };
   const auto *Compare = dyn_cast<BinaryOperator>(E);
   if (!Compare || !Compare->isEqualityOp()) {
-    // `if (err)` is true when it failed, `if (p)` when it succeeded.
+    // `if (err)` is true when it failed; `if (p)` and `if (ok)`, of a
+    // `bool` whose success is true (`work->wait()`), when it succeeded.
     std::optional<StatusValue> Status = statusOf(E, FD, nullptr);
     if (!Status)
       Status = assignedJustBefore(E, Block);
-    if (!Status || Status->Value != 0)
+    if (!Status)
       return std::nullopt;
-    if (Status->Fails)
+    const bool TrueSucceeds =
+        Status->Fails || (Status->Value == 1 && E->getType()->isBooleanType());
+    if (!TrueSucceeds && Status->Value != 0)
+      return std::nullopt;
+    if (TrueSucceeds)
       TrueFails = !TrueFails;
     return Arm();
   }

@@ -30,8 +30,9 @@ bool FunctionFacts::sameAs(const FunctionFacts &Other) const {
   };
   return Same(ReturnValue, Other.ReturnValue) && Same(ReturnedOwn, Other.ReturnedOwn) &&
          ReturnsAgreed == Other.ReturnsAgreed && AgreedParams == Other.AgreedParams &&
-         ReturnChosenBy == Other.ReturnChosenBy && WrittenParams == Other.WrittenParams &&
-         WrittenGlobals == Other.WrittenGlobals && WrittenGlobalParts == Other.WrittenGlobalParts &&
+         AssignedParams == Other.AssignedParams && ReturnChosenBy == Other.ReturnChosenBy &&
+         WrittenParams == Other.WrittenParams && WrittenGlobals == Other.WrittenGlobals &&
+         WrittenGlobalParts == Other.WrittenGlobalParts &&
          AssignedGlobals == Other.AssignedGlobals &&
          AssignedGlobalParts == Other.AssignedGlobalParts && Throws == Other.Throws &&
          Same(ThrowsWhen, Other.ThrowsWhen) && SameFields(ReturnedFields, Other.ReturnedFields) &&

@@ -47,6 +47,8 @@ static const Expr *unwrapped(const Expr *E) {
       E = Temp->getSubExpr();
     else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
       E = Bind->getSubExpr();
+    else if (const auto *Literal = dyn_cast<CompoundLiteralExpr>(E)) // C's `(entry_t){cb, arg}`
+      E = Literal->getInitializer();
     else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
              Construct && Construct->getNumArgs() == 1 && !callOperatorOf(Construct))
       E = Construct->getArg(0); // a conversion, not a function object

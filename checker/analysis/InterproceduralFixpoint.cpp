@@ -254,7 +254,9 @@ void TranslationUnitAnalysis::computeFieldSeeds() {
               saysMoreOfParameter(Source, Seed)) {
             const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
             Seed = Arena.make(Provenance::Kind::Parameter,
-                              Param->getNameAsString() + "." + Field->getNameAsString(),
+                              Param->getNameAsString() +
+                                  (Param->getType()->isPointerType() ? "->" : ".") +
+                                  Field->getNameAsString(),
                               Param->getLocation(), Source);
           }
         }

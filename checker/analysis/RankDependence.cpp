@@ -415,6 +415,7 @@ FunctionDependence Dataflow::run() {
     publishWritesAtExit(Out[Graph.getExit().getBlockID()]);
     dropWritesAgreedAtExit(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AgreedParams = agreedParameters(Out[Graph.getExit().getBlockID()]);
+    Result.Facts.AssignedParams = assignedParameters(Out[Graph.getExit().getBlockID()]);
     Result.Facts.AssignedFields = assignedFields(Out[Graph.getExit().getBlockID()]);
     Result.Facts.OwnFieldsAtExit = ownFieldsAtExit(Out[Graph.getExit().getBlockID()]);
   }

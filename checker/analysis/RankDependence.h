@@ -88,6 +88,10 @@ struct FunctionFacts {
   // that after the call.
   FieldValues OwnFieldsAtExit;
   uint64_t AgreedParams = 0; // bit i: a collective agrees what parameter i points or refers to
+  // Bit i: every path to the exit sets the number parameter i points or
+  // refers to, to a value the same on every rank (`*ok = tmp;` after
+  // broadcasting `tmp`, `*n = 0;`): what the caller held there is gone.
+  uint64_t AssignedParams = 0;
   // Bit i: a branch on parameter i picks what it returns (a factory:
   // `if (rank < k) return std::make_unique<Sharded>(); return ...;`), at the
   // first such return.

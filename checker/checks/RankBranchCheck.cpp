@@ -99,19 +99,22 @@ void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
   const bool ByCommunicator = D.OtherEvent && D.OtherEvent->Collective == Event.Collective &&
                               !Event.Communicator.empty() && !D.OtherEvent->Communicator.empty() &&
                               D.OtherEvent->Communicator != Event.Communicator;
+  // After the collectives both call, one goes on where the other stops or
+  // calls something else: `then` says the difference is not the first call.
+  const char *Verb = D.OtherSharesPrefix ? "then calls " : "calls ";
   Message Calls = Finding.name(Event, Naming::Collective);
-  Message Instead = "calls none";
+  Message Instead = D.OtherSharesPrefix ? "returns instead" : "calls none";
   if (ByCommunicator) {
     Calls = Calls + Finding.name(Event, Naming::OnCommunicator);
-    Instead = "calls " + Finding.name(*D.OtherEvent, Naming::Collective) +
+    Instead = Verb + Finding.name(*D.OtherEvent, Naming::Collective) +
               Finding.name(*D.OtherEvent, Naming::OnCommunicator);
   } else if (D.OtherEvent) {
-    Instead = D.OtherEvent->Collective == Event.Collective
-                  ? Message("runs other collectives")
-                  : "calls " + Finding.name(*D.OtherEvent, Naming::Collective);
+    Instead = Verb + Finding.name(*D.OtherEvent, Naming::Collective);
+    if (D.OtherEvent->Collective == Event.Collective)
+      Instead = Instead + " with other arguments";
   }
   Finding.warning(Event.Site,
-                  Call + " may run " + Performer + ", which calls " + Calls + ", or " + Other +
+                  Call + " may run " + Performer + ", which " + Verb + Calls + ", or " + Other +
                       ", which " + Instead + ", and " + quoted(sourceText(D.Condition, Context)) +
                       " differs between ranks: ranks that reach different functions run "
                       "different collectives and the job hangs");
@@ -126,7 +129,11 @@ void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
     Finding.note(D.OtherEvent->CollectiveSite, Finding.name(*D.OtherEvent, Naming::Collective) +
                                                    " is called here, inside " + Other);
   else if (!D.OtherEvent)
-    Finding.note(D.OtherTarget->getLocation(), Other + " calls no collective");
+    Finding.note(D.OtherTarget->getLocation(),
+                 D.OtherSharesPrefix
+                     ? Other + " returns after the collectives both call, without calling " +
+                           Finding.name(Event, Naming::Collective)
+                     : Other + " calls no collective");
   Finding.note(Event.Site, "make " + quoted(sourceText(D.Condition, Context)) +
                                " the same on every rank, or have every function " + Call +
                                " may run call the same collectives");

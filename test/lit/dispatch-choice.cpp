@@ -178,7 +178,7 @@ void roles_with_another_root(std::vector<double> &w, MPI_Comm comm) {
   else
     role.reset(new Straggler);
   role->round(w, comm);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'role->round' may run 'Coordinator::round', which calls 'MPI_Reduce', or 'Straggler::round', which runs other collectives, and 'role' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'role->round' may run 'Coordinator::round', which calls 'MPI_Reduce', or 'Straggler::round', which calls 'MPI_Reduce' with other arguments, and 'role' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-37]]:5: note: 'MPI_Reduce' is called here, inside 'Coordinator::round', which 'role->round' may run
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'role' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
@@ -643,4 +643,77 @@ void coarse_cycle(double *x) {
   // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-25]]:8: note: 'IdleCoarse::solve' calls no collective
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: make 'on_world' the same on every rank, or have every function 'on_world->solve' may run call the same collectives
+}
+
+// The warning names the first collective where the functions differ, after
+// the ones they share: both phases reduce first, then one broadcasts where
+// the other waits in a barrier, or returns.
+struct Phase {
+  virtual ~Phase() = default;
+  virtual void run(double *v, MPI_Comm comm) = 0;
+};
+struct FullPhase : Phase {
+  void run(double *v, MPI_Comm comm) override {
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Bcast(v, 4, MPI_DOUBLE, 0, comm);
+  }
+};
+struct FencedPhase : Phase {
+  void run(double *v, MPI_Comm comm) override {
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Barrier(comm);
+  }
+};
+struct ReducePhase : Phase {
+  void run(double *v, MPI_Comm comm) override {
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_SUM, comm);
+  }
+};
+
+// Positive: the second collective differs.
+void phases_differ_after_reduce(double *v, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Phase> phase;
+  if (rank == 0)
+    phase = std::make_unique<FullPhase>();
+  else
+    phase = std::make_unique<FencedPhase>();
+  phase->run(v, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'phase->run' may run 'FullPhase::run', which then calls 'MPI_Bcast', or 'FencedPhase::run', which then calls 'MPI_Barrier', and 'phase' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-26]]:5: note: 'MPI_Bcast' is called here, inside 'FullPhase::run', which 'phase->run' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'phase' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-24]]:5: note: 'MPI_Barrier' is called here, inside 'FencedPhase::run'
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'phase' the same on every rank, or have every function 'phase->run' may run call the same collectives
+}
+
+// Positive: the other phase returns after the reduction.
+void phase_stops_after_reduce(double *v, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  std::unique_ptr<Phase> phase;
+  if (rank == 0)
+    phase = std::make_unique<ReducePhase>();
+  else
+    phase = std::make_unique<FullPhase>();
+  phase->run(v, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'phase->run' may run 'FullPhase::run', which then calls 'MPI_Bcast', or 'ReducePhase::run', which returns instead, and 'phase' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-45]]:5: note: 'MPI_Bcast' is called here, inside 'FullPhase::run', which 'phase->run' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'phase' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:7: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-39]]:8: note: 'ReducePhase::run' returns after the collectives both call, without calling 'MPI_Bcast'
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'phase' the same on every rank, or have every function 'phase->run' may run call the same collectives
+}
+
+// Negative: every rank runs the same phase type's collectives.
+void same_phase_everywhere(double *v, MPI_Comm comm, bool fenced) {
+  std::unique_ptr<Phase> phase;
+  if (fenced)
+    phase = std::make_unique<FencedPhase>();
+  else
+    phase = std::make_unique<FullPhase>();
+  phase->run(v, comm);
 }

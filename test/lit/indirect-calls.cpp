@@ -448,12 +448,12 @@ void factory_hook_by_rank(MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::function<void()> hook = make_sync(comm, rank == 0);
   hook();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'hook' may run the lambda on line 438, which calls 'MPI_Barrier', or the lambda on line 442, which runs other collectives, and 'hook' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-13]]:7: note: 'MPI_Barrier' is called here, inside the lambda, which 'hook' may run
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'hook' may run the lambda on line 438, which then calls 'MPI_Barrier', or the lambda on line 442, which returns instead, and 'hook' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-12]]:7: note: 'MPI_Barrier' is called here, inside the lambda, which 'hook' may run
   // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'hook' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-17]]:7: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-14]]:19: note: 'MPI_Barrier' is called here, inside the lambda on line 442
+  // CHECK-MESSAGES: :[[@LINE-14]]:10: note: the lambda on line 442 returns after the collectives both call, without calling 'MPI_Barrier'
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'hook' the same on every rank, or have every function 'hook' may run call the same collectives
 }
 

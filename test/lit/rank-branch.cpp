@@ -321,6 +321,27 @@ void environment_wrapper(MPI_Comm comm) {
     MPI_Barrier(comm);
 }
 
+// A wrapper this file only declares is taken at its word: handed a rank
+// variable's name, the number it returns is that rank.
+int read_env_int(const char *name, int fallback);
+bool has_env(const char *name);
+
+void declared_environment_wrapper(MPI_Comm comm) {
+  const int local_slot = read_env_int("LOCAL_RANK", 0);
+  if (local_slot == 0)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local_slot == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'local_slot == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:26: note: the rank comes from the environment variable 'LOCAL_RANK' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // Negative: a yes-or-no answer reads no number.
+  if (has_env("LOCAL_RANK"))
+    MPI_Barrier(comm);
+  // Negative: another variable.
+  if (read_env_int("NUM_EPOCHS", 1) > 1)
+    MPI_Barrier(comm);
+}
+
 // Two specializations of one template are named apart: the root's adds a
 // barrier the others never call.
 template <bool IsRoot> void publish(double *table, int n, MPI_Comm comm) {

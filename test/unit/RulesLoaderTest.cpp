@@ -54,11 +54,14 @@ TEST(RulesLoader, BuiltinRulesLoadAndAreComplete) {
   EXPECT_EQ(*Rules.findRankSource("MPI_Comm_rank")->OutArg, 1u);
   EXPECT_TRUE(Rules.findRankSource("c10d::ProcessGroup::getRank")->Returns);
   EXPECT_TRUE(Rules.findUniformSource("MPI_Comm_size")->WorldSize);
-  ASSERT_EQ(Rules.Statuses.size(), 5u);
-  EXPECT_EQ(Rules.Statuses[0].Type, "cudaError_t"); // files in name order
-  EXPECT_EQ(Rules.Statuses[2].Functions, "^P?MPI_[A-Z]");
-  EXPECT_EQ(Rules.Statuses[2].Value, 0);
-  EXPECT_TRUE(Rules.Statuses[4].NullFails); // system.json: fopen, malloc, ...
+  ASSERT_EQ(Rules.Statuses.size(), 6u);
+  EXPECT_EQ(Rules.Statuses[0].Functions, "^c10d::Work::(wait|isSuccess)$"); // files in name order
+  EXPECT_EQ(Rules.Statuses[0].Value, 1);                                    // a bool: true
+  EXPECT_EQ(Rules.Statuses[1].Type, "cudaError_t");
+  EXPECT_EQ(Rules.Statuses[3].Functions, "^P?MPI_[A-Z]");
+  EXPECT_EQ(Rules.Statuses[3].Value, 0);
+  EXPECT_TRUE(Rules.Statuses[5].NullFails); // system.json: fopen, malloc, ...
+  EXPECT_TRUE(Rules.findPerRankSource("c10d::Work::isCompleted")->Returns);
   EXPECT_TRUE(Rules.findPerRankSource("MPI_Wtime")->Returns);
   EXPECT_EQ(Rules.findPerRankSource("MPI_Recv")->OutArgs, (std::vector<unsigned>{0, 6}));
   EXPECT_EQ(Rules.findPerRankSource("MPI_Cart_shift")->OutArgs, (std::vector<unsigned>{3, 4}));

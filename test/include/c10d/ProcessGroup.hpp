@@ -54,6 +54,8 @@ class Work {
 public:
   virtual ~Work();
   virtual bool wait();
+  virtual bool isCompleted();
+  virtual bool isSuccess() const;
 };
 
 class Backend {
