@@ -195,15 +195,20 @@ bool CallClassifier::readsEnvironmentNamedBy(const ParmVarDecl *Param) const {
   const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
   if (!Inserted || !Function)
     return It->second;
-  // A wrapper this file only declares (`int readEnvInt(const char *name, int
-  // dflt);`) is taken at its word: handed a variable's name, it returns a
-  // number read from it. One that answers yes or no (`hasEnv("RANK")`) reads
-  // no number; neither does a library's.
+  // A wrapper this file only declares, shaped as an environment getter with
+  // a default (`int readEnvInt(const char *name, int dflt);`), is taken at
+  // its word: handed a variable's name, it returns the number read from it.
+  // Other shapes (`env_is_set("RANK")`, `hash("RANK")`, `str_eq(mode,
+  // "RANK")`) read no number; neither does a library's.
   if (!Function->hasBody()) {
+    ASTContext &Context = Function->getASTContext();
     const QualType Result = Function->getReturnType();
-    return It->second = !classify(Function).SystemLibrary && Result->isIntegerType() &&
-                        !Result->isBooleanType() && Param->getType()->isPointerType() &&
-                        Param->getType()->getPointeeType()->isCharType();
+    return It->second =
+               !classify(Function).SystemLibrary && Function->getNumParams() == 2 &&
+               Param == Function->getParamDecl(0) && Result->isIntegerType() &&
+               !Result->isBooleanType() && Param->getType()->isPointerType() &&
+               Param->getType()->getPointeeType()->isCharType() &&
+               Context.hasSameUnqualifiedType(Function->getParamDecl(1)->getType(), Result);
   }
   bool Reads = false;
   forEachStmtInOrder(Function->getBody(), [&](const Stmt *S) {

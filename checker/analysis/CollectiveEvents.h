@@ -179,6 +179,7 @@ struct DispatchChoice {
   const clang::FunctionDecl *Other = nullptr;
   std::optional<CollectiveEvent> OtherEvent; // where the two first differ
   bool AfterCommonPrefix = false;            // both call the same collectives before
+  bool Paired = true; // false: a sequence is no one list, and the first events stand for it
 };
 
 class CollectiveEvents {

@@ -10,6 +10,25 @@
 namespace lockstep::analysis::dependence {
 using namespace clang;
 
+/// Whether \p Arg names one variable or field itself (`&n`, `&cfg.steps`,
+/// `o.count` bound to a reference, a pointer parameter handed on: its
+/// callers name theirs), not through a pointer that may point to other
+/// storage on other ranks, nor an element at an index.
+static bool namesStorage(const Expr *Arg) {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (const auto *Name = dyn_cast<DeclRefExpr>(E); Name && isa<ParmVarDecl>(Name->getDecl()))
+    return true;
+  if (const auto *Address = dyn_cast<UnaryOperator>(E);
+      Address && Address->getOpcode() == UO_AddrOf)
+    E = Address->getSubExpr()->IgnoreParenImpCasts();
+  while (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    if (Member->isArrow())
+      return false;
+    E = Member->getBase()->IgnoreParenImpCasts();
+  }
+  return isa<DeclRefExpr>(E) && !E->getType()->isPointerType();
+}
+
 namespace {
 
 /// Whether a call with no summary passes its inputs on to its results: its
@@ -20,6 +39,31 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 }
 
 } // namespace
+
+// What a per-rank source of the rules hands this rank through \p Received.
+// A read at an offset (rules `when_differs`) is per-rank where the offset
+// is (`MPI_File_read_at_all(fh, rank * n, ...)`), and what the callers pass
+// where they pass the offset; every rank reads the same at one offset
+// (`MPI_File_read_at_all(fh, 0, &hdr, ...)`).
+RankValue Dataflow::perRankSourceData(const CallExpr *Call, const CalleeRole &Role,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      const Expr *Received) const {
+  const rules::PerRankSourceRule &Rule = *Role.PerRankSource;
+  RankValue Data;
+  const Provenance *Via = nullptr;
+  if (Rule.When) {
+    RankValue Decides = *Rule.When < Args.size() ? eval(Args[*Rule.When]) : RankValue();
+    if (!Decides.Source || Decides.pending()) {
+      Data.Params = Decides.Params;
+      Data.ElementParams = Decides.ElementParams;
+      Data.Source = Decides.Source;
+      return Data;
+    }
+    Via = Decides.Source;
+  }
+  Data.Source = perRankData(Call, Received, Rule.Function, Rule.Why, Env.Arena, Function, Via);
+  return Data;
+}
 
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (const Expr *Hinted = ignoreBranchHints(Call); Hinted != Call)
@@ -43,11 +87,8 @@ RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (Role.AnnotatedRankSource)
     return RankValue::rank(
         Env.Arena.make(Provenance::Kind::Annotated, Role.Name, Call->getBeginLoc()));
-  if (Role.PerRankSource && Role.PerRankSource->Returns) {
-    Value.Source = perRankData(Call, Call, Role.PerRankSource->Function, Role.PerRankSource->Why,
-                               Env.Arena, Function);
-    return Value;
-  }
+  if (Role.PerRankSource && Role.PerRankSource->Returns)
+    return perRankSourceData(Call, Role, Args, Call);
   if (Role.UniformSource && Role.UniformSource->Returns)
     return Role.UniformSource->WorldSize ? RankValue::worldSize() : RankValue();
   if (Role.isKnown())
@@ -248,7 +289,7 @@ void Dataflow::writeOutParamsOfCall(const FunctionFacts &Callee, const FunctionD
     const ParmVarDecl *Param = I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr;
     if (Callee.OutParams[I].dependent())
       writeOutArgument(Args[I], Param, InCaller(Callee.OutParams[I]));
-    else if (I < 64 && (Callee.AssignedParams >> I & 1))
+    else if (I < 64 && (Callee.AssignedParams >> I & 1) && namesStorage(Args[I]))
       writeOutArgument(Args[I], Param, RankValue());
     else if (I < 64 && (Callee.WrittenParams >> I & 1))
       redefine(Args[I], Param);
@@ -503,10 +544,7 @@ void Dataflow::applyCallEffects(const CallExpr *Call) {
   for (unsigned I : Role.PerRankSource ? Role.PerRankSource->OutArgs : std::vector<unsigned>()) {
     if (I >= Args.size())
       continue;
-    RankValue Data;
-    Data.Source = perRankData(Call, Args[I], Role.PerRankSource->Function, Role.PerRankSource->Why,
-                              Env.Arena, Function);
-    writeOutArgument(Args[I], ParamFor(I), Data);
+    writeOutArgument(Args[I], ParamFor(I), perRankSourceData(Call, Role, Args, Args[I]));
   }
   if (Role.Collective) {
     for (unsigned I : Role.Collective->UniformOutputs)

@@ -262,6 +262,9 @@ private:
   RankValue eval(const clang::Expr *E) const; // records the value in the last pass
   RankValue evaluate(const clang::Expr *E) const;
   RankValue evalCall(const clang::CallExpr *Call) const;
+  RankValue perRankSourceData(const clang::CallExpr *Call, const CalleeRole &Role,
+                              llvm::ArrayRef<const clang::Expr *> Args,
+                              const clang::Expr *Received) const;
   RankValue joinChildren(const clang::Stmt *S) const;
 
   // --- transfer --------------------------------------------------------

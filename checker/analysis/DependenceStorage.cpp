@@ -190,8 +190,10 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     // A field of a parameter's object that every call passes field by
     // field is what the callers pass, and nothing else: that some other
     // object of the type holds it per-rank (a local a planner filled on
-    // one rank) says nothing of this one. Behind a pointer, only its own
-    // fields (`p->n`: the parameter, its pointee, the field).
+    // one rank) says nothing of this one. Behind a pointer, its own fields
+    // (`p->n`: the parameter, its pointee, the field) hold what the callers
+    // pass and what the field holds anywhere: a pointer stored elsewhere,
+    // or to an element, is written where its callers' storage is not seen.
     const bool ByPointer = It != ParamIndex.end() && Param->getType()->isPointerType();
     const bool OwnField = ByPointer ? Key.size() == 3 && Key[1] == &DerefStep : Key.size() == 2;
     const bool Nested =
@@ -203,15 +205,20 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       FieldSeedsRead |= uint64_t(1) << It->second;
     const DependenceEnvironment::FieldSeedMap *Seeds =
         FieldByField ? Env.fieldSeedsOf(Function.decl(), It->second) : nullptr;
-    if (Seeds && OwnField) {
+    const Provenance *Passed = nullptr;
+    if (Seeds && OwnField)
       if (auto Seed = Seeds->find(Field); Seed != Seeds->end())
-        Value.Source = Seed->second;
+        Passed = Seed->second;
+    if (Seeds && OwnField && !ByPointer) {
+      Value.Source = Passed;
       return Value;
     }
-    if (Seeds)
+    if (Seeds && !OwnField)
       return nestedParameterField(Key, *Seeds);
     SharedReads.insert(Field);
     Value = sharedOrElsewhere(Field);
+    if (!Value.Source)
+      Value.Source = Passed;
     // Otherwise also what the caller passes for the whole object.
     if (It != ParamIndex.end())
       Value.Params |= uint64_t(1) << It->second;
@@ -478,7 +485,8 @@ uint64_t Dataflow::agreedParameters(const State &AtExit) const {
 // The numbers parameters point or refer to, set on every path to the exit
 // to values the same on every rank. A path that leaves one unset merges in
 // the callers' value there, which depends on the parameter; so does a
-// compound write (`*n += k`).
+// compound write (`*n += k`). A pointer parameter pointed elsewhere (`n =
+// &scratch;`) no longer writes the caller's storage.
 uint64_t Dataflow::assignedParameters(const State &AtExit) const {
   uint64_t Assigned = 0;
   for (const auto &[Param, Index] : ParamIndex) {
@@ -490,9 +498,9 @@ uint64_t Dataflow::assignedParameters(const State &AtExit) const {
       continue;
     QualType Held = Type->getPointeeType();
     auto It = AtExit.find(Key);
-    if (Index < 64 && (Held->isArithmeticType() || Held->isEnumeralType()) &&
-        !Held.isConstQualified() && It != AtExit.end() && It->second.Definition &&
-        !It->second.dependent())
+    if (Index < 64 && !(Type->isPointerType() && AtExit.count(StorageKey{Param})) &&
+        (Held->isArithmeticType() || Held->isEnumeralType()) && !Held.isConstQualified() &&
+        It != AtExit.end() && It->second.Definition && !It->second.dependent())
       Assigned |= uint64_t(1) << Index;
   }
   return Assigned;

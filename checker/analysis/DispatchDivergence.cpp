@@ -83,6 +83,7 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
       D.OtherEvent = Choice->OtherEvent;
       D.OtherTarget = Choice->Other;
       D.OtherSharesPrefix = Choice->AfterCommonPrefix;
+      D.OtherPaired = Choice->Paired;
       D.Inner = Call.Inner;
       Divergences.push_back(std::move(D));
     }

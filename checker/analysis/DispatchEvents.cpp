@@ -87,7 +87,7 @@ CollectiveEvents::dispatchChoice(const std::vector<const FunctionDecl *> &Target
   // otherwise (a target's sequence is not one list) the first events speak.
   const bool ByPosition = Events.size() == LongerKeys.size() && Others.size() == ShorterKeys.size();
   const size_t At = ByPosition ? Differ : 0;
-  DispatchChoice Choice{Events[At], Shorter, std::nullopt, ByPosition && Differ > 0};
+  DispatchChoice Choice{Events[At], Shorter, std::nullopt, ByPosition && Differ > 0, ByPosition};
   if (At < Others.size())
     Choice.OtherEvent = Others[At];
   return Choice;

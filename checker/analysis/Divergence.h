@@ -59,6 +59,7 @@ struct Divergence {
   std::optional<CollectiveEvent> OtherEvent;        // what the other ranks run instead
   const clang::FunctionDecl *OtherTarget = nullptr; // Dispatch: the function they reach instead
   bool OtherSharesPrefix = false; // Dispatch: both call the same collectives before `Event`
+  bool OtherPaired = true;        // Dispatch: `OtherEvent` is where the sequences differ
   // Dispatch through a method's virtual call on its own object (`run()`
   // calling `on_step_end()`): that call.
   const clang::CXXMemberCallExpr *Inner = nullptr;

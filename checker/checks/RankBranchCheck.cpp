@@ -108,6 +108,8 @@ void RankBranchCheck::reportDispatch(const Divergence &D, ASTContext &Context) {
     Calls = Calls + Finding.name(Event, Naming::OnCommunicator);
     Instead = Verb + Finding.name(*D.OtherEvent, Naming::Collective) +
               Finding.name(*D.OtherEvent, Naming::OnCommunicator);
+  } else if (D.OtherEvent && D.OtherEvent->Collective == Event.Collective && !D.OtherPaired) {
+    Instead = "runs other collectives"; // its first call is no difference
   } else if (D.OtherEvent) {
     Instead = Verb + Finding.name(*D.OtherEvent, Naming::Collective);
     if (D.OtherEvent->Collective == Event.Collective)

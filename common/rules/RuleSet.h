@@ -91,6 +91,9 @@ struct PerRankSourceRule {
   std::vector<unsigned> OutArgs; // the arguments it writes the data through
   bool Returns = false;          // it returns the data
   std::string Why;               // what the data is, for the notes: "a clock reading"
+  // Only where this argument differs between ranks (a read at a per-rank
+  // offset, `MPI_File_read_at_all(fh, rank * n, ...)`); always when unset.
+  std::optional<unsigned> When;
   std::string Origin;
 };
 

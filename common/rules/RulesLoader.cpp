@@ -250,10 +250,10 @@ Error readPerRankSource(const json &Entry, const std::string &Context, const std
                         PerRankSourceRule &Rule) {
   Reader R(Entry, Context);
   std::optional<unsigned> OutArg;
-  if (!R.onlyKeys({"function", "out_arg", "out_args", "returns", "why"}) ||
+  if (!R.onlyKeys({"function", "out_arg", "out_args", "returns", "why", "when_differs"}) ||
       !R.string("function", Rule.Function) || !R.index("out_arg", OutArg) ||
       !R.indexList("out_args", Rule.OutArgs) || !R.boolean("returns", Rule.Returns) ||
-      !R.string("why", Rule.Why))
+      !R.string("why", Rule.Why) || !R.index("when_differs", Rule.When))
     return R.takeError();
   if (OutArg && !Rule.OutArgs.empty())
     return R.failure("", "give 'out_arg' or 'out_args', not both");
@@ -261,6 +261,9 @@ Error readPerRankSource(const json &Entry, const std::string &Context, const std
     Rule.OutArgs.push_back(*OutArg);
   if (Rule.OutArgs.empty() && !Rule.Returns)
     return R.failure("", "give 'out_arg' (or 'out_args'), \"returns\": true, or both");
+  for (unsigned Out : Rule.OutArgs)
+    if (Rule.When == Out)
+      return R.failure("when_differs", "names an argument the data is written through");
   Rule.Origin = File;
   return Error::success();
 }

@@ -92,6 +92,55 @@ void reset_on_root(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
+static void reset_through(int *n) { reset(n); }
+
+static int scratch;
+static void reset_scratch(int *n) {
+  n = &scratch;
+  *n = 0;
+}
+
+// Negative: a wrapper hands its pointer on to the reset.
+void reset_through_wrapper(MPI_Comm comm) {
+  int rank, n;
+  MPI_Comm_rank(comm, &rank);
+  n = rank;
+  reset_through(&n);
+  if (n)
+    MPI_Barrier(comm);
+}
+
+// Positive: the helper resets what it points to after pointing elsewhere.
+void reset_elsewhere(MPI_Comm comm) {
+  int rank, n;
+  MPI_Comm_rank(comm, &rank);
+  n = rank;
+  reset_scratch(&n);
+  if (n)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'n'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Positive: which variable is reset differs between ranks.
+void reset_chosen_by_rank(MPI_Comm comm) {
+  int rank, a, b;
+  MPI_Comm_rank(comm, &rank);
+  a = b = rank;
+  int *target = &a;
+  if (rank > 0)
+    target = &b;
+  reset(target);
+  if (a)
+    MPI_Barrier(comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'a'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'a' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
 typedef struct {
   int ncallbacks;
 } engine_t;

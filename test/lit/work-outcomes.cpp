@@ -3,9 +3,10 @@
 //
 // What a c10d Work object says of its operation is this rank's own view
 // (rules/c10d.json per_rank_sources): whether it has completed yet, whether
-// it succeeded. A collective decided by it hangs. `wait()` and `isSuccess()`
-// are also statuses: a rank that leaves when its wait failed takes an error
-// path, as `if (rc != MPI_SUCCESS) return rc;` does, and is not reported.
+// it succeeded. A collective decided by it hangs. `wait()` returns true or
+// throws, so its result is no per-rank data; it and `isSuccess()` are
+// statuses: a rank that leaves when its wait failed takes an error path, as
+// `if (rc != MPI_SUCCESS) return rc;` does, and is not reported.
 #include <c10d/ProcessGroup.hpp>
 #include <cstdio>
 #include <stdexcept>
@@ -59,4 +60,22 @@ void log_completion(c10d::ProcessGroup &pg) {
   if (work->isCompleted())
     std::printf("allreduce done early\n");
   pg.barrier()->wait();
+}
+
+// Negative: waits combined, and a wrapper's code from a wait, are statuses.
+bool combined_waits(c10d::ProcessGroup &pg) {
+  bool ok = pg.allreduce(gradients())->wait() && pg.barrier()->wait();
+  if (!ok)
+    return false;
+  pg.barrier()->wait();
+  return true;
+}
+
+static int wait_code(const c10::intrusive_ptr<c10d::Work> &work) { return work->wait() ? 0 : -1; }
+
+int code_from_wait(c10d::ProcessGroup &pg) {
+  if (int rc = wait_code(pg.allreduce(gradients())); rc != 0)
+    return rc;
+  pg.barrier()->wait();
+  return 0;
 }

@@ -386,6 +386,24 @@ TEST(RulesLoader, ReadsPerRankSources) {
   EXPECT_TRUE(Rules.findPerRankSource("read_sensor")->OutArgs.empty());
   EXPECT_TRUE(Rules.findPerRankSource("stamp")->Returns);
   EXPECT_EQ(Rules.findPerRankSource("stamp")->OutArgs, std::vector<unsigned>{0});
+  EXPECT_FALSE(Rules.findPerRankSource("stamp")->When);
+}
+
+TEST(RulesLoader, LoadsOffsetReads) {
+  RuleSet Rules;
+  ASSERT_EQ(load(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "read_block", "out_arg": 2, "when_differs": 1, "why": "a block"}]})",
+                 Rules),
+            "");
+  EXPECT_EQ(Rules.findPerRankSource("read_block")->When, 1u);
+  EXPECT_EQ(errorOf(R"({"version": 1, "api": "x", "per_rank_sources": [
+      {"function": "f", "out_arg": 2, "when_differs": 2, "why": "a block"}]})"),
+            "user.json: per_rank_sources[0] ('f'): key 'when_differs': names an argument the "
+            "data is written through");
+  RuleSet Builtin;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Builtin)), "");
+  EXPECT_EQ(Builtin.findPerRankSource("MPI_File_read_at_all")->When, 1u);
+  EXPECT_EQ(Builtin.findPerRankSource("MPI_File_read_at_all")->OutArgs, std::vector<unsigned>{2});
 }
 
 TEST(RulesLoader, RejectsMalformedPerRankSources) {
