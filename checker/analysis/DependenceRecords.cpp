@@ -127,13 +127,22 @@ bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
 }
 
 // The fields of the plain struct a pointer argument points to, where the
-// storage is named: `&cfg`, or a pointer parameter handed on (`cfg` of
+// storage is named: `&cfg`, `&run.cfg`, or a pointer parameter handed on (`cfg` of
 // `solve(const cfg_t *cfg)` calling `norm(x, cfg)`), whose fields are what
 // this function's callers passed.
 bool Dataflow::pointeeFieldsOf(const Expr *Arg, FieldValues &Fields) const {
   const Expr *Bare = Arg->IgnoreParenImpCasts();
   const auto *Address = dyn_cast<UnaryOperator>(Bare);
   const auto *Name = dyn_cast<DeclRefExpr>(Bare);
+  // `&arr[k]`, `&p->cfg`: storage this function's state may not hold whole.
+  if (Address && Address->getOpcode() == UO_AddrOf) {
+    const Expr *Named = Address->getSubExpr()->IgnoreParenImpCasts();
+    for (const auto *Member = dyn_cast<MemberExpr>(Named); Member && !Member->isArrow();
+         Member = dyn_cast<MemberExpr>(Named))
+      Named = Member->getBase()->IgnoreParenImpCasts();
+    if (!isa<DeclRefExpr>(Named))
+      return false;
+  }
   const RecordDecl *Record =
       Arg->getType()->isPointerType() ? plainRecord(Arg->getType()->getPointeeType()) : nullptr;
   StorageKey Key;

@@ -219,8 +219,9 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     Value = sharedOrElsewhere(Field);
     if (!Value.Source)
       Value.Source = Passed;
-    // Otherwise also what the caller passes for the whole object.
-    if (It != ParamIndex.end())
+    // Otherwise also what the caller passes for the whole object; the
+    // callers' fields say more.
+    if (It != ParamIndex.end() && !(Seeds && OwnField))
       Value.Params |= uint64_t(1) << It->second;
     return Value;
   }
