@@ -1,5 +1,7 @@
 // What collectives and uniform sources leave the same on every rank, or on
-// the members of each part of a split only.
+// the members of each part of a split only; what per-rank sources hand each
+// rank; and what a function leaves agreed or assigned in its callers'
+// storage.
 #include "DependenceDataflow.h"
 #include "PerRankSources.h"
 #include "SourceText.h"
@@ -115,6 +117,102 @@ RankValue Dataflow::agreedOutput(const CallExpr *Call, const CalleeRole &Role,
                   "the result over '" + sourceText(Communicator, Function.context()) + "'",
                   Env.Arena, Function, Handle.Source, namedStorage(Communicator));
   return Value;
+}
+
+// What a per-rank source of the rules hands this rank through \p Received.
+// A read at an offset (rules `when_differs`) is per-rank where the offset
+// is (`MPI_File_read_at_all(fh, rank * n, ...)`), and what the callers pass
+// where they pass the offset; every rank reads the same at one offset
+// (`MPI_File_read_at_all(fh, 0, &hdr, ...)`).
+RankValue Dataflow::perRankSourceData(const CallExpr *Call, const CalleeRole &Role,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      const Expr *Received) const {
+  const rules::PerRankSourceRule &Rule = *Role.PerRankSource;
+  RankValue Data;
+  const Provenance *Via = nullptr;
+  if (Rule.When) {
+    RankValue Decides = *Rule.When < Args.size() ? eval(Args[*Rule.When]) : RankValue();
+    if (!Decides.Source || Decides.pending()) {
+      Data.Params = Decides.Params;
+      Data.ElementParams = Decides.ElementParams;
+      Data.Source = Decides.Source;
+      return Data;
+    }
+    Via = Decides.Source;
+  }
+  Data.Source = perRankData(Call, Received, Rule.Function, Rule.Why, Env.Arena, Function, Via);
+  return Data;
+}
+
+// What a parameter points or refers to, agreed by a collective before every
+// return: the caller's storage is agreed after the call (`bcast(&len, 1,
+// MPI_INT)` through a wrapper over MPI_Bcast). A path that writes nothing
+// there (a chunk loop that runs no chunk) leaves nothing to agree.
+uint64_t Dataflow::agreedParameters(const State &AtExit) const {
+  uint64_t Agreed = 0;
+  for (const auto &[Param, Index] : ParamIndex) {
+    StorageKey Key{Param};
+    if (!Param->getType()->isReferenceType())
+      Key.push_back(&DerefStep);
+    auto It = AtExit.find(Key);
+    if (It != AtExit.end() && It->second.Definition == &AgreedByEveryRank &&
+        !It->second.dependent())
+      Agreed |= uint64_t(1) << Index;
+  }
+  return Agreed;
+}
+
+// The numbers parameters point or refer to, set on every path to the exit
+// to values the same on every rank. A path that leaves one unset merges in
+// the callers' value there, which depends on the parameter; so does a
+// compound write (`*n += k`). A pointer parameter pointed elsewhere (`n =
+// &scratch;`) no longer writes the caller's storage.
+uint64_t Dataflow::assignedParameters(const State &AtExit) const {
+  uint64_t Assigned = 0;
+  for (const auto &[Param, Index] : ParamIndex) {
+    QualType Type = Param->getType();
+    StorageKey Key{Param};
+    if (Type->isPointerType())
+      Key.push_back(&DerefStep);
+    else if (!Type->isReferenceType())
+      continue;
+    QualType Held = Type->getPointeeType();
+    auto It = AtExit.find(Key);
+    if (Index < 64 && !(Type->isPointerType() && AtExit.count(StorageKey{Param})) &&
+        (Held->isArithmeticType() || Held->isEnumeralType()) && !Held.isConstQualified() &&
+        It != AtExit.end() && It->second.Definition && !It->second.dependent())
+      Assigned |= uint64_t(1) << Index;
+  }
+  return Assigned;
+}
+
+// The fields of each parameter's object that hold, on every path to the
+// exit, a value this function assigned and that is the same on every rank:
+// the callers' objects hold it after the call, whatever they held before.
+std::vector<std::vector<const FieldDecl *>> Dataflow::assignedFields(const State &AtExit) const {
+  std::vector<std::vector<const FieldDecl *>> Assigned(Function.decl()->getNumParams());
+  for (const auto &[Param, Index] : ParamIndex) {
+    QualType Type = Param->getType();
+    StorageKey Key{Param};
+    if (Type->isPointerType()) {
+      Key.push_back(&DerefStep);
+      Type = Type->getPointeeType();
+    } else if (!Type->isReferenceType()) {
+      continue;
+    }
+    const RecordDecl *Record = Type.getNonReferenceType()->getAsRecordDecl();
+    if (!Record || !Record->getDefinition() || isContainer(Type.getNonReferenceType()) ||
+        Index >= Assigned.size())
+      continue;
+    for (const FieldDecl *Field : Record->getDefinition()->fields()) {
+      Key.push_back(Field);
+      if (auto It = AtExit.find(Key);
+          It != AtExit.end() && It->second.Definition && !It->second.dependent())
+        Assigned[Index].push_back(Field);
+      Key.pop_back();
+    }
+  }
+  return Assigned;
 }
 
 } // namespace lockstep::analysis::dependence

@@ -40,31 +40,6 @@ bool transfersInputs(const CalleeRole &Role, bool Returned = true) {
 
 } // namespace
 
-// What a per-rank source of the rules hands this rank through \p Received.
-// A read at an offset (rules `when_differs`) is per-rank where the offset
-// is (`MPI_File_read_at_all(fh, rank * n, ...)`), and what the callers pass
-// where they pass the offset; every rank reads the same at one offset
-// (`MPI_File_read_at_all(fh, 0, &hdr, ...)`).
-RankValue Dataflow::perRankSourceData(const CallExpr *Call, const CalleeRole &Role,
-                                      llvm::ArrayRef<const Expr *> Args,
-                                      const Expr *Received) const {
-  const rules::PerRankSourceRule &Rule = *Role.PerRankSource;
-  RankValue Data;
-  const Provenance *Via = nullptr;
-  if (Rule.When) {
-    RankValue Decides = *Rule.When < Args.size() ? eval(Args[*Rule.When]) : RankValue();
-    if (!Decides.Source || Decides.pending()) {
-      Data.Params = Decides.Params;
-      Data.ElementParams = Decides.ElementParams;
-      Data.Source = Decides.Source;
-      return Data;
-    }
-    Via = Decides.Source;
-  }
-  Data.Source = perRankData(Call, Received, Rule.Function, Rule.Why, Env.Arena, Function, Via);
-  return Data;
-}
-
 RankValue Dataflow::evalCall(const CallExpr *Call) const {
   if (const Expr *Hinted = ignoreBranchHints(Call); Hinted != Call)
     return eval(Hinted);
