@@ -8,6 +8,7 @@
 // and the worklist). Internal to the analysis library.
 #pragma once
 
+#include "ConfinedLocals.h"
 #include "Limits.h"
 #include "RankDependence.h"
 
@@ -173,6 +174,7 @@ private:
   void copyPointee(const StorageKey &Key, const clang::Expr *Source);
   void recordWrite(const StorageKey &Key, const RankValue &Value);
   void recordSharedWrite(const StorageKey &Key, const RankValue &Value);
+  bool inConfinedLocal(const StorageKey &Key) const;
   // --- globals (DependenceGlobals.cpp) ----------------------------------
   /// Records that this function writes the global (or field of a global
   /// struct) \p Key names, with whatever value.
@@ -375,6 +377,7 @@ private:
   // how many lambdas do.
   llvm::DenseMap<const clang::VarDecl *, unsigned> LambdasCapturing;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo; // int *p = &x;
+  ConfinedLocals Confined{Function};
   // Pointers, iterators and views into a container (`int *p = v.data()`,
   // `auto it = v.begin()`, `std::span<int> s(v)`), and references to one of
   // its elements (`float &x = v[i]`): by the container they reach.

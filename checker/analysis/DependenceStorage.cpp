@@ -357,7 +357,7 @@ void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) 
   const ValueDecl *Shared = nullptr;
   if (recordGlobalPartWrite(Key, Value))
     return;
-  if (Key.size() > 1 && Last != &DerefStep)
+  if (Key.size() > 1 && Last != &DerefStep && !inConfinedLocal(Key))
     Shared = static_cast<const FieldDecl *>(Last);
   else if (Key.size() == 1 && Key.front() != &ThisRoot)
     Shared = static_cast<const VarDecl *>(Key.front());
@@ -365,6 +365,19 @@ void Dataflow::recordSharedWrite(const StorageKey &Key, const RankValue &Value) 
     Result.SharedWrites.push_back({Shared, Value});
     SharedWriteKeys.push_back(Key);
   }
+}
+
+// A field of a struct local that no other code reaches (`c.n = rank;` in
+// one function, `run(&c)` after an allreduce made it agree): no pointer
+// elsewhere reads what it holds.
+bool Dataflow::inConfinedLocal(const StorageKey &Key) const {
+  const auto *Local = Key.front() == &ThisRoot
+                          ? nullptr
+                          : dyn_cast<VarDecl>(static_cast<const Decl *>(Key.front()));
+  return Local && !References.count(Local) &&
+         std::none_of(Key.begin() + 1, Key.end(),
+                      [](const void *Step) { return Step == &DerefStep || isElementStep(Step); }) &&
+         Confined.confined(Local);
 }
 
 // A per-rank write through a pointer or reference parameter reaches the
