@@ -32,6 +32,7 @@ public:
   /// to the file's functions are queued in Pending.
   bool escapes(const Stmt *Body, const ParentMap &Parents, const VarDecl *Var,
                bool ThroughPointer) {
+    Target = Var;
     bool Escapes = false;
     forEachStmtInOrder(Body, [&](const Stmt *S) {
       if (Escapes)
@@ -49,8 +50,15 @@ public:
   std::vector<ParameterUse> Pending;
 
 private:
+  const VarDecl *Target = nullptr;
+
   /// \p Arg is argument \p Index of \p Call: where the callee keeps it.
+  /// Handed over twice (`run(&c, &c.n)`), one parameter may write what the
+  /// other reads.
   bool passed(const CallExpr *Call, unsigned Index) {
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (I != Index && names(Call->getArg(I)))
+        return true;
     const FunctionDecl *Callee = resolvedCallee(Call);
     if (!Callee)
       return true; // through a pointer: any function
@@ -67,6 +75,15 @@ private:
     if (Type->isPointerType() || Type->isReferenceType())
       Pending.push_back({Definition, Index});
     return false;
+  }
+
+  bool names(const Expr *E) const {
+    bool Found = false;
+    forEachStmtInOrder(E, [&](const Stmt *S) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      Found = Found || (Ref && Ref->getDecl() == Target);
+    });
+    return Found;
   }
 
   static bool readsThrough(const ParmVarDecl *Param) {

@@ -368,8 +368,11 @@ void Dataflow::recordCall(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
     Record.Args.push_back(Passed.Own);
     Record.ArgElements.push_back(Passed.Elements);
     FieldValues Fields;
-    const bool ByField = fieldsOf(Arg, Fields) || (Param && Param->getType()->isPointerType() &&
-                                                   pointeeFieldsOf(Arg, Fields));
+    const bool ByValue = fieldsOf(Arg, Fields);
+    const bool ByField =
+        ByValue || (Param && Param->getType()->isPointerType() && pointeeFieldsOf(Arg, Fields));
+    if (ByField)
+      addNestedFields(Arg, /*ThroughPointer=*/!ByValue, Fields);
     Record.ArgFields.push_back(ByField ? std::optional(std::move(Fields)) : std::nullopt);
   }
   Result.Calls.push_back(std::move(Record));

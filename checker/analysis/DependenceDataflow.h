@@ -157,7 +157,8 @@ private:
   RankValue read(const StorageKey &Key) const;
   RankValue fallback(const StorageKey &Key) const;
   RankValue nestedParameterField(const StorageKey &Key,
-                                 const DependenceEnvironment::FieldSeedMap &Seeds) const;
+                                 const DependenceEnvironment::FieldSeedMap &Seeds,
+                                 bool ByPointer) const;
   RankValue parameterOnEntry(const StorageKey &Key) const;
   bool keepsOwnSize(const clang::Stmt *Call, const StorageKey &Object) const;
   bool sizeQueried(const clang::Expr *Count, StorageKey &Counted) const;
@@ -339,6 +340,7 @@ private:
   // --- records, field by field (DependenceRecords.cpp) ------------------
   bool fieldsOf(const clang::Expr *E, FieldValues &Fields) const;
   bool pointeeFieldsOf(const clang::Expr *Arg, FieldValues &Fields) const;
+  void addNestedFields(const clang::Expr *Arg, bool ThroughPointer, FieldValues &Fields) const;
   std::optional<RankValue> fieldOfValue(const clang::MemberExpr *Member) const;
   void assignFields(const StorageKey &Key, const clang::Expr *Source);
   bool writeElementFields(const StorageKey &Container, const clang::Expr *Index,

@@ -159,6 +159,38 @@ bool Dataflow::pointeeFieldsOf(const Expr *Arg, FieldValues &Fields) const {
   return true;
 }
 
+// The fields of the structs inside a struct argument whose storage the call
+// names (`w.lease.busy_rounds` of `acquire(&w)`), at any depth, by the
+// innermost field: a callee reading `w->lease.busy_rounds` reads what the
+// caller holds there. The same inner field met twice (`lo.x`, `hi.x`) holds
+// both.
+void Dataflow::addNestedFields(const Expr *Arg, bool ThroughPointer, FieldValues &Fields) const {
+  StorageKey Key;
+  const RecordDecl *Record = plainRecord(ThroughPointer ? Arg->getType()->getPointeeType()
+                                                        : Arg->getType().getNonReferenceType());
+  if (!Record || !(ThroughPointer ? pointeeKeyOf(Arg, Key) : keyOf(Arg, Key)))
+    return;
+  std::vector<std::pair<StorageKey, const RecordDecl *>> Inside{{Key, Record}};
+  bool Outermost = true;
+  while (!Inside.empty()) {
+    auto [Path, Struct] = std::move(Inside.back());
+    Inside.pop_back();
+    for (const FieldDecl *Field : Struct->fields()) {
+      Path.push_back(Field);
+      if (!Outermost) {
+        RankValue Held = read(Path);
+        auto [It, New] = Fields.try_emplace(Field, Held);
+        if (!New)
+          It->second.merge(Held);
+      }
+      if (const RecordDecl *Inner = plainRecord(Field->getType()))
+        Inside.push_back({Path, Inner});
+      Path.pop_back();
+    }
+    Outermost = false;
+  }
+}
+
 // `partition(rank, n).size`: the field of a record that is no storage.
 std::optional<RankValue> Dataflow::fieldOfValue(const MemberExpr *Member) const {
   const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());

@@ -195,11 +195,12 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
     // pass and what the field holds anywhere: a pointer stored elsewhere,
     // or to an element, is written where its callers' storage is not seen.
     const bool ByPointer = It != ParamIndex.end() && Param->getType()->isPointerType();
+    const size_t Top = ByPointer ? 2 : 1; // where the object's own fields begin
     const bool OwnField = ByPointer ? Key.size() == 3 && Key[1] == &DerefStep : Key.size() == 2;
-    const bool Nested =
-        !ByPointer && std::none_of(Key.begin() + 1, Key.end(), [](const void *Step) {
-          return Step == &DerefStep || isElementStep(Step);
-        });
+    const bool Nested = (!ByPointer || Key[1] == &DerefStep) &&
+                        std::none_of(Key.begin() + Top, Key.end(), [](const void *Step) {
+                          return Step == &DerefStep || isElementStep(Step);
+                        });
     const bool FieldByField = It != ParamIndex.end() && (OwnField || Nested);
     if (FieldByField)
       FieldSeedsRead |= uint64_t(1) << It->second;
@@ -213,8 +214,9 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
       Value.Source = Passed;
       return Value;
     }
-    if (Seeds && !OwnField)
-      return nestedParameterField(Key, *Seeds);
+    // Behind a pointer, only a part the callers passed apart (else as below).
+    if (Seeds && !OwnField && (!ByPointer || Seeds->count(static_cast<const FieldDecl *>(Last))))
+      return nestedParameterField(Key, *Seeds, ByPointer);
     SharedReads.insert(Field);
     Value = sharedOrElsewhere(Field);
     if (!Value.Source)
@@ -252,18 +254,31 @@ RankValue Dataflow::fallback(const StorageKey &Key) const {
 }
 
 // `s.grid.comm` of a struct parameter every call passes field by field: a
-// field of a struct inside it. The callers' seeds say whether `s.grid` as a
-// whole differs between ranks; which of its fields do is what this file
-// writes into them (`g.rank` from MPI_Comm_rank, not `g.comm`), as behind a
-// pointer. Where no field of the inner struct is written per-rank here, the
-// whole inner struct's seed stands.
+// field of a struct inside it. Calls that name their storage pass such a
+// field apart too (addNestedFields), and it holds what they pass (behind a
+// pointer, also what the field holds anywhere). Otherwise the callers' seeds
+// say whether `s.grid` as a whole differs between ranks; which of its fields
+// do is what this file writes into them (`g.rank` from MPI_Comm_rank, not
+// `g.comm`). Where no field of the inner struct is written per-rank here,
+// the whole inner struct's seed stands.
 RankValue Dataflow::nestedParameterField(const StorageKey &Key,
-                                         const DependenceEnvironment::FieldSeedMap &Seeds) const {
+                                         const DependenceEnvironment::FieldSeedMap &Seeds,
+                                         bool ByPointer) const {
+  const auto *Leaf = static_cast<const FieldDecl *>(Key.back());
+  if (auto Own = Seeds.find(Leaf); Own != Seeds.end()) {
+    RankValue Value;
+    if (ByPointer) {
+      SharedReads.insert(Leaf);
+      Value = sharedOrElsewhere(Leaf);
+    }
+    if (!Value.Source)
+      Value.Source = Own->second;
+    return Value;
+  }
   RankValue Value;
-  auto Seed = Seeds.find(static_cast<const FieldDecl *>(Key[1]));
+  auto Seed = Seeds.find(static_cast<const FieldDecl *>(Key[ByPointer ? 2 : 1]));
   if (Seed == Seeds.end() || !Seed->second)
     return Value;
-  const auto *Leaf = static_cast<const FieldDecl *>(Key.back());
   SharedReads.insert(Leaf);
   Value = sharedOrElsewhere(Leaf);
   bool Explained = false;

@@ -227,6 +227,27 @@ void TranslationUnitAnalysis::computeSeeds() {
 // Struct parameters that every call passes field by field are seeded field
 // by field (after the whole parameters, whose seeds resolve the callers'
 // values).
+/// How \p Field is spelled inside a \p Outer: `rows`, or `grid.rows` for a
+/// field of a struct inside it (the first such path, breadth first).
+static std::string fieldSpelling(QualType Outer, const FieldDecl *Field) {
+  const RecordDecl *Record = Outer->getAsRecordDecl();
+  std::vector<std::pair<const RecordDecl *, std::string>> Inside;
+  if (Record && Record->getDefinition())
+    Inside.push_back({Record->getDefinition(), ""});
+  for (size_t I = 0; I < Inside.size(); ++I) {
+    auto [Struct, Prefix] = Inside[I];
+    for (const FieldDecl *Member : Struct->fields()) {
+      std::string Spelled = Prefix + Member->getNameAsString();
+      if (Member == Field)
+        return Spelled;
+      if (const RecordDecl *Inner = Member->getType()->getAsRecordDecl();
+          Inner && Inner->getDefinition())
+        Inside.push_back({Inner->getDefinition(), Spelled + "."});
+    }
+  }
+  return Field->getNameAsString();
+}
+
 void TranslationUnitAnalysis::computeFieldSeeds() {
   Env.FieldSeeds.clear();
   // Parameters some call passes as a whole (or leaves to a default argument).
@@ -253,11 +274,12 @@ void TranslationUnitAnalysis::computeFieldSeeds() {
           if (const Provenance *Source = Env.resolve(Value, Function->decl());
               saysMoreOfParameter(Source, Seed)) {
             const ParmVarDecl *Param = Call.Callee->getParamDecl(I);
-            Seed = Arena.make(Provenance::Kind::Parameter,
-                              Param->getNameAsString() +
-                                  (Param->getType()->isPointerType() ? "->" : ".") +
-                                  Field->getNameAsString(),
-                              Param->getLocation(), Source);
+            QualType Type = Param->getType().getNonReferenceType();
+            Seed = Arena.make(
+                Provenance::Kind::Parameter,
+                Param->getNameAsString() + (Type->isPointerType() ? "->" : ".") +
+                    fieldSpelling(Type->isPointerType() ? Type->getPointeeType() : Type, Field),
+                Param->getLocation(), Source);
           }
         }
       }

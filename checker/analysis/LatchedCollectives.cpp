@@ -125,9 +125,10 @@ static bool jumpsOut(const Stmt *S) {
   return Jumps;
 }
 
-/// Whether the only way out of \p Loop is its condition failing: no break
-/// of it, return, goto or throw inside (lambdas aside).
-static bool leavesByConditionOnly(const Stmt *Loop) {
+/// The statements that leave \p Loop other than by its condition failing:
+/// a break of it, return, goto, throw (lambdas aside).
+static std::vector<const Stmt *> exitsOf(const Stmt *Loop) {
+  std::vector<const Stmt *> Exits;
   // Each statement with the number of loops and switches around it below
   // \p Loop: a break at depth 0 leaves it.
   std::vector<std::pair<const Stmt *, unsigned>> Work{{Loop, 0}};
@@ -138,12 +139,12 @@ static bool leavesByConditionOnly(const Stmt *Loop) {
       continue;
     if ((isa<BreakStmt>(S) && Depth == 0) ||
         isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr, CoreturnStmt>(S))
-      return false;
+      Exits.push_back(S);
     const unsigned Inner = Depth + (S != Loop && (isLoopStatement(S) || isa<SwitchStmt>(S)));
     for (const Stmt *Child : S->children())
       Work.push_back({Child, Inner});
   }
-  return true;
+  return Exits;
 }
 
 /// Whether \p Var starts at zero: its initializer, or a `for` \p Loop that
@@ -175,17 +176,8 @@ const Stmt *latchingLoop(const Stmt *Call, const FunctionCFG &Function) {
   const Stmt *Loop = Block;
   while (Loop && !isLoopStatement(Loop))
     Loop = parentOf(Loop, Parents);
-  if (!Block || !Loop || isa<CXXForRangeStmt>(Loop) || !leavesByConditionOnly(Loop))
+  if (!Block || !Loop || isa<CXXForRangeStmt>(Loop))
     return nullptr;
-  // The loop runs while its exit flag is zero.
-  const Expr *Condition = isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getCond()
-                          : isa<DoStmt>(Loop)  ? cast<DoStmt>(Loop)->getCond()
-                                               : cast<ForStmt>(Loop)->getCond();
-  std::optional<std::pair<const VarDecl *, bool>> Exit =
-      Condition ? flagTest(Condition, Context) : std::nullopt;
-  if (!Exit || Exit->second || !startsAtZero(Exit->first, Loop, Function))
-    return nullptr;
-  const VarDecl *Done = Exit->first;
   // The latch: zero where the call runs, set to a nonzero constant by the
   // next statements of its block, with no jump before that.
   llvm::DenseMap<const VarDecl *, bool> Known = flagsAt(Call, Loop, Function);
@@ -210,6 +202,23 @@ const Stmt *latchingLoop(const Stmt *Call, const FunctionCFG &Function) {
   }
   if (!Latch || !startsAtZero(Latch, Loop, Function))
     return nullptr;
+  // Every way out other than the condition is taken with the latch set
+  // (`for (;;) { if (started) { ...; if (done) break; } else ... }`).
+  for (const Stmt *Exit : exitsOf(Loop))
+    if (!flagsAt(Exit, Loop, Function).lookup(Latch))
+      return nullptr;
+  // The condition never fails (`for (;;)`, `while (1)`), or the loop runs
+  // while its exit flag is zero.
+  const Expr *Condition = isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getCond()
+                          : isa<DoStmt>(Loop)  ? cast<DoStmt>(Loop)->getCond()
+                                               : cast<ForStmt>(Loop)->getCond();
+  const VarDecl *Done = nullptr;
+  if (Condition && !isNonzero(constantOf(Condition, Context))) {
+    std::optional<std::pair<const VarDecl *, bool>> Exit = flagTest(Condition, Context);
+    if (!Exit || Exit->second || !startsAtZero(Exit->first, Loop, Function))
+      return nullptr;
+    Done = Exit->first;
+  }
   // The latch is written there only, and read otherwise; the exit flag
   // changes only where the latch is set (or is the latch).
   bool Holds = true;

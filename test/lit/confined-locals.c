@@ -138,3 +138,62 @@ void sweep_shared(MPI_Comm comm) {
   MPI_Bcast(&shared_cfg.n, 1, MPI_INT, 0, comm);
   sweep(&shared_cfg, comm);
 }
+
+// A struct inside the local reaches the callee part by part: the per-rank
+// wait is read through the pointer, the agreed retry limit beside it is not.
+typedef struct {
+  int wait_rounds, max_tries;
+} lease_t;
+typedef struct {
+  MPI_Comm comm;
+  lease_t lease;
+} worker_t;
+
+// Positive: ranks wait a different number of rounds, each with a barrier.
+static void acquire(const worker_t *w) {
+  for (int round = 0; round < w->lease.wait_rounds; ++round)
+    MPI_Barrier(w->comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:23: note: 'round < w->lease.wait_rounds' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-5]]:37: note: parameter 'w->lease.wait_rounds' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE+13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+}
+
+// Negative: the retry limit is the same everywhere.
+static void retry(const worker_t *w) {
+  for (int t = 0; t < w->lease.max_tries; ++t)
+    MPI_Barrier(w->comm);
+}
+
+void lease_all(void) {
+  worker_t w = {MPI_COMM_WORLD, {0, 3}};
+  int rank;
+  MPI_Comm_rank(w.comm, &rank);
+  w.lease.wait_rounds = rank % 4;
+  acquire(&w);
+  retry(&w);
+}
+
+// Positive: the callee writes the count through one parameter and reads it
+// through the other.
+typedef struct {
+  int n;
+} span_t;
+
+static void resize_and_sweep(const span_t *s, int *count, int rank) {
+  *count = rank;
+  for (int i = 0; i < s->n; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < s->n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+}
+
+void sweep_aliased(void) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  span_t s = {2};
+  resize_and_sweep(&s, &s.n, rank);
+}

@@ -3,11 +3,12 @@
 //
 // Latched collectives: a polling loop that starts a collective behind a
 // flag set right after it, and that no rank can leave before the flag is
-// set (its exit flag changes only under the latch), makes the collective
-// exactly once on every rank, at whatever iteration each rank's own
-// condition allows (the NBX sparse exchange). A latch that can be cleared or
-// set elsewhere, an exit flag written outside the latch, another way out of
-// the loop, or a latch that an outer loop does not reset leave some ranks
+// set (its exit flag changes, or its breaks are taken, only under the
+// latch), makes the collective exactly once on every rank, at whatever
+// iteration each rank's own condition allows (the NBX sparse exchange). A
+// latch that can be cleared or set elsewhere, an exit flag written outside
+// the latch, another way out of the loop (a break taken before the latch is
+// set), or a latch that an outer loop does not reset leave some ranks
 // without the collective.
 #include <mpi.h>
 #include <vector>
@@ -171,6 +172,57 @@ void rounds(int rank, MPI_Comm comm) {
         met = true;
       } else if (met) {
         finished = 1;
+      }
+    }
+  }
+}
+
+// Negative: NBX in a loop that runs forever, left only by a break taken
+// once the barrier was started.
+void nbx_forever(MPI_Request send, MPI_Comm comm) {
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  bool started = false;
+  for (;;) {
+    drained(comm);
+    if (started) {
+      int done = 0;
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done)
+        break;
+    } else {
+      int all_sent = 0;
+      MPI_Test(&send, &all_sent, MPI_STATUS_IGNORE);
+      if (all_sent) {
+        MPI_Ibarrier(comm, &barrier);
+        started = true;
+      }
+    }
+  }
+}
+
+// Positive: the same, but a rank that gives up polling breaks out before it
+// started the barrier.
+void nbx_forever_gives_up(MPI_Request send, MPI_Comm comm) {
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  bool started = false;
+  for (int polls = 0;; ++polls) {
+    if (polls > 1000)
+      break;
+    if (started) {
+      int done = 0;
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+      if (done)
+        break;
+    } else {
+      int all_sent = 0;
+      MPI_Test(&send, &all_sent, MPI_STATUS_IGNORE);
+      if (all_sent) {
+        MPI_Ibarrier(comm, &barrier);
+        // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'MPI_Ibarrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+        // CHECK-MESSAGES: :[[@LINE-8]]:11: note: 'done' differs between ranks
+        // CHECK-MESSAGES: :[[@LINE-10]]:7: note: 'done' is a completion flag from 'MPI_Test'; each rank reads its own
+        // CHECK-MESSAGES: :[[@LINE-4]]:9: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+        started = true;
       }
     }
   }

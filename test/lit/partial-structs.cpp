@@ -146,8 +146,9 @@ void sweep_rows(const Solver &s) {
     MPI_Barrier(s.grid.comm);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < s.grid.rows' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+  // CHECK-MESSAGES: :[[@LINE-5]]:31: note: parameter 's.grid.rows' receives a rank-dependent value from a caller
+  // CHECK-MESSAGES: :[[@LINE-21]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
 }
 
 void solve(MPI_Comm comm, double *v) {
