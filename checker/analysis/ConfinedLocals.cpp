@@ -27,6 +27,8 @@ struct ParameterUse {
 
 class UseSearch {
 public:
+  explicit UseSearch(const std::function<bool(const FunctionDecl *)> &FillsIn) : FillsIn(FillsIn) {}
+
   /// Whether the uses of \p Var in \p Body may keep the object it names
   /// (\p ThroughPointer: the object \p Var points to). Arguments of calls
   /// to the file's functions are queued in Pending.
@@ -50,6 +52,7 @@ public:
   std::vector<ParameterUse> Pending;
 
 private:
+  const std::function<bool(const FunctionDecl *)> &FillsIn;
   const VarDecl *Target = nullptr;
 
   /// \p Arg is argument \p Index of \p Call: where the callee keeps it.
@@ -67,8 +70,10 @@ private:
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition))
       // A library's: one that reads the object may copy it anywhere
-      // (`memcpy(&g, &c, sizeof c)`); one that writes it fills it in.
-      return Index < Callee->getNumParams() && readsThrough(Callee->getParamDecl(Index));
+      // (`memcpy(&g, &c, sizeof c)`); one that writes it fills it in, if
+      // it is known to keep nothing.
+      return Index < Callee->getNumParams() &&
+             (readsThrough(Callee->getParamDecl(Index)) || !FillsIn(Callee));
     if (Index >= Definition->getNumParams())
       return false; // a variadic tail: used during the call
     QualType Type = Definition->getParamDecl(Index)->getType();
@@ -77,13 +82,19 @@ private:
     return false;
   }
 
+  /// Whether \p E names the object where it is evaluated (not `sizeof c`).
   bool names(const Expr *E) const {
-    bool Found = false;
-    forEachStmtInOrder(E, [&](const Stmt *S) {
-      const auto *Ref = dyn_cast<DeclRefExpr>(S);
-      Found = Found || (Ref && Ref->getDecl() == Target);
-    });
-    return Found;
+    std::vector<const Stmt *> Work{E};
+    while (!Work.empty()) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
+        continue;
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == Target)
+        return true;
+      Work.insert(Work.end(), S->child_begin(), S->child_end());
+    }
+    return false;
   }
 
   static bool readsThrough(const ParmVarDecl *Param) {
@@ -93,15 +104,17 @@ private:
   }
 
   /// Whether the copy \p Copy of the object lands in storage the analysis
-  /// names (a variable, a field of one, a parameter, a returned value),
-  /// which carries the copied fields on.
+  /// names and no pointer elsewhere reaches (a local, a field of one, a
+  /// parameter, a returned value), which carries the copied fields on.
   static bool copiedIntoNamedStorage(const Expr *Copy, const ParentMap &Parents) {
     auto Named = [](const Expr *E) {
       E = E->IgnoreParenImpCasts();
       for (const auto *Member = dyn_cast<MemberExpr>(E); Member && !Member->isArrow();
            Member = dyn_cast<MemberExpr>(E))
         E = Member->getBase()->IgnoreParenImpCasts();
-      return isa<DeclRefExpr>(E);
+      const auto *Ref = dyn_cast<DeclRefExpr>(E);
+      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      return Var && Var->hasLocalStorage();
     };
     while (const Stmt *P = Parents.getParent(Copy)) {
       if (isa<ParenExpr, ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
@@ -115,7 +128,12 @@ private:
       if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(P))
         return Operator->isAssignmentOp() && Operator->getNumArgs() == 2 &&
                Operator->getArg(1) == Copy && Named(Operator->getArg(0));
-      return isa<DeclStmt, ReturnStmt, InitListExpr, CallExpr>(P);
+      if (const auto *Decl = dyn_cast<DeclStmt>(P))
+        return llvm::all_of(Decl->decls(), [](const clang::Decl *D) {
+          const auto *Var = dyn_cast<VarDecl>(D);
+          return Var && Var->hasLocalStorage();
+        });
+      return isa<ReturnStmt, InitListExpr, CallExpr>(P);
     }
     return false;
   }
@@ -224,7 +242,7 @@ bool ConfinedLocals::confined(const VarDecl *Local) const {
   if (!Local->hasLocalStorage() || !Local->getType()->isRecordType() ||
       (Class && Class->hasDefinition() && !Class->hasTrivialDestructor()))
     return false;
-  UseSearch Search;
+  UseSearch Search(FillsIn);
   if (Search.escapes(Function.decl()->getBody(), Function.parents(), Local,
                      /*ThroughPointer=*/false))
     return false;

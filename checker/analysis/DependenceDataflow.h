@@ -379,7 +379,12 @@ private:
   // how many lambdas do.
   llvm::DenseMap<const clang::VarDecl *, unsigned> LambdasCapturing;
   llvm::DenseMap<const clang::VarDecl *, StorageKey> PointsTo; // int *p = &x;
-  ConfinedLocals Confined{Function};
+  // A library function known to fill in or read a buffer during the call:
+  // one the rules name, or a builtin (`memset`, `memcpy`).
+  ConfinedLocals Confined{Function, [this](const clang::FunctionDecl *Callee) {
+                            const CalleeRole &Role = Classifier.classify(Callee);
+                            return Role.isKnown() || Role.Copy || Callee->getBuiltinID() != 0;
+                          }};
   // Pointers, iterators and views into a container (`int *p = v.data()`,
   // `auto it = v.begin()`, `std::span<int> s(v)`), and references to one of
   // its elements (`float &x = v[i]`): by the container they reach.

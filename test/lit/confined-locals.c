@@ -45,6 +45,17 @@ typedef struct {
   int n;
 } plan_t;
 
+// Negative: zeroed by a library call that keeps nothing, then agreed.
+void sweep_zeroed(MPI_Comm comm) {
+  int rank;
+  cfg_t c;
+  memset(&c, 0, sizeof c);
+  MPI_Comm_rank(comm, &rank);
+  c.n = rank;
+  MPI_Allreduce(MPI_IN_PLACE, &c.n, 1, MPI_INT, MPI_MAX, comm);
+  sweep(&c, comm);
+}
+
 // Positive: the local's address is kept in a global, and the per-rank count
 // written after is what the sweep through it reads.
 static plan_t *current;
@@ -196,4 +207,30 @@ void sweep_aliased(void) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   span_t s = {2};
   resize_and_sweep(&s, &s.n, rank);
+}
+
+// Positive: a library the file only declares may keep the pointer it is
+// handed (a task queue, `pthread_create`): the task reads the count later.
+typedef struct {
+  int n;
+} task_t;
+
+int submit_task(void (*fn)(void *), void *arg);
+
+static void run_task(void *arg) {
+  task_t *t = (task_t *)arg;
+  for (int i = 0; i < t->n; ++i)
+    MPI_Barrier(MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'i < t->n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE+7]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+}
+
+void submit(void) {
+  int rank;
+  task_t t;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  t.n = rank;
+  submit_task(run_task, &t);
 }
