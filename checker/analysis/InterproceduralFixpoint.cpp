@@ -224,10 +224,7 @@ void TranslationUnitAnalysis::computeSeeds() {
   }
 }
 
-// Struct parameters that every call passes field by field are seeded field
-// by field (after the whole parameters, whose seeds resolve the callers'
-// values).
-/// How \p Field is spelled inside a \p Outer: `rows`, or `grid.rows` for a
+/// How \p Field is spelled inside an \p Outer: `rows`, or `grid.rows` for a
 /// field of a struct inside it (the first such path, breadth first).
 static std::string fieldSpelling(QualType Outer, const FieldDecl *Field) {
   const RecordDecl *Record = Outer->getAsRecordDecl();
@@ -248,6 +245,9 @@ static std::string fieldSpelling(QualType Outer, const FieldDecl *Field) {
   return Field->getNameAsString();
 }
 
+// Struct parameters that every call passes field by field are seeded field
+// by field (after the whole parameters, whose seeds resolve the callers'
+// values).
 void TranslationUnitAnalysis::computeFieldSeeds() {
   Env.FieldSeeds.clear();
   // Parameters some call passes as a whole (or leaves to a default argument).
