@@ -367,7 +367,23 @@ std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, cons
   for (size_t P = 0; P < C.Reported.size(); ++P)
     for (bool Swapped : {false, true})
       reportPair(C, P, Swapped, Found);
+  dropLeavingSide(Found);
   return Found;
+}
+
+// `if (rank == 0 && bad) { MPI_Finalize(); return 1; }`: where ranks skip a
+// collective because the others left, what the leaving ranks run on their
+// way out is the same hang, not a second one; its remedy (move the call out
+// of the branch) would be wrong.
+void DivergenceFinder::dropLeavingSide(std::vector<Divergence> &Found) {
+  llvm::erase_if(Found, [&](const Divergence &Own) {
+    return Own.K == Divergence::Kind::OnlySomeRanks && Own.OtherEvent &&
+           llvm::any_of(Found, [&](const Divergence &Skipped) {
+             return Skipped.K == Divergence::Kind::SkippedAfterExit &&
+                    Skipped.Branch == Own.Branch && Skipped.Event.Site == Own.OtherEvent->Site &&
+                    Skipped.Arm.K == Own.Arm.K && Skipped.Arm.Label == Own.Arm.Label;
+           });
+  });
 }
 
 /// Keeps the events of a sequence (and their keys) that \p Keep accepts.

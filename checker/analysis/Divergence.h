@@ -117,6 +117,7 @@ private:
   armStarts(FunctionShape &Shape, const clang::CFGBlock &Branch, std::vector<BranchArm> &Arms);
   struct Claim;
   void reportPair(const Claim &C, size_t P, bool Swapped, std::vector<Divergence> &Found);
+  static void dropLeavingSide(std::vector<Divergence> &Found);
   Divergence divergence(const Claim &C, Divergence::Kind Kind, const GuardedSequence &Runs,
                         const CollectiveEvent &Event, const GuardedSequence &Other,
                         const CollectiveEvent *OtherEvent, size_t Pair);
