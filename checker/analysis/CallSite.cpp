@@ -253,11 +253,8 @@ agreedArguments(const rules::CollectiveRule &Rule, const CallExpr *Call,
       Count = &In->Count;
       Datatype = &In->Datatype;
     }
-  return {{"communicator", &Rule.Comm},
-          {"root", &Rule.Root},
-          {"count", Count},
-          {"datatype", Datatype},
-          {"operator", &Rule.Op}};
+  return {{"communicator", &Rule.Comm}, {"root", &Rule.Root},   {"count", Count},
+          {"datatype", Datatype},       {"operator", &Rule.Op}, {"size", &Rule.Size}};
 }
 
 const FunctionDecl *elementCallee(const CFGElement &Element, ASTContext &Context,

@@ -11,6 +11,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <vector>
 
@@ -34,19 +35,33 @@ public:
   /// to the file's functions are queued in Pending.
   bool escapes(const Stmt *Body, const ParentMap &Parents, const VarDecl *Var,
                bool ThroughPointer) {
-    Target = Var;
-    bool Escapes = false;
-    forEachStmtInOrder(Body, [&](const Stmt *S) {
+    // The variable, then the local pointers its address was copied into.
+    std::vector<std::pair<const VarDecl *, bool>> Work{{Var, ThroughPointer}};
+    llvm::SmallPtrSet<const VarDecl *, 4> Seen{Var};
+    while (!Work.empty()) {
+      const VarDecl *Current = Work.back().first;
+      const bool Pointer = Work.back().second;
+      Work.pop_back();
+      Target = Current;
+      bool Escapes = false;
+      forEachStmtInOrder(Body, [&](const Stmt *S) {
+        if (Escapes)
+          return;
+        if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+          Escapes = llvm::any_of(Lambda->captures(), [&](const LambdaCapture &Capture) {
+            return Capture.capturesVariable() && Capture.getCapturedVar() == Current;
+          });
+        else if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == Current)
+          Escapes = Pointer ? addressEscapes(Ref, Parents) : objectEscapes(Ref, Parents);
+      });
       if (Escapes)
-        return;
-      if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
-        Escapes = llvm::any_of(Lambda->captures(), [Var](const LambdaCapture &Capture) {
-          return Capture.capturesVariable() && Capture.getCapturedVar() == Var;
-        });
-      else if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == Var)
-        Escapes = ThroughPointer ? addressEscapes(Ref, Parents) : objectEscapes(Ref, Parents);
-    });
-    return Escapes;
+        return true;
+      for (const VarDecl *Copy : PointerCopies)
+        if (Seen.insert(Copy).second)
+          Work.push_back({Copy, true});
+      PointerCopies.clear();
+    }
+    return false;
   }
 
   std::vector<ParameterUse> Pending;
@@ -54,6 +69,8 @@ public:
 private:
   const std::function<bool(const FunctionDecl *)> &FillsIn;
   const VarDecl *Target = nullptr;
+  /// Local pointers initialised with the address searched for.
+  std::vector<const VarDecl *> PointerCopies;
 
   /// \p Arg is argument \p Index of \p Call: where the callee keeps it.
   /// Handed over twice (`run(&c, &c.n)`), one parameter may write what the
@@ -226,6 +243,16 @@ private:
         return If->getCond() != E;
       if (const auto *While = dyn_cast<WhileStmt>(P))
         return While->getCond() != E;
+      // `const ctx_t *c = arg;` (a callback's `void *arg`): the search goes
+      // on at the uses of `c`; assigning `c` or taking its address keeps it.
+      if (const auto *Decl = dyn_cast<DeclStmt>(P)) {
+        const auto *Copy =
+            Decl->isSingleDecl() ? dyn_cast<VarDecl>(Decl->getSingleDecl()) : nullptr;
+        if (!Copy || !Copy->hasLocalStorage() || !Copy->getType()->isPointerType())
+          return true;
+        PointerCopies.push_back(Copy);
+        return false;
+      }
       return true;
     }
     return false;

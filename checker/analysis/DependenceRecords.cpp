@@ -143,8 +143,9 @@ bool Dataflow::pointeeFieldsOf(const Expr *Arg, FieldValues &Fields) const {
     if (!isa<DeclRefExpr>(Named))
       return false;
   }
-  const RecordDecl *Record =
-      Arg->getType()->isPointerType() ? plainRecord(Arg->getType()->getPointeeType()) : nullptr;
+  // Handed over as a `void *` (a callback's argument), by what it points to.
+  QualType Type = Arg->getType()->isVoidPointerType() ? Bare->getType() : Arg->getType();
+  const RecordDecl *Record = Type->isPointerType() ? plainRecord(Type->getPointeeType()) : nullptr;
   StorageKey Key;
   if (!Record ||
       !((Address && Address->getOpcode() == UO_AddrOf) ||

@@ -62,7 +62,9 @@ void Dataflow::collectAliases(const Stmt *Body) {
         References[Var] = Key;
         continue;
       }
-      if (!Var->getType()->isPointerType() || Var->getType()->getPointeeType().isConstQualified())
+      // A pointer to const reads what it points to (`const ctx_t *c = arg;`
+      // of a callback's `void *arg`).
+      if (!Var->getType()->isPointerType())
         continue;
       if (pointeeKeyOf(Var->getInit(), Key) && Key.back() != &DerefStep)
         PointsTo[Var] = Key;

@@ -35,6 +35,9 @@ struct CollectiveRule {
   // asynchronous calls: their kernels wait on the device, in stream order.
   bool StartsLocally = false;
   ArgRef Comm, Root, Count, Datatype, Op, Send, Recv;
+  // A size every rank must pass alike, though it is no count of elements
+  // (MPI_File_set_size, MPI_File_preallocate: the file's new size).
+  ArgRef Size;
   ArgRef Color, NewComm; // communicator creation: the split colour, the new handle
   // The library also parts the ranks by where they run (MPI_Comm_split_type:
   // one part per node), so the parts and their sizes differ between ranks

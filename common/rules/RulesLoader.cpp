@@ -160,15 +160,16 @@ Error readCollective(const json &Entry, const std::string &Context, const std::s
     return R.failure("args", "missing required field");
   Reader Args(Entry.at("args"), Context + ": args");
   if (!Args.onlyKeys({"comm", "root", "count", "datatype", "op", "send", "recv", "color",
-                      "new_comm", "remain_dims", "group", "member_group", "handle",
-                      "new_handle"}) ||
+                      "new_comm", "remain_dims", "group", "member_group", "handle", "new_handle",
+                      "size"}) ||
       !argRef(Args, "comm", Rule.Comm) || !argRef(Args, "root", Rule.Root) ||
       !argRef(Args, "count", Rule.Count) || !argRef(Args, "datatype", Rule.Datatype) ||
       !argRef(Args, "op", Rule.Op) || !argRef(Args, "send", Rule.Send) ||
       !argRef(Args, "recv", Rule.Recv) || !argRef(Args, "color", Rule.Color) ||
       !argRef(Args, "new_comm", Rule.NewComm) || !argRef(Args, "remain_dims", Rule.RemainDims) ||
       !argRef(Args, "group", Rule.Group) || !argRef(Args, "member_group", Rule.MemberGroup) ||
-      !argRef(Args, "handle", Rule.Handle) || !argRef(Args, "new_handle", Rule.NewHandle))
+      !argRef(Args, "handle", Rule.Handle) || !argRef(Args, "new_handle", Rule.NewHandle) ||
+      !argRef(Args, "size", Rule.Size))
     return Args.takeError();
   if (R.has("in_place"))
     if (Error E = readInPlace(Entry.at("in_place"), Context, Rule))

@@ -279,3 +279,44 @@ void relax_field(field_t *d, int scale, double tol) {
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
   }
 }
+
+// A callback's `void *arg` copied into a pointer to const reads the
+// caller's struct: its per-rank field decides the barrier (positive).
+typedef struct {
+  MPI_Comm comm;
+  int leader;
+} task_ctx;
+static void run_task(void *arg) {
+  const task_ctx *c = arg;
+  if (c->leader == 0)
+    MPI_Barrier(c->comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'c->leader == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'c->leader == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:28: note: parameter 'arg->leader' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+void start_task(MPI_Comm comm) {
+  task_ctx ctx;
+  ctx.comm = comm;
+  MPI_Comm_rank(comm, &ctx.leader);
+  run_task(&ctx);
+}
+
+// Negative: the same through a cast, on a field every rank agrees on.
+typedef struct {
+  MPI_Comm comm;
+  int rounds;
+} sync_ctx;
+static void run_sync(void *arg) {
+  const sync_ctx *c = (const sync_ctx *)arg;
+  for (int i = 0; i < c->rounds; ++i)
+    MPI_Barrier(c->comm);
+}
+void start_sync(MPI_Comm comm) {
+  sync_ctx ctx;
+  ctx.comm = comm;
+  MPI_Comm_rank(comm, &ctx.rounds);
+  MPI_Allreduce(MPI_IN_PLACE, &ctx.rounds, 1, MPI_INT, MPI_MAX, comm);
+  run_sync(&ctx);
+}

@@ -2,7 +2,7 @@
 // RUN:   | %filecheck_diags %s --check-prefix=CHECK-MESSAGES
 //
 // lockstep-rank-argument: arguments every rank must pass identically (root,
-// count, datatype, operator, communicator) that differ between ranks, and
+// count, datatype, operator, communicator, a file size) that differ between ranks, and
 // balanced arms calling one collective with different arguments.
 #include <mpi.h>
 #include <c10d/ProcessGroup.hpp>
@@ -461,4 +461,36 @@ void resharded_step(GroupPtr world, const std::vector<GroupPtr> &tp, std::vector
   ReshardedLinear layer(tp, world->getRank());
   layer.rebind(world, world->getRank());
   layer.sync(t);
+}
+
+// A file's new size is agreed like a count: each rank's own end offset is
+// not the file's size (positive); the largest end, agreed first, is.
+struct Block {
+  long long first, nlocal;
+};
+static Block block_of(long long n, int rank, int size) {
+  return {n / size * rank, rank + 1 == size ? n - n / size * rank : n / size};
+}
+void presize_own_end(MPI_File fh, long long n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Block b = block_of(n, rank, size);
+  MPI_File_set_size(fh, (b.first + b.nlocal) * 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: the size of 'MPI_File_set_size' differs between ranks; every rank must pass the same size or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-2]]:25: note: '(b.first + b.nlocal) * 8' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-4]]:25: note: compute the size from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
+
+// Negative: the size every rank agreed on with a reduction.
+void presize_agreed_end(MPI_File fh, long long n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Block b = block_of(n, rank, size);
+  long long end = b.first + b.nlocal;
+  MPI_Allreduce(MPI_IN_PLACE, &end, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  MPI_File_set_size(fh, end * 8);
+  MPI_File_preallocate(fh, n * 8);
 }
