@@ -202,6 +202,10 @@ FormulaRef ConditionFormula::inlinedLeaf(const Expr *E, bool WantBoolean) {
         Var && Var->hasGlobalStorage() && !Written.count(Var))
       return Arena.perRank(Var, Boolean);
   }
+  // A process-grid coordinate (`coords_[0]` of `x()`): the coordinate,
+  // whatever object reads it, as in translate.
+  if (const void *Coordinate = coordinateKey(E))
+    return Arena.perRank(Coordinate, Boolean);
   const auto *Member = dyn_cast<MemberExpr>(E);
   const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
   // A split's colour is the field, whatever object reads it (as in

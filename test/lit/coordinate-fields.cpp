@@ -81,3 +81,45 @@ int main(int argc, char **argv) {
   transposed_sweep(g, x);
   MPI_Finalize();
 }
+
+// A grid class whose accessor returns a coordinate (`x()` of `coords_[0]`):
+// the column keeps dimension 1, so its members share `x()` and the test
+// lines up with the column (negative); the row keeps dimension 0, whose
+// members differ in `x()` (positive).
+class ProcessGrid {
+public:
+  ProcessGrid() {
+    int dims[2] = {0, 0}, periods[2] = {1, 0}, size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart_);
+    MPI_Comm_rank(cart_, &rank_);
+    MPI_Cart_coords(cart_, rank_, 2, coords_);
+    int keep_x[2] = {1, 0}, keep_y[2] = {0, 1};
+    MPI_Cart_sub(cart_, keep_x, &row_);
+    MPI_Cart_sub(cart_, keep_y, &col_);
+  }
+  int x() const { return coords_[0]; }
+  MPI_Comm row() const { return row_; }
+  MPI_Comm col() const { return col_; }
+
+private:
+  int coords_[2] = {0, 0}, rank_ = 0;
+  MPI_Comm cart_, row_, col_;
+};
+
+void column_profile(double *z, int n) {
+  ProcessGrid pg;
+  if (pg.x() == 0)
+    MPI_Gather(z, n, MPI_DOUBLE, z, n, MPI_DOUBLE, 0, pg.col());
+}
+
+void row_profile(double *z, int n) {
+  ProcessGrid pg;
+  if (pg.x() == 0)
+    MPI_Gather(z, n, MPI_DOUBLE, z, n, MPI_DOUBLE, 0, pg.row());
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Gather' runs only on ranks where 'pg.x() == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'pg.x() == 0' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-26]]:5: note: 'coords_' is a position in the process grid from 'MPI_Cart_coords'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Gather' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
