@@ -309,6 +309,18 @@ TEST(RulesLoader, FilesAndWindowsNameTheirHandle) {
   EXPECT_EQ(Rules.findCollective("MPI_Win_fence")->Handle.Index, 1u);
 }
 
+TEST(RulesLoader, FileSizesAreAgreedArguments) {
+  RuleSet Rules;
+  ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
+  for (const char *Name : {"MPI_File_set_size", "MPI_File_preallocate"}) {
+    const CollectiveRule *Rule = Rules.findCollective(Name);
+    ASSERT_NE(Rule, nullptr) << Name;
+    EXPECT_EQ(Rule->Size.K, ArgRef::Kind::Argument) << Name;
+    EXPECT_EQ(Rule->Size.Index, 1u) << Name;
+  }
+  EXPECT_EQ(Rules.findCollective("MPI_File_write_all")->Size.K, ArgRef::Kind::Absent);
+}
+
 TEST(RulesLoader, InPlaceNamesTheReceiveSide) {
   RuleSet Rules;
   ASSERT_EQ(errorText(mergeBuiltinRules(Rules)), "");
