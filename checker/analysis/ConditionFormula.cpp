@@ -366,7 +366,7 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
       FieldKey = fieldKey(BaseVar, Member->getMemberDecl());
   }
   if (!FieldKey && PerRank)
-    FieldKey = writtenElementKey(E, Value->Definition);
+    FieldKey = writtenValueKey(E, Value->Definition);
   FormulaRef Symbol =
       FieldKey ? (PerRank ? Arena.perRank(FieldKey, Boolean) : Arena.uniform(FieldKey, Boolean))
                : symbolFor(E, Named, PerRank, Boolean);
@@ -405,19 +405,27 @@ std::optional<FormulaRef> ConditionFormula::reachingValue(const Expr *E, bool Wa
   return ReachingValues[{Ref, unsigned(WantBoolean)}] = Chosen;
 }
 
-// `coords[1]` of a local array, read where one write left it
-// (`MPI_Cart_coords(grid, rank, 2, coords)`), not where paths that wrote it
-// differently meet: every such read is one value, so tests of it line up
-// with each other and with a split by it.
-const void *ConditionFormula::writtenElementKey(const Expr *E, const void *Write) {
+// An integer local (`n` of `MPI_Comm_size(shm, &n)`) or `coords[1]` of a local
+// array (`MPI_Cart_coords(grid, rank, 2, coords)`), read where one write
+// left it, not where paths that wrote it differently meet: every such read
+// is one value, so tests of it line up with each other, with a split by it
+// and with the arguments it gives.
+const void *ConditionFormula::writtenValueKey(const Expr *E, const void *Write) {
+  if (!Write || llvm::is_contained(Function.reversePostOrder(), Write))
+    return nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    return Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType() && isInteger(E)
+               ? fieldKey(Var, Write)
+               : nullptr;
+  }
   const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E);
   const auto *Ref =
       Subscript ? dyn_cast<DeclRefExpr>(Subscript->getBase()->IgnoreParenImpCasts()) : nullptr;
   const auto *Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   std::optional<unsigned> Index =
       Array ? constantIndex(Subscript->getIdx(), Function.context()) : std::nullopt;
-  if (!Write || !Index || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType() ||
-      llvm::is_contained(Function.reversePostOrder(), Write))
+  if (!Index || !Array->hasLocalStorage() || !Array->getType()->isConstantArrayType())
     return nullptr;
   return elementKey(Array, Write, *Index);
 }

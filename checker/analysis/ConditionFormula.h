@@ -134,7 +134,7 @@ private:
   FormulaRef notInlined(bool WantBoolean);
   std::optional<FormulaRef> reachingValue(const clang::Expr *E, bool WantBoolean);
   const void *fieldKey(const void *Owner, const void *Part);
-  const void *writtenElementKey(const clang::Expr *E, const void *Write);
+  const void *writtenValueKey(const clang::Expr *E, const void *Write);
   const void *coordinateKey(const clang::Expr *E) const;
   const void *elementKey(const clang::VarDecl *Array, const void *Write, uint64_t At);
   FormulaRef symbolFor(const clang::Expr *E, const clang::ValueDecl *Named, bool PerRank,

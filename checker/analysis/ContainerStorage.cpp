@@ -54,12 +54,18 @@ const FieldDecl *referencedOwnField(const Expr *E) {
              : nullptr;
 }
 
-// A copy of an object is the object: iterators and pointers passed by value.
+// A copy of an object is the object: iterators and pointers passed by value,
+// and what `std::move(x)` or `std::forward<T>(x)` hands on.
 const Expr *stripCopies(const Expr *E) {
   for (const Expr *Previous = nullptr; E && E != Previous;) {
     Previous = E;
     E = E->IgnoreParenCasts();
-    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (Callee && Call->getNumArgs() == 1 && Callee->isInStdNamespace() &&
+        Callee->getIdentifier() && llvm::is_contained({"move", "forward"}, Callee->getName()))
+      E = Call->getArg(0);
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
       E = Temp->getSubExpr();
     else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
       E = Bind->getSubExpr();

@@ -184,6 +184,7 @@ RankValue Dataflow::chosenAtCall(const FunctionFacts &Callee, RankValue Value,
         passedTo(Args[I], I < Target->getNumParams() ? Target->getParamDecl(I) : nullptr).Own;
     if (Passed.Source && !Passed.pending()) {
       Value.Source = Env.Arena.makeImplicit(Callee.ReturnChosenAt, Passed.Source, nullptr);
+      Value.Chosen = true;
       break;
     }
   }

@@ -13,22 +13,6 @@ using namespace clang;
 
 namespace {
 
-/// The record value \p E stands for, past temporaries, conversions and copies.
-const Expr *wholeValue(const Expr *E) {
-  while (true) {
-    E = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E);
-        Cast && isa<InitListExpr>(Cast->getSubExpr()->IgnoreImplicit())) {
-      E = Cast->getSubExpr(); // `Item{rank, 4}`
-      continue;
-    }
-    const auto *Copy = dyn_cast<CXXConstructExpr>(E);
-    if (!Copy || Copy->getNumArgs() != 1 || !Copy->getConstructor()->isCopyOrMoveConstructor())
-      return E;
-    E = Copy->getArg(0);
-  }
-}
-
 /// A plain struct, or a `std::pair`: its fields are all there is to its value.
 const RecordDecl *plainRecord(QualType Type) {
   const RecordDecl *Record = Type->getAsRecordDecl();
@@ -89,7 +73,7 @@ RankValue Dataflow::atCall(const RankValue &Summary, llvm::ArrayRef<const Expr *
 // The fields of the plain struct \p E: an initializer list, storage, or a
 // call of a function of the file that returns one field by field.
 bool Dataflow::fieldsOf(const Expr *E, FieldValues &Fields) const {
-  E = wholeValue(E);
+  E = stripCopies(E);
   const RecordDecl *Record = plainRecord(E->getType());
   if (!Record)
     return false;
@@ -215,7 +199,7 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
   }
   // What the container fields of a record a function of the file returns
   // hold (`Batch b = make_shard(rank);`).
-  const auto *Call = dyn_cast<CallExpr>(wholeValue(Source));
+  const auto *Call = dyn_cast<CallExpr>(stripCopies(Source));
   const FunctionDecl *Callee = Call ? resolvedCallee(Call) : nullptr;
   if (auto It = Callee ? Env.Facts.find(Callee->getCanonicalDecl()) : Env.Facts.end();
       It != Env.Facts.end()) {
@@ -229,7 +213,7 @@ void Dataflow::assignFields(const StorageKey &Key, const Expr *Source) {
   }
   // A struct inside a braced list (`Solver s{make_grid(comm), 0.5};`) keeps
   // its own fields apart too: `s.grid.comm` is not per-rank for `s.grid.rank`.
-  const auto *List = dyn_cast<InitListExpr>(wholeValue(Source));
+  const auto *List = dyn_cast<InitListExpr>(stripCopies(Source));
   if (!List)
     return;
   unsigned I = 0;
@@ -272,8 +256,8 @@ bool Dataflow::writeElementFields(const StorageKey &Container, const Expr *Index
 // storage (`return b;` after filling `b.x` per rank), for the callers' copies.
 void Dataflow::returnFieldElements(const Expr *Returned, const RankValue &ReturnTaint) {
   StorageKey Key;
-  const RecordDecl *Record = plainRecord(wholeValue(Returned)->getType());
-  if (!Record || !keyOf(wholeValue(Returned), Key))
+  const RecordDecl *Record = plainRecord(stripCopies(Returned)->getType());
+  if (!Record || !keyOf(stripCopies(Returned), Key))
     return;
   for (const FieldDecl *Field : Record->fields()) {
     if (!isContainer(Field->getType()) && !Field->getType()->isConstantArrayType())

@@ -4,6 +4,9 @@
 // std::make_unique<NullLogger>(); logger->log(loss);`. No branch of the
 // function decides it, so the guarded sequences cannot: the value that
 // picks the function does.
+#include "CallSite.h"
+#include "DependenceDataflow.h"
+#include "LocalWrites.h"
 #include "TranslationUnitAnalysis.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -27,6 +30,38 @@ static bool chosenByRank(const Expr *Holder, const RankValue &Value, const Prove
     if (Source->K == Provenance::Kind::Implicit)
       return true;
   return false;
+}
+
+/// The condition of the one `if` (or `?:`) whose arms make every
+/// assignment to the local \p Holder (`if (stage_id == 0) stage = ...; else
+/// stage = ...;`), or null.
+static const Expr *choosingCondition(const FunctionCFG &Function, const Expr *Holder) {
+  const VarDecl *Var = localVariable(Holder);
+  if (!Var || !Function.decl()->getBody())
+    return nullptr;
+  if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(
+          Var->getInit() ? dependence::stripCopies(Var->getInit()) : nullptr))
+    return Choice->getCond();
+  const IfStmt *Chooser = nullptr;
+  bool Assigned = false, OneIf = true;
+  forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
+    const Expr *Target = nullptr;
+    if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+        Operator && Operator->isAssignmentOp() && Operator->getNumArgs() == 2)
+      Target = Operator->getArg(0);
+    else if (const auto *Binary = dyn_cast<BinaryOperator>(S); Binary && Binary->isAssignmentOp())
+      Target = Binary->getLHS();
+    if (!Target || localVariable(Target) != Var)
+      return;
+    const Stmt *Child = S, *Parent = Function.parents().getParent(S);
+    while (Parent && !(isa<IfStmt>(Parent) && cast<IfStmt>(Parent)->getCond() != Child))
+      Child = Parent, Parent = Function.parents().getParent(Parent);
+    const auto *If = dyn_cast_or_null<IfStmt>(Parent);
+    OneIf = OneIf && If && (!Assigned || If == Chooser);
+    Chooser = If;
+    Assigned = true;
+  });
+  return Assigned && OneIf ? Chooser->getCond() : nullptr;
 }
 
 void TranslationUnitAnalysis::findDispatchDivergences() {
@@ -69,9 +104,19 @@ void TranslationUnitAnalysis::findDispatchDivergences() {
           Field = Event->WrapperField;
         return !Event || (Field && fromSplit(Env.Shared.lookup(Field).Source));
       };
+      // Objects chosen by what the members of the communicators their
+      // collectives run on agree on (`if (stage_id == 0)` with the stage's
+      // communicator split by `stage_id`): the members all run one function.
+      const Expr *Condition = choosingCondition(*Function, Call.Holder);
+      auto ChosenAlikeByMembers = [&](const CollectiveEvent *Event) {
+        return !Event || (Condition && Event->CommunicatorDecl &&
+                          sameOnMembers(*Function, Condition, Event->CommunicatorDecl));
+      };
       if (!Choice ||
           (OnParts && OnOwnPart(&Choice->Event) &&
            OnOwnPart(Choice->OtherEvent ? &*Choice->OtherEvent : nullptr)) ||
+          (ChosenAlikeByMembers(&Choice->Event) &&
+           ChosenAlikeByMembers(Choice->OtherEvent ? &*Choice->OtherEvent : nullptr)) ||
           !Reported.insert(Choice->Event.Site.getRawEncoding()).second)
         continue;
       Divergence D;

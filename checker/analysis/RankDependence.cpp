@@ -295,6 +295,11 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
       // A field set in the initializer list holds, part by part, what its
       // initializer holds (`L_(L)`: `L_.world_rank` is the caller's).
       StorageKey Key{&ThisRoot, Field};
+      // A container field, as a local (`table_(dim, x)`: its size is `dim`).
+      const Expr *Init = Initializer->getInit();
+      if (constructContainer(Key, Init) || takeReturnedContainer(Key, Init) ||
+          copyContainer(Key, Init, Init))
+        return;
       RankValue Value = eval(Initializer->getInit());
       Value.Definition = Initializer->getInit();
       write(Key, Value);

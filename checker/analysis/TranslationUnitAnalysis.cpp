@@ -478,6 +478,26 @@ TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
 void TranslationUnitAnalysis::findRankArguments() {
   std::set<std::pair<unsigned, std::string>> Reported;
   std::optional<IntercommRoots> Intercomm; // asked only about roots that differ
+  // Whether every two ranks that reach \p Call pass the same \p Value, an
+  // integer (a count, a root): the conditions on the way can pin it (`if (n != 2) goto out;` before
+  // `MPI_Bcast(buf, n, ...)`).
+  auto AgreedWhereCalled = [&](const FunctionCFG &Function, const CallExpr *Call,
+                               const Expr *Value) {
+    for (const CFGBlock *Block : Function.cfg())
+      for (const CFGElement &Element : *Block)
+        if (auto S = Element.getAs<CFGStmt>(); S && S->getStmt() == Call) {
+          FunctionShape &Shape = shapeOf(Function, /*WithPending=*/false);
+          FormulaRef Reach = Shape.reaching(Block);
+          FormulaRef Formula = Shape.conditions().expression(Value);
+          FormulaRef Question = Formulas.conjoin(
+              Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
+              Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Formula),
+                               Formulas.inRank(2, Formula)));
+          RankWitness Ignored;
+          return Solver.decide({Question}, Ignored) == Answer::Never;
+        }
+    return false;
+  };
   for (const auto &Function : Functions)
     for (const AgreedArgument &Argument : Dependence[Function.get()].AgreedArguments) {
       const Provenance *Source = Env.resolve(Argument.Value, Function->decl());
@@ -503,6 +523,8 @@ void TranslationUnitAnalysis::findRankArguments() {
         Compared = Address->getSubExpr();
       if (Source && Comm && sameOnMembers(*Function, Compared, accessedStorage(Comm)))
         continue; // computed from the colour of the split that made it (`row_of(rank) % q`)
+      if (Source && isInteger(Compared) && AgreedWhereCalled(*Function, Argument.Call, Compared))
+        continue;
       if (Source &&
           Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role).second)
         RankArguments.push_back({Function->decl(), Argument.Call, Argument.Collective,

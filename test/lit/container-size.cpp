@@ -350,3 +350,37 @@ void reduce_then_bcast_aliased(std::vector<double> &buf, MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:25: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
 }
+
+// A container field built in the constructor's initializer list holds its
+// size and its elements apart, as a local does: `table_(dim, x)` has `dim`
+// elements on every rank, however `x` differs.
+class EmbeddingTable {
+public:
+  EmbeddingTable(int dim, int rank)
+      : table_(dim, 0.1 * (rank + 1)), mine_(rank + 1, 0.0), copy_(table_) {}
+  // Negative: the sizes come from `dim`.
+  void sync(MPI_Comm comm) {
+    MPI_Bcast(table_.data(), static_cast<int>(table_.size()), MPI_DOUBLE, 0, comm);
+    MPI_Bcast(copy_.data(), static_cast<int>(copy_.size()), MPI_DOUBLE, 0, comm);
+  }
+  // Positive: this one has one element more on each rank.
+  void share(MPI_Comm comm) {
+    MPI_Bcast(mine_.data(), static_cast<int>(mine_.size()), MPI_DOUBLE, 0, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+    // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'static_cast<int>(mine_.size())' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:31: note: parameter 'rank' receives a rank-dependent value from a caller
+    // CHECK-MESSAGES: :[[@LINE+10]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:29: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+  }
+
+private:
+  std::vector<double> table_, mine_, copy_;
+};
+
+void embed(int dim) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  EmbeddingTable t(dim, rank);
+  t.sync(MPI_COMM_WORLD);
+  t.share(MPI_COMM_WORLD);
+}

@@ -657,3 +657,47 @@ void place_block(int rank, const std::vector<int> &displ) {
   for (size_t i = 0; i < out.size(); ++i)
     MPI_Barrier(MPI_COMM_WORLD);
 }
+
+struct Particle {
+  double x;
+};
+struct Species {
+  int id;
+  std::vector<Particle> particles;
+};
+
+// Positive: a record moved into a container keeps its parts; the beam is
+// empty on half of the ranks.
+void moments_moved(int rank, int size) {
+  Species beam{2, {}};
+  if (rank < size / 2)
+    beam.particles.push_back({0.5});
+  std::vector<Species> all;
+  all.push_back(std::move(beam));
+  double n = 0.0;
+  for (const Species &s : all) {
+    if (s.particles.empty())
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 's.particles.empty()', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 's.particles.empty()' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 's.particles.empty()' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-14]]:24: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+}
+
+// Negative: every rank moves in a beam of the same particles.
+void moments_moved_alike(int size) {
+  Species beam{2, {}};
+  for (int k = 0; k < size; ++k)
+    beam.particles.push_back({0.5 * k});
+  std::vector<Species> all;
+  all.push_back(std::move(beam));
+  double n = 0.0;
+  for (const Species &s : all) {
+    if (s.particles.empty())
+      continue;
+    MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+}

@@ -494,3 +494,44 @@ void presize_agreed_end(MPI_File fh, long long n) {
   MPI_File_set_size(fh, end * 8);
   MPI_File_preallocate(fh, n * 8);
 }
+
+// Negative: only the ranks of nodes with two ranks reach the broadcast, so
+// all that reach it pass 2 (leaving early is lockstep-rank-exit's).
+void bcast_pinned_count(double *buf) {
+  int rank, n;
+  MPI_Comm node;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &n);
+  if (n != 2)
+    goto out;
+  MPI_Bcast(buf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'n != 2', which jump away with goto before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'n != 2' jump away with goto here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'n != 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: 'n' is the size of 'node' from 'MPI_Comm_size'; only the ranks that share one 'node' agree on it
+  // CHECK-MESSAGES: :[[@LINE-9]]:3: note: each part of the split by 'MPI_Comm_split_type' here gets its own communicator
+  // CHECK-MESSAGES: :[[@LINE-10]]:3: note: 'node' is the communicator of the ranks placed with this one from 'MPI_Comm_split_type'; each rank reads its own
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
+out:
+  MPI_Comm_free(&node);
+}
+
+// Positive: the ranks that reach it still pass different counts.
+void bcast_bounded_count(double *buf) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int n = rank + 1;
+  if (n < 2)
+    return;
+  MPI_Bcast(buf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Bcast' is never reached on ranks where 'n < 2', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'n < 2' return here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'n < 2' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Bcast' before leaving, or make the decision to leave the same on every rank
+  // CHECK-MESSAGES: :[[@LINE-6]]:18: warning: the count of 'MPI_Bcast' differs between ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'n' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-9]]:18: note: compute the count from values that are the same on every rank: a constant, the world size, or a value broadcast from one rank
+}
