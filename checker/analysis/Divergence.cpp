@@ -199,6 +199,23 @@ Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From, co
   return Solver.decide(pairQuestions(Classes, Shape.reaching(From), Pairs), Ignored);
 }
 
+/// The smallest job, up to the sizes evaluation tries, in which two ranks
+/// answer \p Question as \p Witness's do: the sampler tries ranks near the
+/// question's constants first, the solver any job.
+static void smallestJob(const FormulaArena &Arena, const FormulaArena::EvaluationPlan &Question,
+                        RankWitness &Witness) {
+  std::vector<int64_t> Values;
+  const int64_t Largest = std::min(Witness.Size.value_or(0) - 1, limits::EvaluatedJobSize);
+  for (int64_t Size = 2; Size <= Largest; ++Size)
+    for (int64_t Rank1 = 0; Rank1 < Size; ++Rank1)
+      for (int64_t Rank2 = 0; Rank2 < Size; ++Rank2)
+        if (Rank1 != Rank2 &&
+            Arena.evaluate(Question, Rank1, Rank2, Size, /*Assignment=*/0, Values).value_or(0)) {
+          Witness.Rank1 = Rank1, Witness.Rank2 = Rank2, Witness.Size = Size;
+          return;
+        }
+}
+
 /// One branch's claim: its arms, the distinct sequences after it, the pairs
 /// of them two ranks can run, and the witness the solver found.
 struct DivergenceFinder::Claim {
@@ -209,6 +226,9 @@ struct DivergenceFinder::Claim {
   std::vector<Distinct> Classes;
   std::vector<std::pair<size_t, size_t>> Pairs, Reported;
   RankWitness Witness;
+  // Whether the witness is a job and two ranks alone: its question reads
+  // nothing but the rank, the size and constants.
+  bool WitnessOverRanks = false;
   const Stmt *Statement = nullptr;
 };
 
@@ -352,6 +372,10 @@ std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, cons
   }
   if (balancedAround(Shape, Branch, Stop, C.Witness))
     return {};
+  const FormulaArena::EvaluationPlan Plan = Arena.plan(Questions[C.Witness.Alternative]);
+  C.WitnessOverRanks = !Plan.HasSymbols;
+  if (C.WitnessOverRanks)
+    smallestJob(Arena, Plan, C.Witness);
   // Report each pair of sequences that two ranks can run, as the arms differ.
   if (C.Classes.size() <= 4) {
     for (size_t P = 0; P < C.Pairs.size(); ++P) {
@@ -447,6 +471,17 @@ void DivergenceFinder::reportPair(const Claim &C, size_t P, bool Swapped,
   const bool MineLonger = K < KeysA.size(), TheirsLonger = K < KeysB.size();
   auto Report = [&](Divergence::Kind Kind, const CollectiveEvent *OtherEvent) {
     Found.push_back(divergence(C, Kind, *Mine, *A[K], *Theirs, OtherEvent, P));
+    std::optional<RankWitness> &Witness = Found.back().Witness;
+    if (!Witness)
+      return;
+    if (Swapped)
+      std::swap(Witness->Rank1, Witness->Rank2); // the first runs `Mine`
+    // A class may hold the arms of several sites: keep ranks that run these.
+    auto Runs = [&](const GuardedSequence &Side, const std::optional<int64_t> &Rank) {
+      return Rank && Arena.holdsOnRank(Side.Guard, *Rank, *Witness->Size) == true;
+    };
+    if (!Witness->Size || !Runs(*Mine, Witness->Rank1) || !Runs(*Theirs, Witness->Rank2))
+      Witness.reset();
   };
   // One side runs one more event and then the same as the other: that event
   // is what only some ranks run, whatever comes after it.
@@ -557,7 +592,7 @@ Divergence DivergenceFinder::divergence(const Claim &C, Divergence::Kind Kind,
   D.Leaving = Other.Leaving;
   if (OtherEvent)
     D.OtherEvent = *OtherEvent;
-  if (C.Pairs[C.Witness.Alternative] == C.Reported[Pair])
+  if (C.WitnessOverRanks && C.Pairs[C.Witness.Alternative] == C.Reported[Pair])
     D.Witness = C.Witness;
   if (Kind == Divergence::Kind::OnlySomeRanks && Other.Leaving && C.Statement &&
       sourceContains(SM, C.Statement->getSourceRange(), Other.Leaving->getBeginLoc()) &&

@@ -63,7 +63,9 @@ struct Divergence {
   // Dispatch through a method's virtual call on its own object (`run()`
   // calling `on_step_end()`): that call.
   const clang::CXXMemberCallExpr *Inner = nullptr;
-  std::optional<RankWitness> Witness; // two ranks that diverge, when known
+  // A job and two ranks of it that diverge here, the first running `Event`,
+  // when the question reads nothing but the rank, the size and constants.
+  std::optional<RankWitness> Witness;
   // Arms Returns and Throws: where the called function throws, and which
   // function that is (an override, for a virtual call).
   clang::SourceLocation ThrowSite;

@@ -300,12 +300,30 @@ void addCommonNotes(FindingBuilder &Finding, const analysis::CollectiveEvent &Ev
   addSourceNotes(Finding, Source, Context);
 }
 
+/// Two ranks of a job that part at \p D's branch, where the job is not the
+/// smallest one: the condition bounds the job (`rank < participants` with
+/// `participants` at most 10), which a reader would not guess.
+static void noteWitness(FindingBuilder &Finding, const analysis::Divergence &D) {
+  using Kind = analysis::Divergence::Kind;
+  const std::optional<analysis::RankWitness> &Witness = D.Witness;
+  if (!Witness || !Witness->Rank1 || !Witness->Rank2 || !Witness->Size || *Witness->Size <= 2 ||
+      !D.Condition || (D.K != Kind::OnlySomeRanks && D.K != Kind::SkippedAfterExit))
+    return;
+  const bool Calls = D.K == Kind::OnlySomeRanks;
+  Finding.note(D.Condition->getBeginLoc(),
+               "for example, in a job of " + std::to_string(*Witness->Size) + " ranks, rank " +
+                   std::to_string(*Witness->Rank1) + (Calls ? " calls " : " reaches ") +
+                   Finding.name(D.Event, Naming::Collective) + " and rank " +
+                   std::to_string(*Witness->Rank2) + (Calls ? " does not" : " leaves before it"));
+}
+
 void addCommonNotes(FindingBuilder &Finding, const analysis::Divergence &D,
                     const ASTContext &Context) {
   const auto *Call = dyn_cast_or_null<CallExpr>(D.Condition);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee || (D.Arm.K != BranchArm::Kind::Returns && D.Arm.K != BranchArm::Kind::Throws)) {
     addCommonNotes(Finding, D.Event, D.Condition, D.Source, Context);
+    noteWitness(Finding, D);
     return;
   }
   const std::string Name = quoted(qualifiedName(D.Thrower ? D.Thrower : Callee));

@@ -74,7 +74,8 @@ void two_ranks(double *grad, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank == 0 || rank == 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0 || rank == 1' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-61]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: for example, in a job of 3 ranks, rank 1 calls 'MPI_Allreduce' and rank 2 does not
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Negative: both arms of the same condition run the allreduce.
@@ -93,8 +94,9 @@ void others_than_two(double *grad, int n) {
     MPI_Allreduce(MPI_IN_PLACE, grad, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'rank == 0 || rank == 1' is false; the other ranks never call it and the job hangs [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0 || rank == 1' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-81]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    // CHECK-MESSAGES: :[[@LINE-82]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: for example, in a job of 3 ranks, rank 2 calls 'MPI_Allreduce' and rank 1 does not
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   }
 }
 
@@ -106,7 +108,7 @@ void leave_early(double *grad, int n, bool resume) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where 'resume && rank != 0', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'resume && rank != 0' return here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'resume && rank != 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-94]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-96]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
 }
 
@@ -139,13 +141,13 @@ void average_on_leaders(double *grad, int n) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'average' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 8 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-15]]:3: note: 'MPI_Allreduce' is called here, inside 'average'
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 8 == 0' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-127]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-129]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'average' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank % 8 == 0)
     ddp::average(grad, n);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ddp::average' (which calls 'MPI_Allreduce') runs only on ranks where 'rank % 8 == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-16]]:3: note: 'MPI_Allreduce' is called here, inside 'ddp::average'
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank % 8 == 0' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-134]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-136]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'ddp::average' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }

@@ -215,7 +215,8 @@ void in_place_constructions(int rank) {
     // CHECK-MESSAGES: :[[@LINE-37]]:39: note: 'MPI_Comm_dup' is called here, inside 'DupComm::DupComm'
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 2' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-30]]:33: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: for example, in a job of 3 ranks, rank 2 calls 'MPI_Comm_dup' and rank 1 does not
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'DupComm::DupComm' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

@@ -64,7 +64,8 @@ void one_member_of_half(MPI_Comm world) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: for example, in a job of 3 ranks, rank 0 calls 'MPI_Barrier' and rank 2 does not
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   MPI_Comm_free(&half);
 }
 
@@ -197,7 +198,8 @@ void trio_window(MPI_Comm world, double *buf, int n) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: {{.*}} [lockstep-rank-branch]
     // CHECK-MESSAGES: :[[@LINE-3]]:14: note: 'rank == 1' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-15]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_create' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    // CHECK-MESSAGES: :[[@LINE-5]]:14: note: for example, in a job of 3 ranks, rank 1 calls 'MPI_Win_create' and rank 2 does not
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Win_create' on every rank: move it out of the branch and keep only the rank-specific work under the condition
     MPI_Win_free(&win);
   }
   MPI_Comm_free(&trio);
@@ -325,15 +327,16 @@ void members_through_helper(MPI_Comm world, int *v) {
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'sub != MPI_COMM_NULL' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-17]]:3: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'subsolve' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: for example, in a job of 5 ranks, rank 3 calls 'MPI_Allreduce' and rank 4 does not
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: call 'subsolve' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   if (rank == 0)
     bcast_count(v, 4, world);
   else
     MPI_Bcast(v, 5, MPI_INT, 0, world);
   // CHECK-MESSAGES: :[[@LINE-3]]:5: warning: 'bcast_count' (which calls 'MPI_Bcast') gets count '4' on ranks where 'rank == 0' but '5' on the other ranks; every rank must pass the same count or the job hangs or computes garbage [lockstep-rank-argument]
-  // CHECK-MESSAGES: :[[@LINE-31]]:54: note: 'MPI_Bcast' is called here, inside 'bcast_count'
+  // CHECK-MESSAGES: :[[@LINE-32]]:54: note: 'MPI_Bcast' is called here, inside 'bcast_count'
   // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'rank == 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-29]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-30]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: the other ranks pass '5' here
   // CHECK-MESSAGES: :[[@LINE-8]]:5: note: compute the count so that it is the same on every rank, and call 'bcast_count' once, outside the branch
 }

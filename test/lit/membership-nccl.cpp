@@ -36,5 +36,6 @@ void parent_under_membership(ncclComm_t world, float *buf, cudaStream_t s) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'sub != nullptr' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: each part of the split by 'ncclCommSplit' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-8]]:3: note: the rank comes from 'ncclCommUserRank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'ncclAllReduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: for example, in a job of 3 ranks, rank 1 calls 'ncclAllReduce' and rank 2 does not
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'ncclAllReduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }

@@ -87,7 +87,8 @@ double split_through_parameters(MPI_Comm world) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 0' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: for example, in a job of 4 ranks, rank 0 calls 'MPI_Barrier' and rank 3 does not
+  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
   return t;
 }
 
@@ -378,7 +379,8 @@ void wrong_group(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'loss.member()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-61]]:48: note: each part of the split by 'MPI_Comm_split' here gets its own communicator
   // CHECK-MESSAGES: :[[@LINE-29]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: for example, in a job of 6 ranks, rank 1 calls 'MPI_Allreduce' and rank 5 does not
+  // CHECK-MESSAGES: :[[@LINE-7]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: 'advance' moves the object to another stage, so 'last' is no
@@ -393,7 +395,7 @@ void moved_stage(MPI_Comm world, double *v) {
   if (st.last())
     stage_group.sum(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-76]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-77]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition
@@ -420,7 +422,7 @@ void moved_elsewhere(MPI_Comm world, double *v) {
   if (st.last())
     stage_group.sum(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'Group::sum' (which calls 'MPI_Allreduce') runs only on ranks where 'st.last()'; the other ranks never call it and the job hangs [lockstep-rank-branch]
-  // CHECK-MESSAGES: :[[@LINE-103]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
+  // CHECK-MESSAGES: :[[@LINE-104]]:31: note: 'MPI_Allreduce' is called here, inside 'Group::sum'
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'st.last()' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-10]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'Group::sum' on every rank: move it out of the branch and keep only the rank-specific work under the condition

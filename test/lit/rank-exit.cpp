@@ -44,7 +44,8 @@ void throws_on_one_rank(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 3' throw here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'world_rank() == 3' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-35]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+  // CHECK-MESSAGES: :[[@LINE-7]]:7: note: for example, in a job of 4 ranks, rank 2 reaches 'MPI_Barrier' and rank 3 leaves before it
+  // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 }
 
 // Negative: every rank throws, or none: the condition is the same everywhere.
@@ -61,7 +62,7 @@ void exits_on_one_rank(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Finalize' is never reached on ranks where 'rank != 0', which call 'exit' before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'rank != 0' call 'exit' here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'rank != 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-53]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-54]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Finalize' before leaving, or make the decision to leave the same on every rank
 }
 
@@ -74,7 +75,7 @@ void breaks_out(MPI_Comm comm, int steps) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where 'rank == 0 && i == 3', which break out of the loop before it
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank == 0 && i == 3' break out of the loop here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank == 0 && i == 3' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-66]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-67]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   }
 }
@@ -96,7 +97,7 @@ void continues(MPI_Comm comm, int steps) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'rank % 2', which continue with the next iteration before it
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank % 2' continue with the next iteration here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank % 2' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-88]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-89]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   }
 }
@@ -116,7 +117,7 @@ void jumps(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Barrier' is never reached on ranks where 'world_rank() == 0', which jump away with goto before it
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 0' jump away with goto here
   // CHECK-MESSAGES: :[[@LINE-5]]:7: note: 'world_rank() == 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-108]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-109]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
 done:
   return;
@@ -131,7 +132,7 @@ int hidden_after_return(MPI_Comm comm) {
   // CHECK-MESSAGES: :[[@LINE-3]]:5: note: ranks where 'world_rank() == 0' return here
   // CHECK-MESSAGES: :[[@LINE-7]]:39: note: 'MPI_Barrier' is called here, inside 'save_checkpoint'
   // CHECK-MESSAGES: :[[@LINE-6]]:7: note: 'world_rank() == 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-123]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-124]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-6]]:3: note: let every rank reach 'save_checkpoint' before leaving, or make the decision to leave the same on every rank
   return 0;
 }
@@ -181,8 +182,9 @@ void throw_skips_the_try(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 2', which throw before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: ranks where 'rank == 2' throw here
     // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'rank == 2' differs between ranks
-    // CHECK-MESSAGES: :[[@LINE-173]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
+    // CHECK-MESSAGES: :[[@LINE-174]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-7]]:9: note: for example, in a job of 3 ranks, rank 1 reaches 'MPI_Barrier' and rank 2 leaves before it
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
   } catch (int) {
   }
 }
@@ -283,7 +285,7 @@ void breaks_out_of_switch(MPI_Comm comm, int steps, int mode) {
       // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'MPI_Barrier' is never reached on ranks where 'rank == 0', which break out of the 'switch' before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
       // CHECK-MESSAGES: :[[@LINE-3]]:9: note: ranks where 'rank == 0' break out of the 'switch' here
       // CHECK-MESSAGES: :[[@LINE-5]]:11: note: 'rank == 0' differs between ranks
-      // CHECK-MESSAGES: :[[@LINE-275]]:3: note: the rank comes from 'MPI_Comm_rank' here
+      // CHECK-MESSAGES: :[[@LINE-277]]:3: note: the rank comes from 'MPI_Comm_rank' here
       // CHECK-MESSAGES: :[[@LINE-5]]:7: note: let every rank reach 'MPI_Barrier' before leaving, or make the decision to leave the same on every rank
       break;
     }

@@ -137,7 +137,8 @@ void roles_missing_one(void) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'role == 2' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-15]]:12: note: the value is assigned under this rank-dependent condition
   // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
-  // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: for example, in a job of 4 ranks, rank 3 calls 'MPI_Barrier' and rank 2 does not
+  // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 
 // Positive: an assignment inside a loop is not followed; the flag is the
@@ -303,5 +304,6 @@ void counted_by_rank(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'n > 3' differs between ranks
     // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the value is assigned under this rank-dependent condition
     // CHECK-MESSAGES: :[[@LINE-40]]:3: note: the rank comes from 'MPI_Comm_rank' here
-    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+    // CHECK-MESSAGES: :[[@LINE-6]]:7: note: for example, in a job of 4 ranks, rank 0 calls 'MPI_Barrier' and rank 2 does not
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
