@@ -308,6 +308,33 @@ void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint)
     }
     return;
   }
+  if (auto Dtor = Element.getAs<CFGAutomaticObjDtor>()) {
+    // A local object whose constructor binds a reference field to an
+    // argument (`ScopedTimer t(elapsed)` with `out_(out)`): what the class
+    // writes into that field, its destructor here included, lands in the
+    // argument (a clock reading in `elapsed` at the end of the scope).
+    const VarDecl *Var = Dtor->getVarDecl();
+    const auto *Construct =
+        Var->getInit() ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit()) : nullptr;
+    const auto *Constructor = dyn_cast_or_null<CXXConstructorDecl>(
+        Construct ? Construct->getConstructor()->getDefinition() : nullptr);
+    for (const CXXCtorInitializer *Init :
+         Constructor ? Constructor->inits() : llvm::ArrayRef<CXXCtorInitializer *>()) {
+      const FieldDecl *Field = Init->getMember();
+      const auto *Bound = Field && Field->getType()->isReferenceType()
+                              ? dyn_cast<DeclRefExpr>(Init->getInit()->IgnoreParenImpCasts())
+                              : nullptr;
+      const auto *Param = Bound ? dyn_cast<ParmVarDecl>(Bound->getDecl()) : nullptr;
+      StorageKey Key;
+      if (!Param || Param->getFunctionScopeIndex() >= Construct->getNumArgs() ||
+          !keyOf(Construct->getArg(Param->getFunctionScopeIndex()), Key))
+        continue;
+      SharedReads.insert(Field);
+      if (RankValue Written = sharedOrElsewhere(Field); Written.dependent())
+        write(Key, Written.combine(read(Key)));
+    }
+    return;
+  }
   if (auto End = Element.getAs<CFGLifetimeEnds>()) {
     // A local out of scope holds nothing anyone reads again: every state
     // after it would carry it (a `ncclResult_t r_` per checked call).

@@ -350,3 +350,57 @@ void skip_agreed(MPI_Comm comm, float *grads, int n, int steps) {
     MPI_Allreduce(MPI_IN_PLACE, grads, n, MPI_FLOAT, MPI_SUM, comm);
   }
 }
+
+// A scoped timer writes the time its scope took into the variable its
+// constructor bound, when the scope ends.
+class ScopedTimer {
+public:
+  explicit ScopedTimer(double &out) : out_(out), t0_(std::chrono::steady_clock::now()) {}
+  ~ScopedTimer() {
+    out_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+private:
+  double &out_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+void compute_forces();
+
+// Positive: only the ranks whose step took too long share their costs.
+void rebalance_when_slow(double budget) {
+  double elapsed = 0.0;
+  {
+    ScopedTimer t(elapsed);
+    compute_forces();
+  }
+  if (elapsed > budget)
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' runs only on ranks where 'elapsed > budget'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'elapsed > budget' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-21]]:42: note: 'std::chrono::steady_clock::now' returns a clock reading here; each rank reads its own
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Allreduce' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
+// Negative: the slowest rank's time, agreed first, decides.
+void rebalance_when_all_slow(double budget) {
+  double elapsed = 0.0;
+  {
+    ScopedTimer t(elapsed);
+    compute_forces();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (elapsed > budget)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Negative: the time is only printed.
+void report_step_time(int step) {
+  double elapsed = 0.0;
+  {
+    ScopedTimer t(elapsed);
+    compute_forces();
+  }
+  std::printf("step %d took %.3f s\n", step, elapsed);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
