@@ -324,8 +324,13 @@ FormulaRef ConditionFormula::leaf(const Expr *E, bool WantBoolean) {
     return Sorted(Symbol);
   }
   if (Value && Value->ExactRank) {
-    if (const void *Part = rankPart(Value->Source, Facts.CommunicatorPassed))
-      return Sorted(Arena.perRank(Part, /*Boolean=*/false)); // a rank in a part of the job
+    if (const void *Part = rankPart(Value->Source, Facts.CommunicatorPassed)) {
+      // A rank in a part of the job, never negative: `== 0`, `== 1` and
+      // `> 1` on it leave no rank out.
+      FormulaRef PartRank = Arena.perRank(Part, /*Boolean=*/false);
+      return Sorted(Arena.choose(Arena.compare(FormulaOp::Lt, PartRank, Arena.constant(0)),
+                                 Arena.constant(0), PartRank));
+    }
     return Sorted(Arena.rank());
   }
   if (Value && Value->ExactSize)

@@ -410,3 +410,48 @@ void flag_element_rewritten(MPI_Comm comm) {
     // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
     // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
+
+// A rank within a node (from the communicator MPI_Comm_split_type makes) is
+// never negative either: `== 1`, `== 0` and `> 1` on it cover every rank of
+// a node, so every member of the node's window fences once (MPICH's
+// rma/fence_shm.c).
+void node_partition_fences() {
+  int rank, node_rank, *base;
+  MPI_Comm node;
+  MPI_Win win;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, node, &base, &win);
+  if (node_rank == 1)
+    MPI_Win_fence(0, win);
+  if (node_rank == 0)
+    MPI_Win_fence(0, win);
+  if (node_rank > 1)
+    MPI_Win_fence(0, win);
+  MPI_Win_free(&win);
+}
+
+// Positive beside it: the ranks after the first two of a node never fence.
+void node_pair_fences() {
+  int rank, node_rank, *base;
+  MPI_Comm node;
+  MPI_Win win;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, node, &base, &win);
+  if (node_rank == 1)
+    MPI_Win_fence(0, win);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Win_fence' runs only on ranks where 'node_rank == 1'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'node_rank == 1' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_fence' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  if (node_rank == 0)
+    MPI_Win_fence(0, win);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Win_fence' runs only on ranks where 'node_rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'node_rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Win_fence' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  MPI_Win_free(&win);
+}
