@@ -32,16 +32,16 @@ static bool chosenByRank(const Expr *Holder, const RankValue &Value, const Prove
   return false;
 }
 
-/// The condition of the one `if` (or `?:`) whose arms make every
-/// assignment to the local \p Holder (`if (stage_id == 0) stage = ...; else
-/// stage = ...;`), or null.
+/// The condition that picks what the local \p Holder holds: the one `if`
+/// whose arms make every assignment to it (`if (stage_id == 0) stage = ...;
+/// else stage = ...;`), or the `?:` that initializes it when nothing assigns
+/// it again; null otherwise.
 static const Expr *choosingCondition(const FunctionCFG &Function, const Expr *Holder) {
   const VarDecl *Var = localVariable(Holder);
   if (!Var || !Function.decl()->getBody())
     return nullptr;
-  if (const auto *Choice = dyn_cast_or_null<ConditionalOperator>(
-          Var->getInit() ? dependence::stripCopies(Var->getInit()) : nullptr))
-    return Choice->getCond();
+  const auto *Choice = dyn_cast_or_null<ConditionalOperator>(
+      Var->getInit() ? dependence::stripCopies(Var->getInit()) : nullptr);
   const IfStmt *Chooser = nullptr;
   bool Assigned = false, OneIf = true;
   forEachStmtInOrder(Function.decl()->getBody(), [&](const Stmt *S) {
@@ -61,7 +61,9 @@ static const Expr *choosingCondition(const FunctionCFG &Function, const Expr *Ho
     Chooser = If;
     Assigned = true;
   });
-  return Assigned && OneIf ? Chooser->getCond() : nullptr;
+  if (!Assigned)
+    return Choice ? Choice->getCond() : nullptr;
+  return OneIf && !Choice ? Chooser->getCond() : nullptr;
 }
 
 void TranslationUnitAnalysis::findDispatchDivergences() {

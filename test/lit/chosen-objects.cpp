@@ -150,3 +150,36 @@ void pipeline_world_head(double *w) {
   // CHECK-MESSAGES: :[[@LINE-62]]:5: note: 'MPI_Reduce' is called here, inside 'WorldHeadStage::sync'
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'stage' the same on every rank, or have every function 'stage->sync' may run call the same collectives
 }
+
+// Negative: picked by a `?:` on the stage when the holder is made.
+void pipeline_by_stage_choice(double *w) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int stageId = rank < size / 2 ? 0 : 1;
+  StageComm sc(MPI_COMM_WORLD, stageId);
+  std::unique_ptr<Stage> stage = stageId == 0 ? std::unique_ptr<Stage>(new EmbeddingStage)
+                                              : std::unique_ptr<Stage>(new HeadStage);
+  stage->sync(sc, w);
+}
+
+// Positive: rank 0 then swaps its stage for the other class.
+void pipeline_choice_replaced(double *w) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int stageId = rank < size / 2 ? 0 : 1;
+  StageComm sc(MPI_COMM_WORLD, stageId);
+  std::unique_ptr<Stage> stage = stageId == 0 ? std::unique_ptr<Stage>(new EmbeddingStage)
+                                              : std::unique_ptr<Stage>(new HeadStage);
+  if (rank == 0)
+    stage = std::make_unique<HeadStage>();
+  stage->sync(sc, w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'stage->sync' may run 'EmbeddingStage::sync', which calls 'MPI_Bcast', or 'HeadStage::sync', which calls 'MPI_Reduce', and 'stage' differs between ranks: ranks that reach different functions run different collectives and the job hangs [lockstep-rank-branch]
+  // CHECK-MESSAGES: :[[@LINE-100]]:56: note: 'MPI_Bcast' is called here, inside 'EmbeddingStage::sync', which 'stage->sync' may run
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'stage' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-8]]:34: note: the value is assigned under this rank-dependent condition
+  // CHECK-MESSAGES: :[[@LINE-13]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-100]]:5: note: 'MPI_Reduce' is called here, inside 'HeadStage::sync'
+  // CHECK-MESSAGES: :[[@LINE-7]]:3: note: make 'stage' the same on every rank, or have every function 'stage->sync' may run call the same collectives
+}
