@@ -432,9 +432,9 @@ void Dataflow::recordCollective(const CallExpr *Call, const CalleeRole &Role) {
   for (const auto &[RoleName, Ref] : agreedArguments(Rule, Call, Context)) {
     const Expr *Arg = ruleArgument(Call, *Ref);
     RankValue Value = Arg ? eval(Arg) : optionField(Call, *Ref, Arg);
-    if (!Arg || (Ref == &Rule.Comm && fromSplit(Value.Source)))
-      continue;
-    if (Value.dependent())
+    // A split's handle too: membership decides whether it is a fault
+    // (findRankArguments).
+    if (Arg && Value.dependent())
       Result.AgreedArguments.push_back({Call, Role.Name, RoleName, Arg, Value});
   }
 }

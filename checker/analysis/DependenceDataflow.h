@@ -275,6 +275,8 @@ private:
   void assign(const clang::Expr *Target, RankValue Value, bool Compound,
               const clang::Stmt *Definition);
   void declare(const clang::VarDecl *Var);
+  void initializeField(const clang::CXXCtorInitializer &Initializer);
+  void destroyLocal(const clang::VarDecl *Var);
   void applyCallEffects(const clang::CallExpr *Call);
   void applyIndirectCallEffects(const clang::CallExpr *Call);
   std::optional<RankValue> returnedByTargets(const clang::CallExpr *Call,

@@ -319,7 +319,19 @@ void Dataflow::markCallWrites(const CallExpr *Call, llvm::function_ref<void(cons
   if (!Callee)
     return;
   if (Classifier.classify(Callee).SystemLibrary) {
-    forEachWrittenOperand(Call, Mark);
+    // An object of the user's class: the fields its methods write.
+    forEachWrittenOperand(Call, [&](const Expr *Operand) {
+      std::vector<const FieldDecl *> Fields;
+      StorageKey Key;
+      if (!Env.OwnFields || !keyOf(Operand, Key) ||
+          !Env.OwnFields->libraryMayWrite(Operand->getType()->getAsCXXRecordDecl(), Call, Fields))
+        return Mark(Operand);
+      for (const FieldDecl *Field : Fields) {
+        StorageKey Part = Key;
+        Part.push_back(Field);
+        MarkPart(Part);
+      }
+    });
     // A mutable pointer into a container: the library writes its elements
     // (`snprintf(msg, ...)`, `memset(buf, ...)`).
     for (const Expr *Arg : explicitArguments(Call)) {

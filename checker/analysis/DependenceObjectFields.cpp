@@ -1,6 +1,7 @@
 // What a method of this file, called on an object the function holds, reads
-// of the object and leaves in it, and what a library method that resets its
-// object leaves there (DependenceDataflow.h).
+// of the object and leaves in it, what a library method that resets its
+// object leaves there, and what constructors and destructors leave in fields
+// and bound references (DependenceDataflow.h).
 #include "CallClassifier.h"
 #include "ConditionFormula.h"
 #include "DependenceDataflow.h"
@@ -310,6 +311,52 @@ bool Dataflow::resetThroughLibraryCall(const CallExpr *Call, const FunctionDecl 
   Value.Definition = Call;
   write(Object, Value);
   return true;
+}
+
+// A field set in the initializer list holds, part by part, what its
+// initializer holds (`L_(L)`: `L_.world_rank` is the caller's); a container
+// field is built as a local is (`table_(dim, x)`: its size is `dim`).
+void Dataflow::initializeField(const CXXCtorInitializer &Initializer) {
+  const FieldDecl *Field = Initializer.getMember();
+  if (!Field)
+    return;
+  StorageKey Key{&ThisRoot, Field};
+  const Expr *Init = Initializer.getInit();
+  if (constructContainer(Key, Init) || takeReturnedContainer(Key, Init) ||
+      copyContainer(Key, Init, Init))
+    return;
+  RankValue Value = eval(Init);
+  Value.Definition = Init;
+  write(Key, Value);
+  copyPointee(Key, Init);
+  assignFields(Key, Init);
+}
+
+// A local object whose constructor binds a reference field to an argument
+// (`ScopedTimer t(elapsed)` with `out_(out)`): what the class writes into
+// that field, its destructor here included, lands in the argument (a clock
+// reading in `elapsed` at the end of the scope).
+void Dataflow::destroyLocal(const VarDecl *Var) {
+  const auto *Construct =
+      Var->getInit() ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit()) : nullptr;
+  const auto *Constructor = dyn_cast_or_null<CXXConstructorDecl>(
+      Construct ? Construct->getConstructor()->getDefinition() : nullptr);
+  if (!Constructor)
+    return;
+  for (const CXXCtorInitializer *Init : Constructor->inits()) {
+    const FieldDecl *Field = Init->getMember();
+    const auto *Bound = Field && Field->getType()->isReferenceType()
+                            ? dyn_cast<DeclRefExpr>(Init->getInit()->IgnoreParenImpCasts())
+                            : nullptr;
+    const auto *Param = Bound ? dyn_cast<ParmVarDecl>(Bound->getDecl()) : nullptr;
+    StorageKey Key;
+    if (!Param || Param->getFunctionScopeIndex() >= Construct->getNumArgs() ||
+        !keyOf(Construct->getArg(Param->getFunctionScopeIndex()), Key))
+      continue;
+    SharedReads.insert(Field);
+    if (RankValue Written = sharedOrElsewhere(Field); Written.dependent())
+      write(Key, Written.combine(read(Key)));
+  }
 }
 
 } // namespace lockstep::analysis::dependence

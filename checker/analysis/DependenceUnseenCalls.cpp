@@ -2,6 +2,7 @@
 // libraries, and functions of the user's declared in this file but defined
 // in none it reads. What they write is computed from what they are given.
 #include "DependenceDataflow.h"
+#include "OwnFieldWrites.h"
 #include "SourceText.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -74,7 +75,15 @@ void Dataflow::flowThroughUnknownCall(const CallExpr *Call, const FunctionDecl *
     if (Unseen && In.Source && !In.pending())
       In.Source = Env.Arena.makeUnseen(Callee->getQualifiedNameAsString(), Call->getBeginLoc(),
                                        In.Source, sourceText(pointee(Args[I]), Context));
-    if (Writable && In.dependent() && (Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+    if (!Writable || !In.dependent() ||
+        !(Param || isa<UnaryOperator>(Args[I]->IgnoreParenImpCasts())))
+      continue;
+    std::vector<const FieldDecl *> Fields;
+    if (Env.OwnFields &&
+        Env.OwnFields->libraryMayWrite(Pointee->getAsCXXRecordDecl(), Call, Fields))
+      for (const FieldDecl *Field : Fields)
+        writeOutArgument(chainedObject(Args[I]), Param, In, Field);
+    else
       writeOutArgument(chainedObject(Args[I]), Param, In);
   }
   if (!ObjectToo)

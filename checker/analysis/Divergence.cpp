@@ -199,23 +199,6 @@ Answer DivergenceFinder::balanced(FunctionShape &Shape, const CFGBlock *From, co
   return Solver.decide(pairQuestions(Classes, Shape.reaching(From), Pairs), Ignored);
 }
 
-/// The smallest job, up to the sizes evaluation tries, in which two ranks
-/// answer \p Question as \p Witness's do: the sampler tries ranks near the
-/// question's constants first, the solver any job.
-static void smallestJob(const FormulaArena &Arena, const FormulaArena::EvaluationPlan &Question,
-                        RankWitness &Witness) {
-  std::vector<int64_t> Values;
-  const int64_t Largest = std::min(Witness.Size.value_or(0) - 1, limits::EvaluatedJobSize);
-  for (int64_t Size = 2; Size <= Largest; ++Size)
-    for (int64_t Rank1 = 0; Rank1 < Size; ++Rank1)
-      for (int64_t Rank2 = 0; Rank2 < Size; ++Rank2)
-        if (Rank1 != Rank2 &&
-            Arena.evaluate(Question, Rank1, Rank2, Size, /*Assignment=*/0, Values).value_or(0)) {
-          Witness.Rank1 = Rank1, Witness.Rank2 = Rank2, Witness.Size = Size;
-          return;
-        }
-}
-
 /// One branch's claim: its arms, the distinct sequences after it, the pairs
 /// of them two ranks can run, and the witness the solver found.
 struct DivergenceFinder::Claim {
@@ -375,7 +358,7 @@ std::vector<Divergence> DivergenceFinder::compareArms(FunctionShape &Shape, cons
   const FormulaArena::EvaluationPlan Plan = Arena.plan(Questions[C.Witness.Alternative]);
   C.WitnessOverRanks = !Plan.HasSymbols;
   if (C.WitnessOverRanks)
-    smallestJob(Arena, Plan, C.Witness);
+    RankSolver::smallestJob(Arena, Plan, C.Witness);
   // Report each pair of sequences that two ranks can run, as the arms differ.
   if (C.Classes.size() <= 4) {
     for (size_t P = 0; P < C.Pairs.size(); ++P) {

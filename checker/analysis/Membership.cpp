@@ -89,6 +89,16 @@ bool Membership::isSplit(const ValueDecl *Comm) {
   return Colour && *Colour;
 }
 
+// Only a colour written to be undefined somewhere counts: one the split
+// reads from an unknown value would otherwise be MPI_UNDEFINED anywhere.
+bool Membership::leavesOut(const ValueDecl *Comm) {
+  const std::optional<FormulaRef> *Colour = colourOf(passed(Comm));
+  if (!Colour || !*Colour)
+    return false;
+  const std::vector<int64_t> Constants = Arena.plan(**Colour).Constants;
+  return llvm::is_contained(Constants, UndefinedColour) || llvm::is_contained(Constants, -32766);
+}
+
 FormulaRef Membership::isNull(const ValueDecl *Comm) {
   Comm = passed(Comm);
   const std::optional<FormulaRef> *Colour = colourOf(Comm);

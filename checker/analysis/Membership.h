@@ -58,6 +58,9 @@ public:
   /// helpers; \p Comm itself when it is no such parameter.
   const clang::ValueDecl *passed(const clang::ValueDecl *Comm) const;
   bool isSplit(const clang::ValueDecl *Comm);
+  /// \p Comm is made by a split whose colour names MPI_UNDEFINED (or
+  /// NCCL_SPLIT_NOCOLOR) on some ranks: they get no communicator.
+  bool leavesOut(const clang::ValueDecl *Comm);
   /// \p Symbol (a per-rank one) has the same value on every member of
   /// \p Comm: two ranks that share it agree on it.
   void sameOnMembers(const clang::ValueDecl *Comm, FormulaRef Symbol);

@@ -4,6 +4,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -81,6 +82,35 @@ const std::vector<OwnFieldWrite> &OwnFieldWrites::of(const CXXMethodDecl *Method
       }
     });
   return Known[Method] = std::move(Fields);
+}
+
+// Only its own methods write a class's fields, besides an assignment from
+// another object of it.
+bool OwnFieldWrites::libraryMayWrite(const CXXRecordDecl *Class, const CallExpr *Call,
+                                     std::vector<const FieldDecl *> &Fields) {
+  if (!Class || !Class->hasDefinition() || Class->isLambda() ||
+      Class->getDefinition()->getNumBases() > 0 || // their methods write their fields
+      Class->getASTContext().getSourceManager().isInSystemHeader(Class->getLocation()))
+    return false;
+  const CXXRecordDecl *Definition = Class->getDefinition();
+  unsigned SameClass = 0;
+  for (const Expr *Arg : Call->arguments())
+    if (const CXXRecordDecl *Other = Arg->getType()->getAsCXXRecordDecl();
+        Other && Other->getCanonicalDecl() == Definition->getCanonicalDecl())
+      ++SameClass;
+  if (SameClass > 1)
+    return false;
+  bool AnyMethod = false;
+  for (const CXXMethodDecl *Method : Definition->methods()) {
+    if (Method->isImplicit() || isa<CXXConstructorDecl>(Method) || isa<CXXDestructorDecl>(Method) ||
+        Method->isStatic())
+      continue;
+    AnyMethod = true;
+    for (const OwnFieldWrite &Write : of(Method))
+      if (!llvm::is_contained(Fields, Write.Field))
+        Fields.push_back(Write.Field);
+  }
+  return AnyMethod;
 }
 
 } // namespace lockstep::analysis

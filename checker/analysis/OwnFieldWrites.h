@@ -10,7 +10,9 @@
 #include <vector>
 
 namespace clang {
+class CallExpr;
 class CXXMethodDecl;
+class CXXRecordDecl;
 class FieldDecl;
 } // namespace clang
 
@@ -35,6 +37,17 @@ public:
   /// process group, which leaves it the same group), in its body or the
   /// bodies of the methods it calls on `this`; empty without a body.
   const std::vector<OwnFieldWrite> &of(const clang::CXXMethodDecl *Method);
+
+  /// Whether a library function that \p Call hands an object of the user's
+  /// class \p Class by reference can change only some of its fields, and
+  /// then which, in \p Fields: those the class's own methods write (the
+  /// library calls them: `std::visit(store, op)`), so that a field only
+  /// constructors set (`comm_`) keeps its value. False (any field) for a
+  /// library's class, a class without methods of its own, or where the call
+  /// also hands over another object of the class to assign from
+  /// (`std::swap(a, b)`).
+  bool libraryMayWrite(const clang::CXXRecordDecl *Class, const clang::CallExpr *Call,
+                       std::vector<const clang::FieldDecl *> &Fields);
 
 private:
   const CallClassifier &Classifier;

@@ -290,49 +290,11 @@ void Dataflow::declare(const VarDecl *Var) {
 
 void Dataflow::transfer(const CFGElement &Element, const RankValue &ReturnTaint) {
   if (auto Init = Element.getAs<CFGInitializer>()) {
-    const CXXCtorInitializer *Initializer = Init->getInitializer();
-    if (const FieldDecl *Field = Initializer->getMember()) {
-      // A field set in the initializer list holds, part by part, what its
-      // initializer holds (`L_(L)`: `L_.world_rank` is the caller's).
-      StorageKey Key{&ThisRoot, Field};
-      // A container field, as a local (`table_(dim, x)`: its size is `dim`).
-      const Expr *Init = Initializer->getInit();
-      if (constructContainer(Key, Init) || takeReturnedContainer(Key, Init) ||
-          copyContainer(Key, Init, Init))
-        return;
-      RankValue Value = eval(Initializer->getInit());
-      Value.Definition = Initializer->getInit();
-      write(Key, Value);
-      copyPointee(Key, Initializer->getInit());
-      assignFields(Key, Initializer->getInit());
-    }
+    initializeField(*Init->getInitializer());
     return;
   }
   if (auto Dtor = Element.getAs<CFGAutomaticObjDtor>()) {
-    // A local object whose constructor binds a reference field to an
-    // argument (`ScopedTimer t(elapsed)` with `out_(out)`): what the class
-    // writes into that field, its destructor here included, lands in the
-    // argument (a clock reading in `elapsed` at the end of the scope).
-    const VarDecl *Var = Dtor->getVarDecl();
-    const auto *Construct =
-        Var->getInit() ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit()) : nullptr;
-    const auto *Constructor = dyn_cast_or_null<CXXConstructorDecl>(
-        Construct ? Construct->getConstructor()->getDefinition() : nullptr);
-    for (const CXXCtorInitializer *Init :
-         Constructor ? Constructor->inits() : llvm::ArrayRef<CXXCtorInitializer *>()) {
-      const FieldDecl *Field = Init->getMember();
-      const auto *Bound = Field && Field->getType()->isReferenceType()
-                              ? dyn_cast<DeclRefExpr>(Init->getInit()->IgnoreParenImpCasts())
-                              : nullptr;
-      const auto *Param = Bound ? dyn_cast<ParmVarDecl>(Bound->getDecl()) : nullptr;
-      StorageKey Key;
-      if (!Param || Param->getFunctionScopeIndex() >= Construct->getNumArgs() ||
-          !keyOf(Construct->getArg(Param->getFunctionScopeIndex()), Key))
-        continue;
-      SharedReads.insert(Field);
-      if (RankValue Written = sharedOrElsewhere(Field); Written.dependent())
-        write(Key, Written.combine(read(Key)));
-    }
+    destroyLocal(Dtor->getVarDecl());
     return;
   }
   if (auto End = Element.getAs<CFGLifetimeEnds>()) {

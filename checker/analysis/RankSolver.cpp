@@ -26,6 +26,22 @@ bool RankSolver::haveSolver() {
 RankSolver::RankSolver(FormulaArena &Arena) : Arena(Arena) {}
 RankSolver::~RankSolver() = default;
 
+// The sampler tries ranks near the question's constants first and the
+// solver any job, so the pair they found may lie in a larger job than needed.
+void RankSolver::smallestJob(const FormulaArena &Arena,
+                             const FormulaArena::EvaluationPlan &Question, RankWitness &Witness) {
+  std::vector<int64_t> Values;
+  const int64_t Largest = std::min(Witness.Size.value_or(0) - 1, limits::EvaluatedJobSize);
+  for (int64_t Size = 2; Size <= Largest; ++Size)
+    for (int64_t Rank1 = 0; Rank1 < Size; ++Rank1)
+      for (int64_t Rank2 = 0; Rank2 < Size; ++Rank2)
+        if (Rank1 != Rank2 &&
+            Arena.evaluate(Question, Rank1, Rank2, Size, /*Assignment=*/0, Values).value_or(0)) {
+          Witness.Rank1 = Rank1, Witness.Rank2 = Rank2, Witness.Size = Size;
+          return;
+        }
+}
+
 // Small jobs, and ranks next to the constants the formulas compare with
 // (`rank == 4000` is settled by ranks 4000 and 0 of 4001), each under a few
 // samples of the symbols; then many more samples spread over the same pairs,
@@ -125,7 +141,7 @@ Answer RankSolver::solve(const std::vector<FormulaRef> &Live, RankWitness &Witne
     return Answer::Holds;
   }
 #ifndef LOCKSTEP_HAVE_Z3
-  ++Stats.undecided;
+  ++Stats.Undecided;
   return Answer::Unknown;
 #else
   if (!Solver) {

@@ -40,6 +40,11 @@ public:
   /// parts of a formula are read on the first rank of the pair.
   Answer decide(const std::vector<FormulaRef> &Alternatives, RankWitness &Witness);
 
+  /// The smallest job, up to the sizes evaluation tries, in which two ranks
+  /// make \p Question hold; \p Witness, one such pair, becomes that job's.
+  static void smallestJob(const FormulaArena &Arena, const FormulaArena::EvaluationPlan &Question,
+                          RankWitness &Witness);
+
   const SolverStatistics &statistics() const { return Stats; }
   /// False when LLVM was built without Z3: questions evaluation cannot
   /// settle are then Unknown.

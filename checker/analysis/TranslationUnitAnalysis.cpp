@@ -475,6 +475,41 @@ TranslationUnitAnalysis::throwSite(const CFGBlock &Block) const {
   return {Targets.front().second->ThrowAt, Targets.front().first};
 }
 
+std::optional<FormulaRef> TranslationUnitAnalysis::reachingCall(const FunctionCFG &Function,
+                                                                const CallExpr *Call) {
+  for (const CFGBlock *Block : Function.cfg())
+    for (const CFGElement &Element : *Block)
+      if (auto S = Element.getAs<CFGStmt>(); S && S->getStmt() == Call)
+        return shapeOf(Function, /*WithPending=*/false).reaching(Block);
+  return std::nullopt;
+}
+
+// A handle a split in this function made is null on the ranks whose colour
+// is MPI_UNDEFINED: whether one of them reaches \p Call, which passes the
+// handle \p Comm holds. (A parameter or a field may be passed or used only
+// where it is not null, which this function does not see.)
+std::optional<RankWitness> TranslationUnitAnalysis::nonMemberReaches(const FunctionCFG &Function,
+                                                                     const CallExpr *Call,
+                                                                     const Expr *Comm) {
+  const auto *Local = dyn_cast_or_null<VarDecl>(accessedStorage(Comm));
+  if (!Local || !Local->hasLocalStorage() || isa<ParmVarDecl>(Local) || !Members.leavesOut(Local))
+    return std::nullopt;
+  std::optional<FormulaRef> Reach = reachingCall(Function, Call);
+  if (!Reach)
+    return std::nullopt;
+  FormulaRef Question =
+      Formulas.conjoin(Formulas.inRank(1, *Reach), Formulas.inRank(1, Members.isNull(Local)));
+  RankWitness Witness;
+  if (Solver.decide({Question}, Witness) != Answer::Holds)
+    return std::nullopt;
+  // The ranks make an example only where nothing else decides the question.
+  if (FormulaArena::EvaluationPlan Plan = Formulas.plan(Question); Plan.HasSymbols)
+    Witness.Rank1.reset();
+  else
+    RankSolver::smallestJob(Formulas, Plan, Witness);
+  return Witness;
+}
+
 void TranslationUnitAnalysis::findRankArguments() {
   std::set<std::pair<unsigned, std::string>> Reported;
   std::optional<IntercommRoots> Intercomm; // asked only about roots that differ
@@ -483,20 +518,15 @@ void TranslationUnitAnalysis::findRankArguments() {
   // `MPI_Bcast(buf, n, ...)`).
   auto AgreedWhereCalled = [&](const FunctionCFG &Function, const CallExpr *Call,
                                const Expr *Value) {
-    for (const CFGBlock *Block : Function.cfg())
-      for (const CFGElement &Element : *Block)
-        if (auto S = Element.getAs<CFGStmt>(); S && S->getStmt() == Call) {
-          FunctionShape &Shape = shapeOf(Function, /*WithPending=*/false);
-          FormulaRef Reach = Shape.reaching(Block);
-          FormulaRef Formula = Shape.conditions().expression(Value);
-          FormulaRef Question = Formulas.conjoin(
-              Formulas.conjoin(Formulas.inRank(1, Reach), Formulas.inRank(2, Reach)),
-              Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Formula),
-                               Formulas.inRank(2, Formula)));
-          RankWitness Ignored;
-          return Solver.decide({Question}, Ignored) == Answer::Never;
-        }
-    return false;
+    std::optional<FormulaRef> Reach = reachingCall(Function, Call);
+    if (!Reach)
+      return false;
+    FormulaRef Formula = shapeOf(Function).conditions().expression(Value);
+    FormulaRef Question = Formulas.conjoin(
+        Formulas.conjoin(Formulas.inRank(1, *Reach), Formulas.inRank(2, *Reach)),
+        Formulas.compare(FormulaOp::Ne, Formulas.inRank(1, Formula), Formulas.inRank(2, Formula)));
+    RankWitness Ignored;
+    return Solver.decide({Question}, Ignored) == Answer::Never;
   };
   for (const auto &Function : Functions)
     for (const AgreedArgument &Argument : Dependence[Function.get()].AgreedArguments) {
@@ -507,20 +537,31 @@ void TranslationUnitAnalysis::findRankArguments() {
         if (Intercomm->mayBe(Argument.Argument))
           continue;
       }
-      // Each part of a split, or each rank's own group picked from a list
-      // (`tp_groups[rank / tp_size]`), uses its own: membership decides.
-      if (std::string(Argument.Role) == "communicator" &&
-          (fromSplit(Source) || pickedFromContainer(Argument.Argument)))
-        continue;
-      const Expr *Comm = communicatorArgument(Argument.Call, Classifier);
-      const ValueDecl *Members = sameAmongMembersOf(Source);
-      if (Members && Comm && accessedStorage(Comm) == Members)
-        continue; // the same on every member, and only they make the call
       // A handle given by its address (`MPI_Comm_free(&c)`): by what it holds.
       const Expr *Compared = Argument.Argument->IgnoreParenImpCasts();
       if (const auto *Address = dyn_cast<UnaryOperator>(Compared);
           Address && Address->getOpcode() == UO_AddrOf)
         Compared = Address->getSubExpr();
+      // Each part of a split, or each rank's own group picked from a list
+      // (`tp_groups[rank / tp_size]`), uses its own: membership decides,
+      // unless ranks of no part reach the call.
+      const bool Split = fromSplit(Argument.Value.Source) || fromSplit(Source);
+      if (std::string(Argument.Role) == "communicator" &&
+          (Split || pickedFromContainer(Argument.Argument))) {
+        if (std::optional<RankWitness> Outside =
+                Split ? nonMemberReaches(*Function, Argument.Call, Compared) : std::nullopt;
+            Outside &&
+            Reported.emplace(Argument.Argument->getBeginLoc().getRawEncoding(), Argument.Role)
+                .second)
+          RankArguments.push_back({Function->decl(), Argument.Call, Argument.Collective,
+                                   Argument.Role, Argument.Argument, Source,
+                                   sourceText(Compared, Function->context()), Outside});
+        continue;
+      }
+      const Expr *Comm = communicatorArgument(Argument.Call, Classifier);
+      const ValueDecl *Members = sameAmongMembersOf(Source);
+      if (Members && Comm && accessedStorage(Comm) == Members)
+        continue; // the same on every member, and only they make the call
       if (Source && Comm && sameOnMembers(*Function, Compared, accessedStorage(Comm)))
         continue; // computed from the colour of the split that made it (`row_of(rank) % q`)
       if (Source && isInteger(Compared) && AgreedWhereCalled(*Function, Argument.Call, Compared))

@@ -48,6 +48,9 @@ struct RankArgument {
   const clang::Expr *Argument = nullptr;
   const Provenance *Source = nullptr;
   std::string Communicator; // as written, when the rules name one
+  // Role "communicator": a rank the split that made the handle leaves out
+  // (its colour is MPI_UNDEFINED, the handle null) reaches the call.
+  std::optional<RankWitness> NonMember;
 };
 
 /// What `lockstep check` leaves pending until every file is summarised.
@@ -111,6 +114,10 @@ private:
   void findDivergences();
   void findDispatchDivergences();
   void findRankArguments();
+  /// The condition under which a rank reaches \p Call in \p Function.
+  std::optional<FormulaRef> reachingCall(const FunctionCFG &Function, const clang::CallExpr *Call);
+  std::optional<RankWitness> nonMemberReaches(const FunctionCFG &Function,
+                                              const clang::CallExpr *Call, const clang::Expr *Comm);
   std::pair<clang::SourceLocation, const clang::FunctionDecl *>
   throwSite(const clang::CFGBlock &Block) const;
   void findGroupImbalances();

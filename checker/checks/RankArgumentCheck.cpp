@@ -6,6 +6,48 @@
 namespace lockstep::checks {
 using namespace clang;
 using analysis::Divergence;
+using analysis::Provenance;
+
+/// The split of \p Source (through the parameters that carried it).
+static const Provenance *splitOf(const Provenance *Source) {
+  while (Source && Source->K != Provenance::Kind::Split)
+    Source = Source->Via;
+  return Source;
+}
+
+// A communicator that a split left null on some ranks, which they pass too.
+static void reportNonMember(FindingBuilder &Finding, const analysis::RankArgument &A,
+                            ASTContext &Context) {
+  const Provenance *Split = splitOf(A.Source);
+  const bool Nccl = Split && llvm::StringRef(Split->Name).starts_with("nccl");
+  const std::string Comm = quoted(A.Communicator);
+  Finding.warning(A.Argument->getBeginLoc(),
+                  quoted(A.Collective) + " is called on " + Comm +
+                      " by ranks that are not its members; there " + Comm + " is " +
+                      (Nccl ? "null" : "MPI_COMM_NULL") + " and the call fails",
+                  A.Argument->getSourceRange());
+  if (Split) {
+    const std::string Colour = Split->Colour ? sourceText(Split->Colour, Context) : "";
+    Finding.note(Split->Loc, quoted(Split->Name) + " gives " + Comm +
+                                 " no communicator on the ranks whose colour" +
+                                 (Colour.empty() ? "" : " " + quoted(Colour)) + " is " +
+                                 (Nccl ? "NCCL_SPLIT_NOCOLOR" : "MPI_UNDEFINED"));
+    addSourceNotes(Finding, Split->Via, Context);
+  }
+  const analysis::RankWitness &Witness = *A.NonMember;
+  if (Witness.Rank1)
+    Finding.note(A.Argument->getBeginLoc(),
+                 "for example, " +
+                     (Witness.Size ? "in a job of " + std::to_string(*Witness.Size) + " ranks, "
+                                   : std::string()) +
+                     "rank " + std::to_string(*Witness.Rank1) + " reaches the call outside " +
+                     Comm);
+  Finding.note(A.Argument->getBeginLoc(),
+               "call " + quoted(A.Collective) + " only where " +
+                   (Nccl ? Comm + " is not null" : quoted(A.Communicator + " != MPI_COMM_NULL")) +
+                   ", or give every rank a colour");
+  Finding.emit();
+}
 
 void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTContext &Context) {
   analysis::CollectiveEvent Direct; // the collective called right here, not in a callee
@@ -13,6 +55,8 @@ void RankArgumentCheck::reportArgument(const analysis::RankArgument &A, ASTConte
   Direct.Communicator = A.Communicator;
   FindingBuilder Finding = finding(Context);
   Finding.about(A.Function, &Direct, A.Argument);
+  if (A.NonMember)
+    return reportNonMember(Finding, A, Context);
   Finding.warning(A.Argument->getBeginLoc(),
                   "the " + A.Role + " of " + quoted(A.Collective) +
                       " differs between ranks; every rank must pass the same " + A.Role +

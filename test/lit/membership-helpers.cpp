@@ -80,6 +80,10 @@ void leaders_but_last_meet(int leaders) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank < leaders - 1' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-7]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:17: warning: 'MPI_Barrier' is called on 'lead' by ranks that are not its members; there 'lead' is MPI_COMM_NULL and the call fails [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-32]]:3: note: 'MPI_Comm_split' gives 'lead' no communicator on the ranks whose colour 'rank < leaders ? 0 : MPI_UNDEFINED' is MPI_UNDEFINED
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-8]]:17: note: call 'MPI_Barrier' only where 'lead != MPI_COMM_NULL', or give every rank a colour
 }
 
 // Negative: through a reference parameter.

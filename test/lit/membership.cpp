@@ -28,12 +28,16 @@ void leaders_only(MPI_Comm world, double *v) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'rank == 3' differs between ranks
   // CHECK-MESSAGES: :[[@LINE-18]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  // CHECK-MESSAGES: :[[@LINE-5]]:17: warning: 'MPI_Barrier' is called on 'leaders' by ranks that are not its members; there 'leaders' is MPI_COMM_NULL and the call fails [lockstep-rank-argument]
+  // CHECK-MESSAGES: :[[@LINE-15]]:3: note: 'MPI_Comm_split' gives 'leaders' no communicator on the ranks whose colour 'color' is MPI_UNDEFINED
+  // CHECK-MESSAGES: :[[@LINE-19]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-8]]:17: note: call 'MPI_Barrier' only where 'leaders != MPI_COMM_NULL', or give every rank a colour
   // A collective on the parent communicator under the membership test hangs.
   if (local_rank == 0)
     MPI_Barrier(world);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Barrier' runs only on ranks where 'local_rank == 0'
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: 'local_rank == 0' differs between ranks
-  // CHECK-MESSAGES: :[[@LINE-22]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-26]]:3: note: the rank comes from 'MPI_Comm_rank' here
   // CHECK-MESSAGES: :[[@LINE-4]]:5: note: call 'MPI_Barrier' on every rank: move it out of the branch and keep only the rank-specific work under the condition
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 // Negative: each rank's shard has its own length, but the constructor agrees
@@ -545,3 +546,61 @@ void smooth(MPI_Comm comm) {
   Smoother s(64, rank);
   s.run(comm);
 }
+
+// A visitor handed to std::visit: the library calls its methods, which are
+// all that can change its fields. The communicator its constructor set stays
+// the same on every rank, however many events each rank visits; the count its
+// methods keep does not.
+struct Increment {
+  int key;
+};
+struct EpochEnd {
+  int epoch;
+};
+using Event = std::variant<Increment, EpochEnd>;
+
+class CounterStore {
+public:
+  explicit CounterStore(MPI_Comm comm) : comm_(comm) {}
+  void operator()(const Increment &inc) { buffered_ += inc.key; }
+  void operator()(const EpochEnd &) { buffered_ = 0; }
+  int buffered() const { return buffered_; }
+  void flush() {
+    int total = 0;
+    MPI_Allreduce(&buffered_, &total, 1, MPI_INT, MPI_SUM, comm_);
+  }
+
+private:
+  MPI_Comm comm_;
+  int buffered_ = 0;
+};
+
+std::vector<Event> read_events(int rank);
+
+// Negative: every rank flushes on the communicator it was built with.
+void replay_events() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CounterStore store(MPI_COMM_WORLD);
+  for (const Event &e : read_events(rank))
+    std::visit(store, e);
+  store.flush();
+}
+
+// Positive: what the visitor counted differs between ranks.
+void replay_until_full() {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CounterStore store(MPI_COMM_WORLD);
+  for (const Event &e : read_events(rank))
+    std::visit(store, e);
+  if (store.buffered() > 100)
+    store.flush();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'CounterStore::flush' (which calls 'MPI_Allreduce') runs only on ranks where 'store.buffered() > 100'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-30]]:5: note: 'MPI_Allreduce' is called here, inside 'CounterStore::flush'
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'store.buffered() > 100' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-17]]:25: note: 'read_events' is given a value that differs between ranks; its body is not visible, so its result is taken to differ as well
+    // CHECK-MESSAGES: :[[@LINE-20]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: call 'CounterStore::flush' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+}
+
