@@ -439,6 +439,12 @@ std::vector<IndirectCalls::Runnable> IndirectCalls::passedCallables(const Stmt *
       for (const Expr *Part : List->inits())
         if (const FunctionDecl *Target = storedFunction(Part))
           addTarget(Targets, Target);
+    } else if (const auto *Made = dyn_cast_or_null<CallExpr>(Bare);
+               Made && returnsCallables(resolvedCallee(Made))) {
+      // What a factory returns (`on_epoch_end(make_logger(comm, "[train]"))`).
+      if (auto It = Stored.find(resolvedCallee(Made)->getCanonicalDecl()); It != Stored.end())
+        for (const FunctionDecl *Target : It->second)
+          addTarget(Targets, Target);
     } else if (const ValueDecl *Holder = holderOf(Args[I]); Holder && !isa<ParmVarDecl>(Holder)) {
       // A parameter's callables are its callers' to pass.
       if (auto It = Stored.find(Holder); It != Stored.end())

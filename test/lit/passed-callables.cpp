@@ -148,6 +148,42 @@ void register_everywhere(HookRegistry &hooks, MPI_Comm comm, std::vector<int> &l
   hooks.fire(1);
 }
 
+// A hook a factory of the file builds holds what the factory returns.
+static HookRegistry::Hook make_logger(MPI_Comm comm) {
+  return [comm](int step) {
+    int total = 0;
+    MPI_Reduce(&step, &total, 1, MPI_INT, MPI_SUM, 0, comm);
+  };
+}
+
+static HookRegistry::Hook make_printer(int rank) {
+  return [rank](int step) { std::printf("%d: step %d\n", rank, step); };
+}
+
+// Positive: rank 0 alone registers the logger, whose reduce then runs there
+// alone.
+void register_logger_on_root(HookRegistry &hooks, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    hooks.add(make_logger(comm));
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'hooks.add' (which keeps a callable that calls 'MPI_Reduce') runs only on ranks where 'rank == 0'; the other ranks never call it and the job hangs [lockstep-rank-branch]
+    // CHECK-MESSAGES: :[[@LINE-16]]:5: note: 'MPI_Reduce' is called here, in the callable 'hooks.add' keeps; it runs wherever that callable is called later
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: 'rank == 0' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: call 'hooks.add' on every rank: move it out of the branch and keep only the rank-specific work under the condition
+  hooks.fire(1);
+}
+
+// Negative: rank 0 alone registers a printer, which runs no collective.
+void register_printer_on_root(HookRegistry &hooks, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    hooks.add(make_printer(rank));
+  hooks.fire(1);
+}
+
 template <class... Ts> struct Overloaded : Ts... {
   using Ts::operator()...;
 };
