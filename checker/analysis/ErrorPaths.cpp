@@ -57,6 +57,30 @@ bool ErrorPaths::onErrorPath(const FunctionCFG &Function, const CFGBlock &Block)
   return cutsOf(Function).Dropped.test(Block.getBlockID());
 }
 
+/// Whether \p Arm leaves as code does when all went well: `continue`,
+/// `break`, `return;`, or a return of 0 or false, and runs nothing else
+/// first; not with an error code or a `goto`.
+static bool answersNormally(const CFGBlock &Arm, const ASTContext &Context) {
+  if (isa_and_nonnull<ContinueStmt, BreakStmt>(Arm.getTerminatorStmt()))
+    return Arm.empty();
+  const ReturnStmt *Return = nullptr;
+  for (const CFGElement &Element : Arm) {
+    if (Element.getAs<CFGLifetimeEnds>() || Element.getAs<CFGScopeEnd>())
+      continue; // no code runs there
+    auto S = Element.getAs<CFGStmt>();
+    if (!S || Return || isa<CallExpr>(S->getStmt()))
+      return false;
+    Return = dyn_cast<ReturnStmt>(S->getStmt());
+  }
+  if (!Return)
+    return false;
+  const Expr *Value = Return->getRetValue();
+  if (!Value)
+    return true;
+  std::optional<llvm::APSInt> Constant = Value->getIntegerConstantExpr(Context);
+  return Constant && Constant->isZero();
+}
+
 const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
   if (auto It = CutsByFunction.find(&Function); It != CutsByFunction.end())
     return It->second;
@@ -79,10 +103,16 @@ const ErrorPaths::Cuts &ErrorPaths::cutsOf(const FunctionCFG &Function) {
         exceptionalCall(*Block))
       continue;
     const Expr *Condition = decidingCondition(*Block);
+    bool Reading = false;
     std::optional<unsigned> Arm =
-        Condition ? failingArm(Condition, *Block, Function.decl()) : std::nullopt;
+        Condition ? failingArm(Condition, *Block, Function.decl(), &Reading) : std::nullopt;
     const CFGBlock *Target =
         Arm ? std::next(Block->succ_begin(), *Arm)->getReachableBlock() : nullptr;
+    // A file opened for reading that is not there is an answer where the
+    // code takes it as one (`if (!f) return 0;`, a restart file a rank may
+    // not have): the rank decides for itself, no error stops the job.
+    if (Target && Reading && answersNormally(*Target, Function.context()))
+      continue;
     if (Target && leavesBeforeJoin(Function, *Block, *Target))
       Result.FailingEdge[Block->getBlockID()] = *Arm;
   }
@@ -122,7 +152,7 @@ bool ErrorPaths::leavesBeforeJoin(const FunctionCFG &Function, const CFGBlock &B
 // The arm (0: true, 1: false) taken when the status \p Condition tests
 // reports a failure.
 std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGBlock &Block,
-                                               const FunctionDecl *FD) {
+                                               const FunctionDecl *FD, bool *OpensForReading) {
   ASTContext &Context = FD->getASTContext();
   bool TrueFails = true;
   const Expr *E = ignoreBranchHints(Condition);
@@ -147,6 +177,8 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
       return std::nullopt;
     if (TrueSucceeds)
       TrueFails = !TrueFails;
+    if (OpensForReading)
+      *OpensForReading = Status->OpensForReading;
     return Arm();
   }
   for (auto [Value, Other] : {std::pair(Compare->getLHS(), Compare->getRHS()),
@@ -167,6 +199,8 @@ std::optional<unsigned> ErrorPaths::failingArm(const Expr *Condition, const CFGB
     // Comparing equal to the success value passes, to the failure value fails.
     if ((Compare->getOpcode() == BO_EQ) != Status->Fails)
       TrueFails = !TrueFails;
+    if (OpensForReading)
+      *OpensForReading = Status->OpensForReading;
     return Arm();
   }
   return std::nullopt;
@@ -310,6 +344,14 @@ std::optional<StatusValue> ErrorPaths::assignedJustBefore(const Expr *E, const C
   return std::nullopt;
 }
 
+/// Whether \p Call passes a mode that reads (`fopen(path, "rb")`).
+static bool opensForReading(const CallExpr &Call) {
+  return llvm::any_of(Call.arguments(), [](const Expr *Arg) {
+    const auto *Mode = dyn_cast<StringLiteral>(Arg->IgnoreParenImpCasts());
+    return Mode && Mode->getCharByteWidth() == 1 && Mode->getString().starts_with("r");
+  });
+}
+
 std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,
                                                   std::vector<const FunctionDecl *> *Missing) {
   E = E->IgnoreParenCasts();
@@ -319,7 +361,12 @@ std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,
     E = Assign->getRHS()->IgnoreParenCasts();
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee ? calleeStatus(Callee, Missing) : std::nullopt;
+  if (!Callee)
+    return std::nullopt;
+  std::optional<StatusValue> Status = calleeStatus(Callee, Missing);
+  if (Status && Status->Fails)
+    Status->OpensForReading = opensForReading(*Call);
+  return Status;
 }
 
 // The rules' status results, then the functions of this file that return

@@ -44,6 +44,9 @@ struct PathOptions {
 struct StatusValue {
   int64_t Value = 0;
   bool Fails = false;
+  // Of an open for reading (`fopen(path, "rb")`): null says the file is not
+  // there, which code may take as an answer rather than a failure.
+  bool OpensForReading = false;
 
   bool operator==(const StatusValue &O) const { return Value == O.Value && Fails == O.Fails; }
   bool operator!=(const StatusValue &O) const { return !(*this == O); }
@@ -79,7 +82,8 @@ private:
   static bool keeps(const Cuts &C, const clang::CFGBlock &Block, unsigned Index);
   const LocalWrites &writesOf(const clang::FunctionDecl *FD);
   std::optional<unsigned> failingArm(const clang::Expr *Condition, const clang::CFGBlock &Block,
-                                     const clang::FunctionDecl *FD);
+                                     const clang::FunctionDecl *FD,
+                                     bool *OpensForReading = nullptr);
   bool leavesBeforeJoin(const FunctionCFG &Function, const clang::CFGBlock &Branch,
                         const clang::CFGBlock &Target);
   std::optional<StatusValue> statusOf(const clang::Expr *E, const clang::FunctionDecl *FD,

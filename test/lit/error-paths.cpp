@@ -9,7 +9,9 @@
 // through a local, through a macro) reports an error; it is no rank exit.
 // ErrorPathsAsExits brings them back (the EXITS lines). A leave decided by
 // the rank, or by the rank and the status together, is still reported. A
-// pointer a call returns (fopen, malloc) is a status too, null its failure.
+// pointer a call returns (fopen, malloc) is a status too, null its failure,
+// except a file opened for reading that the code takes as not there (it
+// returns 0, or goes on with the next item): that is the rank's answer.
 #include <cstdio>
 #include <cstdlib>
 #include <mpi.h>
@@ -241,6 +243,39 @@ int reduce_shard(MPI_Comm comm, int n) {
   // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
   std::free(buf);
   return 0;
+}
+
+// Positive: a file opened for reading that is not there is an answer, not a
+// failure, where the code takes it as one: a rank without its own restart
+// file returns 0 as after a restart, and skips the reduce the others make.
+int restart_step(MPI_Comm comm) {
+  int rank, mine = 0, resume = 0;
+  MPI_Comm_rank(comm, &rank);
+  char name[64];
+  std::snprintf(name, sizeof name, "ckpt-%d.bin", rank);
+  FILE *f = std::fopen(name, "rb");
+  if (!f)
+    return 0;
+  std::fclose(f);
+  MPI_Allreduce(&mine, &resume, 1, MPI_INT, MPI_MIN, comm);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where '!f', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // CHECK-MESSAGES: :[[@LINE-4]]:5: note: ranks where '!f' return here
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: '!f' differs between ranks
+  // CHECK-MESSAGES: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  return resume;
+}
+
+// Negative: every rank opens the same file, so every rank takes the same
+// answer.
+int restart_shared(MPI_Comm comm) {
+  int mine = 0, resume = 0;
+  FILE *f = std::fopen("ckpt.bin", "rb");
+  if (!f)
+    return 0;
+  std::fclose(f);
+  MPI_Allreduce(&mine, &resume, 1, MPI_INT, MPI_MIN, comm);
+  return resume;
 }
 
 // Positive: a pointer that is null on the ranks that own no shard is data,
