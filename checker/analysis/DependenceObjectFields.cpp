@@ -199,22 +199,36 @@ bool Dataflow::aliased(const VarDecl *Local) const {
 // An object made by a constructor of this file holds what the constructor
 // leaves in its fields, in this declaration's terms: `Groups g(world,
 // rank);` whose constructor splits `world` by `rank / 2` into `tp` holds
-// that split in `g.tp`, not a mix of every argument.
+// that split in `g.tp`, not a mix of every argument. So does the object a
+// pointer made with it points to (`Grid *g = new Grid(first, n, h)`):
+// `g->h` is `h`, not `first`.
 void Dataflow::followConstructorFields(const VarDecl *Var) {
-  const auto *Construct =
-      Var->getInit() ? dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit()) : nullptr;
-  const CXXConstructorDecl *Constructor = Construct ? Construct->getConstructor() : nullptr;
+  const Expr *Init = Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr;
+  StorageKey Object{Var};
+  const CXXConstructorDecl *Constructor = nullptr;
+  llvm::ArrayRef<const Expr *> Args;
+  const Expr *Made = Init;
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init)) {
+    Constructor = Construct->getConstructor();
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  } else if (const auto *New = dyn_cast_or_null<CXXNewExpr>(Init); New && New->getConstructExpr()) {
+    Constructor = New->getConstructExpr()->getConstructor();
+    Args =
+        llvm::ArrayRef(New->getConstructExpr()->getArgs(), New->getConstructExpr()->getNumArgs());
+    Object.push_back(&DerefStep);
+  }
   if (!Constructor || Constructor->isCopyOrMoveConstructor() || !Constructor->hasBody())
     return;
   auto Facts = Env.Facts.find(Constructor->getCanonicalDecl());
   if (Facts == Env.Facts.end())
     return;
   const FunctionDecl *Definition = Constructor->getDefinition();
-  llvm::ArrayRef<const Expr *> Args(Construct->getArgs(), Construct->getNumArgs());
   for (const auto &[Field, Left] : Facts->second.OwnFieldsAtExit) {
     RankValue Value = atCall(Left, Args, Definition);
-    Value.Definition = Construct;
-    write(StorageKey{Var, Field}, Value);
+    Value.Definition = Made;
+    StorageKey Key = Object;
+    Key.push_back(Field);
+    write(Key, Value);
   }
 }
 

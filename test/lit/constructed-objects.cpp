@@ -234,3 +234,41 @@ void keep_history(int rank) {
     history.emplace_back(session);
   MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// An object `new` makes holds, field by field, what its constructor leaves:
+// the spacing is the same on every rank, the first index is not.
+struct Level {
+  int first;
+  double h;
+  Level(int first_, double h_) : first(first_), h(h_) {}
+};
+
+static double residual_norm(MPI_Comm comm) {
+  double s = 1.0;
+  MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return s;
+}
+
+// Negative: the loop stops on an agreed norm scaled by the shared spacing.
+void coarse_solve(MPI_Comm comm, int rank) {
+  Level *level = new Level(rank * 64, 0.5);
+  for (int k = 0; k < 100; ++k)
+    if (residual_norm(comm) * level->h * level->h < 1e-10)
+      break;
+  delete level;
+}
+
+// Positive: the stop test reads the rank's own first index.
+void coarse_solve_offset(MPI_Comm comm, int rank) {
+  Level *level = new Level(rank * 64, 0.5);
+  for (int k = 0; k < 100; ++k)
+    if (residual_norm(comm) * level->first < 1e-10)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'residual_norm' (which calls 'MPI_Allreduce') runs in a loop whose trip count differs between ranks; the ranks that finish first stop calling it and the others hang in it [lockstep-rank-loop]
+    // CHECK-MESSAGES: :[[@LINE-19]]:3: note: 'MPI_Allreduce' is called here, inside 'residual_norm'
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'residual_norm(comm) * level->first < 1e-10' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-7]]:45: note: 'rank' is taken to hold the rank because of its name (rank_pattern in the lockstep rules)
+    // CHECK-MESSAGES: :[[@LINE-5]]:9: note: agree on the trip count first (an allreduce with MAX or MIN makes it the same on every rank; ranks without data then contribute neutral values)
+      break;
+  delete level;
+}
+
