@@ -61,17 +61,18 @@ bool ErrorPaths::onErrorPath(const FunctionCFG &Function, const CFGBlock &Block)
 /// `break`, `return;`, or a return of 0 or false, and runs nothing else
 /// first; not with an error code or a `goto`.
 static bool answersNormally(const CFGBlock &Arm, const ASTContext &Context) {
-  if (isa_and_nonnull<ContinueStmt, BreakStmt>(Arm.getTerminatorStmt()))
-    return Arm.empty();
+  const bool Jumps = isa_and_nonnull<ContinueStmt, BreakStmt>(Arm.getTerminatorStmt());
   const ReturnStmt *Return = nullptr;
   for (const CFGElement &Element : Arm) {
     if (Element.getAs<CFGLifetimeEnds>() || Element.getAs<CFGScopeEnd>())
       continue; // no code runs there
     auto S = Element.getAs<CFGStmt>();
-    if (!S || Return || isa<CallExpr>(S->getStmt()))
+    if (!S || Jumps || Return || isa<CallExpr>(S->getStmt()))
       return false;
     Return = dyn_cast<ReturnStmt>(S->getStmt());
   }
+  if (Jumps)
+    return true;
   if (!Return)
     return false;
   const Expr *Value = Return->getRetValue();
@@ -344,12 +345,13 @@ std::optional<StatusValue> ErrorPaths::assignedJustBefore(const Expr *E, const C
   return std::nullopt;
 }
 
-/// Whether \p Call passes a mode that reads (`fopen(path, "rb")`).
+/// Whether \p Call passes a mode that reads as its second argument, where
+/// the C library's opens take it (`fopen(path, "rb")`, `popen(cmd, "r")`).
 static bool opensForReading(const CallExpr &Call) {
-  return llvm::any_of(Call.arguments(), [](const Expr *Arg) {
-    const auto *Mode = dyn_cast<StringLiteral>(Arg->IgnoreParenImpCasts());
-    return Mode && Mode->getCharByteWidth() == 1 && Mode->getString().starts_with("r");
-  });
+  const auto *Mode = Call.getNumArgs() > 1
+                         ? dyn_cast<StringLiteral>(Call.getArg(1)->IgnoreParenImpCasts())
+                         : nullptr;
+  return Mode && Mode->getCharByteWidth() == 1 && Mode->getString().starts_with("r");
 }
 
 std::optional<StatusValue> ErrorPaths::callStatus(const Expr *E,

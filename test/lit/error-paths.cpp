@@ -278,6 +278,48 @@ int restart_shared(MPI_Comm comm) {
   return resume;
 }
 
+// Positive: a rank skips the parts it has no file for, and the reduce with
+// them.
+int reduce_parts(MPI_Comm comm, int parts) {
+  int rank, mine = 0, total = 0;
+  MPI_Comm_rank(comm, &rank);
+  for (int p = 0; p < parts; ++p) {
+    char name[64];
+    std::snprintf(name, sizeof name, "part-%d-%d.bin", rank, p);
+    FILE *f = std::fopen(name, "rb");
+    if (!f)
+      continue;
+    std::fclose(f);
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, comm);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'MPI_Allreduce' is never reached on ranks where '!f', which continue with the next iteration before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+    // CHECK-MESSAGES: :[[@LINE-4]]:7: note: ranks where '!f' continue with the next iteration here
+    // CHECK-MESSAGES: :[[@LINE-6]]:9: note: '!f' differs between ranks
+    // CHECK-MESSAGES: :[[@LINE-12]]:3: note: the rank comes from 'MPI_Comm_rank' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:5: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  }
+  return total;
+}
+
+// Negative: a file that cannot be created is a failure, however the code
+// leaves.
+int write_results(MPI_Comm comm) {
+  int rank, mine = 0, total = 0;
+  MPI_Comm_rank(comm, &rank);
+  char name[64];
+  std::snprintf(name, sizeof name, "results-%d.txt", rank);
+  FILE *f = std::fopen(name, "w");
+  if (!f)
+    return 0;
+  std::fclose(f);
+  MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, comm);
+  // EXITS: :[[@LINE-1]]:3: warning: 'MPI_Allreduce' is never reached on ranks where '!f', which return before it; the other ranks wait in it and the job hangs [lockstep-rank-exit]
+  // EXITS: :[[@LINE-4]]:5: note: ranks where '!f' return here
+  // EXITS: :[[@LINE-6]]:7: note: '!f' differs between ranks
+  // EXITS: :[[@LINE-11]]:3: note: the rank comes from 'MPI_Comm_rank' here
+  // EXITS: :[[@LINE-5]]:3: note: let every rank reach 'MPI_Allreduce' before leaving, or make the decision to leave the same on every rank
+  return total;
+}
+
 // Positive: a pointer that is null on the ranks that own no shard is data,
 // not a failed call.
 int reduce_owned(MPI_Comm comm, float *shard, int n) {
